@@ -1,0 +1,201 @@
+//! The tool catalog: the one list of tools every surface (Rust, MCP, Python, Node,
+//! Kotlin) serves. Adding a tool means adding one line to [`registered_tools`].
+
+use std::sync::{Arc, LazyLock};
+
+use futures_util::future::BoxFuture;
+use serde_json::Value;
+
+use crate::Toolpack;
+use crate::config::Config;
+use crate::schema::{JsonObject, input_schema, output_schema};
+use crate::tool::{Tool, ToolOutput, ToolSpec, Toolset};
+
+/// Every tool of the enabled features, in catalog order.
+fn registered_tools() -> Vec<ToolEntry> {
+    vec![
+        #[cfg(feature = "tfl")]
+        ToolEntry::of::<crate::tfl::StationToilets>(),
+    ]
+}
+
+/// The JSON result of a tool call, exactly as an MCP client should see it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ToolResult {
+    /// The success body, or the contract's error shape for the tool's family.
+    pub body: Value,
+    /// The contract error code when the call failed.
+    pub error_code: Option<String>,
+}
+
+impl ToolResult {
+    /// Whether the call failed (MCP `isError`).
+    pub fn is_error(&self) -> bool {
+        self.error_code.is_some()
+    }
+
+    fn from_output<O: ToolOutput>(output: O) -> Self {
+        let error_code = output.error_code().map(str::to_owned);
+        match serde_json::to_value(&output) {
+            Ok(body) => Self { body, error_code },
+            // Contract types serialise infallibly; keep the promise of a JSON answer anyway.
+            Err(_) => Self::from_output(O::internal_error("serialisation")),
+        }
+    }
+}
+
+/// A name the catalog does not know.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown tool '{0}'")]
+pub struct UnknownTool(pub String);
+
+type Dispatch = fn(Toolpack, Value) -> BoxFuture<'static, ToolResult>;
+
+/// One tool in the catalog.
+#[derive(Clone)]
+pub struct ToolEntry {
+    /// Name, title, description, toolset and annotations.
+    pub spec: ToolSpec,
+    /// Input JSON schema (root `type: object`).
+    pub input_schema: Arc<JsonObject>,
+    /// Output JSON schema (success and error bodies).
+    pub output_schema: Arc<JsonObject>,
+    missing_prerequisite: fn(&Config) -> Option<String>,
+    dispatch: Dispatch,
+}
+
+impl std::fmt::Debug for ToolEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ToolEntry").field("spec", &self.spec).finish()
+    }
+}
+
+impl ToolEntry {
+    /// The catalog entry of tool `T`.
+    pub fn of<T: Tool>() -> Self {
+        Self {
+            spec: T::SPEC,
+            input_schema: Arc::new(input_schema::<T::Input>()),
+            output_schema: Arc::new(output_schema::<T::Output>()),
+            missing_prerequisite: T::missing_prerequisite,
+            dispatch: dispatch::<T>,
+        }
+    }
+
+    /// Why this tool cannot run with `config` (e.g. a missing key), or `None`.
+    pub fn missing_prerequisite(&self, config: &Config) -> Option<String> {
+        (self.missing_prerequisite)(config)
+    }
+}
+
+fn dispatch<T: Tool>(toolpack: Toolpack, arguments: Value) -> BoxFuture<'static, ToolResult> {
+    Box::pin(async move {
+        let output = toolpack
+            .guarded::<T, _>(async {
+                match parse_arguments::<T>(arguments) {
+                    Ok(input) => T::run(&toolpack, input).await,
+                    Err(message) => T::Output::invalid_arguments(T::SPEC.name, message),
+                }
+            })
+            .await;
+        ToolResult::from_output(output)
+    })
+}
+
+/// Arguments must be a JSON object; `null` counts as `{}` (MCP allows omitting them).
+fn parse_arguments<T: Tool>(arguments: Value) -> Result<T::Input, String> {
+    let arguments = match arguments {
+        Value::Null => Value::Object(Default::default()),
+        Value::Object(map) => Value::Object(map),
+        other => {
+            return Err(format!(
+                "Arguments must be a JSON object, got {}.",
+                json_kind(&other)
+            ));
+        }
+    };
+    serde_json::from_value(arguments).map_err(|e| format!("Invalid arguments: {e}."))
+}
+
+fn json_kind(value: &Value) -> &'static str {
+    match value {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// The list of every tool compiled into this build.
+#[derive(Debug)]
+pub struct Catalog {
+    entries: Vec<ToolEntry>,
+}
+
+static CATALOG: LazyLock<Catalog> = LazyLock::new(|| Catalog {
+    entries: registered_tools(),
+});
+
+impl Catalog {
+    /// The catalog of this build (built once, on first use).
+    pub fn get() -> &'static Catalog {
+        &CATALOG
+    }
+
+    /// Every tool, in catalog order.
+    pub fn entries(&self) -> &[ToolEntry] {
+        &self.entries
+    }
+
+    /// The tool called `name`.
+    pub fn find(&self, name: &str) -> Option<&ToolEntry> {
+        self.entries.iter().find(|e| e.spec.name == name)
+    }
+
+    /// The tools of `toolsets`, in catalog order.
+    pub fn in_toolsets<'a>(&'a self, toolsets: &'a [Toolset]) -> impl Iterator<Item = &'a ToolEntry> {
+        self.entries
+            .iter()
+            .filter(move |e| toolsets.contains(&e.spec.toolset))
+    }
+
+    /// Calls tool `name` with JSON `arguments` on `toolpack`.
+    pub async fn call(
+        &self,
+        toolpack: &Toolpack,
+        name: &str,
+        arguments: Value,
+    ) -> Result<ToolResult, UnknownTool> {
+        let entry = self
+            .find(name)
+            .ok_or_else(|| UnknownTool(name.to_owned()))?;
+        Ok((entry.dispatch)(toolpack.clone(), arguments).await)
+    }
+
+    /// The catalog as JSON: one object per tool with `name`, `title`, `description`,
+    /// `toolset`, `inputSchema`, `outputSchema` and `annotations` (MCP field names).
+    pub fn to_json(&self) -> Value {
+        Value::Array(self.entries.iter().map(entry_json).collect())
+    }
+}
+
+fn entry_json(entry: &ToolEntry) -> Value {
+    let a = entry.spec.annotations;
+    serde_json::json!({
+        "name": entry.spec.name,
+        "title": entry.spec.title,
+        "description": entry.spec.description,
+        "toolset": entry.spec.toolset.as_str(),
+        "inputSchema": *entry.input_schema,
+        "outputSchema": *entry.output_schema,
+        "annotations": {
+            "title": entry.spec.title,
+            "readOnlyHint": a.read_only,
+            "destructiveHint": a.destructive,
+            "idempotentHint": a.idempotent,
+            "openWorldHint": a.open_world,
+        },
+    })
+}

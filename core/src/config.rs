@@ -1,0 +1,492 @@
+//! Configuration: one [`Config`] built with [`ConfigBuilder`], from the environment
+//! ([`Config::from_env`]) or from any name → value lookup ([`Config::from_lookup`]).
+//!
+//! Every setting has one environment name (listed in [`env`]); the same names are the
+//! keys the bindings and the shared test vectors use, so there is one parsing path.
+
+use std::collections::BTreeMap;
+use std::fmt;
+use std::path::PathBuf;
+use std::str::FromStr;
+use std::time::Duration;
+
+use crate::secret::Secret;
+
+/// The environment names of every setting.
+pub mod env {
+    /// TfL API key (sent as the `app_key` header). Required by `planJourney`.
+    pub const TFL_API_KEY: &str = "TFL_API_KEY";
+    /// TfL API base URL. Default `https://api.tfl.gov.uk`.
+    pub const TFL_API_BASE_URL: &str = "TFL_API_BASE_URL";
+    /// Directory of the "TfL station data detailed" CSVs (`tfl.station-data.detailed-dir`).
+    pub const TFL_STATION_DATA_DETAILED_DIR: &str = "TFL_STATION_DATA_DETAILED_DIR";
+    /// Digitransit API key (sent as the `digitransit-subscription-key` header).
+    pub const DIGITRANSIT_API_KEY: &str = "DIGITRANSIT_API_KEY";
+    /// Digitransit base URL. Default `https://api.digitransit.fi`.
+    pub const DIGITRANSIT_BASE_URL: &str = "DIGITRANSIT_BASE_URL";
+    /// Digitransit router: `hsl`, `waltti`, `finland` (default) or `varely`.
+    pub const DIGITRANSIT_ROUTER: &str = "DIGITRANSIT_ROUTER";
+    /// Overrides every upstream timeout, in milliseconds.
+    pub const TOOLPACK_UPSTREAM_TIMEOUT_MS: &str = "TOOLPACK_UPSTREAM_TIMEOUT_MS";
+    /// Default local rate limit for every tool, in calls per second (default 5; 0 = off).
+    pub const TOOLPACK_RATE_LIMIT_PER_SECOND: &str = "TOOLPACK_RATE_LIMIT_PER_SECOND";
+    /// Prefix of the per-tool rate limit: `TOOLPACK_RATE_LIMIT_` + the tool name in
+    /// upper snake case, e.g. `TOOLPACK_RATE_LIMIT_STATION_TOILETS=10`.
+    pub const TOOLPACK_RATE_LIMIT_PREFIX: &str = "TOOLPACK_RATE_LIMIT_";
+    /// Home directory, used for the default station-data path.
+    pub const HOME: &str = "HOME";
+}
+
+/// Default TfL API base URL.
+pub const DEFAULT_TFL_API_BASE_URL: &str = "https://api.tfl.gov.uk";
+/// Default Digitransit base URL.
+pub const DEFAULT_DIGITRANSIT_BASE_URL: &str = "https://api.digitransit.fi";
+/// Default local rate limit per tool, in calls per second.
+pub const DEFAULT_RATE_LIMIT_PER_SECOND: u32 = 5;
+/// The contract's default station-data directory, relative to the home directory.
+pub const DEFAULT_STATION_DATA_SUBDIR: &str = "Downloads/TfL station data detailed";
+
+/// Which Digitransit router (regional deployment) to query.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DigitransitRouter {
+    /// Helsinki region.
+    Hsl,
+    /// Other Finnish cities.
+    Waltti,
+    /// The whole of Finland (default).
+    #[default]
+    Finland,
+    /// Varsinais-Suomi.
+    Varely,
+}
+
+impl DigitransitRouter {
+    /// The router's name as used in Digitransit URLs.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Hsl => "hsl",
+            Self::Waltti => "waltti",
+            Self::Finland => "finland",
+            Self::Varely => "varely",
+        }
+    }
+}
+
+impl FromStr for DigitransitRouter {
+    type Err = ConfigError;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.trim().to_ascii_lowercase().as_str() {
+            "hsl" => Ok(Self::Hsl),
+            "waltti" => Ok(Self::Waltti),
+            "finland" => Ok(Self::Finland),
+            "varely" => Ok(Self::Varely),
+            _ => Err(ConfigError::invalid(
+                env::DIGITRANSIT_ROUTER,
+                "expected one of hsl, waltti, finland, varely",
+            )),
+        }
+    }
+}
+
+/// A setting that could not be parsed. Never carries a secret's value.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("invalid setting {name}: {reason}")]
+pub struct ConfigError {
+    /// The environment name of the setting.
+    pub name: String,
+    /// What is wrong with it.
+    pub reason: String,
+}
+
+impl ConfigError {
+    fn invalid(name: &str, reason: &str) -> Self {
+        Self {
+            name: name.to_owned(),
+            reason: reason.to_owned(),
+        }
+    }
+}
+
+/// Every setting of a [`crate::Toolpack`]. Build it with [`Config::builder`],
+/// [`Config::from_env`] or [`Config::from_lookup`].
+#[derive(Clone)]
+pub struct Config {
+    tfl_api_key: Option<Secret>,
+    tfl_api_base_url: String,
+    station_data_dir: Option<PathBuf>,
+    home_dir: Option<PathBuf>,
+    digitransit_api_key: Option<Secret>,
+    digitransit_base_url: String,
+    digitransit_router: DigitransitRouter,
+    upstream_timeout: Option<Duration>,
+    default_rate_limit: u32,
+    rate_limits: BTreeMap<String, u32>,
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Self {
+            tfl_api_key: None,
+            tfl_api_base_url: DEFAULT_TFL_API_BASE_URL.to_owned(),
+            station_data_dir: None,
+            home_dir: None,
+            digitransit_api_key: None,
+            digitransit_base_url: DEFAULT_DIGITRANSIT_BASE_URL.to_owned(),
+            digitransit_router: DigitransitRouter::default(),
+            upstream_timeout: None,
+            default_rate_limit: DEFAULT_RATE_LIMIT_PER_SECOND,
+            rate_limits: BTreeMap::new(),
+        }
+    }
+}
+
+impl fmt::Debug for Config {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Config")
+            .field("tfl_api_key", &self.tfl_api_key)
+            .field("tfl_api_base_url", &self.tfl_api_base_url)
+            .field("station_data_dir", &self.station_data_dir)
+            .field("home_dir", &self.home_dir)
+            .field("digitransit_api_key", &self.digitransit_api_key)
+            .field("digitransit_base_url", &self.digitransit_base_url)
+            .field("digitransit_router", &self.digitransit_router)
+            .field("upstream_timeout", &self.upstream_timeout)
+            .field("default_rate_limit", &self.default_rate_limit)
+            .field("rate_limits", &self.rate_limits)
+            .finish()
+    }
+}
+
+impl Config {
+    /// A builder starting from the defaults (no keys, public base URLs).
+    pub fn builder() -> ConfigBuilder {
+        ConfigBuilder::default()
+    }
+
+    /// Reads every setting from the process environment (names in [`env`]).
+    pub fn from_env() -> Result<Self, ConfigError> {
+        let vars: BTreeMap<String, String> = std::env::vars().collect();
+        Self::from_lookup(|name| vars.get(name).cloned())
+    }
+
+    /// Reads every setting through `lookup`, which maps an environment name
+    /// (see [`env`]) to its value. Blank values count as unset.
+    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
+        Self::from_pairs(
+            all_names()
+                .iter()
+                .filter_map(|name| lookup(name).map(|v| (name.clone(), v))),
+        )
+    }
+
+    /// Reads settings from `(environment name, value)` pairs; unknown names are an error
+    /// so that a typo never silently falls back to a default.
+    pub fn from_pairs<K, V>(pairs: impl IntoIterator<Item = (K, V)>) -> Result<Self, ConfigError>
+    where
+        K: AsRef<str>,
+        V: AsRef<str>,
+    {
+        let mut b = Config::builder();
+        for (name, value) in pairs {
+            b = b.set(name.as_ref(), value.as_ref())?;
+        }
+        Ok(b.build())
+    }
+
+    /// TfL API key, if configured.
+    pub fn tfl_api_key(&self) -> Option<&Secret> {
+        self.tfl_api_key.as_ref()
+    }
+    /// TfL API base URL, without a trailing slash.
+    pub fn tfl_api_base_url(&self) -> &str {
+        &self.tfl_api_base_url
+    }
+    /// Configured station-data directory (`TFL_STATION_DATA_DETAILED_DIR`), if any.
+    pub fn station_data_dir(&self) -> Option<&PathBuf> {
+        self.station_data_dir.as_ref()
+    }
+    /// The contract's default station-data directory under the home directory, if known.
+    pub fn default_station_data_dir(&self) -> Option<PathBuf> {
+        self.home_dir
+            .as_ref()
+            .map(|home| home.join(DEFAULT_STATION_DATA_SUBDIR))
+    }
+    /// Digitransit API key, if configured.
+    pub fn digitransit_api_key(&self) -> Option<&Secret> {
+        self.digitransit_api_key.as_ref()
+    }
+    /// Digitransit base URL, without a trailing slash.
+    pub fn digitransit_base_url(&self) -> &str {
+        &self.digitransit_base_url
+    }
+    /// Digitransit router.
+    pub fn digitransit_router(&self) -> DigitransitRouter {
+        self.digitransit_router
+    }
+    /// The timeout for an upstream call whose own default is `default`:
+    /// `TOOLPACK_UPSTREAM_TIMEOUT_MS` when set, else `default`.
+    pub fn upstream_timeout(&self, default: Duration) -> Duration {
+        self.upstream_timeout.unwrap_or(default)
+    }
+    /// The local rate limit of `tool` in calls per second (0 = unlimited).
+    pub fn rate_limit(&self, tool: &str) -> u32 {
+        self.rate_limits
+            .get(tool)
+            .copied()
+            .unwrap_or(self.default_rate_limit)
+    }
+}
+
+/// Builds a [`Config`]. Every setter has a matching environment name in [`env`].
+#[derive(Debug, Default, Clone)]
+pub struct ConfigBuilder {
+    config: Config,
+}
+
+impl ConfigBuilder {
+    /// Sets the TfL API key.
+    pub fn tfl_api_key(mut self, key: impl Into<String>) -> Self {
+        self.config.tfl_api_key = non_blank_secret(key.into());
+        self
+    }
+    /// Sets the TfL API base URL (e.g. a fake upstream on loopback).
+    pub fn tfl_api_base_url(mut self, url: impl Into<String>) -> Self {
+        self.config.tfl_api_base_url = trim_url(url.into());
+        self
+    }
+    /// Sets the station-data directory.
+    pub fn station_data_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.config.station_data_dir = Some(dir.into());
+        self
+    }
+    /// Sets the home directory used for the contract's default station-data path.
+    pub fn home_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.config.home_dir = Some(dir.into());
+        self
+    }
+    /// Sets the Digitransit API key.
+    pub fn digitransit_api_key(mut self, key: impl Into<String>) -> Self {
+        self.config.digitransit_api_key = non_blank_secret(key.into());
+        self
+    }
+    /// Sets the Digitransit base URL.
+    pub fn digitransit_base_url(mut self, url: impl Into<String>) -> Self {
+        self.config.digitransit_base_url = trim_url(url.into());
+        self
+    }
+    /// Sets the Digitransit router.
+    pub fn digitransit_router(mut self, router: DigitransitRouter) -> Self {
+        self.config.digitransit_router = router;
+        self
+    }
+    /// Overrides every upstream timeout.
+    pub fn upstream_timeout(mut self, timeout: Duration) -> Self {
+        self.config.upstream_timeout = Some(timeout);
+        self
+    }
+    /// Sets the default local rate limit, in calls per second per tool (0 = unlimited).
+    pub fn default_rate_limit(mut self, per_second: u32) -> Self {
+        self.config.default_rate_limit = per_second;
+        self
+    }
+    /// Sets the local rate limit of one tool, in calls per second (0 = unlimited).
+    pub fn rate_limit(mut self, tool: impl Into<String>, per_second: u32) -> Self {
+        self.config.rate_limits.insert(tool.into(), per_second);
+        self
+    }
+
+    /// Sets one setting by its environment name. Blank values leave the default.
+    pub fn set(self, name: &str, value: &str) -> Result<Self, ConfigError> {
+        let value = value.trim();
+        if value.is_empty() {
+            return Ok(self);
+        }
+        Ok(match name {
+            env::TFL_API_KEY => self.tfl_api_key(value),
+            env::TFL_API_BASE_URL => self.tfl_api_base_url(value),
+            env::TFL_STATION_DATA_DETAILED_DIR => self.station_data_dir(value),
+            env::HOME => self.home_dir(value),
+            env::DIGITRANSIT_API_KEY => self.digitransit_api_key(value),
+            env::DIGITRANSIT_BASE_URL => self.digitransit_base_url(value),
+            env::DIGITRANSIT_ROUTER => self.digitransit_router(value.parse()?),
+            env::TOOLPACK_UPSTREAM_TIMEOUT_MS => {
+                let ms: u64 = parse_number(name, value)?;
+                if ms == 0 {
+                    return Err(ConfigError::invalid(name, "must be at least 1"));
+                }
+                self.upstream_timeout(Duration::from_millis(ms))
+            }
+            env::TOOLPACK_RATE_LIMIT_PER_SECOND => {
+                self.default_rate_limit(parse_number(name, value)?)
+            }
+            _ => match rate_limit_tool(name) {
+                Some(tool) => {
+                    let limit = parse_number(name, value)?;
+                    self.rate_limit(tool, limit)
+                }
+                None => return Err(ConfigError::invalid(name, "unknown setting")),
+            },
+        })
+    }
+
+    /// Finishes the configuration.
+    pub fn build(self) -> Config {
+        self.config
+    }
+}
+
+/// Every environment name [`Config::from_lookup`] reads, including one per-tool
+/// rate-limit name for each tool in the catalog.
+pub fn all_names() -> Vec<String> {
+    let mut names: Vec<String> = [
+        env::TFL_API_KEY,
+        env::TFL_API_BASE_URL,
+        env::TFL_STATION_DATA_DETAILED_DIR,
+        env::DIGITRANSIT_API_KEY,
+        env::DIGITRANSIT_BASE_URL,
+        env::DIGITRANSIT_ROUTER,
+        env::TOOLPACK_UPSTREAM_TIMEOUT_MS,
+        env::TOOLPACK_RATE_LIMIT_PER_SECOND,
+        env::HOME,
+    ]
+    .iter()
+    .map(|s| (*s).to_owned())
+    .collect();
+    names.extend(
+        crate::catalog::Catalog::get()
+            .entries()
+            .iter()
+            .map(|e| rate_limit_env_name(e.spec.name)),
+    );
+    names
+}
+
+/// The per-tool rate-limit environment name of `tool`, e.g. `stationToilets` →
+/// `TOOLPACK_RATE_LIMIT_STATION_TOILETS`.
+pub fn rate_limit_env_name(tool: &str) -> String {
+    let mut out = String::from(env::TOOLPACK_RATE_LIMIT_PREFIX);
+    for (i, c) in tool.chars().enumerate() {
+        if c.is_ascii_uppercase() && i > 0 {
+            out.push('_');
+        }
+        out.push(c.to_ascii_uppercase());
+    }
+    out
+}
+
+fn rate_limit_tool(name: &str) -> Option<&'static str> {
+    crate::catalog::Catalog::get()
+        .entries()
+        .iter()
+        .map(|e| e.spec.name)
+        .find(|tool| rate_limit_env_name(tool) == name)
+}
+
+fn parse_number<T: FromStr>(name: &str, value: &str) -> Result<T, ConfigError> {
+    value
+        .parse()
+        .map_err(|_| ConfigError::invalid(name, "expected a whole number"))
+}
+
+fn non_blank_secret(value: String) -> Option<Secret> {
+    let secret = Secret::new(value);
+    (!secret.expose().is_empty()).then_some(secret)
+}
+
+fn trim_url(url: String) -> String {
+    url.trim().trim_end_matches('/').to_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn from(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        Config::from_pairs(pairs.iter().copied())
+    }
+
+    #[test]
+    fn defaults_are_the_public_endpoints() {
+        let c = Config::default();
+        assert_eq!(c.tfl_api_base_url(), "https://api.tfl.gov.uk");
+        assert_eq!(c.digitransit_base_url(), "https://api.digitransit.fi");
+        assert_eq!(c.digitransit_router(), DigitransitRouter::Finland);
+        assert_eq!(c.rate_limit("stationToilets"), 5);
+        assert_eq!(
+            c.upstream_timeout(Duration::from_secs(10)),
+            Duration::from_secs(10)
+        );
+        assert!(c.tfl_api_key().is_none());
+    }
+
+    #[test]
+    fn reads_every_named_setting() {
+        let c = from(&[
+            ("TFL_API_KEY", "secret-tfl"),
+            ("TFL_API_BASE_URL", "http://127.0.0.1:9/"),
+            ("TFL_STATION_DATA_DETAILED_DIR", "/data/tfl"),
+            ("DIGITRANSIT_API_KEY", "secret-dt"),
+            ("DIGITRANSIT_BASE_URL", "http://127.0.0.1:8"),
+            ("DIGITRANSIT_ROUTER", "HSL"),
+            ("TOOLPACK_UPSTREAM_TIMEOUT_MS", "250"),
+            ("TOOLPACK_RATE_LIMIT_PER_SECOND", "7"),
+            ("TOOLPACK_RATE_LIMIT_STATION_TOILETS", "2"),
+            ("HOME", "/home/u"),
+        ])
+        .unwrap();
+        assert_eq!(c.tfl_api_key().unwrap().expose(), "secret-tfl");
+        assert_eq!(c.tfl_api_base_url(), "http://127.0.0.1:9");
+        assert_eq!(c.station_data_dir().unwrap(), &PathBuf::from("/data/tfl"));
+        assert_eq!(c.digitransit_router(), DigitransitRouter::Hsl);
+        assert_eq!(
+            c.upstream_timeout(Duration::from_secs(10)),
+            Duration::from_millis(250)
+        );
+        assert_eq!(c.rate_limit("stationToilets"), 2);
+        assert_eq!(c.rate_limit("someOtherTool"), 7);
+        assert_eq!(
+            c.default_station_data_dir().unwrap(),
+            PathBuf::from("/home/u/Downloads/TfL station data detailed")
+        );
+    }
+
+    #[test]
+    fn debug_never_shows_keys() {
+        let c = from(&[("TFL_API_KEY", "tfl-super-secret"), ("DIGITRANSIT_API_KEY", "dt-secret")])
+            .unwrap();
+        let shown = format!("{c:?}");
+        assert!(!shown.contains("tfl-super-secret") && !shown.contains("dt-secret"));
+        assert!(shown.contains("[REDACTED]"));
+    }
+
+    #[test]
+    fn bad_values_are_named_errors() {
+        let err = from(&[("TOOLPACK_UPSTREAM_TIMEOUT_MS", "soon")]).unwrap_err();
+        assert_eq!(err.name, "TOOLPACK_UPSTREAM_TIMEOUT_MS");
+        assert!(from(&[("TOOLPACK_UPSTREAM_TIMEOUT_MS", "0")]).is_err());
+        assert_eq!(
+            from(&[("DIGITRANSIT_ROUTER", "mars")]).unwrap_err().name,
+            "DIGITRANSIT_ROUTER"
+        );
+        assert_eq!(from(&[("TFL_APIKEY", "x")]).unwrap_err().reason, "unknown setting");
+    }
+
+    #[test]
+    fn blank_values_count_as_unset() {
+        let c = from(&[("TFL_API_KEY", "   "), ("DIGITRANSIT_ROUTER", "")]).unwrap();
+        assert!(c.tfl_api_key().is_none());
+        assert_eq!(c.digitransit_router(), DigitransitRouter::Finland);
+    }
+
+    #[test]
+    fn rate_limit_env_names_are_upper_snake() {
+        assert_eq!(
+            rate_limit_env_name("stationToilets"),
+            "TOOLPACK_RATE_LIMIT_STATION_TOILETS"
+        );
+        assert_eq!(
+            rate_limit_env_name("geocode_address"),
+            "TOOLPACK_RATE_LIMIT_GEOCODE_ADDRESS"
+        );
+    }
+}

@@ -1,0 +1,41 @@
+//! How one upstream request is made: timeouts, size cap and retry budget.
+
+use std::time::Duration;
+
+/// Limits for one logical upstream request (all its attempts together).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RequestPolicy {
+    /// Deadline for the whole request, retries and waits included.
+    pub total_timeout: Duration,
+    /// Largest response body accepted, in bytes.
+    pub max_body_bytes: usize,
+    /// Attempts in all (1 = no retry). Only idempotent requests are retried.
+    pub max_attempts: u32,
+    /// First backoff; doubled on each retry, with jitter.
+    pub base_backoff: Duration,
+    /// The longest `Retry-After` honoured; a longer one ends the retries.
+    pub max_retry_after: Duration,
+}
+
+impl Default for RequestPolicy {
+    fn default() -> Self {
+        Self {
+            total_timeout: Duration::from_secs(10),
+            max_body_bytes: 8 * 1024 * 1024,
+            max_attempts: 3,
+            base_backoff: Duration::from_millis(200),
+            max_retry_after: Duration::from_secs(5),
+        }
+    }
+}
+
+impl RequestPolicy {
+    /// The default policy with `total_timeout` (usually from
+    /// [`crate::Config::upstream_timeout`]).
+    pub fn with_timeout(total_timeout: Duration) -> Self {
+        Self {
+            total_timeout,
+            ..Self::default()
+        }
+    }
+}

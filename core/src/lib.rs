@@ -1,0 +1,43 @@
+//! # toolpack
+//!
+//! Agent tools as typed async Rust functions, listed in one [`Catalog`] that every
+//! surface serves: the MCP server (`toolpack-mcp`), and the Python, Node and
+//! Kotlin/Swift bindings.
+//!
+//! ```no_run
+//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! use toolpack::{Config, Toolpack};
+//! use toolpack::tfl::StationToiletLookupRequest;
+//!
+//! let toolpack = Toolpack::new(Config::default())?;
+//! // Typed call:
+//! let answer = toolpack.station_toilets(StationToiletLookupRequest::new("King's Cross")).await;
+//! assert!(answer.success);
+//! // JSON call by name, as MCP and the bindings do:
+//! let result = toolpack
+//!     .call_json("stationToilets", serde_json::json!({"stationName": "Abbey Wood"}))
+//!     .await?;
+//! assert!(!result.is_error());
+//! # Ok(()) }
+//! ```
+//!
+//! Tool families, each behind a cargo feature (all on by default): `tfl`,
+//! `digitransit`, `loko`.
+
+pub mod catalog;
+pub mod config;
+pub mod http;
+pub mod rate_limit;
+pub mod schema;
+pub mod secret;
+pub mod tool;
+mod toolpack;
+
+#[cfg(feature = "tfl")]
+pub mod tfl;
+
+pub use catalog::{Catalog, ToolEntry, ToolResult, UnknownTool};
+pub use config::{Config, ConfigBuilder, ConfigError};
+pub use secret::Secret;
+pub use tool::{Annotations, Tool, ToolOutput, ToolSpec, Toolset};
+pub use toolpack::{BuildError, Toolpack};

@@ -1,0 +1,55 @@
+//! Local, in-process, fail-fast rate limits: one limiter per tool.
+
+use std::collections::HashMap;
+use std::num::NonZeroU32;
+
+use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
+
+use crate::config::Config;
+
+/// One GCRA limiter per tool: a burst of N calls, refilled at N per second.
+#[derive(Debug, Default)]
+pub struct RateLimiters {
+    by_tool: HashMap<&'static str, DefaultDirectRateLimiter>,
+}
+
+impl RateLimiters {
+    /// Limiters for `tools`, with the per-second limits of `config` (0 = unlimited).
+    pub fn new<'a>(config: &Config, tools: impl IntoIterator<Item = &'a str>) -> Self
+    where
+        'a: 'static,
+    {
+        let by_tool = tools
+            .into_iter()
+            .filter_map(|tool| {
+                NonZeroU32::new(config.rate_limit(tool))
+                    .map(|n| (tool, RateLimiter::direct(Quota::per_second(n))))
+            })
+            .collect();
+        Self { by_tool }
+    }
+
+    /// Takes one permit for `tool`; `false` means the call must be refused now.
+    pub fn try_acquire(&self, tool: &str) -> bool {
+        self.by_tool
+            .get(tool)
+            .is_none_or(|limiter| limiter.check().is_ok())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn burst_then_refuse_and_unlimited_tools_pass() {
+        let config = Config::builder().rate_limit("limited", 2).rate_limit("free", 0).build();
+        let limiters = RateLimiters::new(&config, ["limited", "free"]);
+        assert!(limiters.try_acquire("limited"));
+        assert!(limiters.try_acquire("limited"));
+        assert!(!limiters.try_acquire("limited"));
+        for _ in 0..100 {
+            assert!(limiters.try_acquire("free"));
+        }
+    }
+}

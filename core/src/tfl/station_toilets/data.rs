@@ -1,0 +1,328 @@
+//! Loading "TfL station data detailed": `Stations.csv` and `Toilets.csv`, from a
+//! directory or from the snapshot bundled in this crate.
+//!
+//! Powered by TfL Open Data (TfL Transport Data Service terms, OGL 2.0 with amendments).
+
+use std::collections::HashMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use csv::{ReaderBuilder, StringRecord, Trim};
+
+use super::matching::NormalizedName;
+use super::platforms::platform_numbers;
+use super::types::StationToiletDetail;
+use crate::config::Config;
+
+const BUNDLED_STATIONS: &str = include_str!("../../../data/tfl-station-data/Stations.csv");
+const BUNDLED_TOILETS: &str = include_str!("../../../data/tfl-station-data/Toilets.csv");
+const STATIONS_FILE: &str = "Stations.csv";
+const TOILETS_FILE: &str = "Toilets.csv";
+
+/// Where station data comes from.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum StationDataSource {
+    /// A directory holding `Stations.csv` and `Toilets.csv`.
+    Directory(PathBuf),
+    /// The snapshot bundled in the crate (feed of 2026-08-03).
+    Bundled,
+}
+
+impl StationDataSource {
+    /// The configured directory if set; else the contract's default directory
+    /// (`~/Downloads/TfL station data detailed`) if it exists; else the bundled data.
+    pub fn resolve(config: &Config) -> Self {
+        if let Some(dir) = config.station_data_dir() {
+            return Self::Directory(dir.clone());
+        }
+        match config.default_station_data_dir() {
+            Some(dir) if dir.is_dir() => Self::Directory(dir),
+            _ => Self::Bundled,
+        }
+    }
+}
+
+/// Why station data could not be loaded.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum StationDataError {
+    /// A file could not be read.
+    #[error("cannot read {path}: {reason}")]
+    Unreadable {
+        /// The file.
+        path: PathBuf,
+        /// The I/O error.
+        reason: String,
+    },
+    /// A file is not the expected CSV (missing column, bad row).
+    #[error("malformed {file}: {reason}")]
+    Malformed {
+        /// The file name.
+        file: &'static str,
+        /// What is wrong.
+        reason: String,
+    },
+}
+
+/// One station of `Stations.csv`.
+#[derive(Debug, Clone)]
+pub struct Station {
+    /// `UniqueId`, e.g. `HUBKGX`.
+    pub unique_id: String,
+    /// `Name`, e.g. `King's Cross St Pancras`.
+    pub name: String,
+    /// The name normalised for matching.
+    pub(crate) normalized: NormalizedName,
+}
+
+/// Stations and their toilets, joined by `StationUniqueId`.
+#[derive(Debug, Clone)]
+pub struct StationData {
+    stations: Vec<Station>,
+    toilets: HashMap<String, Vec<StationToiletDetail>>,
+}
+
+impl StationData {
+    /// Loads from `source`. Directory reads are blocking; call this off the async
+    /// reactor (the tool uses `spawn_blocking`).
+    pub fn load(source: &StationDataSource) -> Result<Self, StationDataError> {
+        match source {
+            StationDataSource::Bundled => Self::parse(BUNDLED_STATIONS.as_bytes(), BUNDLED_TOILETS.as_bytes()),
+            StationDataSource::Directory(dir) => {
+                let stations = read_file(&dir.join(STATIONS_FILE))?;
+                let toilets = read_file(&dir.join(TOILETS_FILE))?;
+                Self::parse(stations.as_slice(), toilets.as_slice())
+            }
+        }
+    }
+
+    /// Parses the two CSVs (columns looked up by header name, cells trimmed).
+    pub fn parse(stations_csv: impl Read, toilets_csv: impl Read) -> Result<Self, StationDataError> {
+        let stations = parse_stations(stations_csv)?;
+        let known: HashMap<&str, ()> = stations.iter().map(|s| (s.unique_id.as_str(), ())).collect();
+        let mut toilets: HashMap<String, Vec<StationToiletDetail>> = HashMap::new();
+        for (station_id, toilet) in parse_toilets(toilets_csv)? {
+            if known.contains_key(station_id.as_str()) {
+                toilets.entry(station_id).or_default().push(toilet);
+            } else {
+                tracing::warn!(station_id, "toilet row names an unknown station; skipped");
+            }
+        }
+        Ok(Self { stations, toilets })
+    }
+
+    /// Every station, in file order.
+    pub fn stations(&self) -> &[Station] {
+        &self.stations
+    }
+
+    /// The toilets of station `unique_id` (empty when it has none).
+    pub fn toilets_of(&self, unique_id: &str) -> &[StationToiletDetail] {
+        self.toilets.get(unique_id).map_or(&[], Vec::as_slice)
+    }
+}
+
+fn read_file(path: &Path) -> Result<Vec<u8>, StationDataError> {
+    std::fs::read(path).map_err(|e| StationDataError::Unreadable {
+        path: path.to_owned(),
+        reason: e.to_string(),
+    })
+}
+
+/// A CSV reader that trims cells and tolerates ragged rows; yields each row with a
+/// column lookup by header name.
+struct Table<R: Read> {
+    file: &'static str,
+    reader: csv::Reader<R>,
+    columns: HashMap<String, usize>,
+}
+
+impl<R: Read> Table<R> {
+    fn open(file: &'static str, input: R, required: &[&str]) -> Result<Self, StationDataError> {
+        let mut reader = ReaderBuilder::new().trim(Trim::All).flexible(true).from_reader(input);
+        let headers = reader.headers().map_err(|e| malformed(file, e))?.clone();
+        let columns: HashMap<String, usize> = headers
+            .iter()
+            .enumerate()
+            .map(|(i, h)| (h.trim_start_matches('\u{feff}').to_owned(), i))
+            .collect();
+        if let Some(missing) = required.iter().find(|c| !columns.contains_key(**c)) {
+            return Err(StationDataError::Malformed {
+                file,
+                reason: format!("missing column {missing}"),
+            });
+        }
+        Ok(Self { file, reader, columns })
+    }
+
+    fn rows(&mut self) -> impl Iterator<Item = Result<Row<'_>, StationDataError>> + '_ {
+        let file = self.file;
+        let columns = &self.columns;
+        self.reader
+            .records()
+            .map(move |r| r.map(|record| Row { record, columns }).map_err(|e| malformed(file, e)))
+    }
+}
+
+struct Row<'a> {
+    record: StringRecord,
+    columns: &'a HashMap<String, usize>,
+}
+
+impl Row<'_> {
+    fn get(&self, column: &str) -> &str {
+        self.columns
+            .get(column)
+            .and_then(|&i| self.record.get(i))
+            .unwrap_or("")
+    }
+
+    fn flag(&self, column: &str) -> bool {
+        matches!(
+            self.get(column).to_ascii_lowercase().as_str(),
+            "true" | "yes" | "y" | "1"
+        )
+    }
+}
+
+fn malformed(file: &'static str, error: csv::Error) -> StationDataError {
+    StationDataError::Malformed {
+        file,
+        reason: error.to_string(),
+    }
+}
+
+fn parse_stations(input: impl Read) -> Result<Vec<Station>, StationDataError> {
+    let mut table = Table::open(STATIONS_FILE, input, &["UniqueId", "Name"])?;
+    let mut stations = Vec::new();
+    for row in table.rows() {
+        let row = row?;
+        let (unique_id, name) = (row.get("UniqueId"), row.get("Name"));
+        if unique_id.is_empty() || name.is_empty() {
+            continue;
+        }
+        stations.push(Station {
+            unique_id: unique_id.to_owned(),
+            name: name.to_owned(),
+            normalized: NormalizedName::new(name),
+        });
+    }
+    Ok(stations)
+}
+
+fn parse_toilets(input: impl Read) -> Result<Vec<(String, StationToiletDetail)>, StationDataError> {
+    let mut table = Table::open(
+        TOILETS_FILE,
+        input,
+        &[
+            "StationUniqueId",
+            "Type",
+            "IsAccessible",
+            "HasBabyChanging",
+            "IsInsideGateLine",
+            "Location",
+            "IsFeeCharged",
+        ],
+    )?;
+    let mut toilets = Vec::new();
+    for row in table.rows() {
+        let row = row?;
+        let station_id = row.get("StationUniqueId");
+        if station_id.is_empty() {
+            continue;
+        }
+        let location = row.get("Location");
+        let kind = row.get("Type");
+        toilets.push((
+            station_id.to_owned(),
+            StationToiletDetail {
+                location: (!location.is_empty()).then(|| location.to_owned()),
+                platform_numbers: platform_numbers(location),
+                accessible: row.flag("IsAccessible"),
+                baby_changing: row.flag("HasBabyChanging"),
+                inside_gate_line: row.flag("IsInsideGateLine"),
+                fee_charged: row.flag("IsFeeCharged"),
+                kind: if kind.is_empty() { "Unknown".to_owned() } else { kind.to_owned() },
+            },
+        ));
+    }
+    Ok(toilets)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn bundled_data_has_every_row_and_join() {
+        let data = StationData::load(&StationDataSource::Bundled).unwrap();
+        assert_eq!(data.stations().len(), 509);
+        let total: usize = data.toilets.values().map(Vec::len).sum();
+        assert_eq!(total, 410, "all 410 toilet rows join a station");
+        assert_eq!(data.toilets.len(), 179);
+        assert_eq!(data.toilets_of("HUBVIC").len(), 6);
+        let all = data.toilets.values().flatten();
+        assert_eq!(all.clone().filter(|t| t.kind == "Female").count(), 147);
+        assert_eq!(all.clone().filter(|t| t.accessible).count(), 119);
+        assert_eq!(all.clone().filter(|t| t.fee_charged).count(), 13);
+        assert_eq!(all.filter(|t| t.location.is_none()).count(), 57);
+    }
+
+    #[test]
+    fn quirky_cells_parse_by_header_name() {
+        let stations = "\u{feff}Name,UniqueId\r\n Abbey Wood ,HUBABW\r\n\"Elephant & Castle\",HUBEAC\r\n";
+        let toilets = "IsFeeCharged,Location,Type,IsInsideGateLine,HasBabyChanging,IsAccessible,StationUniqueId\r\n\
+                       False,\"Located on platforms 2,3\",  Female ,true,FALSE,    TRUE ,HUBABW\r\n\
+                       TRUE,,,False,True,false,HUBEAC\r\n\
+                       TRUE,x,Male,False,True,false,NOPE\r\n";
+        let data = StationData::parse(stations.as_bytes(), toilets.as_bytes()).unwrap();
+        assert_eq!(data.stations()[0].name, "Abbey Wood");
+        let abw = &data.toilets_of("HUBABW")[0];
+        assert_eq!(abw.location.as_deref(), Some("Located on platforms 2,3"));
+        assert_eq!(abw.platform_numbers, vec![2, 3]);
+        assert_eq!(abw.kind, "Female");
+        assert!(abw.accessible && abw.inside_gate_line && !abw.baby_changing && !abw.fee_charged);
+        let eac = &data.toilets_of("HUBEAC")[0];
+        assert_eq!((eac.location.clone(), eac.kind.as_str()), (None, "Unknown"));
+        assert!(eac.fee_charged && eac.baby_changing);
+        assert!(data.toilets_of("NOPE").is_empty());
+    }
+
+    #[test]
+    fn missing_column_is_malformed() {
+        let err = StationData::parse("Id,Name\r\nX,Y\r\n".as_bytes(), "".as_bytes()).unwrap_err();
+        assert_eq!(
+            err,
+            StationDataError::Malformed {
+                file: "Stations.csv",
+                reason: "missing column UniqueId".into()
+            }
+        );
+    }
+
+    #[test]
+    fn missing_directory_is_unreadable() {
+        let source = StationDataSource::Directory("/nonexistent/toolpack".into());
+        assert!(matches!(
+            StationData::load(&source),
+            Err(StationDataError::Unreadable { .. })
+        ));
+    }
+
+    #[test]
+    fn source_resolution_order() {
+        let dir = tempfile::tempdir().unwrap();
+        let configured = Config::builder().station_data_dir("/x").home_dir(dir.path()).build();
+        assert_eq!(
+            StationDataSource::resolve(&configured),
+            StationDataSource::Directory("/x".into())
+        );
+        let home_only = Config::builder().home_dir(dir.path()).build();
+        assert_eq!(StationDataSource::resolve(&home_only), StationDataSource::Bundled);
+        let default_dir = dir.path().join("Downloads/TfL station data detailed");
+        std::fs::create_dir_all(&default_dir).unwrap();
+        assert_eq!(
+            StationDataSource::resolve(&home_only),
+            StationDataSource::Directory(default_dir)
+        );
+    }
+}

@@ -1,0 +1,186 @@
+//! Station-name matching: normalise, then exact match, then token scoring.
+
+use super::data::{Station, StationData};
+
+/// Most candidates listed in a disambiguation.
+pub const MAX_SUGGESTIONS: usize = 10;
+
+const SUFFIXES: [&str; 3] = [" underground station", " rail station", " station"];
+
+/// A name lower-cased, without punctuation (`'`, `’` and `.` removed, other
+/// punctuation as spaces), `&` as `and`, whitespace collapsed and a trailing
+/// "station", "underground station" or "rail station" removed.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct NormalizedName {
+    text: String,
+    tokens: Vec<String>,
+}
+
+impl NormalizedName {
+    /// Normalises `raw`.
+    pub fn new(raw: &str) -> Self {
+        let mut spaced = String::with_capacity(raw.len());
+        for c in raw.chars().flat_map(char::to_lowercase) {
+            match c {
+                '\'' | '’' | '‘' | '.' => {}
+                '&' => spaced.push_str(" and "),
+                c if c.is_alphanumeric() => spaced.push(c),
+                _ => spaced.push(' '),
+            }
+        }
+        let mut text = spaced.split_whitespace().collect::<Vec<_>>().join(" ");
+        if let Some(stripped) = SUFFIXES.iter().find_map(|s| text.strip_suffix(s)) {
+            text = stripped.to_owned();
+        }
+        let tokens = text.split(' ').filter(|t| !t.is_empty()).map(str::to_owned).collect();
+        Self { text, tokens }
+    }
+
+    /// Whether nothing searchable is left.
+    pub fn is_empty(&self) -> bool {
+        self.text.is_empty()
+    }
+
+    /// Token score of `self` (a query) against `name`: +2 per query token equal to
+    /// a name token, +1 per query token that prefixes one; `None` if any query token
+    /// matches nothing.
+    fn score_against(&self, name: &NormalizedName) -> Option<u32> {
+        self.tokens.iter().try_fold(0, |total, token| {
+            if name.tokens.iter().any(|t| t == token) {
+                Some(total + 2)
+            } else if name.tokens.iter().any(|t| t.starts_with(token.as_str())) {
+                Some(total + 1)
+            } else {
+                None
+            }
+        })
+    }
+}
+
+/// What a station name resolves to.
+#[derive(Debug)]
+pub enum Resolution<'a> {
+    /// Exactly one station.
+    Found(&'a Station),
+    /// Several equally good stations (at most [`MAX_SUGGESTIONS`], by name).
+    Ambiguous(Vec<&'a Station>),
+    /// Nothing matched.
+    NotFound,
+}
+
+/// Resolves `query` against `data`: an exact normalised match wins (several exact
+/// matches are ambiguous); otherwise the unique top token score wins.
+pub fn resolve<'a>(data: &'a StationData, query: &NormalizedName) -> Resolution<'a> {
+    let exact: Vec<&Station> = data
+        .stations()
+        .iter()
+        .filter(|s| s.normalized.text == query.text)
+        .collect();
+    let candidates = if exact.is_empty() {
+        best_scored(data, query)
+    } else {
+        exact
+    };
+    match candidates.as_slice() {
+        [] => Resolution::NotFound,
+        [one] => Resolution::Found(one),
+        _ => {
+            let mut many = candidates;
+            many.sort_by(|a, b| a.name.cmp(&b.name).then(a.unique_id.cmp(&b.unique_id)));
+            many.truncate(MAX_SUGGESTIONS);
+            Resolution::Ambiguous(many)
+        }
+    }
+}
+
+fn best_scored<'a>(data: &'a StationData, query: &NormalizedName) -> Vec<&'a Station> {
+    let mut best = 0;
+    let mut winners = Vec::new();
+    for station in data.stations() {
+        let Some(score) = query.score_against(&station.normalized) else {
+            continue;
+        };
+        if score > best {
+            best = score;
+            winners.clear();
+        }
+        if score == best {
+            winners.push(station);
+        }
+    }
+    winners
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::tfl::station_toilets::data::StationDataSource;
+
+    fn ids(query: &str) -> Vec<String> {
+        let data = StationData::load(&StationDataSource::Bundled).unwrap();
+        match resolve(&data, &NormalizedName::new(query)) {
+            Resolution::Found(s) => vec![s.unique_id.clone()],
+            Resolution::Ambiguous(many) => {
+                let mut ids: Vec<String> = many.iter().map(|s| s.unique_id.clone()).collect();
+                ids.sort();
+                ids.insert(0, "?".into());
+                ids
+            }
+            Resolution::NotFound => vec![],
+        }
+    }
+
+    #[test]
+    fn normalisation() {
+        assert_eq!(NormalizedName::new("  King’s Cross  St. Pancras ").text, "kings cross st pancras");
+        assert_eq!(NormalizedName::new("Elephant & Castle").text, "elephant and castle");
+        assert_eq!(NormalizedName::new("Kensington (Olympia)").text, "kensington olympia");
+        assert_eq!(NormalizedName::new("Bank Underground Station").text, "bank");
+        assert_eq!(NormalizedName::new("Burnham Rail Station").text, "burnham");
+        assert!(NormalizedName::new(" ?!' ").is_empty());
+    }
+
+    #[test]
+    fn the_notes_expectations_on_real_data() {
+        let cases: &[(&str, &[&str])] = &[
+            ("Abbey Wood", &["HUBABW"]),
+            ("abbey wood station", &["HUBABW"]),
+            ("Paddington Station", &["HUBPAD"]),
+            ("Victoria", &["HUBVIC"]),
+            ("Kings Cross", &["HUBKGX"]),
+            ("King's Cross", &["HUBKGX"]),
+            ("kings cross st pancras", &["HUBKGX"]),
+            ("Shepherds Bush", &["HUBSPB"]),
+            ("Shepherd's Bush", &["HUBSPB"]),
+            ("St Pauls", &["940GZZLUSPU"]),
+            ("Burnham station", &["910GBNHAM"]),
+            ("Oxford", &["940GZZLUOXC"]),
+            ("Battersea Power", &["940GZZBPSUST"]),
+            ("Heathrow", &["?", "HUBH13", "HUBHX4", "HUBHX5"]),
+            ("Edgware Road", &["?", "940GZZLUERB", "940GZZLUERC"]),
+            ("Bethnal Green", &["?", "910GBTHNLGR", "940GZZLUBLG"]),
+            ("West Hampstead", &["?", "910GWHMDSTD", "940GZZLUWHP"]),
+            ("xyzzy", &[]),
+        ];
+        for (query, expected) in cases {
+            assert_eq!(ids(query), *expected, "{query}");
+        }
+    }
+
+    #[test]
+    fn more_punctuated_names_resolve_to_one_station() {
+        for name in [
+            "Earl's Court",
+            "St James's Park",
+            "St John's Wood",
+            "Elephant & Castle",
+            "Highbury & Islington",
+            "Heathrow Terminals 2 & 3",
+            "Kensington (Olympia)",
+            "Brent Cross West Station",
+        ] {
+            let found = ids(name);
+            assert!(found.len() == 1, "{name}: {found:?}");
+        }
+    }
+}

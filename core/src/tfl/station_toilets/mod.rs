@@ -1,0 +1,175 @@
+//! `stationToilets`: toilet facilities at a London station, from TfL station data.
+
+pub(crate) mod data;
+mod matching;
+mod platforms;
+mod types;
+
+use std::sync::Arc;
+
+pub use types::{
+    StationDisambiguationSuggestion, StationToiletDetail, StationToiletLookupRequest,
+    StationToiletToolResponse, StationToiletsCode,
+};
+
+use self::data::{StationData, StationDataSource};
+use self::matching::{NormalizedName, Resolution, resolve};
+use crate::Toolpack;
+use crate::tool::{Annotations, Tool, ToolOutput, ToolSpec, Toolset};
+
+/// Longest accepted station name, in characters.
+pub const MAX_STATION_NAME_CHARS: usize = 100;
+
+/// The `stationToilets` tool.
+#[derive(Debug, Clone, Copy)]
+pub struct StationToilets;
+
+impl Tool for StationToilets {
+    type Input = StationToiletLookupRequest;
+    type Output = StationToiletToolResponse;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "stationToilets",
+        title: "London station toilets",
+        description: "Looks up the toilets at a London (TfL) station: location in the station, \
+platform numbers, accessible, baby changing, inside the ticket gates, fee charged, and type. \
+Give the station name as a person would write it (e.g. \"King's Cross\", \"Abbey Wood station\"). \
+If several stations match (e.g. \"Edgware Road\"), the answer is DISAMBIGUATION_REQUIRED with \
+stationDisambiguation candidates: call again with the exact stationName of one of them. \
+Works offline on TfL station data (Powered by TfL Open Data).",
+        toolset: Toolset::Tfl,
+        annotations: Annotations {
+            read_only: true,
+            destructive: false,
+            idempotent: true,
+            open_world: false,
+        },
+    };
+
+    async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
+        let query = match validate(&input.station_name) {
+            Ok(query) => query,
+            Err(message) => {
+                return StationToiletToolResponse::error(StationToiletsCode::ValidationError, message);
+            }
+        };
+        let data = match station_data(toolpack).await {
+            Ok(data) => data,
+            Err(()) => {
+                return StationToiletToolResponse::error(
+                    StationToiletsCode::DataNotAvailable,
+                    "Station data is not available.",
+                );
+            }
+        };
+        answer(&data, &query)
+    }
+}
+
+impl ToolOutput for StationToiletToolResponse {
+    fn error_code(&self) -> Option<&str> {
+        (!self.success).then(|| self.code.as_str())
+    }
+
+    fn invalid_arguments(_tool: &str, message: String) -> Self {
+        Self::error(StationToiletsCode::ValidationError, message)
+    }
+
+    fn rate_limited(tool: &str) -> Self {
+        Self::error(
+            StationToiletsCode::RateLimitExceeded,
+            format!("Rate limit exceeded for {tool}."),
+        )
+    }
+
+    fn internal_error(_tool: &str) -> Self {
+        Self::error(
+            StationToiletsCode::InternalError,
+            "Unexpected error while looking up station toilets.",
+        )
+    }
+}
+
+fn validate(station_name: &str) -> Result<NormalizedName, String> {
+    let trimmed = station_name.trim();
+    if trimmed.is_empty() {
+        return Err("Field 'stationName' must be provided.".into());
+    }
+    if trimmed.chars().count() > MAX_STATION_NAME_CHARS {
+        return Err(format!(
+            "Field 'stationName' must be at most {MAX_STATION_NAME_CHARS} characters."
+        ));
+    }
+    if trimmed.chars().any(char::is_control) {
+        return Err("Field 'stationName' must not contain control characters.".into());
+    }
+    let query = NormalizedName::new(trimmed);
+    if query.is_empty() {
+        return Err("Field 'stationName' must contain letters or digits.".into());
+    }
+    Ok(query)
+}
+
+/// The station data of this toolpack, loaded on first use and cached. A failed load
+/// is logged and retried on the next call, so a directory that appears later works.
+async fn station_data(toolpack: &Toolpack) -> Result<Arc<StationData>, ()> {
+    let source = StationDataSource::resolve(toolpack.config());
+    toolpack
+        .tfl()
+        .stations
+        .get_or_try_init(|| async move {
+            let loaded = match source {
+                StationDataSource::Bundled => StationData::load(&source),
+                StationDataSource::Directory(_) => {
+                    tokio::task::spawn_blocking(move || StationData::load(&source))
+                        .await
+                        .map_err(|_| ())?
+                }
+            };
+            loaded.map(Arc::new).map_err(|error| {
+                tracing::warn!(%error, "station data not available");
+            })
+        })
+        .await
+        .cloned()
+}
+
+fn answer(data: &StationData, query: &NormalizedName) -> StationToiletToolResponse {
+    match resolve(data, query) {
+        Resolution::Found(station) => {
+            let toilets = data.toilets_of(&station.unique_id).to_vec();
+            let message = if toilets.is_empty() {
+                "No toilet facilities found for station."
+            } else {
+                "Station toilet facilities retrieved."
+            };
+            StationToiletToolResponse {
+                success: true,
+                code: StationToiletsCode::Ok,
+                message: message.into(),
+                station_name: Some(station.name.clone()),
+                station_unique_id: Some(station.unique_id.clone()),
+                toilets: Some(toilets),
+                station_disambiguation: None,
+            }
+        }
+        Resolution::Ambiguous(stations) => StationToiletToolResponse {
+            station_disambiguation: Some(
+                stations
+                    .into_iter()
+                    .map(|s| StationDisambiguationSuggestion {
+                        station_unique_id: s.unique_id.clone(),
+                        station_name: s.name.clone(),
+                    })
+                    .collect(),
+            ),
+            ..StationToiletToolResponse::error(
+                StationToiletsCode::DisambiguationRequired,
+                "Input station name is ambiguous. Choose one of the suggested stationUniqueId values.",
+            )
+        },
+        Resolution::NotFound => StationToiletToolResponse::error(
+            StationToiletsCode::StationNotFound,
+            "No station matches the given name.",
+        ),
+    }
+}

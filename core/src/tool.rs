@@ -1,0 +1,104 @@
+//! The two traits every tool implements: [`Tool`] (what it is and how it runs) and
+//! [`ToolOutput`] (how its response reports errors in its family's contract shape).
+
+use std::future::Future;
+
+use schemars::JsonSchema;
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::Toolpack;
+use crate::config::Config;
+
+/// A family of tools that can be switched on or off as a unit (`--toolsets`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Toolset {
+    /// TfL (London): `planJourney`, `stationToilets`.
+    Tfl,
+    /// Digitransit (Finland).
+    Digitransit,
+    /// loko (C4 architecture docs as code).
+    Loko,
+}
+
+impl Toolset {
+    /// Every toolset, in catalog order.
+    pub const ALL: [Toolset; 3] = [Toolset::Tfl, Toolset::Digitransit, Toolset::Loko];
+
+    /// The toolset's name as used by `--toolsets`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Tfl => "tfl",
+            Self::Digitransit => "digitransit",
+            Self::Loko => "loko",
+        }
+    }
+
+    /// Parses a toolset name (`tfl`, `digitransit`, `loko`; case-insensitive).
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|t| t.as_str().eq_ignore_ascii_case(name.trim()))
+    }
+}
+
+/// MCP tool annotations: hints a client may use to decide how to call a tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Annotations {
+    /// The tool does not modify its environment.
+    pub read_only: bool,
+    /// The tool may destroy or overwrite data (meaningful only when not read-only).
+    pub destructive: bool,
+    /// Calling it again with the same arguments has no further effect.
+    pub idempotent: bool,
+    /// The tool reaches an open world of external entities (e.g. a public API).
+    pub open_world: bool,
+}
+
+/// What a tool is: everything the catalog and every surface show about it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ToolSpec {
+    /// The contract's tool name, e.g. `stationToilets`.
+    pub name: &'static str,
+    /// A short human-readable title.
+    pub title: &'static str,
+    /// What the tool does and when to use it, written for an LLM choosing a tool.
+    pub description: &'static str,
+    /// The family the tool belongs to.
+    pub toolset: Toolset,
+    /// MCP annotations.
+    pub annotations: Annotations,
+}
+
+/// A tool: a typed request, a typed response, and an async function between them.
+///
+/// Implementations live in their family's module; the catalog lists them.
+pub trait Tool: Send + Sync + 'static {
+    /// The request type; its JSON schema is the tool's input schema.
+    type Input: DeserializeOwned + JsonSchema + Send + 'static;
+    /// The response type; its JSON schema is the tool's output schema.
+    type Output: ToolOutput;
+    /// Name, description and annotations.
+    const SPEC: ToolSpec;
+
+    /// Why this tool cannot run with `config` (e.g. a missing API key), or `None`.
+    fn missing_prerequisite(_config: &Config) -> Option<String> {
+        None
+    }
+
+    /// Runs the tool. Rate limiting and panic capture are applied by
+    /// [`Toolpack::call`]; implementations only do the tool's own work.
+    fn run(toolpack: &Toolpack, input: Self::Input) -> impl Future<Output = Self::Output> + Send;
+}
+
+/// A tool response that knows its family's contract error shape.
+pub trait ToolOutput: Serialize + JsonSchema + Send + 'static {
+    /// The contract error code when this response is an error, `None` on success.
+    fn error_code(&self) -> Option<&str>;
+    /// The contract's validation error for arguments that do not fit the input schema.
+    fn invalid_arguments(tool: &str, message: String) -> Self;
+    /// The contract's rate-limit error for `tool`.
+    fn rate_limited(tool: &str) -> Self;
+    /// The contract's internal error, for a failure that is nobody's input's fault.
+    fn internal_error(tool: &str) -> Self;
+}
