@@ -22,7 +22,8 @@ pub struct HttpClient {
 }
 
 /// One upstream request, described before it is sent (so it can be retried).
-#[derive(Debug, Clone)]
+/// Its `Debug` output redacts the secret wherever it appears.
+#[derive(Clone)]
 pub struct UpstreamRequest {
     method: Method,
     url: String,
@@ -31,6 +32,16 @@ pub struct UpstreamRequest {
     secret_header: Option<(HeaderName, Secret)>,
     json_body: Option<Value>,
     idempotent: bool,
+}
+
+impl std::fmt::Debug for UpstreamRequest {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let shown = format!(
+            "UpstreamRequest {{ method: {}, url: {:?}, query: {:?}, headers: {:?}, secret_header: {:?}, json_body: {:?}, idempotent: {} }}",
+            self.method, self.url, self.query, self.headers, self.secret_header, self.json_body, self.idempotent
+        );
+        f.write_str(&self.redact(&shown))
+    }
 }
 
 impl UpstreamRequest {

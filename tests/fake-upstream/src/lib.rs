@@ -1,1 +1,21 @@
+//! A fake of the upstream APIs (TfL, Digitransit) on loopback only.
+//!
+//! It replays recorded responses by route (a `routes.json` manifest in the fixtures
+//! directory) and takes scenarios that override them: added latency, any status,
+//! `Retry-After`, malformed, truncated or oversized bodies, and connections that hang.
+//! Scenarios can be set in-process ([`FakeUpstream::push_scenario`]) or over HTTP
+//! (`POST /__fake/scenarios`), so tests in any language can drive it.
 
+mod body;
+mod routes;
+mod scenario;
+mod server;
+
+pub use routes::{Route, Routes};
+pub use scenario::{BodyMode, Scenario};
+pub use server::{FakeUpstream, RecordedRequest};
+
+/// The repository's fixtures directory (`tests/fixtures`).
+pub fn default_fixtures_dir() -> std::path::PathBuf {
+    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
+}
