@@ -5,13 +5,13 @@ use std::time::{Duration, Instant};
 use reqwest::header::HeaderName;
 use toolpack::Secret;
 use toolpack::http::{HttpClient, HttpError, RequestPolicy, UpstreamRequest};
-use toolpack_fake_upstream::{BodyMode, FakeUpstream, Scenario};
+use toolpack_testkit::{BodyMode, FakeUpstream, Scenario};
 
 const ITINERARY: &str = "/Journey/JourneyResults/bank%20underground%20station/to/mile%20end%20underground%20station";
 const KEY: &str = "test-key-that-must-not-leak";
 
 async fn fake() -> FakeUpstream {
-    FakeUpstream::start(&toolpack_fake_upstream::default_fixtures_dir())
+    FakeUpstream::start(&toolpack_testkit::default_fixtures_dir())
         .await
         .expect("fake upstream starts")
 }

@@ -14,9 +14,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use serde::Serialize;
 
-use crate::body;
-use crate::routes::{Routes, normalize_path, percent_decode};
-use crate::scenario::Scenario;
+use super::body;
+use super::routes::{Routes, normalize_path, percent_decode};
+use super::scenario::Scenario;
 
 /// One request the fake received.
 #[derive(Debug, Clone, PartialEq, Serialize)]

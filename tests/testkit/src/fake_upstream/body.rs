@@ -5,7 +5,7 @@ use std::time::Duration;
 use axum::body::{Body, Bytes};
 use futures_util::stream;
 
-use crate::scenario::BodyMode;
+use super::scenario::BodyMode;
 
 /// Default size of an oversized body: 16 MiB.
 pub const DEFAULT_OVERSIZED_BYTES: usize = 16 * 1024 * 1024;

@@ -4,7 +4,8 @@
 //! directory) and takes scenarios that override them: added latency, any status,
 //! `Retry-After`, malformed, truncated or oversized bodies, and connections that hang.
 //! Scenarios can be set in-process ([`FakeUpstream::push_scenario`]) or over HTTP
-//! (`POST /__fake/scenarios`), so tests in any language can drive it.
+//! (`POST /__fake/scenarios`, `DELETE /__fake/scenarios`, `GET /__fake/requests`), so
+//! tests in any language can drive it.
 
 mod body;
 mod routes;
@@ -14,8 +15,3 @@ mod server;
 pub use routes::{Route, Routes};
 pub use scenario::{BodyMode, Scenario};
 pub use server::{FakeUpstream, RecordedRequest};
-
-/// The repository's fixtures directory (`tests/fixtures`).
-pub fn default_fixtures_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../fixtures")
-}

@@ -102,6 +102,6 @@ impl Scenario {
             && self
                 .route
                 .as_deref()
-                .is_none_or(|r| normalized_path.starts_with(&crate::routes::normalize_path(r)))
+                .is_none_or(|r| normalized_path.starts_with(&super::routes::normalize_path(r)))
     }
 }

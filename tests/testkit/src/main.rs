@@ -8,7 +8,7 @@ use tokio::io::AsyncReadExt;
 
 #[tokio::main]
 async fn main() -> anyhow::Result<()> {
-    let mut fixtures = toolpack_fake_upstream::default_fixtures_dir();
+    let mut fixtures = toolpack_testkit::default_fixtures_dir();
     let mut port = 0u16;
     let mut args = std::env::args().skip(1);
     while let Some(arg) = args.next() {
@@ -18,7 +18,7 @@ async fn main() -> anyhow::Result<()> {
             _ => anyhow::bail!("usage: fake-upstream [--fixtures DIR] [--port N]"),
         }
     }
-    let server = toolpack_fake_upstream::FakeUpstream::start_on(&fixtures, port).await?;
+    let server = toolpack_testkit::FakeUpstream::start_on(&fixtures, port).await?;
     println!("{}", server.base_url());
     let mut sink = Vec::new();
     let mut stdin = tokio::io::stdin();
