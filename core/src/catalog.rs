@@ -155,10 +155,11 @@ impl Catalog {
     }
 
     /// The tools of `toolsets`, in catalog order.
-    pub fn in_toolsets<'a>(&'a self, toolsets: &'a [Toolset]) -> impl Iterator<Item = &'a ToolEntry> {
+    pub fn in_toolsets(&self, toolsets: &[Toolset]) -> Vec<&ToolEntry> {
         self.entries
             .iter()
-            .filter(move |e| toolsets.contains(&e.spec.toolset))
+            .filter(|e| toolsets.contains(&e.spec.toolset))
+            .collect()
     }
 
     /// Calls tool `name` with JSON `arguments` on `toolpack`.

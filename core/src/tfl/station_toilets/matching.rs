@@ -68,9 +68,17 @@ pub enum Resolution<'a> {
     NotFound,
 }
 
-/// Resolves `query` against `data`: an exact normalised match wins (several exact
-/// matches are ambiguous); otherwise the unique top token score wins.
-pub fn resolve<'a>(data: &'a StationData, query: &NormalizedName) -> Resolution<'a> {
+/// Resolves `raw` (normalised as `query`) against `data`: a station unique id (as
+/// returned in a disambiguation) wins; then an exact normalised name match (several
+/// are ambiguous); otherwise the unique top token score wins.
+pub fn resolve<'a>(data: &'a StationData, raw: &str, query: &NormalizedName) -> Resolution<'a> {
+    if let Some(station) = data
+        .stations()
+        .iter()
+        .find(|s| s.unique_id.eq_ignore_ascii_case(raw.trim()))
+    {
+        return Resolution::Found(station);
+    }
     let exact: Vec<&Station> = data
         .stations()
         .iter()
@@ -118,7 +126,7 @@ mod tests {
 
     fn ids(query: &str) -> Vec<String> {
         let data = StationData::load(&StationDataSource::Bundled).unwrap();
-        match resolve(&data, &NormalizedName::new(query)) {
+        match resolve(&data, query, &NormalizedName::new(query)) {
             Resolution::Found(s) => vec![s.unique_id.clone()],
             Resolution::Ambiguous(many) => {
                 let mut ids: Vec<String> = many.iter().map(|s| s.unique_id.clone()).collect();
@@ -161,6 +169,8 @@ mod tests {
             ("Bethnal Green", &["?", "910GBTHNLGR", "940GZZLUBLG"]),
             ("West Hampstead", &["?", "910GWHMDSTD", "940GZZLUWHP"]),
             ("xyzzy", &[]),
+            ("940gzzluerc", &["940GZZLUERC"]),
+            ("HUBKGX", &["HUBKGX"]),
         ];
         for (query, expected) in cases {
             assert_eq!(ids(query), *expected, "{query}");

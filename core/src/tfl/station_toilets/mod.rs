@@ -34,7 +34,8 @@ impl Tool for StationToilets {
 platform numbers, accessible, baby changing, inside the ticket gates, fee charged, and type. \
 Give the station name as a person would write it (e.g. \"King's Cross\", \"Abbey Wood station\"). \
 If several stations match (e.g. \"Edgware Road\"), the answer is DISAMBIGUATION_REQUIRED with \
-stationDisambiguation candidates: call again with the exact stationName of one of them. \
+stationDisambiguation candidates: call again with the chosen candidate's stationUniqueId as \
+stationName (a unique id such as \"HUBKGX\" is always accepted). \
 Works offline on TfL station data (Powered by TfL Open Data).",
         toolset: Toolset::Tfl,
         annotations: Annotations {
@@ -61,7 +62,7 @@ Works offline on TfL station data (Powered by TfL Open Data).",
                 );
             }
         };
-        answer(&data, &query)
+        answer(&data, &input.station_name, &query)
     }
 }
 
@@ -133,8 +134,8 @@ async fn station_data(toolpack: &Toolpack) -> Result<Arc<StationData>, ()> {
         .cloned()
 }
 
-fn answer(data: &StationData, query: &NormalizedName) -> StationToiletToolResponse {
-    match resolve(data, query) {
+fn answer(data: &StationData, raw: &str, query: &NormalizedName) -> StationToiletToolResponse {
+    match resolve(data, raw, query) {
         Resolution::Found(station) => {
             let toilets = data.toilets_of(&station.unique_id).to_vec();
             let message = if toilets.is_empty() {

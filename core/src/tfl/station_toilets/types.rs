@@ -8,7 +8,8 @@ use serde::{Deserialize, Serialize};
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StationToiletLookupRequest {
     /// User-facing station name, e.g. `Abbey Wood`, `King's Cross` or `Kings Cross St Pancras`.
-    /// Case, apostrophes and a trailing "station" do not matter.
+    /// Case, apostrophes and a trailing "station" do not matter. A station unique id
+    /// (e.g. `940GZZLUERC`, as listed in `stationDisambiguation`) selects that station.
     pub station_name: String,
 }
 
@@ -101,7 +102,7 @@ pub struct StationToiletDetail {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StationDisambiguationSuggestion {
-    /// The candidate's unique id; pass its `stationName` back to choose it.
+    /// The candidate's unique id; pass it back as `stationName` to choose it.
     pub station_unique_id: String,
     /// The candidate's station name.
     pub station_name: String,

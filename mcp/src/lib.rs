@@ -1,0 +1,11 @@
+//! `toolpack-mcp`: an MCP server generic over the toolpack catalog. Every tool in
+//! [`toolpack::Catalog`] is served with its input and output schemas and
+//! annotations; there is no per-tool code here.
+
+mod server;
+mod toolsets;
+
+pub mod cli;
+
+pub use server::ToolpackServer;
+pub use toolsets::{Selection, SelectionError, select_tools};
