@@ -1,0 +1,173 @@
+//! The built `toolpack-mcp` binary: stdio with a real rmcp client, streamable HTTP,
+//! and the `tools` / `call` subcommands with their exit statuses.
+
+mod common;
+
+use std::collections::BTreeMap;
+use std::io::Write;
+use std::process::{Command, Stdio};
+
+use rmcp::ServiceExt;
+use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use serde_json::{Value, json};
+
+use common::{Client, body_of, call, run_all_vectors};
+
+const BIN: &str = env!("CARGO_BIN_EXE_toolpack-mcp");
+
+/// The binary with a clean environment (no HOME, no keys) plus `settings`.
+fn command(settings: &BTreeMap<String, String>) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).envs(settings);
+    cmd
+}
+
+async fn connect_stdio(settings: BTreeMap<String, String>) -> Client {
+    let cmd = tokio::process::Command::from(command(&settings));
+    let transport = TokioChildProcess::new(cmd).expect("binary starts");
+    ().serve(transport).await.expect("client connects over stdio")
+}
+
+#[tokio::test]
+async fn every_vector_passes_over_stdio() {
+    run_all_vectors(connect_stdio).await;
+}
+
+#[test]
+fn stdio_mode_writes_nothing_but_protocol_to_stdout() {
+    let mut child = command(&BTreeMap::new())
+        .env("RUST_LOG", "debug")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let requests = [
+        json!({"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}),
+        json!({"jsonrpc":"2.0","method":"notifications/initialized"}),
+        json!({"jsonrpc":"2.0","id":2,"method":"tools/list"}),
+        json!({"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"stationToilets","arguments":{"stationName":"Abbey Wood"}}}),
+        json!({"jsonrpc":"2.0","id":4,"method":"tools/call","params":{"name":"stationToilets","arguments":{"stationName":""}}}),
+    ];
+    let mut stdin = child.stdin.take().unwrap();
+    for request in &requests {
+        writeln!(stdin, "{request}").unwrap();
+    }
+    // Wait for the answers before closing stdin, so every request is answered.
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    drop(stdin);
+    let output = child.wait_with_output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let messages: Vec<Value> = stdout
+        .lines()
+        .map(|line| serde_json::from_str(line).unwrap_or_else(|_| panic!("non-protocol stdout line: {line}")))
+        .collect();
+    assert!(messages.iter().all(|m| m["jsonrpc"] == "2.0"));
+    let answer = |id: u64| messages.iter().find(|m| m["id"] == id).unwrap_or_else(|| panic!("no answer {id}"));
+    assert_eq!(answer(3)["result"]["structuredContent"]["stationUniqueId"], "HUBABW");
+    assert_eq!(answer(4)["result"]["isError"], true);
+    assert_eq!(answer(4)["result"]["structuredContent"]["code"], "VALIDATION_ERROR");
+}
+
+#[tokio::test]
+async fn streamable_http_serves_tools_at_slash_mcp() {
+    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let mut server = tokio::process::Command::from(command(&BTreeMap::new()))
+        .args(["serve", "--http", &format!("127.0.0.1:{port}")])
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let mut client = None;
+    for _ in 0..100 {
+        if let Ok(c) = ().serve(StreamableHttpClientTransport::from_uri(url.clone())).await {
+            client = Some(c);
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let client = client.expect("HTTP server accepts an MCP client");
+    let tools = client.list_all_tools().await.unwrap();
+    assert!(tools.iter().any(|t| t.name == "stationToilets" && t.output_schema.is_some()));
+    let (is_error, body) = body_of(&call(&client, "stationToilets", &json!({"stationName": "Kings Cross"})).await);
+    assert!(!is_error);
+    assert_eq!(body["stationUniqueId"], "HUBKGX");
+    let (is_error, body) = body_of(&call(&client, "stationToilets", &json!({"stationName": "Edgware Road"})).await);
+    assert!(is_error);
+    assert_eq!(body["code"], "DISAMBIGUATION_REQUIRED");
+    client.cancel().await.ok();
+    server.kill().await.ok();
+}
+
+fn run(args: &[&str], settings: &[(&str, &str)]) -> (i32, Value, String) {
+    let settings: BTreeMap<String, String> =
+        settings.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+    let output = command(&settings).args(args).output().unwrap();
+    let stdout = String::from_utf8(output.stdout).unwrap();
+    let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
+    (output.status.code().unwrap(), json, String::from_utf8(output.stderr).unwrap())
+}
+
+#[test]
+fn call_prints_the_result_and_exits_by_outcome() {
+    let (code, body, _) = run(&["call", "stationToilets", r#"{"stationName":"King's Cross"}"#], &[]);
+    assert_eq!((code, body["stationUniqueId"].as_str()), (0, Some("HUBKGX")));
+
+    let (code, body, _) = run(&["call", "stationToilets", r#"{"stationName":"xyzzy"}"#], &[]);
+    assert_eq!((code, body["code"].as_str()), (1, Some("STATION_NOT_FOUND")));
+
+    let (code, body, _) = run(
+        &["call", "stationToilets", r#"{"stationName":"Abbey Wood"}"#],
+        &[("TFL_STATION_DATA_DETAILED_DIR", "/nonexistent/toolpack")],
+    );
+    assert_eq!((code, body["code"].as_str()), (1, Some("DATA_NOT_AVAILABLE")));
+}
+
+#[test]
+fn bad_usage_exits_2_with_a_message() {
+    let (code, _, stderr) = run(&["call", "stationToilets", "{not json"], &[]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("not valid JSON"), "{stderr}");
+    let (code, _, stderr) = run(&["call", "noSuchTool", "{}"], &[]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unknown tool 'noSuchTool'"), "{stderr}");
+    let (code, _, stderr) = run(&["--toolsets", "weather"], &[]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unknown toolset 'weather'"), "{stderr}");
+    let (code, _, stderr) = run(&["tools"], &[("TOOLPACK_UPSTREAM_TIMEOUT_MS", "soon")]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("TOOLPACK_UPSTREAM_TIMEOUT_MS"), "{stderr}");
+    let (code, _, _) = run(&["frobnicate"], &[]);
+    assert_eq!(code, 2);
+}
+
+#[test]
+fn tools_prints_the_catalog_and_honours_toolsets() {
+    let (code, tools, _) = run(&["tools"], &[]);
+    assert_eq!(code, 0);
+    let tools = tools.as_array().unwrap();
+    let toilets = tools.iter().find(|t| t["name"] == "stationToilets").unwrap();
+    assert_eq!(toilets["inputSchema"]["required"], json!(["stationName"]));
+    assert!(toilets["outputSchema"]["properties"]["toilets"].is_object());
+    let (code, only_loko, _) = run(&["tools", "--toolsets", "loko"], &[]);
+    assert_eq!(code, 0);
+    assert!(only_loko.as_array().unwrap().iter().all(|t| t["toolset"] == "loko"));
+}
+
+#[test]
+fn keys_never_reach_any_output() {
+    let secret = "sk-test-never-print-me";
+    let settings = [("TFL_API_KEY", secret), ("DIGITRANSIT_API_KEY", secret)];
+    for args in [
+        &["tools"][..],
+        &["call", "stationToilets", r#"{"stationName":"Abbey Wood"}"#][..],
+        &["call", "stationToilets", "{bad"][..],
+    ] {
+        let settings: BTreeMap<String, String> =
+            settings.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+        let output = command(&settings).args(args).env("RUST_LOG", "trace").output().unwrap();
+        let all = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        assert!(!all.contains(secret), "{args:?} printed the key");
+    }
+}

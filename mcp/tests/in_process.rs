@@ -1,0 +1,76 @@
+//! A real rmcp client talking to the server over an in-process duplex transport.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use rmcp::ServiceExt;
+use serde_json::json;
+use toolpack::{Catalog, Config, Toolpack};
+use toolpack_mcp::{ToolpackServer, select_tools};
+
+use common::{Client, body_of, call, run_all_vectors};
+
+async fn connect(settings: BTreeMap<String, String>) -> Client {
+    let config = Config::from_pairs(settings).expect("valid settings");
+    let tools = select_tools(&config, None).unwrap().tools;
+    let server = ToolpackServer::new(Toolpack::new(config).unwrap(), tools);
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    ().serve(client_io).await.expect("client connects")
+}
+
+#[tokio::test]
+async fn tools_list_carries_schemas_and_annotations_from_the_catalog() {
+    let client = connect(BTreeMap::new()).await;
+    let tools = client.list_all_tools().await.unwrap();
+    let catalog = Catalog::get();
+    assert_eq!(tools.len(), catalog.entries().len());
+    for tool in &tools {
+        let entry = catalog.find(&tool.name).expect("listed tools come from the catalog");
+        assert_eq!(*tool.input_schema, *entry.input_schema);
+        assert_eq!(tool.output_schema.as_deref(), Some(&*entry.output_schema));
+        assert_eq!(tool.description.as_deref(), Some(entry.spec.description));
+        let annotations = tool.annotations.as_ref().expect("annotations");
+        assert_eq!(annotations.read_only_hint, Some(entry.spec.annotations.read_only));
+        assert_eq!(annotations.idempotent_hint, Some(entry.spec.annotations.idempotent));
+        assert_eq!(annotations.open_world_hint, Some(entry.spec.annotations.open_world));
+        assert_eq!(tool.title.as_deref(), Some(entry.spec.title));
+    }
+}
+
+#[tokio::test]
+async fn every_vector_passes_in_process() {
+    run_all_vectors(connect).await;
+}
+
+#[tokio::test]
+async fn errors_are_tool_results_with_the_contract_json() {
+    let client = connect(BTreeMap::new()).await;
+    let (is_error, body) = body_of(&call(&client, "stationToilets", &json!({"stationName": "xyzzy"})).await);
+    assert!(is_error);
+    assert_eq!(body["code"], "STATION_NOT_FOUND");
+    assert_eq!(body["success"], false);
+}
+
+#[tokio::test]
+async fn missing_arguments_are_a_validation_error_not_a_protocol_error() {
+    let client = connect(BTreeMap::new()).await;
+    let (is_error, body) = body_of(&call(&client, "stationToilets", &json!(null)).await);
+    assert!(is_error);
+    assert_eq!(body["code"], "VALIDATION_ERROR");
+}
+
+#[tokio::test]
+async fn unknown_tools_are_protocol_errors() {
+    let client = connect(BTreeMap::new()).await;
+    let err = client
+        .call_tool(rmcp::model::CallToolRequestParams::new("noSuchTool"))
+        .await
+        .unwrap_err();
+    assert!(err.to_string().contains("unknown tool 'noSuchTool'"), "{err}");
+}
