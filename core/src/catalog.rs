@@ -9,7 +9,7 @@ use serde_json::Value;
 use crate::Toolpack;
 use crate::config::Config;
 use crate::schema::{JsonObject, input_schema, output_schema};
-use crate::tool::{Tool, ToolOutput, ToolSpec, Toolset};
+use crate::tool::{Tool, ToolOutput, ToolSpec};
 
 /// Every tool of the enabled features, in catalog order.
 fn registered_tools() -> Vec<ToolEntry> {
@@ -66,7 +66,9 @@ pub struct ToolEntry {
 
 impl std::fmt::Debug for ToolEntry {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ToolEntry").field("spec", &self.spec).finish()
+        f.debug_struct("ToolEntry")
+            .field("spec", &self.spec)
+            .finish()
     }
 }
 
@@ -152,14 +154,6 @@ impl Catalog {
     /// The tool called `name`.
     pub fn find(&self, name: &str) -> Option<&ToolEntry> {
         self.entries.iter().find(|e| e.spec.name == name)
-    }
-
-    /// The tools of `toolsets`, in catalog order.
-    pub fn in_toolsets(&self, toolsets: &[Toolset]) -> Vec<&ToolEntry> {
-        self.entries
-            .iter()
-            .filter(|e| toolsets.contains(&e.spec.toolset))
-            .collect()
     }
 
     /// Calls tool `name` with JSON `arguments` on `toolpack`.

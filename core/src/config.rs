@@ -452,8 +452,11 @@ mod tests {
 
     #[test]
     fn debug_never_shows_keys() {
-        let c = from(&[("TFL_API_KEY", "tfl-super-secret"), ("DIGITRANSIT_API_KEY", "dt-secret")])
-            .unwrap();
+        let c = from(&[
+            ("TFL_API_KEY", "tfl-super-secret"),
+            ("DIGITRANSIT_API_KEY", "dt-secret"),
+        ])
+        .unwrap();
         let shown = format!("{c:?}");
         assert!(!shown.contains("tfl-super-secret") && !shown.contains("dt-secret"));
         assert!(shown.contains("[REDACTED]"));
@@ -468,7 +471,10 @@ mod tests {
             from(&[("DIGITRANSIT_ROUTER", "mars")]).unwrap_err().name,
             "DIGITRANSIT_ROUTER"
         );
-        assert_eq!(from(&[("TFL_APIKEY", "x")]).unwrap_err().reason, "unknown setting");
+        assert_eq!(
+            from(&[("TFL_APIKEY", "x")]).unwrap_err().reason,
+            "unknown setting"
+        );
     }
 
     #[test]

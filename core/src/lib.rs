@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! # toolpack
 //!
 //! Agent tools as typed async Rust functions, listed in one [`Catalog`] that every

@@ -15,10 +15,7 @@ pub struct RateLimiters {
 
 impl RateLimiters {
     /// Limiters for `tools`, with the per-second limits of `config` (0 = unlimited).
-    pub fn new<'a>(config: &Config, tools: impl IntoIterator<Item = &'a str>) -> Self
-    where
-        'a: 'static,
-    {
+    pub fn new(config: &Config, tools: impl IntoIterator<Item = &'static str>) -> Self {
         let by_tool = tools
             .into_iter()
             .filter_map(|tool| {
@@ -43,7 +40,10 @@ mod tests {
 
     #[test]
     fn burst_then_refuse_and_unlimited_tools_pass() {
-        let config = Config::builder().rate_limit("limited", 2).rate_limit("free", 0).build();
+        let config = Config::builder()
+            .rate_limit("limited", 2)
+            .rate_limit("free", 0)
+            .build();
         let limiters = RateLimiters::new(&config, ["limited", "free"]);
         assert!(limiters.try_acquire("limited"));
         assert!(limiters.try_acquire("limited"));

@@ -63,7 +63,10 @@ mod tests {
     #[test]
     fn redact_in_replaces_every_occurrence() {
         let key = Secret::new("k3y");
-        assert_eq!(key.redact_in("a k3y and k3y"), "a [REDACTED] and [REDACTED]");
+        assert_eq!(
+            key.redact_in("a k3y and k3y"),
+            "a [REDACTED] and [REDACTED]"
+        );
         assert_eq!(Secret::new("").redact_in("text"), "text");
     }
 }

@@ -55,6 +55,21 @@ pub struct Annotations {
     pub open_world: bool,
 }
 
+impl Annotations {
+    /// Reads local data only: read-only, idempotent, closed world.
+    pub const READ_ONLY_LOCAL: Annotations = Annotations {
+        read_only: true,
+        destructive: false,
+        idempotent: true,
+        open_world: false,
+    };
+    /// Reads from an external API: read-only, idempotent, open world.
+    pub const READ_ONLY_REMOTE: Annotations = Annotations {
+        open_world: true,
+        ..Self::READ_ONLY_LOCAL
+    };
+}
+
 /// What a tool is: everything the catalog and every surface show about it.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ToolSpec {

@@ -102,7 +102,10 @@ impl Toolpack {
         match AssertUnwindSafe(work).catch_unwind().await {
             Ok(output) => output,
             Err(_) => {
-                tracing::error!(tool = name, "tool panicked; answering with the internal error");
+                tracing::error!(
+                    tool = name,
+                    "tool panicked; answering with the internal error"
+                );
                 T::Output::internal_error(name)
             }
         }

@@ -15,10 +15,24 @@ fn every_tool_has_a_name_description_and_object_schemas() {
     assert!(!catalog.entries().is_empty());
     for entry in catalog.entries() {
         let name = entry.spec.name;
-        assert!(entry.spec.description.len() > 80, "{name}: description too thin for an LLM");
-        assert_eq!(entry.input_schema.get("type"), Some(&json!("object")), "{name}");
-        assert_eq!(entry.output_schema.get("type"), Some(&json!("object")), "{name}");
-        assert!(!entry.input_schema.contains_key("$schema"), "{name}: $schema breaks some clients");
+        assert!(
+            entry.spec.description.len() > 80,
+            "{name}: description too thin for an LLM"
+        );
+        assert_eq!(
+            entry.input_schema.get("type"),
+            Some(&json!("object")),
+            "{name}"
+        );
+        assert_eq!(
+            entry.output_schema.get("type"),
+            Some(&json!("object")),
+            "{name}"
+        );
+        assert!(
+            !entry.input_schema.contains_key("$schema"),
+            "{name}: $schema breaks some clients"
+        );
         assert_eq!(catalog.find(name).map(|e| e.spec.name), Some(name));
     }
 }
@@ -31,22 +45,52 @@ fn station_toilets_schemas_match_the_contract() {
     assert_eq!(input["properties"]["stationName"]["type"], json!("string"));
     assert_eq!(input["additionalProperties"], json!(false));
     let output = Value::Object((*entry.output_schema).clone());
-    for field in ["success", "code", "message", "stationName", "stationUniqueId", "toilets", "stationDisambiguation"] {
-        assert!(output["properties"].get(field).is_some(), "output lacks {field}");
+    for field in [
+        "success",
+        "code",
+        "message",
+        "stationName",
+        "stationUniqueId",
+        "toilets",
+        "stationDisambiguation",
+    ] {
+        assert!(
+            output["properties"].get(field).is_some(),
+            "output lacks {field}"
+        );
     }
     let text = output.to_string();
-    for code in ["OK", "VALIDATION_ERROR", "STATION_NOT_FOUND", "DISAMBIGUATION_REQUIRED", "RATE_LIMIT_EXCEEDED", "DATA_NOT_AVAILABLE", "INTERNAL_ERROR"] {
-        assert!(text.contains(&format!("\"{code}\"")), "output schema lacks code {code}");
+    for code in [
+        "OK",
+        "VALIDATION_ERROR",
+        "STATION_NOT_FOUND",
+        "DISAMBIGUATION_REQUIRED",
+        "RATE_LIMIT_EXCEEDED",
+        "DATA_NOT_AVAILABLE",
+        "INTERNAL_ERROR",
+    ] {
+        assert!(
+            text.contains(&format!("\"{code}\"")),
+            "output schema lacks code {code}"
+        );
     }
     assert_eq!(entry.spec.toolset, Toolset::Tfl);
     assert!(entry.spec.annotations.read_only && entry.spec.annotations.idempotent);
-    assert!(entry.missing_prerequisite(&Config::default()).is_none(), "needs no key");
+    assert!(
+        entry.missing_prerequisite(&Config::default()).is_none(),
+        "needs no key"
+    );
 }
 
 #[test]
 fn catalog_json_carries_mcp_field_names() {
     let listed = Catalog::get().to_json();
-    let tool = listed.as_array().unwrap().iter().find(|t| t["name"] == "stationToilets").unwrap();
+    let tool = listed
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "stationToilets")
+        .unwrap();
     assert_eq!(tool["annotations"]["readOnlyHint"], json!(true));
     assert_eq!(tool["annotations"]["openWorldHint"], json!(false));
     assert_eq!(tool["inputSchema"]["type"], json!("object"));
@@ -55,24 +99,40 @@ fn catalog_json_carries_mcp_field_names() {
 
 #[tokio::test]
 async fn unknown_tools_are_named() {
-    let err = toolpack().call_json("noSuchTool", json!({})).await.unwrap_err();
+    let err = toolpack()
+        .call_json("noSuchTool", json!({}))
+        .await
+        .unwrap_err();
     assert_eq!(err.to_string(), "unknown tool 'noSuchTool'");
 }
 
 #[tokio::test]
 async fn non_object_arguments_are_validation_errors() {
     for arguments in [json!([]), json!("Abbey Wood"), json!(3)] {
-        let result = toolpack().call_json("stationToilets", arguments).await.unwrap();
+        let result = toolpack()
+            .call_json("stationToilets", arguments)
+            .await
+            .unwrap();
         assert_eq!(result.error_code.as_deref(), Some("VALIDATION_ERROR"));
-        assert!(result.body["message"].as_str().unwrap().starts_with("Arguments must be a JSON object"));
+        assert!(
+            result.body["message"]
+                .as_str()
+                .unwrap()
+                .starts_with("Arguments must be a JSON object")
+        );
     }
 }
 
 #[tokio::test]
 async fn typed_and_json_calls_agree() {
     let toolpack = toolpack();
-    let typed = toolpack.station_toilets(StationToiletLookupRequest::new("Victoria")).await;
-    let json = toolpack.call_json("stationToilets", json!({"stationName": "Victoria"})).await.unwrap();
+    let typed = toolpack
+        .station_toilets(StationToiletLookupRequest::new("Victoria"))
+        .await;
+    let json = toolpack
+        .call_json("stationToilets", json!({"stationName": "Victoria"}))
+        .await
+        .unwrap();
     assert_eq!(serde_json::to_value(&typed).unwrap(), json.body);
     assert_eq!(typed.station_unique_id.as_deref(), Some("HUBVIC"));
 }
@@ -88,7 +148,7 @@ impl Tool for Panics {
         title: "Panics",
         description: "Always panics.",
         toolset: Toolset::Tfl,
-        annotations: Annotations { read_only: true, destructive: false, idempotent: true, open_world: false },
+        annotations: Annotations::READ_ONLY_LOCAL,
     };
     async fn run(_: &Toolpack, _: Self::Input) -> Self::Output {
         panic!("boom")
@@ -98,11 +158,18 @@ impl Tool for Panics {
 #[tokio::test]
 async fn a_panicking_tool_answers_internal_error_and_the_toolpack_lives_on() {
     let toolpack = toolpack();
-    let answer = toolpack.call::<Panics>(StationToiletLookupRequest::new("x")).await;
+    let answer = toolpack
+        .call::<Panics>(StationToiletLookupRequest::new("x"))
+        .await;
     assert_eq!(answer.code, StationToiletsCode::InternalError);
     assert!(!answer.success);
-    assert_eq!(answer.message, "Unexpected error while looking up station toilets.");
-    let after = toolpack.station_toilets(StationToiletLookupRequest::new("Abbey Wood")).await;
+    assert_eq!(
+        answer.message,
+        "Unexpected error while looking up station toilets."
+    );
+    let after = toolpack
+        .station_toilets(StationToiletLookupRequest::new("Abbey Wood"))
+        .await;
     assert!(after.success);
 }
 

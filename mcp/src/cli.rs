@@ -120,7 +120,10 @@ async fn serve_http(server: ToolpackServer, addr: SocketAddr) -> Result<(), Usag
     );
     let router = axum::Router::new().nest_service("/mcp", service);
     let listener = tokio::net::TcpListener::bind(addr).await?;
-    eprintln!("toolpack-mcp: serving MCP at http://{}/mcp", listener.local_addr()?);
+    eprintln!(
+        "toolpack-mcp: serving MCP at http://{}/mcp",
+        listener.local_addr()?
+    );
     axum::serve(listener, router)
         .with_graceful_shutdown(async {
             let _ = tokio::signal::ctrl_c().await;
@@ -146,7 +149,8 @@ fn print_tools(args: ToolsetArgs) -> Result<u8, Usage> {
 async fn call(tool: &str, arguments: Option<&str>) -> Result<u8, Usage> {
     let arguments: Value = match arguments {
         None => Value::Object(Default::default()),
-        Some(text) => serde_json::from_str(text).map_err(|e| Usage(format!("arguments are not valid JSON: {e}")))?,
+        Some(text) => serde_json::from_str(text)
+            .map_err(|e| Usage(format!("arguments are not valid JSON: {e}")))?,
     };
     let config = Config::from_env()?;
     let entry = Catalog::get()
@@ -157,5 +161,9 @@ async fn call(tool: &str, arguments: Option<&str>) -> Result<u8, Usage> {
     }
     let result = Toolpack::new(config)?.call_json(tool, arguments).await?;
     println!("{}", serde_json::to_string_pretty(&result.body)?);
-    Ok(if result.is_error() { EXIT_TOOL_ERROR } else { EXIT_OK })
+    Ok(if result.is_error() {
+        EXIT_TOOL_ERROR
+    } else {
+        EXIT_OK
+    })
 }

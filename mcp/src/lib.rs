@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! `toolpack-mcp`: an MCP server generic over the toolpack catalog. Every tool in
 //! [`toolpack::Catalog`] is served with its input and output schemas and
 //! annotations; there is no per-tool code here.

@@ -2,13 +2,13 @@
 
 use std::sync::Arc;
 
+use rmcp::ErrorData as McpError;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
     PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
-use rmcp::ErrorData as McpError;
 use serde_json::Value;
 use toolpack::{ToolEntry, ToolResult, Toolpack};
 
@@ -74,7 +74,10 @@ pub(crate) fn mcp_result(result: ToolResult) -> CallToolResult {
 impl ServerHandler for ToolpackServer {
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new("toolpack-mcp", env!("CARGO_PKG_VERSION")))
+            .with_server_info(Implementation::new(
+                "toolpack-mcp",
+                env!("CARGO_PKG_VERSION"),
+            ))
             .with_instructions(
                 "Tools for London transport (TfL), Finnish public transport (Digitransit) and \
 C4 architecture docs (loko). Every result is JSON with the tool's contract fields; errors carry a \
@@ -87,7 +90,9 @@ machine-readable code.",
         _request: Option<PaginatedRequestParams>,
         _context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(self.listed.as_ref().clone()))
+        Ok(ListToolsResult::with_all_items(
+            self.listed.as_ref().clone(),
+        ))
     }
 
     async fn call_tool(
@@ -97,7 +102,10 @@ machine-readable code.",
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.as_ref();
         if !self.tools.iter().any(|t| t.spec.name == name) {
-            return Err(McpError::invalid_params(format!("unknown tool '{name}'"), None));
+            return Err(McpError::invalid_params(
+                format!("unknown tool '{name}'"),
+                None,
+            ));
         }
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
         let call = self.toolpack.call_json(name, arguments);

@@ -18,14 +18,18 @@ const BIN: &str = env!("CARGO_BIN_EXE_toolpack-mcp");
 /// The binary with a clean environment (no HOME, no keys) plus `settings`.
 fn command(settings: &BTreeMap<String, String>) -> Command {
     let mut cmd = Command::new(BIN);
-    cmd.env_clear().env("PATH", std::env::var("PATH").unwrap_or_default()).envs(settings);
+    cmd.env_clear()
+        .env("PATH", std::env::var("PATH").unwrap_or_default())
+        .envs(settings);
     cmd
 }
 
 async fn connect_stdio(settings: BTreeMap<String, String>) -> Client {
     let cmd = tokio::process::Command::from(command(&settings));
     let transport = TokioChildProcess::new(cmd).expect("binary starts");
-    ().serve(transport).await.expect("client connects over stdio")
+    ().serve(transport)
+        .await
+        .expect("client connects over stdio")
 }
 
 #[tokio::test]
@@ -60,18 +64,36 @@ fn stdio_mode_writes_nothing_but_protocol_to_stdout() {
     let stdout = String::from_utf8(output.stdout).unwrap();
     let messages: Vec<Value> = stdout
         .lines()
-        .map(|line| serde_json::from_str(line).unwrap_or_else(|_| panic!("non-protocol stdout line: {line}")))
+        .map(|line| {
+            serde_json::from_str(line)
+                .unwrap_or_else(|_| panic!("non-protocol stdout line: {line}"))
+        })
         .collect();
     assert!(messages.iter().all(|m| m["jsonrpc"] == "2.0"));
-    let answer = |id: u64| messages.iter().find(|m| m["id"] == id).unwrap_or_else(|| panic!("no answer {id}"));
-    assert_eq!(answer(3)["result"]["structuredContent"]["stationUniqueId"], "HUBABW");
+    let answer = |id: u64| {
+        messages
+            .iter()
+            .find(|m| m["id"] == id)
+            .unwrap_or_else(|| panic!("no answer {id}"))
+    };
+    assert_eq!(
+        answer(3)["result"]["structuredContent"]["stationUniqueId"],
+        "HUBABW"
+    );
     assert_eq!(answer(4)["result"]["isError"], true);
-    assert_eq!(answer(4)["result"]["structuredContent"]["code"], "VALIDATION_ERROR");
+    assert_eq!(
+        answer(4)["result"]["structuredContent"]["code"],
+        "VALIDATION_ERROR"
+    );
 }
 
 #[tokio::test]
 async fn streamable_http_serves_tools_at_slash_mcp() {
-    let port = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap().port();
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
     let mut server = tokio::process::Command::from(command(&BTreeMap::new()))
         .args(["serve", "--http", &format!("127.0.0.1:{port}")])
         .stderr(Stdio::piped())
@@ -89,11 +111,29 @@ async fn streamable_http_serves_tools_at_slash_mcp() {
     }
     let client = client.expect("HTTP server accepts an MCP client");
     let tools = client.list_all_tools().await.unwrap();
-    assert!(tools.iter().any(|t| t.name == "stationToilets" && t.output_schema.is_some()));
-    let (is_error, body) = body_of(&call(&client, "stationToilets", &json!({"stationName": "Kings Cross"})).await);
+    assert!(
+        tools
+            .iter()
+            .any(|t| t.name == "stationToilets" && t.output_schema.is_some())
+    );
+    let (is_error, body) = body_of(
+        &call(
+            &client,
+            "stationToilets",
+            &json!({"stationName": "Kings Cross"}),
+        )
+        .await,
+    );
     assert!(!is_error);
     assert_eq!(body["stationUniqueId"], "HUBKGX");
-    let (is_error, body) = body_of(&call(&client, "stationToilets", &json!({"stationName": "Edgware Road"})).await);
+    let (is_error, body) = body_of(
+        &call(
+            &client,
+            "stationToilets",
+            &json!({"stationName": "Edgware Road"}),
+        )
+        .await,
+    );
     assert!(is_error);
     assert_eq!(body["code"], "DISAMBIGUATION_REQUIRED");
     client.cancel().await.ok();
@@ -101,27 +141,52 @@ async fn streamable_http_serves_tools_at_slash_mcp() {
 }
 
 fn run(args: &[&str], settings: &[(&str, &str)]) -> (i32, Value, String) {
-    let settings: BTreeMap<String, String> =
-        settings.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
+    let settings: BTreeMap<String, String> = settings
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
     let output = command(&settings).args(args).output().unwrap();
     let stdout = String::from_utf8(output.stdout).unwrap();
     let json = serde_json::from_str(&stdout).unwrap_or(Value::Null);
-    (output.status.code().unwrap(), json, String::from_utf8(output.stderr).unwrap())
+    (
+        output.status.code().unwrap(),
+        json,
+        String::from_utf8(output.stderr).unwrap(),
+    )
 }
 
 #[test]
 fn call_prints_the_result_and_exits_by_outcome() {
-    let (code, body, _) = run(&["call", "stationToilets", r#"{"stationName":"King's Cross"}"#], &[]);
-    assert_eq!((code, body["stationUniqueId"].as_str()), (0, Some("HUBKGX")));
+    let (code, body, _) = run(
+        &[
+            "call",
+            "stationToilets",
+            r#"{"stationName":"King's Cross"}"#,
+        ],
+        &[],
+    );
+    assert_eq!(
+        (code, body["stationUniqueId"].as_str()),
+        (0, Some("HUBKGX"))
+    );
 
-    let (code, body, _) = run(&["call", "stationToilets", r#"{"stationName":"xyzzy"}"#], &[]);
-    assert_eq!((code, body["code"].as_str()), (1, Some("STATION_NOT_FOUND")));
+    let (code, body, _) = run(
+        &["call", "stationToilets", r#"{"stationName":"xyzzy"}"#],
+        &[],
+    );
+    assert_eq!(
+        (code, body["code"].as_str()),
+        (1, Some("STATION_NOT_FOUND"))
+    );
 
     let (code, body, _) = run(
         &["call", "stationToilets", r#"{"stationName":"Abbey Wood"}"#],
         &[("TFL_STATION_DATA_DETAILED_DIR", "/nonexistent/toolpack")],
     );
-    assert_eq!((code, body["code"].as_str()), (1, Some("DATA_NOT_AVAILABLE")));
+    assert_eq!(
+        (code, body["code"].as_str()),
+        (1, Some("DATA_NOT_AVAILABLE"))
+    );
 }
 
 #[test]
@@ -147,12 +212,21 @@ fn tools_prints_the_catalog_and_honours_toolsets() {
     let (code, tools, _) = run(&["tools"], &[]);
     assert_eq!(code, 0);
     let tools = tools.as_array().unwrap();
-    let toilets = tools.iter().find(|t| t["name"] == "stationToilets").unwrap();
+    let toilets = tools
+        .iter()
+        .find(|t| t["name"] == "stationToilets")
+        .unwrap();
     assert_eq!(toilets["inputSchema"]["required"], json!(["stationName"]));
     assert!(toilets["outputSchema"]["properties"]["toilets"].is_object());
     let (code, only_loko, _) = run(&["tools", "--toolsets", "loko"], &[]);
     assert_eq!(code, 0);
-    assert!(only_loko.as_array().unwrap().iter().all(|t| t["toolset"] == "loko"));
+    assert!(
+        only_loko
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|t| t["toolset"] == "loko")
+    );
 }
 
 #[test]
@@ -164,10 +238,20 @@ fn keys_never_reach_any_output() {
         &["call", "stationToilets", r#"{"stationName":"Abbey Wood"}"#][..],
         &["call", "stationToilets", "{bad"][..],
     ] {
-        let settings: BTreeMap<String, String> =
-            settings.iter().map(|(k, v)| ((*k).to_owned(), (*v).to_owned())).collect();
-        let output = command(&settings).args(args).env("RUST_LOG", "trace").output().unwrap();
-        let all = format!("{}{}", String::from_utf8_lossy(&output.stdout), String::from_utf8_lossy(&output.stderr));
+        let settings: BTreeMap<String, String> = settings
+            .iter()
+            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+            .collect();
+        let output = command(&settings)
+            .args(args)
+            .env("RUST_LOG", "trace")
+            .output()
+            .unwrap();
+        let all = format!(
+            "{}{}",
+            String::from_utf8_lossy(&output.stdout),
+            String::from_utf8_lossy(&output.stderr)
+        );
         assert!(!all.contains(secret), "{args:?} printed the key");
     }
 }

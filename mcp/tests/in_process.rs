@@ -31,14 +31,25 @@ async fn tools_list_carries_schemas_and_annotations_from_the_catalog() {
     let catalog = Catalog::get();
     assert_eq!(tools.len(), catalog.entries().len());
     for tool in &tools {
-        let entry = catalog.find(&tool.name).expect("listed tools come from the catalog");
+        let entry = catalog
+            .find(&tool.name)
+            .expect("listed tools come from the catalog");
         assert_eq!(*tool.input_schema, *entry.input_schema);
         assert_eq!(tool.output_schema.as_deref(), Some(&*entry.output_schema));
         assert_eq!(tool.description.as_deref(), Some(entry.spec.description));
         let annotations = tool.annotations.as_ref().expect("annotations");
-        assert_eq!(annotations.read_only_hint, Some(entry.spec.annotations.read_only));
-        assert_eq!(annotations.idempotent_hint, Some(entry.spec.annotations.idempotent));
-        assert_eq!(annotations.open_world_hint, Some(entry.spec.annotations.open_world));
+        assert_eq!(
+            annotations.read_only_hint,
+            Some(entry.spec.annotations.read_only)
+        );
+        assert_eq!(
+            annotations.idempotent_hint,
+            Some(entry.spec.annotations.idempotent)
+        );
+        assert_eq!(
+            annotations.open_world_hint,
+            Some(entry.spec.annotations.open_world)
+        );
         assert_eq!(tool.title.as_deref(), Some(entry.spec.title));
     }
 }
@@ -51,7 +62,8 @@ async fn every_vector_passes_in_process() {
 #[tokio::test]
 async fn errors_are_tool_results_with_the_contract_json() {
     let client = connect(BTreeMap::new()).await;
-    let (is_error, body) = body_of(&call(&client, "stationToilets", &json!({"stationName": "xyzzy"})).await);
+    let (is_error, body) =
+        body_of(&call(&client, "stationToilets", &json!({"stationName": "xyzzy"})).await);
     assert!(is_error);
     assert_eq!(body["code"], "STATION_NOT_FOUND");
     assert_eq!(body["success"], false);
@@ -72,5 +84,8 @@ async fn unknown_tools_are_protocol_errors() {
         .call_tool(rmcp::model::CallToolRequestParams::new("noSuchTool"))
         .await
         .unwrap_err();
-    assert!(err.to_string().contains("unknown tool 'noSuchTool'"), "{err}");
+    assert!(
+        err.to_string().contains("unknown tool 'noSuchTool'"),
+        "{err}"
+    );
 }

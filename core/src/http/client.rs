@@ -38,7 +38,13 @@ impl std::fmt::Debug for UpstreamRequest {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let shown = format!(
             "UpstreamRequest {{ method: {}, url: {:?}, query: {:?}, headers: {:?}, secret_header: {:?}, json_body: {:?}, idempotent: {} }}",
-            self.method, self.url, self.query, self.headers, self.secret_header, self.json_body, self.idempotent
+            self.method,
+            self.url,
+            self.query,
+            self.headers,
+            self.secret_header,
+            self.json_body,
+            self.idempotent
         );
         f.write_str(&self.redact(&shown))
     }
@@ -220,10 +226,7 @@ impl HttpClient {
         if let Some(body) = &request.json_body {
             builder = builder.json(body);
         }
-        let mut response = builder
-            .send()
-            .await
-            .map_err(|e| classify(request, e))?;
+        let mut response = builder.send().await.map_err(|e| classify(request, e))?;
         if response
             .content_length()
             .is_some_and(|len| len > policy.max_body_bytes as u64)

@@ -10,3 +10,41 @@ mod retry;
 pub use client::{HttpClient, UpstreamRequest, UpstreamResponse};
 pub use error::HttpError;
 pub use policy::RequestPolicy;
+
+/// A fresh correlation id (a random UUID v4 string) for upstreams and contracts that
+/// carry one.
+pub fn new_correlation_id() -> String {
+    let bits = fastrand::u128(..);
+    // Set the version (4) and variant (10xx) bits.
+    let bits = (bits & !(0xf << 76) | (0x4 << 76)) & !(0x3 << 62) | (0x2 << 62);
+    let hex = format!("{bits:032x}");
+    format!(
+        "{}-{}-{}-{}-{}",
+        &hex[0..8],
+        &hex[8..12],
+        &hex[12..16],
+        &hex[16..20],
+        &hex[20..32]
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn correlation_ids_are_distinct_uuid_v4_strings() {
+        let (a, b) = (super::new_correlation_id(), super::new_correlation_id());
+        assert_ne!(a, b);
+        for id in [a, b] {
+            let parts: Vec<&str> = id.split('-').collect();
+            assert_eq!(
+                parts.iter().map(|p| p.len()).collect::<Vec<_>>(),
+                [8, 4, 4, 4, 12]
+            );
+            assert!(parts[2].starts_with('4'), "{id}");
+            assert!(
+                matches!(parts[3].as_bytes()[0], b'8' | b'9' | b'a' | b'b'),
+                "{id}"
+            );
+        }
+    }
+}

@@ -44,7 +44,10 @@ mod tests {
             let ceiling = base * (1 << retry);
             for _ in 0..50 {
                 let wait = backoff(base, retry);
-                assert!(wait >= ceiling / 2 && wait <= ceiling, "{wait:?} vs {ceiling:?}");
+                assert!(
+                    wait >= ceiling / 2 && wait <= ceiling,
+                    "{wait:?} vs {ceiling:?}"
+                );
             }
         }
     }

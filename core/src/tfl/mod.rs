@@ -5,11 +5,11 @@
 
 mod station_toilets;
 
+pub use station_toilets::data::{StationData, StationDataError, StationDataSource};
 pub use station_toilets::{
     StationDisambiguationSuggestion, StationToiletDetail, StationToiletLookupRequest,
     StationToiletToolResponse, StationToilets, StationToiletsCode,
 };
-pub use station_toilets::data::{StationData, StationDataError, StationDataSource};
 
 /// Per-toolpack TfL state: the lazily loaded station data.
 #[derive(Debug, Default)]

@@ -1,1 +1,81 @@
-fn main(){}
+//! The toolpack demo: calls real tools through the catalog (the path MCP and every
+//! binding use) and prints what they return. Offline: no keys, no network.
+//!
+//! Run: `cargo run -q -p toolpack-examples --bin demo`
+
+use std::process::ExitCode;
+
+use serde_json::{Value, json};
+use toolpack::{Catalog, Config, Toolpack};
+
+/// The example calls: (tool, arguments, what it shows).
+fn calls() -> Vec<(&'static str, Value, &'static str)> {
+    vec![
+        (
+            "stationToilets",
+            json!({"stationName": "Kings Cross"}),
+            "free text, no apostrophe, resolves to King's Cross St Pancras",
+        ),
+        (
+            "stationToilets",
+            json!({"stationName": "Edgware Road"}),
+            "two stations share the name: DISAMBIGUATION_REQUIRED",
+        ),
+        (
+            "stationToilets",
+            json!({"stationName": "940GZZLUERC"}),
+            "retry with a stationUniqueId from the disambiguation",
+        ),
+        (
+            "stationToilets",
+            json!({"stationName": "xyzzy"}),
+            "no such station: STATION_NOT_FOUND",
+        ),
+    ]
+}
+
+#[tokio::main]
+async fn main() -> ExitCode {
+    let toolpack = match Config::from_env()
+        .map_err(|e| e.to_string())
+        .and_then(|c| Toolpack::new(c).map_err(|e| e.to_string()))
+    {
+        Ok(toolpack) => toolpack,
+        Err(message) => {
+            eprintln!("demo: {message}");
+            return ExitCode::from(2);
+        }
+    };
+    let names: Vec<&str> = Catalog::get()
+        .entries()
+        .iter()
+        .map(|e| e.spec.name)
+        .collect();
+    println!(
+        "toolpack demo — {} tools in the catalog: {}\n",
+        names.len(),
+        names.join(", ")
+    );
+    for (tool, arguments, what) in calls() {
+        println!("── {tool} {arguments}\n   ({what})");
+        match toolpack.call_json(tool, arguments).await {
+            Ok(result) => {
+                let marker = result
+                    .error_code
+                    .as_deref()
+                    .map_or("ok".to_owned(), |code| format!("error {code}"));
+                println!("   → {marker}");
+                println!(
+                    "{}\n",
+                    serde_json::to_string_pretty(&result.body).unwrap_or_default()
+                );
+            }
+            Err(unknown) => {
+                eprintln!("demo: {unknown}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
+    println!("Station data: Powered by TfL Open Data (bundled snapshot, feed of 2026-08-03).");
+    ExitCode::SUCCESS
+}

@@ -8,7 +8,7 @@ use std::future::Future;
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::Value;
-use toolpack_testkit::{FakeUpstream, default_fixtures_dir, vectors};
+use toolpack_testkit::vectors;
 
 /// A connected MCP client.
 pub type Client = RunningService<RoleClient, ()>;
@@ -16,14 +16,21 @@ pub type Client = RunningService<RoleClient, ()>;
 /// The structured body and `isError` of a tool result, after checking that the text
 /// copy says the same thing as the structured content.
 pub fn body_of(result: &CallToolResult) -> (bool, Value) {
-    let body = result.structured_content.clone().expect("structuredContent is always set");
+    let body = result
+        .structured_content
+        .clone()
+        .expect("structuredContent is always set");
     let text = result
         .content
         .first()
         .and_then(|c| c.as_text())
         .map(|t| t.text.clone())
         .expect("a text copy of the result");
-    assert_eq!(serde_json::from_str::<Value>(&text).unwrap(), body, "text copy differs");
+    assert_eq!(
+        serde_json::from_str::<Value>(&text).unwrap(),
+        body,
+        "text copy differs"
+    );
     (result.is_error == Some(true), body)
 }
 
@@ -42,25 +49,18 @@ where
     F: Fn(BTreeMap<String, String>) -> Fut,
     Fut: Future<Output = Client>,
 {
-    let fake = FakeUpstream::start(&default_fixtures_dir()).await.unwrap();
-    let cases = vectors::load_all();
-    let mut failures = Vec::new();
-    for tool_case in &cases {
-        let case = &tool_case.case;
-        if case.arguments.as_object().is_none() {
-            continue; // MCP arguments are always an object (or absent).
-        }
-        fake.clear_scenarios();
-        case.upstream.iter().cloned().for_each(|s| fake.push_scenario(s));
-        let client = connect(case.settings(&fake.base_url())).await;
+    let connect = &connect;
+    vectors::run_all(|tool_case, settings| async move {
+        let (tool, case) = (&tool_case.tool, &tool_case.case);
+        // MCP arguments are always an object (or absent).
+        case.arguments.as_object()?;
+        let client = connect(settings).await;
         for _ in 0..case.calls_before {
-            call(&client, &tool_case.tool, &case.arguments).await;
+            call(&client, tool, &case.arguments).await;
         }
-        let (is_error, body) = body_of(&call(&client, &tool_case.tool, &case.arguments).await);
-        if let Err(problem) = case.expect.check(is_error, &body) {
-            failures.push(format!("{}\n  {problem}", tool_case.label()));
-        }
+        let answer = body_of(&call(&client, tool, &case.arguments).await);
         client.cancel().await.ok();
-    }
-    assert!(failures.is_empty(), "{} of {} vectors failed:\n{}", failures.len(), cases.len(), failures.join("\n"));
+        Some(answer)
+    })
+    .await;
 }

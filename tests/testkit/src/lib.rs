@@ -1,3 +1,4 @@
+#![warn(missing_docs)]
 //! Test support shared by every surface: the [`fake_upstream`] server and the
 //! [`vectors`] (shared test cases) loader and checker.
 

@@ -5,10 +5,12 @@
 use std::collections::BTreeMap;
 use std::path::Path;
 
+use std::future::Future;
+
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::fake_upstream::Scenario;
+use crate::fake_upstream::{FakeUpstream, Scenario};
 
 /// One file: the cases of one tool.
 #[derive(Debug, Clone, Deserialize)]
@@ -87,7 +89,8 @@ pub fn load_dir(dir: &Path) -> Vec<ToolCase> {
     files
         .iter()
         .flat_map(|path| {
-            let text = std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            let text =
+                std::fs::read_to_string(path).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let file: VectorFile =
                 serde_json::from_str(&text).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
             let tool = file.tool;
@@ -121,7 +124,9 @@ impl Case {
         self.config
             .iter()
             .map(|(k, v)| {
-                let v = v.replace("${TESTS_DIR}", &tests_dir).replace("${UPSTREAM}", upstream_base_url);
+                let v = v
+                    .replace("${TESTS_DIR}", &tests_dir)
+                    .replace("${UPSTREAM}", upstream_base_url);
                 (k.clone(), v)
             })
             .collect()
@@ -163,6 +168,52 @@ impl Expect {
     }
 }
 
+/// Runs every vector on one surface and panics with every failure.
+///
+/// For each case the fake upstream (started once, on loopback) gets the case's
+/// scenarios, then `run_case(case, settings)` makes the calls on a fresh toolpack,
+/// client or process built from `settings` alone, and returns the last call's
+/// `(isError, body)`, or `None` when the surface cannot express the case.
+pub async fn run_all<F, Fut>(mut run_case: F)
+where
+    F: FnMut(ToolCase, BTreeMap<String, String>) -> Fut,
+    Fut: Future<Output = Option<(bool, Value)>>,
+{
+    let fake = FakeUpstream::start(&crate::default_fixtures_dir())
+        .await
+        .expect("fake upstream starts");
+    let cases = load_all();
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for tool_case in cases.iter().cloned() {
+        fake.clear_scenarios();
+        tool_case
+            .case
+            .upstream
+            .iter()
+            .cloned()
+            .for_each(|s| fake.push_scenario(s));
+        let settings = tool_case.case.settings(&fake.base_url());
+        let label = tool_case.label();
+        let expect = tool_case.case.expect.clone();
+        let Some((is_error, body)) = run_case(tool_case, settings).await else {
+            continue;
+        };
+        ran += 1;
+        if let Err(problem) = expect.check(is_error, &body) {
+            failures.push(format!("{label}\n  {problem}"));
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {ran} vectors failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(ran > 0, "no vector ran");
+    println!("{ran} of {} vectors ran and passed", cases.len());
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -183,10 +234,26 @@ mod tests {
             pointers: [("/code".to_owned(), json!("OK"))].into(),
             lengths: [("/items".to_owned(), 2)].into(),
         };
-        assert!(expect.check(false, &json!({"code": "OK", "items": [1, 2]})).is_ok());
-        let err = expect.check(true, &json!({"code": "NO", "items": [1]})).unwrap_err();
-        assert!(err.contains("isError") && err.contains("/code") && err.contains("/items"), "{err}");
-        let exact = Expect { body: Some(json!({"a": 1})), ..expect };
-        assert!(exact.check(false, &json!({"a": 2, "code": "OK", "items": [1, 2]})).is_err());
+        assert!(
+            expect
+                .check(false, &json!({"code": "OK", "items": [1, 2]}))
+                .is_ok()
+        );
+        let err = expect
+            .check(true, &json!({"code": "NO", "items": [1]}))
+            .unwrap_err();
+        assert!(
+            err.contains("isError") && err.contains("/code") && err.contains("/items"),
+            "{err}"
+        );
+        let exact = Expect {
+            body: Some(json!({"a": 1})),
+            ..expect
+        };
+        assert!(
+            exact
+                .check(false, &json!({"a": 2, "code": "OK", "items": [1, 2]}))
+                .is_err()
+        );
     }
 }

@@ -86,7 +86,9 @@ impl StationData {
     /// reactor (the tool uses `spawn_blocking`).
     pub fn load(source: &StationDataSource) -> Result<Self, StationDataError> {
         match source {
-            StationDataSource::Bundled => Self::parse(BUNDLED_STATIONS.as_bytes(), BUNDLED_TOILETS.as_bytes()),
+            StationDataSource::Bundled => {
+                Self::parse(BUNDLED_STATIONS.as_bytes(), BUNDLED_TOILETS.as_bytes())
+            }
             StationDataSource::Directory(dir) => {
                 let stations = read_file(&dir.join(STATIONS_FILE))?;
                 let toilets = read_file(&dir.join(TOILETS_FILE))?;
@@ -96,9 +98,15 @@ impl StationData {
     }
 
     /// Parses the two CSVs (columns looked up by header name, cells trimmed).
-    pub fn parse(stations_csv: impl Read, toilets_csv: impl Read) -> Result<Self, StationDataError> {
+    pub fn parse(
+        stations_csv: impl Read,
+        toilets_csv: impl Read,
+    ) -> Result<Self, StationDataError> {
         let stations = parse_stations(stations_csv)?;
-        let known: HashMap<&str, ()> = stations.iter().map(|s| (s.unique_id.as_str(), ())).collect();
+        let known: HashMap<&str, ()> = stations
+            .iter()
+            .map(|s| (s.unique_id.as_str(), ()))
+            .collect();
         let mut toilets: HashMap<String, Vec<StationToiletDetail>> = HashMap::new();
         for (station_id, toilet) in parse_toilets(toilets_csv)? {
             if known.contains_key(station_id.as_str()) {
@@ -138,7 +146,10 @@ struct Table<R: Read> {
 
 impl<R: Read> Table<R> {
     fn open(file: &'static str, input: R, required: &[&str]) -> Result<Self, StationDataError> {
-        let mut reader = ReaderBuilder::new().trim(Trim::All).flexible(true).from_reader(input);
+        let mut reader = ReaderBuilder::new()
+            .trim(Trim::All)
+            .flexible(true)
+            .from_reader(input);
         let headers = reader.headers().map_err(|e| malformed(file, e))?.clone();
         let columns: HashMap<String, usize> = headers
             .iter()
@@ -151,15 +162,20 @@ impl<R: Read> Table<R> {
                 reason: format!("missing column {missing}"),
             });
         }
-        Ok(Self { file, reader, columns })
+        Ok(Self {
+            file,
+            reader,
+            columns,
+        })
     }
 
     fn rows(&mut self) -> impl Iterator<Item = Result<Row<'_>, StationDataError>> + '_ {
         let file = self.file;
         let columns = &self.columns;
-        self.reader
-            .records()
-            .map(move |r| r.map(|record| Row { record, columns }).map_err(|e| malformed(file, e)))
+        self.reader.records().map(move |r| {
+            r.map(|record| Row { record, columns })
+                .map_err(|e| malformed(file, e))
+        })
     }
 }
 
@@ -241,7 +257,11 @@ fn parse_toilets(input: impl Read) -> Result<Vec<(String, StationToiletDetail)>,
                 baby_changing: row.flag("HasBabyChanging"),
                 inside_gate_line: row.flag("IsInsideGateLine"),
                 fee_charged: row.flag("IsFeeCharged"),
-                kind: if kind.is_empty() { "Unknown".to_owned() } else { kind.to_owned() },
+                kind: if kind.is_empty() {
+                    "Unknown".to_owned()
+                } else {
+                    kind.to_owned()
+                },
             },
         ));
     }
@@ -269,7 +289,8 @@ mod tests {
 
     #[test]
     fn quirky_cells_parse_by_header_name() {
-        let stations = "\u{feff}Name,UniqueId\r\n Abbey Wood ,HUBABW\r\n\"Elephant & Castle\",HUBEAC\r\n";
+        let stations =
+            "\u{feff}Name,UniqueId\r\n Abbey Wood ,HUBABW\r\n\"Elephant & Castle\",HUBEAC\r\n";
         let toilets = "IsFeeCharged,Location,Type,IsInsideGateLine,HasBabyChanging,IsAccessible,StationUniqueId\r\n\
                        False,\"Located on platforms 2,3\",  Female ,true,FALSE,    TRUE ,HUBABW\r\n\
                        TRUE,,,False,True,false,HUBEAC\r\n\
@@ -311,13 +332,19 @@ mod tests {
     #[test]
     fn source_resolution_order() {
         let dir = tempfile::tempdir().unwrap();
-        let configured = Config::builder().station_data_dir("/x").home_dir(dir.path()).build();
+        let configured = Config::builder()
+            .station_data_dir("/x")
+            .home_dir(dir.path())
+            .build();
         assert_eq!(
             StationDataSource::resolve(&configured),
             StationDataSource::Directory("/x".into())
         );
         let home_only = Config::builder().home_dir(dir.path()).build();
-        assert_eq!(StationDataSource::resolve(&home_only), StationDataSource::Bundled);
+        assert_eq!(
+            StationDataSource::resolve(&home_only),
+            StationDataSource::Bundled
+        );
         let default_dir = dir.path().join("Downloads/TfL station data detailed");
         std::fs::create_dir_all(&default_dir).unwrap();
         assert_eq!(

@@ -32,7 +32,11 @@ impl NormalizedName {
         if let Some(stripped) = SUFFIXES.iter().find_map(|s| text.strip_suffix(s)) {
             text = stripped.to_owned();
         }
-        let tokens = text.split(' ').filter(|t| !t.is_empty()).map(str::to_owned).collect();
+        let tokens = text
+            .split(' ')
+            .filter(|t| !t.is_empty())
+            .map(str::to_owned)
+            .collect();
         Self { text, tokens }
     }
 
@@ -140,9 +144,18 @@ mod tests {
 
     #[test]
     fn normalisation() {
-        assert_eq!(NormalizedName::new("  King’s Cross  St. Pancras ").text, "kings cross st pancras");
-        assert_eq!(NormalizedName::new("Elephant & Castle").text, "elephant and castle");
-        assert_eq!(NormalizedName::new("Kensington (Olympia)").text, "kensington olympia");
+        assert_eq!(
+            NormalizedName::new("  King’s Cross  St. Pancras ").text,
+            "kings cross st pancras"
+        );
+        assert_eq!(
+            NormalizedName::new("Elephant & Castle").text,
+            "elephant and castle"
+        );
+        assert_eq!(
+            NormalizedName::new("Kensington (Olympia)").text,
+            "kensington olympia"
+        );
         assert_eq!(NormalizedName::new("Bank Underground Station").text, "bank");
         assert_eq!(NormalizedName::new("Burnham Rail Station").text, "burnham");
         assert!(NormalizedName::new(" ?!' ").is_empty());

@@ -38,19 +38,17 @@ stationDisambiguation candidates: call again with the chosen candidate's station
 stationName (a unique id such as \"HUBKGX\" is always accepted). \
 Works offline on TfL station data (Powered by TfL Open Data).",
         toolset: Toolset::Tfl,
-        annotations: Annotations {
-            read_only: true,
-            destructive: false,
-            idempotent: true,
-            open_world: false,
-        },
+        annotations: Annotations::READ_ONLY_LOCAL,
     };
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
         let query = match validate(&input.station_name) {
             Ok(query) => query,
             Err(message) => {
-                return StationToiletToolResponse::error(StationToiletsCode::ValidationError, message);
+                return StationToiletToolResponse::error(
+                    StationToiletsCode::ValidationError,
+                    message,
+                );
             }
         };
         let data = match station_data(toolpack).await {

@@ -19,13 +19,18 @@ pub(crate) async fn build(mode: BodyMode, recorded: Bytes, oversized: Option<usi
         BodyMode::Malformed => Body::from(r#"{"journeys": [{"duration": 7,"#),
         BodyMode::Truncated => {
             let half = recorded.slice(..recorded.len() / 2);
-            let broken = std::io::Error::new(std::io::ErrorKind::ConnectionAborted, "truncated by scenario");
+            let broken = std::io::Error::new(
+                std::io::ErrorKind::ConnectionAborted,
+                "truncated by scenario",
+            );
             Body::from_stream(stream::iter([Ok(half), Err(broken)]))
         }
         BodyMode::Oversized => Body::from(padding(oversized.unwrap_or(DEFAULT_OVERSIZED_BYTES))),
         BodyMode::OversizedChunked => {
             let chunk = Bytes::from(vec![b' '; 64 * 1024]);
-            let count = oversized.unwrap_or(DEFAULT_OVERSIZED_BYTES).div_ceil(chunk.len());
+            let count = oversized
+                .unwrap_or(DEFAULT_OVERSIZED_BYTES)
+                .div_ceil(chunk.len());
             Body::from_stream(stream::iter(
                 std::iter::repeat_n(chunk, count).map(Ok::<_, std::io::Error>),
             ))

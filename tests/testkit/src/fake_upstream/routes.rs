@@ -61,7 +61,8 @@ impl Routes {
             .into_iter()
             .map(|route| {
                 let path = dir.join(&route.file);
-                let body = std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
+                let body =
+                    std::fs::read(&path).with_context(|| format!("reading {}", path.display()))?;
                 Ok((route, body))
             })
             .collect::<anyhow::Result<_>>()?;
@@ -69,7 +70,12 @@ impl Routes {
     }
 
     /// The first route answering `method path?query`.
-    pub fn find(&self, method: &str, path: &str, query: &BTreeMap<String, String>) -> Option<(&Route, &[u8])> {
+    pub fn find(
+        &self,
+        method: &str,
+        path: &str,
+        query: &BTreeMap<String, String>,
+    ) -> Option<(&Route, &[u8])> {
         let path = normalize_path(path);
         self.routes
             .iter()
@@ -84,7 +90,10 @@ impl Routes {
 
 /// Percent-decodes and lower-cases a path, without a trailing slash.
 pub(crate) fn normalize_path(path: &str) -> String {
-    percent_decode(path).to_lowercase().trim_end_matches('/').to_owned()
+    percent_decode(path)
+        .to_lowercase()
+        .trim_end_matches('/')
+        .to_owned()
 }
 
 fn path_matches(pattern: &str, path: &str) -> bool {
@@ -99,7 +108,11 @@ pub(crate) fn percent_decode(text: &str) -> String {
     let mut i = 0;
     while i < bytes.len() {
         let hex = |b: u8| (b as char).to_digit(16);
-        match (bytes[i], bytes.get(i + 1).copied().and_then(hex), bytes.get(i + 2).copied().and_then(hex)) {
+        match (
+            bytes[i],
+            bytes.get(i + 1).copied().and_then(hex),
+            bytes.get(i + 2).copied().and_then(hex),
+        ) {
             (b'%', Some(hi), Some(lo)) => {
                 out.push((hi * 16 + lo) as u8);
                 i += 3;
@@ -119,7 +132,10 @@ mod tests {
 
     #[test]
     fn paths_match_case_insensitively_with_wildcards() {
-        assert_eq!(normalize_path("/Journey/JourneyResults/King%27s%20Cross/"), "/journey/journeyresults/king's cross");
+        assert_eq!(
+            normalize_path("/Journey/JourneyResults/King%27s%20Cross/"),
+            "/journey/journeyresults/king's cross"
+        );
         assert!(path_matches("/a/*/c", "/a/b/c"));
         assert!(!path_matches("/a/*/c", "/a/b/d"));
         assert!(!path_matches("/a/*", "/a/b/c"));

@@ -65,8 +65,16 @@ impl FakeUpstream {
             ..Shared::default()
         });
         let app = axum::Router::new()
-            .route("/__fake/scenarios", get(list_scenarios).post(add_scenario).delete(clear_scenarios))
-            .route("/__fake/requests", get(list_requests).delete(clear_requests))
+            .route(
+                "/__fake/scenarios",
+                get(list_scenarios)
+                    .post(add_scenario)
+                    .delete(clear_scenarios),
+            )
+            .route(
+                "/__fake/requests",
+                get(list_requests).delete(clear_requests),
+            )
             .fallback(replay)
             .with_state(shared.clone());
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
@@ -158,7 +166,12 @@ async fn replay(
         query: query.clone(),
         headers: headers
             .iter()
-            .map(|(k, v)| (k.as_str().to_owned(), String::from_utf8_lossy(v.as_bytes()).into_owned()))
+            .map(|(k, v)| {
+                (
+                    k.as_str().to_owned(),
+                    String::from_utf8_lossy(v.as_bytes()).into_owned(),
+                )
+            })
             .collect(),
         body: String::from_utf8_lossy(&request_body).into_owned(),
     });
@@ -170,20 +183,39 @@ async fn replay(
         tokio::time::sleep(Duration::from_millis(ms)).await;
     }
     let (route_status, recorded, mut extra_headers) = match (&scenario.json, route) {
-        (Some(json), route) => (route.map_or(200, |(r, _)| r.status), Bytes::from(json.to_string()), BTreeMap::new()),
-        (None, Some((route, body))) => (route.status, Bytes::copy_from_slice(body), route.headers.clone()),
-        (None, None) => (404, Bytes::from(not_found_body(uri.path())), BTreeMap::new()),
+        (Some(json), route) => (
+            route.map_or(200, |(r, _)| r.status),
+            Bytes::from(json.to_string()),
+            BTreeMap::new(),
+        ),
+        (None, Some((route, body))) => (
+            route.status,
+            Bytes::copy_from_slice(body),
+            route.headers.clone(),
+        ),
+        (None, None) => (
+            404,
+            Bytes::from(not_found_body(uri.path())),
+            BTreeMap::new(),
+        ),
     };
     if let Some(value) = &scenario.retry_after {
         extra_headers.insert("retry-after".to_owned(), value.clone());
     }
-    let status = StatusCode::from_u16(scenario.status.unwrap_or(route_status)).unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
+    let status = StatusCode::from_u16(scenario.status.unwrap_or(route_status))
+        .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR);
     let body = body::build(scenario.body, recorded, scenario.bytes).await;
     let mut response = (status, body).into_response();
     let out = response.headers_mut();
-    out.insert("content-type", HeaderValue::from_static("application/json; charset=utf-8"));
+    out.insert(
+        "content-type",
+        HeaderValue::from_static("application/json; charset=utf-8"),
+    );
     for (name, value) in &extra_headers {
-        if let (Ok(name), Ok(value)) = (HeaderName::try_from(name.as_str()), HeaderValue::from_str(value)) {
+        if let (Ok(name), Ok(value)) = (
+            HeaderName::try_from(name.as_str()),
+            HeaderValue::from_str(value),
+        ) {
             out.insert(name, value);
         }
     }
@@ -207,7 +239,10 @@ fn parse_query(query: &str) -> BTreeMap<String, String> {
         .filter(|pair| !pair.is_empty())
         .map(|pair| {
             let (k, v) = pair.split_once('=').unwrap_or((pair, ""));
-            (percent_decode(&k.replace('+', " ")), percent_decode(&v.replace('+', " ")))
+            (
+                percent_decode(&k.replace('+', " ")),
+                percent_decode(&v.replace('+', " ")),
+            )
         })
         .collect()
 }
