@@ -142,7 +142,7 @@ fn print_tools(args: ToolsetArgs) -> Result<u8, Usage> {
         .filter(|t| server.tools().iter().any(|e| t["name"] == e.spec.name))
         .cloned()
         .collect();
-    println!("{}", serde_json::to_string_pretty(&served)?);
+    print_json(&Value::Array(served))?;
     Ok(EXIT_OK)
 }
 
@@ -160,10 +160,20 @@ async fn call(tool: &str, arguments: Option<&str>) -> Result<u8, Usage> {
         return Err(Usage(format!("{tool} cannot run: {why}")));
     }
     let result = Toolpack::new(config)?.call_json(tool, arguments).await?;
-    println!("{}", serde_json::to_string_pretty(&result.body)?);
+    print_json(&result.body)?;
     Ok(if result.is_error() {
         EXIT_TOOL_ERROR
     } else {
         EXIT_OK
     })
+}
+
+/// Prints `value` as pretty JSON on stdout. A closed pipe (`| head`) is not an error.
+fn print_json(value: &Value) -> Result<(), Usage> {
+    use std::io::Write;
+    let text = serde_json::to_string_pretty(value)?;
+    match writeln!(std::io::stdout().lock(), "{text}") {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
+        _ => Ok(()),
+    }
 }

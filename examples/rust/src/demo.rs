@@ -3,6 +3,7 @@
 //!
 //! Run: `cargo run -q -p toolpack-examples --bin demo`
 
+use std::io::Write;
 use std::process::ExitCode;
 
 use serde_json::{Value, json};
@@ -51,31 +52,29 @@ async fn main() -> ExitCode {
         .iter()
         .map(|e| e.spec.name)
         .collect();
-    println!(
-        "toolpack demo — {} tools in the catalog: {}\n",
+    let mut out = format!(
+        "toolpack demo — the catalog ({}): {}\n\n",
         names.len(),
         names.join(", ")
     );
     for (tool, arguments, what) in calls() {
-        println!("── {tool} {arguments}\n   ({what})");
-        match toolpack.call_json(tool, arguments).await {
-            Ok(result) => {
-                let marker = result
-                    .error_code
-                    .as_deref()
-                    .map_or("ok".to_owned(), |code| format!("error {code}"));
-                println!("   → {marker}");
-                println!(
-                    "{}\n",
-                    serde_json::to_string_pretty(&result.body).unwrap_or_default()
-                );
-            }
+        out += &format!("── {tool} {arguments}\n   ({what})\n");
+        let result = match toolpack.call_json(tool, arguments).await {
+            Ok(result) => result,
             Err(unknown) => {
                 eprintln!("demo: {unknown}");
                 return ExitCode::FAILURE;
             }
-        }
+        };
+        let marker = result
+            .error_code
+            .as_deref()
+            .map_or("ok".to_owned(), |code| format!("error {code}"));
+        let body = serde_json::to_string_pretty(&result.body).unwrap_or_default();
+        out += &format!("   → {marker}\n{body}\n\n");
     }
-    println!("Station data: Powered by TfL Open Data (bundled snapshot, feed of 2026-08-03).");
+    out += "Station data: Powered by TfL Open Data (bundled snapshot, feed of 2026-08-03).\n";
+    // A closed pipe (`| head`) is not a failure of the demo.
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
     ExitCode::SUCCESS
 }
