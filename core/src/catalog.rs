@@ -39,7 +39,13 @@ impl ToolResult {
         match serde_json::to_value(&output) {
             Ok(body) => Self { body, error_code },
             // Contract types serialise infallibly; keep the promise of a JSON answer anyway.
-            Err(_) => Self::from_output(O::internal_error("serialisation")),
+            Err(_) => {
+                let fallback = O::internal_error("serialisation");
+                Self {
+                    error_code: fallback.error_code().map(str::to_owned),
+                    body: serde_json::to_value(&fallback).unwrap_or_default(),
+                }
+            }
         }
     }
 }

@@ -190,3 +190,16 @@ fn toolsets_parse_by_name() {
     assert_eq!(Toolset::parse("loko"), Some(Toolset::Loko));
     assert_eq!(Toolset::parse("weather"), None);
 }
+
+#[tokio::test]
+async fn typed_calls_are_rate_limited_too() {
+    let toolpack =
+        Toolpack::new(Config::builder().rate_limit("stationToilets", 2).build()).unwrap();
+    let request = || StationToiletLookupRequest::new("Abbey Wood");
+    assert!(toolpack.station_toilets(request()).await.success);
+    assert!(toolpack.station_toilets(request()).await.success);
+    let refused = toolpack.station_toilets(request()).await;
+    assert_eq!(refused.code, StationToiletsCode::RateLimitExceeded);
+    assert_eq!(refused.message, "Rate limit exceeded for stationToilets.");
+    assert!(refused.toilets.is_none() && refused.station_name.is_none());
+}

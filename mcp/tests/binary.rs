@@ -4,7 +4,6 @@
 mod common;
 
 use std::collections::BTreeMap;
-use std::io::Write;
 use std::process::{Command, Stdio};
 
 use rmcp::ServiceExt;
@@ -37,13 +36,16 @@ async fn every_vector_passes_over_stdio() {
     run_all_vectors(connect_stdio).await;
 }
 
-#[test]
-fn stdio_mode_writes_nothing_but_protocol_to_stdout() {
-    let mut child = command(&BTreeMap::new())
+#[tokio::test]
+async fn stdio_mode_writes_nothing_but_protocol_to_stdout() {
+    use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
+
+    let mut child = tokio::process::Command::from(command(&BTreeMap::new()))
         .env("RUST_LOG", "debug")
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
+        .stderr(Stdio::null())
+        .kill_on_drop(true)
         .spawn()
         .unwrap();
     let requests = [
@@ -55,27 +57,28 @@ fn stdio_mode_writes_nothing_but_protocol_to_stdout() {
     ];
     let mut stdin = child.stdin.take().unwrap();
     for request in &requests {
-        writeln!(stdin, "{request}").unwrap();
+        stdin
+            .write_all(format!("{request}\n").as_bytes())
+            .await
+            .unwrap();
     }
-    // Wait for the answers before closing stdin, so every request is answered.
-    std::thread::sleep(std::time::Duration::from_millis(1500));
-    drop(stdin);
-    let output = child.wait_with_output().unwrap();
-    let stdout = String::from_utf8(output.stdout).unwrap();
-    let messages: Vec<Value> = stdout
-        .lines()
-        .map(|line| {
-            serde_json::from_str(line)
-                .unwrap_or_else(|_| panic!("non-protocol stdout line: {line}"))
-        })
-        .collect();
-    assert!(messages.iter().all(|m| m["jsonrpc"] == "2.0"));
-    let answer = |id: u64| {
-        messages
-            .iter()
-            .find(|m| m["id"] == id)
-            .unwrap_or_else(|| panic!("no answer {id}"))
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let mut messages: Vec<Value> = Vec::new();
+    let read_all = async {
+        // Every stdout line must be a JSON-RPC message; stop once ids 1-4 are answered.
+        while messages.iter().filter(|m| m.get("id").is_some()).count() < 4 {
+            let line = lines.next_line().await.unwrap().expect("stdout stays open");
+            let message: Value = serde_json::from_str(&line)
+                .unwrap_or_else(|_| panic!("non-protocol stdout line: {line}"));
+            assert_eq!(message["jsonrpc"], "2.0");
+            messages.push(message);
+        }
     };
+    tokio::time::timeout(std::time::Duration::from_secs(30), read_all)
+        .await
+        .expect("answers within 30 s");
+    drop(stdin);
+    let answer = |id: u64| messages.iter().find(|m| m["id"] == id).unwrap();
     assert_eq!(
         answer(3)["result"]["structuredContent"]["stationUniqueId"],
         "HUBABW"
@@ -85,6 +88,11 @@ fn stdio_mode_writes_nothing_but_protocol_to_stdout() {
         answer(4)["result"]["structuredContent"]["code"],
         "VALIDATION_ERROR"
     );
+    let status = tokio::time::timeout(std::time::Duration::from_secs(10), child.wait())
+        .await
+        .expect("exits when stdin closes")
+        .unwrap();
+    assert!(status.success());
 }
 
 #[tokio::test]
@@ -102,7 +110,7 @@ async fn streamable_http_serves_tools_at_slash_mcp() {
         .unwrap();
     let url = format!("http://127.0.0.1:{port}/mcp");
     let mut client = None;
-    for _ in 0..100 {
+    for _ in 0..200 {
         if let Ok(c) = ().serve(StreamableHttpClientTransport::from_uri(url.clone())).await {
             client = Some(c);
             break;

@@ -111,11 +111,11 @@ fn validate(station_name: &str) -> Result<NormalizedName, String> {
 /// The station data of this toolpack, loaded on first use and cached. A failed load
 /// is logged and retried on the next call, so a directory that appears later works.
 async fn station_data(toolpack: &Toolpack) -> Result<Arc<StationData>, ()> {
-    let source = StationDataSource::resolve(toolpack.config());
     toolpack
         .tfl()
         .stations
-        .get_or_try_init(|| async move {
+        .get_or_try_init(|| async {
+            let source = StationDataSource::resolve(toolpack.config());
             let loaded = match source {
                 StationDataSource::Bundled => StationData::load(&source),
                 StationDataSource::Directory(_) => {
