@@ -1,7 +1,20 @@
-//! Runs every shared test vector through the core catalog (`Toolpack::call_json`).
+//! Runs every shared test vector through the core catalog (`Toolpack::call_json`),
+//! and checks every answer, success or error, against the tool's output schema.
 
-use toolpack::{Config, Toolpack};
+use serde_json::Value;
+use toolpack::{Catalog, Config, Toolpack};
 use toolpack_testkit::vectors;
+
+fn assert_matches_output_schema(tool: &str, body: &Value) {
+    let entry = Catalog::get()
+        .find(tool)
+        .expect("vector names a catalog tool");
+    let schema = Value::Object((*entry.output_schema).clone());
+    let validator = jsonschema::validator_for(&schema).expect("output schema compiles");
+    if let Err(error) = validator.validate(body) {
+        panic!("{tool}: answer does not match its output schema: {error}\n  {body}");
+    }
+}
 
 #[tokio::test]
 async fn every_vector_passes_through_the_catalog() {
@@ -13,7 +26,16 @@ async fn every_vector_passes_through_the_catalog() {
             toolpack.call_json(tool, arguments.clone()).await.unwrap();
         }
         let result = toolpack.call_json(tool, arguments.clone()).await.unwrap();
+        assert_matches_output_schema(tool, &result.body);
         Some((result.is_error(), result.body))
     })
     .await;
+}
+
+#[test]
+fn the_schema_check_rejects_an_off_contract_answer() {
+    let off_contract = serde_json::json!({"success": true, "code": "FINE", "message": "x"});
+    let caught =
+        std::panic::catch_unwind(|| assert_matches_output_schema("stationToilets", &off_contract));
+    assert!(caught.is_err());
 }

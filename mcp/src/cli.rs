@@ -111,7 +111,7 @@ async fn serve(args: ServeArgs) -> Result<u8, Usage> {
     Ok(EXIT_OK)
 }
 
-/// Serves streamable HTTP at `/mcp` until Ctrl-C.
+/// Serves streamable HTTP at `/mcp` until Ctrl-C or SIGTERM.
 async fn serve_http(server: ToolpackServer, addr: SocketAddr) -> Result<(), Usage> {
     let service = StreamableHttpService::new(
         move || Ok(server.clone()),
@@ -125,9 +125,7 @@ async fn serve_http(server: ToolpackServer, addr: SocketAddr) -> Result<(), Usag
         listener.local_addr()?
     );
     axum::serve(listener, router)
-        .with_graceful_shutdown(async {
-            let _ = tokio::signal::ctrl_c().await;
-        })
+        .with_graceful_shutdown(shutdown_signal())
         .await?;
     Ok(())
 }
@@ -176,4 +174,28 @@ fn print_json(value: &Value) -> Result<(), Usage> {
         Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => Err(e.into()),
         _ => Ok(()),
     }
+}
+
+/// Resolves on Ctrl-C (SIGINT) or, on Unix, SIGTERM.
+async fn shutdown_signal() {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => {
+                tokio::select! {
+                    _ = tokio::signal::ctrl_c() => {}
+                    _ = term.recv() => {}
+                }
+            }
+            Err(_) => {
+                let _ = tokio::signal::ctrl_c().await;
+            }
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        let _ = tokio::signal::ctrl_c().await;
+    }
+    eprintln!("toolpack-mcp: shutting down");
 }
