@@ -15,6 +15,8 @@ use crate::tool::{Tool, ToolOutput, ToolSpec};
 fn registered_tools() -> Vec<ToolEntry> {
     vec![
         #[cfg(feature = "tfl")]
+        ToolEntry::of::<crate::tfl::PlanJourney>(),
+        #[cfg(feature = "tfl")]
         ToolEntry::of::<crate::tfl::StationToilets>(),
     ]
 }

@@ -163,6 +163,13 @@ impl Config {
         ConfigBuilder::default()
     }
 
+    /// A builder starting from this configuration, to change some settings.
+    pub fn to_builder(&self) -> ConfigBuilder {
+        ConfigBuilder {
+            config: self.clone(),
+        }
+    }
+
     /// Reads every setting from the process environment (names in [`env`]).
     pub fn from_env() -> Result<Self, ConfigError> {
         let vars: BTreeMap<String, String> = std::env::vars().collect();

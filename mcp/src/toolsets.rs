@@ -82,58 +82,36 @@ fn select_from(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::sync::LazyLock;
-    use toolpack::tfl::{StationToiletLookupRequest, StationToiletToolResponse};
-    use toolpack::{Annotations, Tool, ToolSpec, Toolpack};
-
-    /// A tool that needs `TFL_API_KEY`, like `planJourney`.
-    struct NeedsKey;
-
-    impl Tool for NeedsKey {
-        type Input = StationToiletLookupRequest;
-        type Output = StationToiletToolResponse;
-        const SPEC: ToolSpec = ToolSpec {
-            name: "needsKey",
-            title: "Needs a key",
-            description: "A test tool that needs TFL_API_KEY.",
-            toolset: Toolset::Tfl,
-            annotations: Annotations::READ_ONLY_REMOTE,
-        };
-        fn missing_prerequisite(config: &Config) -> Option<String> {
-            config
-                .tfl_api_key()
-                .is_none()
-                .then(|| "TFL_API_KEY is not set".to_owned())
-        }
-        async fn run(_: &Toolpack, _: Self::Input) -> Self::Output {
-            unreachable!("never called by selection")
-        }
-    }
-
-    static ENTRIES: LazyLock<Vec<ToolEntry>> = LazyLock::new(|| {
-        let mut entries = Catalog::get().entries().to_vec();
-        entries.push(ToolEntry::of::<NeedsKey>());
-        entries
-    });
 
     fn names(selection: &Selection) -> Vec<&'static str> {
         selection.tools.iter().map(|t| t.spec.name).collect()
     }
 
+    fn with_tfl_key() -> Config {
+        Config::builder().tfl_api_key("k").build()
+    }
+
     #[test]
     fn by_default_a_tool_missing_its_key_is_left_out_with_the_reason() {
-        let selection = select_from(&ENTRIES, &Config::default(), None).unwrap();
-        assert!(!names(&selection).contains(&"needsKey"));
+        let selection = select_tools(&Config::default(), None).unwrap();
+        assert!(!names(&selection).contains(&"planJourney"));
         assert!(names(&selection).contains(&"stationToilets"));
-        assert_eq!(
-            selection.left_out,
-            vec![("needsKey", "TFL_API_KEY is not set".to_owned())]
+        assert!(
+            selection
+                .left_out
+                .contains(&("planJourney", "TFL_API_KEY is not set".to_owned()))
+        );
+        assert!(
+            selection
+                .left_out
+                .iter()
+                .all(|(name, _)| *name != "stationToilets")
         );
     }
 
     #[test]
     fn a_named_toolset_with_a_missing_key_stops_start_up() {
-        let err = select_from(&ENTRIES, &Config::default(), Some("tfl")).unwrap_err();
+        let err = select_tools(&Config::default(), Some("tfl")).unwrap_err();
         assert_eq!(
             err,
             SelectionError::Unmet {
@@ -148,36 +126,21 @@ mod tests {
     }
 
     #[test]
-    fn with_the_key_everything_is_served() {
-        let config = Config::builder().tfl_api_key("k").build();
-        let selection = select_from(&ENTRIES, &config, Some("tfl")).unwrap();
-        assert!(names(&selection).contains(&"needsKey"));
+    fn with_the_key_every_tfl_tool_is_served() {
+        let selection = select_tools(&with_tfl_key(), Some("tfl")).unwrap();
+        assert!(names(&selection).contains(&"planJourney"));
+        assert!(names(&selection).contains(&"stationToilets"));
         assert!(selection.left_out.is_empty());
-    }
-
-    #[test]
-    fn default_selection_serves_every_runnable_tool() {
-        let selection = select_tools(&Config::default(), None).unwrap();
-        assert!(
-            selection
-                .tools
-                .iter()
-                .any(|t| t.spec.name == "stationToilets")
-        );
-        assert!(
-            selection
-                .left_out
-                .iter()
-                .all(|(name, _)| *name != "stationToilets")
-        );
+        let all = select_tools(&with_tfl_key(), None).unwrap();
+        assert!(all.left_out.iter().all(|(name, _)| *name != "planJourney"));
     }
 
     #[test]
     fn explicit_toolsets_filter_and_unknown_names_fail() {
-        let tfl = select_tools(&Config::default(), Some("tfl")).unwrap();
+        let tfl = select_tools(&with_tfl_key(), Some("tfl")).unwrap();
         assert!(tfl.tools.iter().all(|t| t.spec.toolset == Toolset::Tfl));
         assert_eq!(
-            select_tools(&Config::default(), Some("tfl,weather")).unwrap_err(),
+            select_tools(&with_tfl_key(), Some("tfl,weather")).unwrap_err(),
             SelectionError::Unknown("weather".into())
         );
     }

@@ -231,19 +231,41 @@ fn tools_prints_the_catalog_and_honours_toolsets() {
     );
 }
 
-#[test]
-fn keys_never_reach_any_output() {
+#[tokio::test(flavor = "multi_thread")]
+async fn keys_never_reach_any_output() {
+    let fake = toolpack_testkit::FakeUpstream::start(&toolpack_testkit::default_fixtures_dir())
+        .await
+        .unwrap();
     let secret = "sk-test-never-print-me";
-    let settings = [("TFL_API_KEY", secret), ("DIGITRANSIT_API_KEY", secret)];
-    for args in [
-        &["tools"][..],
-        &["call", "stationToilets", r#"{"stationName":"Abbey Wood"}"#][..],
-        &["call", "stationToilets", "{bad"][..],
+    let bank = r#"{"from":"Bank Underground Station","to":"Mile End Underground Station"}"#;
+    let base = fake.base_url();
+    let refused = "http://127.0.0.1:9".to_owned();
+    for (args, base_url) in [
+        (&["tools"][..], &base),
+        (
+            &["call", "stationToilets", r#"{"stationName":"Abbey Wood"}"#][..],
+            &base,
+        ),
+        (&["call", "stationToilets", "{bad"][..], &base),
+        (&["call", "planJourney", bank][..], &base),
+        (
+            &[
+                "call",
+                "planJourney",
+                r#"{"from":"1000013","to":"nowhere"}"#,
+            ][..],
+            &base,
+        ),
+        (&["call", "planJourney", bank][..], &refused),
     ] {
-        let settings: BTreeMap<String, String> = settings
-            .iter()
-            .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-            .collect();
+        let settings: BTreeMap<String, String> = [
+            ("TFL_API_KEY", secret),
+            ("DIGITRANSIT_API_KEY", secret),
+            ("TFL_API_BASE_URL", base_url.as_str()),
+        ]
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
         let output = command(&settings)
             .args(args)
             .env("RUST_LOG", "trace")
@@ -255,5 +277,57 @@ fn keys_never_reach_any_output() {
             String::from_utf8_lossy(&output.stderr)
         );
         assert!(!all.contains(secret), "{args:?} printed the key");
+        assert!(
+            output.status.code().is_some_and(|c| c <= 2),
+            "{args:?}: {all}"
+        );
     }
+    let sent = fake.requests();
+    assert!(
+        sent.iter()
+            .any(|r| r.headers.get("app_key").map(String::as_str) == Some(secret)),
+        "the key went out as the app_key header"
+    );
+    assert!(
+        sent.iter()
+            .all(|r| !r.path.contains(secret) && !r.query.values().any(|v| v.contains(secret)))
+    );
+}
+
+#[test]
+fn plan_journey_needs_the_tfl_key_to_be_served() {
+    let (code, _, stderr) = run(&["--toolsets", "tfl"], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("toolset 'tfl' cannot start: TFL_API_KEY is not set"),
+        "{stderr}"
+    );
+    let (code, tools, stderr) = run(&["tools"], &[]);
+    assert_eq!(code, 0);
+    assert!(
+        stderr.contains("planJourney not served: TFL_API_KEY is not set"),
+        "{stderr}"
+    );
+    let names: Vec<&str> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|t| t["name"].as_str())
+        .collect();
+    assert!(names.contains(&"stationToilets") && !names.contains(&"planJourney"));
+    let (code, tools, stderr) = run(&["tools", "--toolsets", "tfl"], &[("TFL_API_KEY", "k")]);
+    assert_eq!(code, 0, "{stderr}");
+    assert!(
+        tools
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|t| t["name"] == "planJourney")
+    );
+    let (code, _, stderr) = run(&["call", "planJourney", r#"{"from":"a","to":"b"}"#], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("planJourney cannot run: TFL_API_KEY is not set"),
+        "{stderr}"
+    );
 }

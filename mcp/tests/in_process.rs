@@ -26,7 +26,8 @@ async fn connect(settings: BTreeMap<String, String>) -> Client {
 
 #[tokio::test]
 async fn tools_list_carries_schemas_and_annotations_from_the_catalog() {
-    let client = connect(BTreeMap::new()).await;
+    let with_keys = [("TFL_API_KEY".to_owned(), "k".to_owned())].into();
+    let client = connect(with_keys).await;
     let tools = client.list_all_tools().await.unwrap();
     let catalog = Catalog::get();
     assert_eq!(tools.len(), catalog.entries().len());
@@ -52,6 +53,28 @@ async fn tools_list_carries_schemas_and_annotations_from_the_catalog() {
         );
         assert_eq!(tool.title.as_deref(), Some(entry.spec.title));
     }
+}
+
+#[tokio::test]
+async fn without_a_key_plan_journey_is_not_served_but_station_toilets_is() {
+    let client = connect(BTreeMap::new()).await;
+    let names: Vec<String> = client
+        .list_all_tools()
+        .await
+        .unwrap()
+        .into_iter()
+        .map(|t| t.name.to_string())
+        .collect();
+    assert!(names.contains(&"stationToilets".to_owned()), "{names:?}");
+    assert!(!names.contains(&"planJourney".to_owned()), "{names:?}");
+    let err = client
+        .call_tool(rmcp::model::CallToolRequestParams::new("planJourney"))
+        .await
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("unknown tool 'planJourney'"),
+        "{err}"
+    );
 }
 
 #[tokio::test]

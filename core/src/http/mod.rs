@@ -10,6 +10,7 @@ mod retry;
 pub use client::{HttpClient, UpstreamRequest, UpstreamResponse};
 pub use error::HttpError;
 pub use policy::RequestPolicy;
+pub use retry::retry_after;
 
 /// A fresh correlation id (a random UUID v4 string) for upstreams and contracts that
 /// carry one.

@@ -20,7 +20,7 @@ pub(crate) fn backoff(base: Duration, retry: u32) -> Duration {
 }
 
 /// The wait a `Retry-After` header asks for: delta-seconds or an HTTP date.
-pub(crate) fn retry_after(headers: &HeaderMap) -> Option<Duration> {
+pub fn retry_after(headers: &HeaderMap) -> Option<Duration> {
     let value = headers.get(RETRY_AFTER)?.to_str().ok()?.trim();
     if let Ok(seconds) = value.parse::<u64>() {
         return Some(Duration::from_secs(seconds));

@@ -10,7 +10,7 @@ use std::future::Future;
 use serde::Deserialize;
 use serde_json::Value;
 
-use crate::fake_upstream::{FakeUpstream, Scenario};
+use crate::fake_upstream::{FakeUpstream, RecordedRequest, Scenario};
 
 /// One file: the cases of one tool.
 #[derive(Debug, Clone, Deserialize)]
@@ -58,6 +58,65 @@ pub struct Expect {
     /// JSON pointer → array length.
     #[serde(default)]
     pub lengths: BTreeMap<String, usize>,
+    /// The requests the fake upstream must have received, in order and no others
+    /// (absent: not checked).
+    #[serde(default)]
+    pub requests: Option<Vec<ExpectedRequest>>,
+}
+
+/// What one request received by the fake upstream must look like; absent fields are
+/// not checked.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ExpectedRequest {
+    /// The raw (still percent-encoded) path, exactly.
+    #[serde(default)]
+    pub path: Option<String>,
+    /// The decoded query parameters, exactly (`{}`: no query at all).
+    #[serde(default)]
+    pub query: Option<BTreeMap<String, String>>,
+    /// Headers (lower-case names) that must be present with these values.
+    #[serde(default)]
+    pub headers: BTreeMap<String, String>,
+    /// Headers (lower-case names) that must be absent.
+    #[serde(default)]
+    pub absent_headers: Vec<String>,
+}
+
+impl ExpectedRequest {
+    fn problems(&self, index: usize, got: &RecordedRequest) -> Vec<String> {
+        let mut problems = Vec::new();
+        if let Some(path) = &self.path
+            && path != &got.path
+        {
+            problems.push(format!(
+                "request {index}: path {:?}, expected {path:?}",
+                got.path
+            ));
+        }
+        if let Some(query) = &self.query
+            && query != &got.query
+        {
+            problems.push(format!(
+                "request {index}: query {:?}, expected {query:?}",
+                got.query
+            ));
+        }
+        for (name, value) in &self.headers {
+            if got.headers.get(name) != Some(value) {
+                problems.push(format!(
+                    "request {index}: header {name} is {:?}, expected {value:?}",
+                    got.headers.get(name)
+                ));
+            }
+        }
+        for name in &self.absent_headers {
+            if got.headers.contains_key(name) {
+                problems.push(format!("request {index}: header {name} must be absent"));
+            }
+        }
+        problems
+    }
 }
 
 /// A case with the tool it calls.
@@ -166,6 +225,49 @@ impl Expect {
             Err(format!("{}\n  got: {body}", problems.join("\n  ")))
         }
     }
+
+    /// Checks the requests the fake upstream received against [`Expect::requests`].
+    pub fn check_requests(&self, received: &[RecordedRequest]) -> Result<(), String> {
+        let Some(expected) = &self.requests else {
+            return Ok(());
+        };
+        let mut problems = Vec::new();
+        if expected.len() != received.len() {
+            problems.push(format!(
+                "the fake upstream received {} requests, expected {}",
+                received.len(),
+                expected.len()
+            ));
+        }
+        for (index, (want, got)) in expected.iter().zip(received).enumerate() {
+            problems.extend(want.problems(index, got));
+        }
+        if problems.is_empty() {
+            Ok(())
+        } else {
+            Err(format!(
+                "{}\n  received: {received:?}",
+                problems.join("\n  ")
+            ))
+        }
+    }
+}
+
+/// Every rule shared by all surfaces: no secret setting (a name ending in `_API_KEY`)
+/// may appear anywhere in an answer.
+pub fn check_no_secrets(settings: &BTreeMap<String, String>, body: &Value) -> Result<(), String> {
+    let text = body.to_string();
+    let leaked: Vec<&String> = settings
+        .iter()
+        .filter(|(name, value)| name.ends_with("_API_KEY") && !value.trim().is_empty())
+        .filter(|(_, value)| text.contains(value.trim()))
+        .map(|(name, _)| name)
+        .collect();
+    if leaked.is_empty() {
+        Ok(())
+    } else {
+        Err(format!("the answer contains the value of {leaked:?}"))
+    }
 }
 
 /// Runs every vector on one surface and panics with every failure.
@@ -187,6 +289,7 @@ where
     let mut ran = 0;
     for tool_case in cases.iter().cloned() {
         fake.clear_scenarios();
+        fake.clear_requests();
         tool_case
             .case
             .upstream
@@ -196,11 +299,15 @@ where
         let settings = tool_case.case.settings(&fake.base_url());
         let label = tool_case.label();
         let expect = tool_case.case.expect.clone();
-        let Some((is_error, body)) = run_case(tool_case, settings).await else {
+        let Some((is_error, body)) = run_case(tool_case, settings.clone()).await else {
             continue;
         };
         ran += 1;
-        if let Err(problem) = expect.check(is_error, &body) {
+        let outcome = expect
+            .check(is_error, &body)
+            .and_then(|()| expect.check_requests(&fake.requests()))
+            .and_then(|()| check_no_secrets(&settings, &body));
+        if let Err(problem) = outcome {
             failures.push(format!("{label}\n  {problem}"));
         }
     }
@@ -227,12 +334,56 @@ mod tests {
     }
 
     #[test]
+    fn request_checks_compare_path_query_and_headers() {
+        let expect = Expect {
+            is_error: false,
+            body: None,
+            pointers: BTreeMap::new(),
+            lengths: BTreeMap::new(),
+            requests: Some(vec![ExpectedRequest {
+                path: Some("/a%20b".into()),
+                query: Some(BTreeMap::new()),
+                headers: [("app_key".to_owned(), "k".to_owned())].into(),
+                absent_headers: vec!["x-secret".into()],
+            }]),
+        };
+        let good = RecordedRequest {
+            method: "GET".into(),
+            path: "/a%20b".into(),
+            query: BTreeMap::new(),
+            headers: [("app_key".to_owned(), "k".to_owned())].into(),
+            body: String::new(),
+        };
+        assert!(expect.check_requests(std::slice::from_ref(&good)).is_ok());
+        let bad = RecordedRequest {
+            path: "/a b".into(),
+            query: [("app_key".to_owned(), "k".to_owned())].into(),
+            headers: [("x-secret".to_owned(), "1".to_owned())].into(),
+            ..good.clone()
+        };
+        let err = expect.check_requests(&[bad]).unwrap_err();
+        for part in ["path", "query", "header app_key", "x-secret"] {
+            assert!(err.contains(part), "{part}: {err}");
+        }
+        assert!(expect.check_requests(&[good.clone(), good]).is_err());
+    }
+
+    #[test]
+    fn secrets_in_answers_are_caught() {
+        let settings: BTreeMap<String, String> =
+            [("TFL_API_KEY".to_owned(), "abc123".to_owned())].into();
+        assert!(check_no_secrets(&settings, &json!({"m": "fine"})).is_ok());
+        assert!(check_no_secrets(&settings, &json!({"m": "key abc123"})).is_err());
+    }
+
+    #[test]
     fn check_reports_each_kind_of_mismatch() {
         let expect = Expect {
             is_error: false,
             body: None,
             pointers: [("/code".to_owned(), json!("OK"))].into(),
             lengths: [("/items".to_owned(), 2)].into(),
+            requests: None,
         };
         assert!(
             expect

@@ -45,6 +45,10 @@ pub struct Scenario {
     /// An inline JSON body (with `body: fixture`), used instead of the route's file.
     #[serde(default)]
     pub json: Option<serde_json::Value>,
+    /// A body file relative to the fixtures directory (with `body: fixture`), used
+    /// instead of the route's file.
+    #[serde(default)]
+    pub file: Option<std::path::PathBuf>,
     /// Size of an oversized body (default 16 MiB).
     #[serde(default)]
     pub bytes: Option<usize>,
@@ -84,6 +88,11 @@ impl Scenario {
     /// Sets an inline JSON body.
     pub fn json(mut self, json: serde_json::Value) -> Self {
         self.json = Some(json);
+        self
+    }
+    /// Sets a body file (relative to the fixtures directory).
+    pub fn file(mut self, file: impl Into<std::path::PathBuf>) -> Self {
+        self.file = Some(file.into());
         self
     }
     /// Sets the oversized body's size.

@@ -36,6 +36,7 @@ pub struct RecordedRequest {
 
 #[derive(Default)]
 struct Shared {
+    fixtures_dir: std::path::PathBuf,
     routes: Routes,
     scenarios: Mutex<Vec<Scenario>>,
     requests: Mutex<Vec<RecordedRequest>>,
@@ -61,6 +62,7 @@ impl FakeUpstream {
     /// Starts on loopback port `port` (0 = any free port).
     pub async fn start_on(fixtures_dir: &Path, port: u16) -> anyhow::Result<Self> {
         let shared = Arc::new(Shared {
+            fixtures_dir: fixtures_dir.to_path_buf(),
             routes: Routes::load(fixtures_dir)?,
             ..Shared::default()
         });
@@ -182,12 +184,19 @@ async fn replay(
     if let Some(ms) = scenario.delay_ms {
         tokio::time::sleep(Duration::from_millis(ms)).await;
     }
-    let (route_status, recorded, mut extra_headers) = match (&scenario.json, route) {
-        (Some(json), route) => (
-            route.map_or(200, |(r, _)| r.status),
-            Bytes::from(json.to_string()),
-            BTreeMap::new(),
-        ),
+    let scenario_body = match (&scenario.json, &scenario.file) {
+        (Some(json), _) => Some(Bytes::from(json.to_string())),
+        (None, Some(file)) => Some(match std::fs::read(shared.fixtures_dir.join(file)) {
+            Ok(bytes) => Bytes::from(bytes),
+            Err(e) => {
+                let message = format!("scenario file {}: {e}", file.display());
+                return (StatusCode::INTERNAL_SERVER_ERROR, message).into_response();
+            }
+        }),
+        (None, None) => None,
+    };
+    let (route_status, recorded, mut extra_headers) = match (scenario_body, route) {
+        (Some(body), route) => (route.map_or(200, |(r, _)| r.status), body, BTreeMap::new()),
         (None, Some((route, body))) => (
             route.status,
             Bytes::copy_from_slice(body),

@@ -1,0 +1,155 @@
+//! Turns a Journey Planner answer into the contract's response, by the body and never
+//! by the status (TfL answers ambiguity with HTTP 300, mocks and other endpoints with 200):
+//!
+//! 1. any side (from, to, via) with an option whose `parameterValue` is not blank →
+//!    `DISAMBIGUATION_REQUIRED`;
+//! 2. else `journeys` present → `OK` (`[]` included);
+//! 3. else a `notidentified` side → `VALIDATION_ERROR` naming the side;
+//! 4. else an error status → `UPSTREAM_ERROR` with TfL's message (429: key refused or
+//!    throttled, with the `Retry-After` wait), or a body of no known shape → `UPSTREAM_ERROR`.
+
+use std::time::Duration;
+
+use reqwest::StatusCode;
+
+use super::rank::{suggestions, summarise_journeys};
+use super::types::{JourneyPlanToolResponse, PlanJourneyCode};
+use super::wire::{Disambiguation, JourneyResponse};
+use crate::http::UpstreamResponse;
+
+/// The contract response for one upstream answer to `from` → `to`.
+pub(crate) fn classify(
+    response: &UpstreamResponse,
+    from: &str,
+    to: &str,
+) -> JourneyPlanToolResponse {
+    let status = response.status;
+    let body: JourneyResponse = match serde_json::from_slice(&response.body) {
+        Ok(body) => body,
+        Err(_) if !is_answer_status(status) => return status_error(response, None),
+        Err(_) if response.body.iter().all(u8::is_ascii_whitespace) => {
+            return upstream_error(format!(
+                "TfL API returned an empty body (HTTP {}).",
+                status.as_u16()
+            ));
+        }
+        Err(_) => {
+            return upstream_error(format!(
+                "TfL API returned a body that is not valid JSON (HTTP {}).",
+                status.as_u16()
+            ));
+        }
+    };
+    let sides = [
+        body.from_location_disambiguation.as_ref(),
+        body.to_location_disambiguation.as_ref(),
+        body.via_location_disambiguation.as_ref(),
+    ];
+    if sides
+        .iter()
+        .flatten()
+        .any(|side| side.usable_options().next().is_some())
+    {
+        return JourneyPlanToolResponse {
+            from_location_disambiguation: Some(suggestions(sides[0])),
+            to_location_disambiguation: Some(suggestions(sides[1])),
+            ..JourneyPlanToolResponse::error(
+                PlanJourneyCode::DisambiguationRequired,
+                "Input location is ambiguous. Choose one of the suggested parameterValue values.",
+            )
+        };
+    }
+    if let Some(journeys) = body.journeys {
+        let top = summarise_journeys(journeys);
+        let message = if top.is_empty() {
+            "Journey plan retrieved: TfL found no journeys for this request."
+        } else {
+            "Journey plan retrieved."
+        };
+        return JourneyPlanToolResponse {
+            success: true,
+            code: PlanJourneyCode::Ok,
+            message: message.into(),
+            top_journeys: Some(top),
+            from_location_disambiguation: None,
+            to_location_disambiguation: None,
+        };
+    }
+    let unidentified: Vec<String> = [("from", from, sides[0]), ("to", to, sides[1])]
+        .into_iter()
+        .filter(|(_, _, side)| side.is_some_and(Disambiguation::not_identified))
+        .map(|(field, value, _)| format!("'{field}' (\"{value}\")"))
+        .collect();
+    if !unidentified.is_empty() {
+        return JourneyPlanToolResponse::error(
+            PlanJourneyCode::ValidationError,
+            format!(
+                "TfL could not identify the location given as {}. Check the spelling, or give a \
+postcode, a station id or \"lat,lon\".",
+                unidentified.join(" and ")
+            ),
+        );
+    }
+    if !is_answer_status(status) {
+        return status_error(response, body.message.as_deref());
+    }
+    upstream_error(format!(
+        "TfL API returned an unexpected response (HTTP {}): neither journeys nor a \
+disambiguation.",
+        status.as_u16()
+    ))
+}
+
+/// Statuses whose body is a Journey Planner answer: 2xx and TfL's 300 disambiguation.
+fn is_answer_status(status: StatusCode) -> bool {
+    status.is_success() || status == StatusCode::MULTIPLE_CHOICES
+}
+
+fn upstream_error(message: String) -> JourneyPlanToolResponse {
+    JourneyPlanToolResponse::error(PlanJourneyCode::UpstreamError, message)
+}
+
+/// `UPSTREAM_ERROR` for an error status, with TfL's own message when it sent one.
+/// TfL answers an invalid key with 429 "Invalid app_key is provided.", and its API
+/// gateway throttles with 429 and `Retry-After`: the message tells them apart.
+fn status_error(
+    response: &UpstreamResponse,
+    upstream_message: Option<&str>,
+) -> JourneyPlanToolResponse {
+    let status = response.status.as_u16();
+    let said = upstream_message
+        .map(str::trim)
+        .filter(|m| !m.is_empty())
+        .map(|m| format!(" TfL said: \"{}\"", clip(m, 200)))
+        .unwrap_or_default();
+    let wait = retry_after_text(response);
+    let message = if response.status == StatusCode::TOO_MANY_REQUESTS {
+        if upstream_message.is_some_and(|m| m.to_ascii_lowercase().contains("app_key")) {
+            format!(
+                "TfL API returned status 429: TfL refused the API key (check TFL_API_KEY).{said}"
+            )
+        } else {
+            format!(
+                "TfL API returned status 429: TfL is throttling requests{}.{said}",
+                wait.map_or_else(String::new, |w| format!("; retry after {w}"))
+            )
+        }
+    } else {
+        let wait = wait.map_or_else(String::new, |w| format!(" Retry after {w}."));
+        format!("TfL API returned status {status}.{said}{wait}")
+    };
+    upstream_error(message)
+}
+
+/// The `Retry-After` wait as text ("26 s"), when the header is there.
+fn retry_after_text(response: &UpstreamResponse) -> Option<String> {
+    crate::http::retry_after(&response.headers)
+        .map(|wait: Duration| format!("{} s", wait.as_secs()))
+}
+
+fn clip(text: &str, max_chars: usize) -> String {
+    match text.char_indices().nth(max_chars) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_owned(),
+    }
+}

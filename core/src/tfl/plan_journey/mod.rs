@@ -1,0 +1,238 @@
+//! `planJourney`: London journeys from the TfL Journey Planner API
+//! (`GET {TFL_API_BASE_URL}/Journey/JourneyResults/{from}/to/{to}`).
+
+mod classify;
+mod rank;
+mod types;
+mod wire;
+
+use std::time::Duration;
+
+pub use rank::TOP_N;
+pub use types::{
+    JourneyDisambiguationSuggestion, JourneyLegSummary, JourneyOptionSummary, JourneyPlanRequest,
+    JourneyPlanToolResponse, PlanJourneyCode,
+};
+
+use crate::Toolpack;
+use crate::config::{Config, env};
+use crate::http::{HttpError, RequestPolicy, UpstreamRequest};
+use crate::tool::{Annotations, Tool, ToolOutput, ToolSpec, Toolset};
+
+/// Longest accepted `from` / `to`, in characters.
+pub const MAX_LOCATION_CHARS: usize = 200;
+/// TfL's upstream timeout unless `TOOLPACK_UPSTREAM_TIMEOUT_MS` overrides it.
+pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+/// The `accessibilityPreference` sent when `needAccessibleRoute` is true: the strictest,
+/// step-free from street to vehicle.
+pub const ACCESSIBLE_PREFERENCE: &str = "StepFreeToVehicle";
+
+/// The `planJourney` tool.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanJourney;
+
+impl Tool for PlanJourney {
+    type Input = JourneyPlanRequest;
+    type Output = JourneyPlanToolResponse;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "planJourney",
+        title: "Plan a London journey (TfL)",
+        description: "Plans a journey in London with the TfL Journey Planner and returns the 5 \
+fastest options (duration, departure and arrival times in London local time, and per leg the \
+mode, line, instruction, times and any disruption, plus the fare in pence when TfL gives one). \
+`from` and `to` accept a place or station name, a postcode, \"lat,lon\", or a stop id. \
+needAccessibleRoute=true asks TfL for a step-free route (accessibilityPreference=StepFreeToVehicle); \
+false or absent sends no preference. If a name is ambiguous the answer is DISAMBIGUATION_REQUIRED \
+with fromLocationDisambiguation / toLocationDisambiguation suggestions (name, type, matchQuality): \
+call again with the chosen suggestion's parameterValue as `from` or `to`. Needs TFL_API_KEY.",
+        toolset: Toolset::Tfl,
+        annotations: Annotations::READ_ONLY_REMOTE,
+    };
+
+    fn missing_prerequisite(config: &Config) -> Option<String> {
+        config
+            .tfl_api_key()
+            .is_none()
+            .then(|| format!("{} is not set", env::TFL_API_KEY))
+    }
+
+    async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
+        if let Err(message) = validate(&input) {
+            return JourneyPlanToolResponse::error(PlanJourneyCode::ValidationError, message);
+        }
+        let (from, to) = (input.from.trim(), input.to.trim());
+        let request = journey_request(toolpack.config(), from, to, input.need_accessible_route);
+        let policy =
+            RequestPolicy::with_timeout(toolpack.config().upstream_timeout(DEFAULT_TIMEOUT));
+        match toolpack.http().send(&request, &policy).await {
+            Ok(response) => classify::classify(&response, from, to),
+            Err(error) => transport_error(&error),
+        }
+    }
+}
+
+impl ToolOutput for JourneyPlanToolResponse {
+    fn error_code(&self) -> Option<&str> {
+        (!self.success).then(|| self.code.as_str())
+    }
+
+    fn invalid_arguments(_tool: &str, message: String) -> Self {
+        Self::error(PlanJourneyCode::ValidationError, message)
+    }
+
+    fn rate_limited(tool: &str) -> Self {
+        Self::error(
+            PlanJourneyCode::RateLimitExceeded,
+            format!("Rate limit exceeded for {tool}."),
+        )
+    }
+
+    fn internal_error(_tool: &str) -> Self {
+        Self::error(
+            PlanJourneyCode::InternalError,
+            "Unexpected error while planning journey.",
+        )
+    }
+}
+
+fn validate(input: &JourneyPlanRequest) -> Result<(), String> {
+    if input.from.trim().is_empty() || input.to.trim().is_empty() {
+        return Err("Both 'from' and 'to' must be provided.".into());
+    }
+    for (field, value) in [("from", &input.from), ("to", &input.to)] {
+        let value = value.trim();
+        if value.chars().count() > MAX_LOCATION_CHARS {
+            return Err(format!(
+                "Field '{field}' must be at most {MAX_LOCATION_CHARS} characters."
+            ));
+        }
+        if value.chars().any(char::is_control) {
+            return Err(format!(
+                "Field '{field}' must not contain control characters."
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The Journey Planner request: each location one percent-encoded path segment, the
+/// key (when set) only in the `app_key` header, never in the URL.
+fn journey_request(
+    config: &Config,
+    from: &str,
+    to: &str,
+    need_accessible_route: Option<bool>,
+) -> UpstreamRequest {
+    let url = format!(
+        "{}/Journey/JourneyResults/{}/to/{}",
+        config.tfl_api_base_url(),
+        encode_segment(from),
+        encode_segment(to)
+    );
+    let mut request = UpstreamRequest::get(url);
+    if need_accessible_route == Some(true) {
+        request = request.query("accessibilityPreference", ACCESSIBLE_PREFERENCE);
+    }
+    if let Some(key) = config.tfl_api_key() {
+        request = request.secret_header(
+            reqwest::header::HeaderName::from_static("app_key"),
+            key.clone(),
+        );
+    }
+    request
+}
+
+/// Percent-encodes everything but RFC 3986 unreserved characters, so spaces, `'`, `&`,
+/// `/`, `,`, `?`, `#` and non-ASCII text stay inside one path segment.
+pub fn encode_segment(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 3);
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
+fn transport_error(error: &HttpError) -> JourneyPlanToolResponse {
+    match error {
+        HttpError::Timeout { .. } => JourneyPlanToolResponse::error(
+            PlanJourneyCode::UpstreamTimeout,
+            "Timed out while calling TfL API.",
+        ),
+        HttpError::TooLarge { limit } => JourneyPlanToolResponse::error(
+            PlanJourneyCode::UpstreamError,
+            format!("TfL API response was larger than {limit} bytes."),
+        ),
+        HttpError::Transport { message } | HttpError::InvalidRequest { message } => {
+            JourneyPlanToolResponse::error(
+                PlanJourneyCode::UpstreamError,
+                format!("TfL API request failed: {message}."),
+            )
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn awkward_characters_stay_inside_one_segment() {
+        assert_eq!(
+            encode_segment("King's Cross & St. Pancras/A,B?c#d"),
+            "King%27s%20Cross%20%26%20St.%20Pancras%2FA%2CB%3Fc%23d"
+        );
+        assert_eq!(encode_segment("Tōkyō"), "T%C5%8Dky%C5%8D");
+        assert_eq!(encode_segment("940GZZLUBNK"), "940GZZLUBNK");
+    }
+
+    #[test]
+    fn validation_names_the_field() {
+        let long = "x".repeat(MAX_LOCATION_CHARS + 1);
+        let cases = [
+            (
+                JourneyPlanRequest::new(" ", "Bank"),
+                "Both 'from' and 'to' must be provided.",
+            ),
+            (
+                JourneyPlanRequest::new("Bank", ""),
+                "Both 'from' and 'to' must be provided.",
+            ),
+            (
+                JourneyPlanRequest::new(long.as_str(), "Bank"),
+                "Field 'from' must be at most 200 characters.",
+            ),
+            (
+                JourneyPlanRequest::new("Bank", "Mile\u{7}End"),
+                "Field 'to' must not contain control characters.",
+            ),
+        ];
+        for (request, message) in cases {
+            assert_eq!(validate(&request).unwrap_err(), message);
+        }
+        let exactly_max = "y".repeat(MAX_LOCATION_CHARS);
+        assert!(validate(&JourneyPlanRequest::new(exactly_max.as_str(), "Bank")).is_ok());
+    }
+
+    #[test]
+    fn the_key_is_a_header_and_only_when_set() {
+        let with_key = Config::builder().tfl_api_key("sekrit").build();
+        let shown = format!("{:?}", journey_request(&with_key, "a", "b", Some(true)));
+        assert!(!shown.contains("sekrit"), "{shown}");
+        assert!(
+            shown.contains("app_key") && shown.contains("StepFreeToVehicle"),
+            "{shown}"
+        );
+        let without = format!(
+            "{:?}",
+            journey_request(&Config::default(), "a", "b", Some(false))
+        );
+        assert!(
+            !without.contains("app_key") && !without.contains("accessibility"),
+            "{without}"
+        );
+    }
+}

@@ -1,0 +1,118 @@
+//! Ranking and summarising: the 5 fastest journeys and the 5 best suggestions per side.
+
+use std::cmp::Ordering;
+
+use super::types::{JourneyDisambiguationSuggestion, JourneyLegSummary, JourneyOptionSummary};
+use super::wire::{Disambiguation, Journey, Leg};
+
+/// How many journeys and suggestions per side an answer carries.
+pub const TOP_N: usize = 5;
+
+/// The [`TOP_N`] fastest journeys: `duration`, then `arrivalDateTime`, then
+/// `startDateTime` ascending (plain string compares of TfL's offset-less ISO times),
+/// missing values last, ties kept in TfL's order.
+pub(crate) fn summarise_journeys(mut journeys: Vec<Journey>) -> Vec<JourneyOptionSummary> {
+    journeys.sort_by(|a, b| {
+        nulls_last(&a.duration, &b.duration)
+            .then_with(|| nulls_last(&a.arrival_date_time, &b.arrival_date_time))
+            .then_with(|| nulls_last(&a.start_date_time, &b.start_date_time))
+    });
+    journeys.into_iter().take(TOP_N).map(summarise).collect()
+}
+
+fn nulls_last<T: Ord>(a: &Option<T>, b: &Option<T>) -> Ordering {
+    match (a, b) {
+        (Some(a), Some(b)) => a.cmp(b),
+        (Some(_), None) => Ordering::Less,
+        (None, Some(_)) => Ordering::Greater,
+        (None, None) => Ordering::Equal,
+    }
+}
+
+/// Descending order with missing values last.
+fn nulls_last_desc<T: Ord>(a: &Option<T>, b: &Option<T>) -> Ordering {
+    match (a, b) {
+        (Some(a), Some(b)) => b.cmp(a),
+        _ => nulls_last(a, b),
+    }
+}
+
+fn summarise(journey: Journey) -> JourneyOptionSummary {
+    let legs: Vec<JourneyLegSummary> = journey.legs.into_iter().map(summarise_leg).collect();
+    JourneyOptionSummary {
+        duration_minutes: journey.duration,
+        start_date_time: journey.start_date_time,
+        arrival_date_time: journey.arrival_date_time,
+        leg_count: legs.len(),
+        total_fare_pence: journey.fare.and_then(|f| f.total_cost),
+        is_disrupted: legs.iter().any(|l| l.is_disrupted),
+        legs,
+    }
+}
+
+fn summarise_leg(leg: Leg) -> JourneyLegSummary {
+    let route_name = leg.route_options.first().and_then(|option| {
+        non_blank(
+            option
+                .line_identifier
+                .as_ref()
+                .and_then(|line| line.name.clone()),
+        )
+        .or_else(|| non_blank(option.name.clone()))
+    });
+    let mut disruptions: Vec<String> = Vec::new();
+    for disruption in &leg.disruptions {
+        let text = non_blank(disruption.summary.clone())
+            .or_else(|| non_blank(disruption.description.clone()));
+        if let Some(text) = text
+            && !disruptions.contains(&text)
+        {
+            disruptions.push(text);
+        }
+    }
+    JourneyLegSummary {
+        mode: leg.mode.and_then(|m| non_blank(m.id)),
+        route_name,
+        instruction: leg.instruction.and_then(|i| non_blank(i.summary)),
+        departure_time: leg.departure_time,
+        arrival_time: leg.arrival_time,
+        duration_minutes: leg.duration,
+        is_disrupted: leg.is_disrupted.unwrap_or(false) || !disruptions.is_empty(),
+        disruptions,
+    }
+}
+
+fn non_blank(text: Option<String>) -> Option<String> {
+    text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty())
+}
+
+/// The [`TOP_N`] suggestions of one side: blank `parameterValue`s dropped, sorted by
+/// `matchQuality` descending (missing last, ties in TfL's order). A side that
+/// resolved (or is absent) gives `[]`.
+pub(crate) fn suggestions(side: Option<&Disambiguation>) -> Vec<JourneyDisambiguationSuggestion> {
+    let mut options: Vec<_> = side
+        .map(|s| s.usable_options().collect())
+        .unwrap_or_default();
+    options.sort_by(|a, b| nulls_last_desc(&a.match_quality, &b.match_quality));
+    options
+        .into_iter()
+        .take(TOP_N)
+        .map(|o| JourneyDisambiguationSuggestion {
+            parameter_value: o
+                .parameter_value
+                .clone()
+                .unwrap_or_default()
+                .trim()
+                .to_owned(),
+            match_quality: o.match_quality,
+            common_name: o
+                .place
+                .as_ref()
+                .and_then(|p| non_blank(p.common_name.clone())),
+            place_type: o
+                .place
+                .as_ref()
+                .and_then(|p| non_blank(p.place_type.clone())),
+        })
+        .collect()
+}

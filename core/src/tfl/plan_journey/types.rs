@@ -1,0 +1,161 @@
+//! `planJourney` request and response types, exactly as the contract's JSON, plus the
+//! route details an agent needs to describe a journey (legs, disruptions, fare).
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+/// `JourneyPlanRequest`: where from, where to, and whether the route must be step-free.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct JourneyPlanRequest {
+    /// Start: a place name ("Bank"), a postcode ("SW1A 2AA"), `"lat,lon"`
+    /// ("51.5074,-0.1278"), a NaPTAN id ("940GZZLUBNK") or an ICS id ("1000013"), or a
+    /// `parameterValue` from an earlier disambiguation. At most 200 characters.
+    pub from: String,
+    /// Destination, in the same forms as `from`. At most 200 characters.
+    pub to: String,
+    /// `true` asks TfL for a route that is step-free from street to vehicle
+    /// (`accessibilityPreference=StepFreeToVehicle`); `false` or absent: no preference.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub need_accessible_route: Option<bool>,
+}
+
+impl JourneyPlanRequest {
+    /// A request from `from` to `to` with no accessibility preference.
+    pub fn new(from: impl Into<String>, to: impl Into<String>) -> Self {
+        Self {
+            from: from.into(),
+            to: to.into(),
+            need_accessible_route: None,
+        }
+    }
+
+    /// The same request asking (or not) for a step-free route.
+    pub fn accessible(mut self, need_accessible_route: bool) -> Self {
+        self.need_accessible_route = Some(need_accessible_route);
+        self
+    }
+}
+
+/// Result or error code of `planJourney`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
+pub enum PlanJourneyCode {
+    /// Journeys were planned; `topJourneys` is filled (possibly empty).
+    Ok,
+    /// Invalid request input, or a location TfL could not identify at all.
+    ValidationError,
+    /// TfL could not resolve `from` or `to` uniquely; retry with a suggested `parameterValue`.
+    DisambiguationRequired,
+    /// The local rate limit for `planJourney` was exceeded.
+    RateLimitExceeded,
+    /// TfL did not answer in time.
+    UpstreamTimeout,
+    /// TfL answered with an error status or an unusable body, or could not be reached.
+    UpstreamError,
+    /// Unexpected internal failure.
+    InternalError,
+}
+
+impl PlanJourneyCode {
+    /// The code as it appears in JSON, e.g. `UPSTREAM_TIMEOUT`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Ok => "OK",
+            Self::ValidationError => "VALIDATION_ERROR",
+            Self::DisambiguationRequired => "DISAMBIGUATION_REQUIRED",
+            Self::RateLimitExceeded => "RATE_LIMIT_EXCEEDED",
+            Self::UpstreamTimeout => "UPSTREAM_TIMEOUT",
+            Self::UpstreamError => "UPSTREAM_ERROR",
+            Self::InternalError => "INTERNAL_ERROR",
+        }
+    }
+}
+
+/// `JourneyPlanToolResponse`: every field is always present (`null` when unused).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JourneyPlanToolResponse {
+    /// Whether planning succeeded.
+    pub success: bool,
+    /// Machine-readable result or error code.
+    pub code: PlanJourneyCode,
+    /// Human-readable summary.
+    pub message: String,
+    /// Up to 5 journeys, fastest first (success only; may be empty).
+    pub top_journeys: Option<Vec<JourneyOptionSummary>>,
+    /// Suggestions for `from` (on `DISAMBIGUATION_REQUIRED` only; `[]` when `from` resolved).
+    pub from_location_disambiguation: Option<Vec<JourneyDisambiguationSuggestion>>,
+    /// Suggestions for `to` (on `DISAMBIGUATION_REQUIRED` only; `[]` when `to` resolved).
+    pub to_location_disambiguation: Option<Vec<JourneyDisambiguationSuggestion>>,
+}
+
+impl JourneyPlanToolResponse {
+    /// An error response with `code` and `message`; every other field null.
+    pub fn error(code: PlanJourneyCode, message: impl Into<String>) -> Self {
+        Self {
+            success: false,
+            code,
+            message: message.into(),
+            top_journeys: None,
+            from_location_disambiguation: None,
+            to_location_disambiguation: None,
+        }
+    }
+}
+
+/// `JourneyOptionSummary`: one journey, with what an agent needs to describe it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JourneyOptionSummary {
+    /// Door-to-door duration in minutes.
+    pub duration_minutes: Option<i64>,
+    /// Departure, London local time without offset (e.g. `2015-10-21T16:27:00`).
+    pub start_date_time: Option<String>,
+    /// Arrival, London local time without offset.
+    pub arrival_date_time: Option<String>,
+    /// Number of legs.
+    pub leg_count: usize,
+    /// The single adult pay-as-you-go fare in pence, when TfL gives one (walks have none).
+    pub total_fare_pence: Option<i64>,
+    /// Whether any leg is disrupted.
+    pub is_disrupted: bool,
+    /// The legs, in travel order.
+    pub legs: Vec<JourneyLegSummary>,
+}
+
+/// One leg of a journey.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JourneyLegSummary {
+    /// Mode id: `tube`, `walking`, `bus`, `overground`, `dlr`, `national-rail`, `elizabeth-line`, …
+    pub mode: Option<String>,
+    /// Line or route name (e.g. `Central`, `London Overground`, bus `73`); null for walks.
+    pub route_name: Option<String>,
+    /// TfL's one-line instruction, e.g. "Central line to Mile End".
+    pub instruction: Option<String>,
+    /// Departure, London local time without offset.
+    pub departure_time: Option<String>,
+    /// Arrival, London local time without offset.
+    pub arrival_time: Option<String>,
+    /// Leg duration in minutes.
+    pub duration_minutes: Option<i64>,
+    /// Whether TfL flags the leg as disrupted.
+    pub is_disrupted: bool,
+    /// Disruption texts for this leg, without duplicates.
+    pub disruptions: Vec<String>,
+}
+
+/// `JourneyDisambiguationSuggestion`: one candidate place for an ambiguous location.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct JourneyDisambiguationSuggestion {
+    /// Retry token: pass it back as `from` or `to` to choose this place.
+    pub parameter_value: String,
+    /// TfL's match quality (higher is better; seen 500–1000). Not station-first.
+    pub match_quality: Option<i64>,
+    /// The place's name, e.g. "Victoria Station".
+    pub common_name: Option<String>,
+    /// The place's type, e.g. `NaptanMetroStation`, `StopPoint`, `PointOfInterest`.
+    pub place_type: Option<String>,
+}

@@ -1,0 +1,118 @@
+//! What TfL's Journey Planner sends: the parts of `ItineraryResult`,
+//! `DisambiguationResult` and `ApiError` this tool reads. Every field is optional and
+//! unknown fields are ignored, so TfL adding fields never breaks a call.
+
+use serde::Deserialize;
+
+/// Any Journey Planner body: an itinerary, a disambiguation, an error, or a mix.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct JourneyResponse {
+    pub journeys: Option<Vec<Journey>>,
+    pub from_location_disambiguation: Option<Disambiguation>,
+    pub to_location_disambiguation: Option<Disambiguation>,
+    pub via_location_disambiguation: Option<Disambiguation>,
+    /// `ApiError.message`, or an API-gateway body's `message`.
+    pub message: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct Journey {
+    pub start_date_time: Option<String>,
+    pub arrival_date_time: Option<String>,
+    pub duration: Option<i64>,
+    pub legs: Vec<Leg>,
+    pub fare: Option<Fare>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct Fare {
+    pub total_cost: Option<i64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct Leg {
+    pub duration: Option<i64>,
+    pub departure_time: Option<String>,
+    pub arrival_time: Option<String>,
+    pub instruction: Option<Instruction>,
+    pub mode: Option<Mode>,
+    pub route_options: Vec<RouteOption>,
+    pub is_disrupted: Option<bool>,
+    pub disruptions: Vec<Disruption>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct Instruction {
+    pub summary: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct Mode {
+    pub id: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct RouteOption {
+    pub name: Option<String>,
+    pub line_identifier: Option<LineIdentifier>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct LineIdentifier {
+    pub name: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct Disruption {
+    pub summary: Option<String>,
+    pub description: Option<String>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct Disambiguation {
+    pub match_status: Option<String>,
+    pub disambiguation_options: Vec<DisambiguationOption>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct DisambiguationOption {
+    pub parameter_value: Option<String>,
+    pub match_quality: Option<i64>,
+    pub place: Option<Place>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct Place {
+    pub common_name: Option<String>,
+    pub place_type: Option<String>,
+}
+
+impl Disambiguation {
+    /// Options with a usable (non-blank) retry token.
+    pub fn usable_options(&self) -> impl Iterator<Item = &DisambiguationOption> {
+        self.disambiguation_options.iter().filter(|o| {
+            o.parameter_value
+                .as_deref()
+                .is_some_and(|v| !v.trim().is_empty())
+        })
+    }
+
+    /// TfL found nothing for this side.
+    pub fn not_identified(&self) -> bool {
+        self.match_status
+            .as_deref()
+            .is_some_and(|s| s.eq_ignore_ascii_case("notidentified"))
+    }
+}

@@ -1,0 +1,149 @@
+//! `planJourney` behaviour the shared vectors cannot express: the typed API, what is
+//! sent without a key, never sleeping through a long `Retry-After`, and the schemas.
+
+use std::time::{Duration, Instant};
+
+use serde_json::{Value, json};
+use toolpack::tfl::{JourneyPlanRequest, PlanJourneyCode};
+use toolpack::{Catalog, Config, Toolpack};
+use toolpack_testkit::{FakeUpstream, Scenario};
+
+const BANK: &str = "Bank Underground Station";
+const MILE_END: &str = "Mile End Underground Station";
+
+async fn fake() -> FakeUpstream {
+    FakeUpstream::start(&toolpack_testkit::default_fixtures_dir())
+        .await
+        .unwrap()
+}
+
+fn toolpack(fake: &FakeUpstream, key: Option<&str>) -> Toolpack {
+    let mut config = Config::builder()
+        .tfl_api_base_url(fake.base_url())
+        .default_rate_limit(0);
+    if let Some(key) = key {
+        config = config.tfl_api_key(key);
+    }
+    Toolpack::new(config.build()).unwrap()
+}
+
+#[tokio::test]
+async fn typed_and_json_calls_agree() {
+    let fake = fake().await;
+    let toolpack = toolpack(&fake, Some("k"));
+    let typed = toolpack
+        .plan_journey(JourneyPlanRequest::new(BANK, MILE_END))
+        .await;
+    assert!(typed.success);
+    assert_eq!(typed.code, PlanJourneyCode::Ok);
+    let journeys = typed.top_journeys.as_ref().unwrap();
+    assert_eq!(
+        journeys
+            .iter()
+            .map(|j| j.duration_minutes)
+            .collect::<Vec<_>>(),
+        [Some(7), Some(7), Some(7), Some(60)]
+    );
+    let json = toolpack
+        .call_json("planJourney", json!({"from": BANK, "to": MILE_END}))
+        .await
+        .unwrap();
+    assert_eq!(json.body, serde_json::to_value(&typed).unwrap());
+}
+
+#[tokio::test]
+async fn without_a_key_no_app_key_header_is_sent() {
+    let fake = fake().await;
+    let answer = toolpack(&fake, None)
+        .plan_journey(JourneyPlanRequest::new(BANK, MILE_END))
+        .await;
+    assert!(answer.success, "{answer:?}");
+    let requests = fake.requests();
+    assert_eq!(requests.len(), 1);
+    assert!(!requests[0].headers.contains_key("app_key"));
+    assert!(!requests[0].query.contains_key("app_key"));
+}
+
+#[tokio::test]
+async fn a_long_retry_after_is_returned_not_slept_through() {
+    let fake = fake().await;
+    fake.push_scenario(
+        Scenario::on("/journey")
+            .status(503)
+            .retry_after("120")
+            .json(json!({"message": "down"})),
+    );
+    let started = Instant::now();
+    let answer = toolpack(&fake, Some("k"))
+        .plan_journey(JourneyPlanRequest::new(BANK, MILE_END))
+        .await;
+    assert_eq!(answer.code, PlanJourneyCode::UpstreamError);
+    assert!(answer.message.contains("Retry after 120 s"), "{answer:?}");
+    // The alternative is a 120 s sleep; the bound only has to tell the two apart.
+    assert!(started.elapsed() < Duration::from_secs(5));
+    assert_eq!(fake.requests().len(), 1);
+}
+
+#[test]
+fn the_default_timeout_is_ten_seconds_unless_overridden() {
+    let config = Config::default();
+    assert_eq!(
+        config.upstream_timeout(toolpack::tfl::PLAN_JOURNEY_DEFAULT_TIMEOUT),
+        Duration::from_secs(10)
+    );
+    let overridden = Config::from_pairs([("TOOLPACK_UPSTREAM_TIMEOUT_MS", "1234")]).unwrap();
+    assert_eq!(
+        overridden.upstream_timeout(toolpack::tfl::PLAN_JOURNEY_DEFAULT_TIMEOUT),
+        Duration::from_millis(1234)
+    );
+}
+
+#[test]
+fn schemas_match_the_contract() {
+    let entry = Catalog::get().find("planJourney").unwrap();
+    let input = Value::Object((*entry.input_schema).clone());
+    assert_eq!(input["required"], json!(["from", "to"]));
+    assert_eq!(input["additionalProperties"], json!(false));
+    assert!(input["properties"]["needAccessibleRoute"].is_object());
+    let output = Value::Object((*entry.output_schema).clone());
+    for field in [
+        "success",
+        "code",
+        "message",
+        "topJourneys",
+        "fromLocationDisambiguation",
+        "toLocationDisambiguation",
+    ] {
+        assert!(
+            output["properties"].get(field).is_some(),
+            "output lacks {field}"
+        );
+    }
+    let codes = serde_json::to_string(&output).unwrap();
+    for code in [
+        "OK",
+        "VALIDATION_ERROR",
+        "DISAMBIGUATION_REQUIRED",
+        "RATE_LIMIT_EXCEEDED",
+        "UPSTREAM_TIMEOUT",
+        "UPSTREAM_ERROR",
+        "INTERNAL_ERROR",
+    ] {
+        assert!(codes.contains(&format!("\"{code}\"")), "{code}");
+    }
+    assert!(
+        entry
+            .spec
+            .description
+            .contains("accessibilityPreference=StepFreeToVehicle")
+    );
+    assert!(entry.spec.annotations.read_only && entry.spec.annotations.open_world);
+}
+
+#[tokio::test]
+async fn debug_output_of_a_configured_toolpack_hides_the_key() {
+    let fake = fake().await;
+    let toolpack = toolpack(&fake, Some("very-secret-key-42"));
+    let shown = format!("{toolpack:?}");
+    assert!(!shown.contains("very-secret-key-42"), "{shown}");
+}
