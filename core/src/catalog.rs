@@ -36,6 +36,16 @@ impl ToolResult {
         self.error_code.is_some()
     }
 
+    /// The MCP `CallToolResult` JSON of this result, exactly as `toolpack-mcp` sends it:
+    /// the body as `structuredContent`, a text copy in `content`, and `isError`.
+    pub fn to_mcp_json(&self) -> Value {
+        serde_json::json!({
+            "content": [{ "type": "text", "text": self.body.to_string() }],
+            "structuredContent": self.body,
+            "isError": self.is_error(),
+        })
+    }
+
     fn from_output<O: ToolOutput>(output: O) -> Self {
         let error_code = output.error_code().map(str::to_owned);
         match serde_json::to_value(&output) {

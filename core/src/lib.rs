@@ -27,6 +27,7 @@
 
 pub mod catalog;
 pub mod config;
+pub mod error_kind;
 pub mod http;
 pub mod rate_limit;
 pub mod schema;
@@ -39,6 +40,7 @@ pub mod tfl;
 
 pub use catalog::{Catalog, ToolEntry, ToolResult, UnknownTool};
 pub use config::{Config, ConfigBuilder, ConfigError};
+pub use error_kind::ErrorKind;
 pub use secret::Secret;
 pub use tool::{Annotations, Tool, ToolOutput, ToolSpec, Toolset};
 pub use toolpack::{BuildError, Toolpack};

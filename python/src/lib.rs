@@ -1,0 +1,122 @@
+//! `toolpack._native`: the PyO3 layer over the toolpack core. It converts, calls and
+//! maps errors; every tool, type and rule lives in the core catalog. The Python package
+//! (`python/toolpack/`) adds the typed asyncio and sync clients generated from it.
+
+use std::collections::BTreeMap;
+use std::sync::OnceLock;
+
+use pyo3::exceptions::{PyLookupError, PyRuntimeError, PyValueError};
+use pyo3::prelude::*;
+use serde_json::Value;
+use toolpack::{Catalog, Config, ErrorKind, ToolResult, Toolpack};
+
+/// The process that started the tokio runtime. A process forked after that has no
+/// runtime threads, so calls there fail fast with a clear error instead of hanging.
+static RUNTIME_PID: OnceLock<u32> = OnceLock::new();
+
+/// `(error code or None, error kind or None, body JSON, MCP result JSON)` of one call.
+type CallOutcome = (Option<String>, Option<&'static str>, String, String);
+
+/// A configured toolpack: the native handle behind `toolpack.Toolpack` and
+/// `toolpack.AsyncToolpack`.
+#[pyclass(frozen, module = "toolpack._native")]
+struct NativeToolpack {
+    inner: Toolpack,
+}
+
+#[pymethods]
+impl NativeToolpack {
+    /// Builds a toolpack from `settings` (environment names → values), on top of the
+    /// process environment when `from_env` is true. A bad setting raises `ValueError`
+    /// naming it.
+    #[new]
+    #[pyo3(signature = (settings, from_env))]
+    fn new(settings: BTreeMap<String, String>, from_env: bool) -> PyResult<Self> {
+        let base = if from_env {
+            Config::from_env().map_err(value_error)?
+        } else {
+            Config::default()
+        };
+        let mut builder = base.to_builder();
+        for (name, value) in &settings {
+            builder = builder.set(name, value).map_err(value_error)?;
+        }
+        let inner = Toolpack::new(builder.build()).map_err(value_error)?;
+        Ok(Self { inner })
+    }
+
+    /// Calls tool `name` with JSON `arguments`; an awaitable of the call's outcome.
+    fn call<'py>(
+        &self,
+        py: Python<'py>,
+        name: String,
+        arguments: &str,
+    ) -> PyResult<Bound<'py, PyAny>> {
+        let arguments = prepare(&name, arguments)?;
+        let toolpack = self.inner.clone();
+        pyo3_async_runtimes::tokio::future_into_py(py, async move {
+            let result = toolpack.call_json(&name, arguments).await;
+            outcome(result.map_err(|e| PyLookupError::new_err(e.to_string()))?)
+        })
+    }
+
+    /// Calls tool `name` with JSON `arguments` and waits, with the GIL released.
+    fn call_blocking(
+        &self,
+        py: Python<'_>,
+        name: String,
+        arguments: &str,
+    ) -> PyResult<CallOutcome> {
+        let arguments = prepare(&name, arguments)?;
+        let toolpack = self.inner.clone();
+        let result = py.detach(|| {
+            pyo3_async_runtimes::tokio::get_runtime().block_on(toolpack.call_json(&name, arguments))
+        });
+        outcome(result.map_err(|e| PyLookupError::new_err(e.to_string()))?)
+    }
+}
+
+/// Every tool of the catalog (name, title, description, toolset, input and output
+/// JSON schema, annotations), as JSON.
+#[pyfunction]
+fn tools_json() -> String {
+    Catalog::get().to_json().to_string()
+}
+
+/// Checks the tool name and the process, and parses the arguments.
+fn prepare(name: &str, arguments: &str) -> PyResult<Value> {
+    if Catalog::get().find(name).is_none() {
+        return Err(PyLookupError::new_err(format!("unknown tool '{name}'")));
+    }
+    let pid = *RUNTIME_PID.get_or_init(std::process::id);
+    if pid != std::process::id() {
+        return Err(PyRuntimeError::new_err(
+            "toolpack was used before this process was forked and cannot be used in the \
+child: create clients after fork(), or use the 'spawn'/'forkserver' multiprocessing start method",
+        ));
+    }
+    serde_json::from_str(arguments)
+        .map_err(|e| PyValueError::new_err(format!("arguments are not valid JSON: {e}")))
+}
+
+fn outcome(result: ToolResult) -> PyResult<CallOutcome> {
+    let kind = result
+        .error_code
+        .as_deref()
+        .map(|c| ErrorKind::of(c).as_str());
+    let mcp = result.to_mcp_json().to_string();
+    Ok((result.error_code, kind, result.body.to_string(), mcp))
+}
+
+fn value_error(error: impl std::fmt::Display) -> PyErr {
+    PyValueError::new_err(error.to_string())
+}
+
+/// The native module.
+#[pymodule]
+fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
+    module.add_class::<NativeToolpack>()?;
+    module.add_function(wrap_pyfunction!(tools_json, module)?)?;
+    module.add("__version__", env!("CARGO_PKG_VERSION"))?;
+    Ok(())
+}

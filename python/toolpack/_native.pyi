@@ -1,0 +1,15 @@
+"""Type stub of the native module (the PyO3 layer). Use ``toolpack.Toolpack`` or
+``toolpack.AsyncToolpack`` instead of this module."""
+
+from collections.abc import Awaitable
+
+__version__: str
+
+CallOutcome = tuple[str | None, str | None, str, str]
+
+class NativeToolpack:
+    def __init__(self, settings: dict[str, str], from_env: bool) -> None: ...
+    def call(self, name: str, arguments: str) -> Awaitable[CallOutcome]: ...
+    def call_blocking(self, name: str, arguments: str) -> CallOutcome: ...
+
+def tools_json() -> str: ...
