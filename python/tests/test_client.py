@@ -1,0 +1,197 @@
+"""The Python layer itself: settings, exceptions, tools(), concurrency, the GIL,
+fork behaviour, and the generated types."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+import toolpack
+from conftest import FakeUpstream
+
+BANK = {"from_": "Bank Underground Station", "to": "Mile End Underground Station"}
+
+
+def test_tools_lists_every_catalog_tool_with_schemas() -> None:
+    tools = toolpack.Toolpack.tools()
+    assert [t["name"] for t in tools] == list(toolpack.TOOL_NAMES)
+    for tool in tools:
+        assert tool["inputSchema"]["type"] == "object"
+        assert tool["outputSchema"]["type"] == "object"
+        assert len(tool["description"]) > 80
+
+
+def test_every_tool_has_a_typed_method_on_both_clients() -> None:
+    for name in toolpack.TOOL_NAMES:
+        snake = "".join("_" + c.lower() if c.isupper() else c for c in name)
+        assert callable(getattr(toolpack.Toolpack, snake)), snake
+        assert asyncio.iscoroutinefunction(getattr(toolpack.AsyncToolpack, snake)), snake
+
+
+def test_exceptions_carry_code_and_payload_and_share_a_base() -> None:
+    tp = toolpack.Toolpack(toolpack_rate_limit_per_second=1)
+    with pytest.raises(toolpack.NotFoundError) as not_found:
+        tp.station_toilets(station_name="xyzzy")
+    assert not_found.value.code == "STATION_NOT_FOUND"
+    assert not_found.value.payload["success"] is False
+    assert not_found.value.tool == "stationToilets"
+    with pytest.raises(toolpack.RateLimitedError) as limited:
+        tp.station_toilets(station_name="Victoria")
+    assert limited.value.code == "RATE_LIMIT_EXCEEDED"
+    tp = toolpack.Toolpack()
+    with pytest.raises(toolpack.DisambiguationRequiredError) as ambiguous:
+        tp.station_toilets(station_name="Edgware Road")
+    assert len(ambiguous.value.payload["stationDisambiguation"]) == 2
+    with pytest.raises(toolpack.ValidationError):
+        tp.station_toilets(station_name="  ")
+    for cls in (toolpack.ValidationError, toolpack.NotFoundError, toolpack.UpstreamError,
+                toolpack.UpstreamTimeoutError, toolpack.DataNotAvailableError,
+                toolpack.InternalError, toolpack.RateLimitedError,
+                toolpack.DisambiguationRequiredError):
+        assert issubclass(cls, toolpack.ToolpackError)
+
+
+def test_data_not_available_and_upstream_errors_map_to_their_classes(fake: FakeUpstream) -> None:
+    tp = toolpack.Toolpack(tfl_station_data_detailed_dir="/nonexistent/toolpack")
+    with pytest.raises(toolpack.DataNotAvailableError):
+        tp.station_toilets(station_name="Victoria")
+    fake.reset([{"route": "/journey", "body": "hang"}])
+    tp = toolpack.Toolpack(tfl_api_key="k", tfl_api_base_url=fake.base_url,
+                           toolpack_upstream_timeout_ms=200)
+    with pytest.raises(toolpack.UpstreamTimeoutError) as timeout:
+        tp.plan_journey(**BANK)
+    assert timeout.value.code == "UPSTREAM_TIMEOUT"
+    fake.reset([{"route": "/journey", "status": 500, "json": {"message": "boom"}}])
+    with pytest.raises(toolpack.UpstreamError):
+        tp.plan_journey(**BANK)
+
+
+def test_call_returns_errors_and_raises_only_for_unknown_tools() -> None:
+    tp = toolpack.Toolpack()
+    result = tp.call("stationToilets", {"stationName": "xyzzy"})
+    assert result["isError"] is True
+    assert json.loads(result["content"][0]["text"]) == result["structuredContent"]
+    with pytest.raises(LookupError, match="unknown tool 'noSuchTool'"):
+        tp.call("noSuchTool", {})
+    assert tp.call("stationToilets", None)["structuredContent"]["code"] == "VALIDATION_ERROR"
+
+
+def test_settings_are_validated_and_from_env_reads_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    with pytest.raises(ValueError, match="TFL_APIKEY"):
+        toolpack.Toolpack(tfl_apikey="x")
+    with pytest.raises(ValueError, match="TOOLPACK_UPSTREAM_TIMEOUT_MS"):
+        toolpack.Toolpack(toolpack_upstream_timeout_ms="soon")
+    monkeypatch.setenv("TFL_STATION_DATA_DETAILED_DIR", "/nonexistent/from-env")
+    with pytest.raises(toolpack.DataNotAvailableError):
+        toolpack.Toolpack.from_env().station_toilets(station_name="Victoria")
+    # Keyword settings alone never read the environment.
+    assert toolpack.Toolpack().station_toilets(station_name="Victoria")["code"] == "OK"
+
+
+def test_two_hundred_concurrent_awaits_are_all_answered() -> None:
+    async def main() -> list[dict[str, object]]:
+        client = toolpack.AsyncToolpack(toolpack_rate_limit_per_second=0)
+        names = ["Victoria", "Kings Cross", "Abbey Wood", "Paddington"] * 50
+        return await asyncio.gather(*(client.station_toilets(station_name=n) for n in names))
+
+    answers = asyncio.run(main())
+    assert len(answers) == 200
+    assert all(a["code"] == "OK" for a in answers)
+    assert {a["stationUniqueId"] for a in answers} == {"HUBVIC", "HUBKGX", "HUBABW", "HUBPAD"}
+
+
+def test_the_event_loop_keeps_running_during_a_slow_call(fake: FakeUpstream) -> None:
+    fake.reset([{"route": "/journey", "delayMs": 600}])
+
+    async def main() -> int:
+        client = toolpack.AsyncToolpack(tfl_api_key="k", tfl_api_base_url=fake.base_url)
+        ticks = 0
+
+        async def ticker() -> None:
+            nonlocal ticks
+            while True:
+                await asyncio.sleep(0.01)
+                ticks += 1
+
+        task = asyncio.create_task(ticker())
+        answer = await client.plan_journey(**BANK)
+        task.cancel()
+        assert answer["code"] == "OK"
+        return ticks
+
+    assert asyncio.run(main()) >= 20
+
+
+def test_another_thread_keeps_running_during_a_long_sync_call(fake: FakeUpstream) -> None:
+    fake.reset([{"route": "/journey", "delayMs": 600}])
+    client = toolpack.Toolpack(tfl_api_key="k", tfl_api_base_url=fake.base_url)
+    counter = 0
+    stop = threading.Event()
+
+    def count() -> None:
+        nonlocal counter
+        while not stop.is_set():
+            counter += 1
+
+    thread = threading.Thread(target=count)
+    thread.start()
+    time.sleep(0.05)
+    before = counter
+    answer = client.plan_journey(**BANK)
+    during = counter - before
+    stop.set()
+    thread.join()
+    assert answer["code"] == "OK"
+    # With the GIL held for 600 ms the counter would barely move.
+    assert during > 10_000, during
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork() is POSIX only")
+def test_a_child_forked_after_first_use_gets_a_clear_error_not_a_hang() -> None:
+    script = """
+import os, sys, toolpack
+tp = toolpack.Toolpack()
+assert tp.station_toilets(station_name="Victoria")["code"] == "OK"
+pid = os.fork()
+if pid == 0:
+    try:
+        tp.station_toilets(station_name="Victoria")
+    except RuntimeError as e:
+        os._exit(0 if "forked" in str(e) else 3)
+    os._exit(4)
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+    done = subprocess.run([sys.executable, "-c", script], timeout=60)
+    assert done.returncode == 0
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="fork() is POSIX only")
+def test_a_child_forked_before_first_use_works() -> None:
+    script = """
+import os, sys, toolpack
+pid = os.fork()
+if pid == 0:
+    ok = toolpack.Toolpack().station_toilets(station_name="Victoria")["code"] == "OK"
+    os._exit(0 if ok else 5)
+_, status = os.waitpid(pid, 0)
+sys.exit(os.waitstatus_to_exitcode(status))
+"""
+    done = subprocess.run([sys.executable, "-c", script], timeout=60)
+    assert done.returncode == 0
+
+
+def test_the_package_is_typed() -> None:
+    import pathlib
+    root = pathlib.Path(toolpack.__file__).parent
+    # The tests run against the installed wheel, not the source tree.
+    assert "site-packages" in root.parts, root
+    assert (root / "py.typed").exists()
+    assert (root / "_native.pyi").exists()

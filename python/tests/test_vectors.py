@@ -1,0 +1,94 @@
+"""Every shared vector, through the typed methods and through `call`, async and sync,
+against the fake upstream: the same expectations as every other surface."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+import toolpack
+from conftest import FakeUpstream
+from vectors import Case, keyword_arguments, load, method_name, problems
+
+CASES = load()
+SCHEMAS = {t["name"]: t["inputSchema"] for t in toolpack.Toolpack.tools()}
+PATHS = ["sync-typed", "sync-call", "async-typed", "async-call"]
+
+
+def contract_code(payload: dict[str, Any]) -> Any:
+    error = payload.get("error")
+    return error.get("code") if isinstance(error, dict) else payload.get("code")
+
+
+def typed_outcome(call: Any) -> tuple[bool, Any]:
+    try:
+        return False, call()
+    except toolpack.ToolpackError as error:
+        assert error.code == contract_code(error.payload), (error.code, error.payload)
+        return True, error.payload
+
+
+async def async_typed_outcome(call: Any) -> tuple[bool, Any]:
+    try:
+        return False, await call()
+    except toolpack.ToolpackError as error:
+        assert error.code == contract_code(error.payload), (error.code, error.payload)
+        return True, error.payload
+
+
+def mcp_outcome(result: dict[str, Any]) -> tuple[bool, Any]:
+    assert set(result) == {"content", "structuredContent", "isError"}, result
+    assert result["content"][0]["type"] == "text"
+    return result["isError"], result["structuredContent"]
+
+
+def run(case: Case, path: str, settings: dict[str, str]) -> tuple[bool, Any] | None:
+    kwargs = {name.lower(): value for name, value in settings.items()}
+    arguments = case.data["arguments"]
+    typed_kwargs = keyword_arguments(arguments, SCHEMAS[case.tool])
+    if path.endswith("typed") and typed_kwargs is None:
+        return None
+    calls = case.data.get("callsBefore", 0) + 1
+    method = method_name(case.tool)
+    outcome: tuple[bool, Any] | None = None
+    if path.startswith("sync"):
+        client = toolpack.Toolpack(**kwargs)
+        for _ in range(calls):
+            if path == "sync-typed":
+                outcome = typed_outcome(lambda: getattr(client, method)(**typed_kwargs))
+            else:
+                outcome = mcp_outcome(client.call(case.tool, arguments))
+        return outcome
+
+    async def go() -> tuple[bool, Any] | None:
+        client = toolpack.AsyncToolpack(**kwargs)
+        result = None
+        for _ in range(calls):
+            if path == "async-typed":
+                result = await async_typed_outcome(lambda: getattr(client, method)(**typed_kwargs))
+            else:
+                result = mcp_outcome(await client.call(case.tool, arguments))
+        return result
+
+    return asyncio.run(go())
+
+
+@pytest.mark.parametrize("path", PATHS)
+@pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
+def test_vector(case: Case, path: str, fake: FakeUpstream) -> None:
+    settings = case.settings(fake.base_url)
+    fake.reset(case.data.get("upstream", []))
+    outcome = run(case, path, settings)
+    if outcome is None:
+        pytest.skip("a typed call cannot express these arguments (not an object, unknown or missing fields)")
+    is_error, body = outcome
+    found = problems(case, settings, is_error, body, fake.requests())
+    assert not found, "\n".join(found) + f"\n  got: {body}"
+
+
+def test_every_vector_file_was_loaded() -> None:
+    tools = {c.tool for c in CASES}
+    assert {"stationToilets", "planJourney"} <= tools
+    assert tools <= set(toolpack.TOOL_NAMES)
