@@ -93,6 +93,26 @@ async fn errors_are_tool_results_with_the_contract_json() {
 }
 
 #[tokio::test]
+async fn the_cores_mcp_json_is_exactly_what_the_server_sends() {
+    // The bindings' `call` returns `ToolResult::to_mcp_json`; it must equal rmcp's result.
+    let client = connect(BTreeMap::new()).await;
+    let toolpack = Toolpack::new(Config::default()).unwrap();
+    for name in ["Abbey Wood", "xyzzy"] {
+        let arguments = json!({ "stationName": name });
+        let sent = call(&client, "stationToilets", &arguments).await;
+        let core = toolpack
+            .call_json("stationToilets", arguments)
+            .await
+            .unwrap();
+        assert_eq!(
+            serde_json::to_value(&sent).unwrap(),
+            core.to_mcp_json(),
+            "{name}"
+        );
+    }
+}
+
+#[tokio::test]
 async fn missing_arguments_are_a_validation_error_not_a_protocol_error() {
     let client = connect(BTreeMap::new()).await;
     let (is_error, body) = body_of(&call(&client, "stationToilets", &json!(null)).await);

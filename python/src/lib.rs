@@ -8,14 +8,15 @@ use std::sync::OnceLock;
 use pyo3::exceptions::{PyLookupError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use serde_json::Value;
-use toolpack::{Catalog, Config, ErrorKind, ToolResult, Toolpack};
+use toolpack::{Catalog, Config, ErrorKind, ToolResult, Toolpack, UnknownTool};
 
 /// The process that started the tokio runtime. A process forked after that has no
 /// runtime threads, so calls there fail fast with a clear error instead of hanging.
 static RUNTIME_PID: OnceLock<u32> = OnceLock::new();
 
-/// `(error code or None, error kind or None, body JSON, MCP result JSON)` of one call.
-type CallOutcome = (Option<String>, Option<&'static str>, String, String);
+/// `(error code or None, error kind or None, JSON)` of one call: the contract body, or
+/// with `as_mcp` the MCP `CallToolResult` JSON.
+type CallOutcome = (Option<String>, Option<&'static str>, String);
 
 /// A configured toolpack: the native handle behind `toolpack.Toolpack` and
 /// `toolpack.AsyncToolpack`.
@@ -51,12 +52,12 @@ impl NativeToolpack {
         py: Python<'py>,
         name: String,
         arguments: &str,
+        as_mcp: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let arguments = prepare(&name, arguments)?;
         let toolpack = self.inner.clone();
         pyo3_async_runtimes::tokio::future_into_py(py, async move {
-            let result = toolpack.call_json(&name, arguments).await;
-            outcome(result.map_err(|e| PyLookupError::new_err(e.to_string()))?)
+            outcome(toolpack.call_json(&name, arguments).await, as_mcp)
         })
     }
 
@@ -66,13 +67,14 @@ impl NativeToolpack {
         py: Python<'_>,
         name: String,
         arguments: &str,
+        as_mcp: bool,
     ) -> PyResult<CallOutcome> {
         let arguments = prepare(&name, arguments)?;
         let toolpack = self.inner.clone();
         let result = py.detach(|| {
             pyo3_async_runtimes::tokio::get_runtime().block_on(toolpack.call_json(&name, arguments))
         });
-        outcome(result.map_err(|e| PyLookupError::new_err(e.to_string()))?)
+        outcome(result, as_mcp)
     }
 }
 
@@ -99,13 +101,18 @@ child: create clients after fork(), or use the 'spawn'/'forkserver' multiprocess
         .map_err(|e| PyValueError::new_err(format!("arguments are not valid JSON: {e}")))
 }
 
-fn outcome(result: ToolResult) -> PyResult<CallOutcome> {
+fn outcome(result: Result<ToolResult, UnknownTool>, as_mcp: bool) -> PyResult<CallOutcome> {
+    let result = result.map_err(|e| PyLookupError::new_err(e.to_string()))?;
     let kind = result
         .error_code
         .as_deref()
         .map(|c| ErrorKind::of(c).as_str());
-    let mcp = result.to_mcp_json().to_string();
-    Ok((result.error_code, kind, result.body.to_string(), mcp))
+    let json = if as_mcp {
+        result.to_mcp_json().to_string()
+    } else {
+        result.body.to_string()
+    };
+    Ok((result.error_code, kind, json))
 }
 
 fn value_error(error: impl std::fmt::Display) -> PyErr {

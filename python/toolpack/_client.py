@@ -33,7 +33,7 @@ def _settings(values: dict[str, Setting]) -> dict[str, str]:
 
 
 def _decode(tool: str, outcome: _native.CallOutcome) -> Any:
-    code, kind, body, _ = outcome
+    code, kind, body = outcome
     payload = json.loads(body)
     if code is not None:
         raise error_for(tool, code, kind, payload)
@@ -76,12 +76,12 @@ class AsyncToolpack(AsyncTools, _Client):
         """Calls tool ``name`` and returns the MCP ``CallToolResult`` JSON exactly as an
         MCP client gets it (``content``, ``structuredContent``, ``isError``). Contract
         errors are returned, not raised; an unknown tool raises ``LookupError``."""
-        outcome = await self._native.call(name, json.dumps(arguments))
-        result: dict[str, Any] = json.loads(outcome[3])
+        outcome = await self._native.call(name, json.dumps(arguments), True)
+        result: dict[str, Any] = json.loads(outcome[2])
         return result
 
     async def _typed(self, name: str, arguments: dict[str, Any]) -> Any:
-        return _decode(name, await self._native.call(name, json.dumps(arguments)))
+        return _decode(name, await self._native.call(name, json.dumps(arguments), False))
 
 
 class Toolpack(SyncTools, _Client):
@@ -94,8 +94,9 @@ class Toolpack(SyncTools, _Client):
         """Calls tool ``name`` and returns the MCP ``CallToolResult`` JSON exactly as an
         MCP client gets it (``content``, ``structuredContent``, ``isError``). Contract
         errors are returned, not raised; an unknown tool raises ``LookupError``."""
-        result: dict[str, Any] = json.loads(self._native.call_blocking(name, json.dumps(arguments))[3])
+        outcome = self._native.call_blocking(name, json.dumps(arguments), True)
+        result: dict[str, Any] = json.loads(outcome[2])
         return result
 
     def _typed(self, name: str, arguments: dict[str, Any]) -> Any:
-        return _decode(name, self._native.call_blocking(name, json.dumps(arguments)))
+        return _decode(name, self._native.call_blocking(name, json.dumps(arguments), False))
