@@ -4,6 +4,7 @@ layers over the native core. Tool methods come from ``_generated.py``."""
 from __future__ import annotations
 
 import json
+from collections.abc import Awaitable
 from typing import Any, Self, TypedDict
 
 from . import _native
@@ -38,6 +39,12 @@ def _decode(tool: str, outcome: _native.CallOutcome) -> Any:
     if code is not None:
         raise error_for(tool, code, kind, payload)
     return payload
+
+
+async def _finished(pending: _native.CallOutcome | Awaitable[_native.CallOutcome]) -> _native.CallOutcome:
+    """The outcome of an async native call: local tools finish at once (a tuple), calls
+    that wait on I/O give an awaitable."""
+    return pending if isinstance(pending, tuple) else await pending
 
 
 class _Client:
@@ -76,12 +83,12 @@ class AsyncToolpack(AsyncTools, _Client):
         """Calls tool ``name`` and returns the MCP ``CallToolResult`` JSON exactly as an
         MCP client gets it (``content``, ``structuredContent``, ``isError``). Contract
         errors are returned, not raised; an unknown tool raises ``LookupError``."""
-        outcome = await self._native.call(name, json.dumps(arguments), True)
+        outcome = await _finished(self._native.call(name, json.dumps(arguments), True))
         result: dict[str, Any] = json.loads(outcome[2])
         return result
 
     async def _typed(self, name: str, arguments: dict[str, Any]) -> Any:
-        return _decode(name, await self._native.call(name, json.dumps(arguments), False))
+        return _decode(name, await _finished(self._native.call(name, json.dumps(arguments), False)))
 
 
 class Toolpack(SyncTools, _Client):

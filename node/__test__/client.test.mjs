@@ -1,0 +1,101 @@
+// The Node layer itself: entry points, errors, tools(), settings, concurrency, and the
+// event loop staying free during a long call.
+import assert from 'node:assert/strict'
+import { createRequire } from 'node:module'
+import { after, before, test } from 'node:test'
+
+import toolpackDefault, { TOOL_NAMES, Toolpack, ToolpackError } from 'toolpack'
+import { startFake } from './helpers.mjs'
+
+const require = createRequire(import.meta.url)
+const BANK = { from: 'Bank Underground Station', to: 'Mile End Underground Station' }
+
+let fake
+before(async () => {
+  fake = await startFake()
+})
+after(() => fake.stop())
+
+test('require and import give the same classes', () => {
+  const cjs = require('toolpack')
+  assert.equal(cjs.Toolpack, Toolpack)
+  assert.equal(cjs.ToolpackError, ToolpackError)
+  assert.equal(toolpackDefault.Toolpack, Toolpack)
+})
+
+test('every catalog tool is a camelCase async method', async () => {
+  const tools = Toolpack.tools()
+  assert.deepEqual(tools.map((t) => t.name), [...TOOL_NAMES])
+  for (const tool of tools) {
+    const method = tool.name.replace(/[_-]([a-z0-9])/g, (_, c) => c.toUpperCase())
+    assert.equal(typeof Toolpack.prototype[method], 'function', method)
+    assert.equal(tool.inputSchema.type, 'object')
+    assert.equal(tool.outputSchema.type, 'object')
+  }
+})
+
+test('a contract error rejects with code, kind and payload', async () => {
+  const tp = new Toolpack({ toolpackRateLimitPerSecond: 1 })
+  await assert.rejects(tp.stationToilets({ stationName: 'xyzzy' }), (error) => {
+    assert.ok(error instanceof ToolpackError && error instanceof Error)
+    assert.equal(error.code, 'STATION_NOT_FOUND')
+    assert.equal(error.kind, 'not_found')
+    assert.equal(error.payload.success, false)
+    assert.equal(error.tool, 'stationToilets')
+    return true
+  })
+  await assert.rejects(tp.stationToilets({ stationName: 'Victoria' }), { code: 'RATE_LIMIT_EXCEEDED', kind: 'rate_limited' })
+  const fresh = new Toolpack()
+  await assert.rejects(fresh.stationToilets({ stationName: 'Edgware Road' }), { code: 'DISAMBIGUATION_REQUIRED', kind: 'disambiguation_required' })
+  await assert.rejects(fresh.stationToilets({ stationName: ' ' }), { code: 'VALIDATION_ERROR', kind: 'validation' })
+  await assert.rejects(new Toolpack({ tflStationDataDetailedDir: '/nonexistent/x' }).stationToilets({ stationName: 'Victoria' }), {
+    code: 'DATA_NOT_AVAILABLE',
+    kind: 'data_not_available',
+  })
+  await fake.reset([{ route: '/journey', body: 'hang' }])
+  const slow = new Toolpack({ tflApiKey: 'k', tflApiBaseUrl: fake.baseUrl, toolpackUpstreamTimeoutMs: 200 })
+  await assert.rejects(slow.planJourney(BANK), { code: 'UPSTREAM_TIMEOUT', kind: 'upstream_timeout' })
+  await fake.reset([{ route: '/journey', status: 500, json: { message: 'boom' } }])
+  await assert.rejects(slow.planJourney(BANK), { code: 'UPSTREAM_ERROR', kind: 'upstream' })
+})
+
+test('call resolves with errors and rejects only for an unknown tool', async () => {
+  const tp = new Toolpack()
+  const result = await tp.call('stationToilets', { stationName: 'xyzzy' })
+  assert.equal(result.isError, true)
+  assert.equal(result.structuredContent.code, 'STATION_NOT_FOUND')
+  await assert.rejects(tp.call('noSuchTool', {}), /unknown tool 'noSuchTool'/)
+  assert.equal((await tp.call('stationToilets')).structuredContent.code, 'VALIDATION_ERROR')
+})
+
+test('settings are validated; fromEnv reads the environment, options alone do not', async () => {
+  assert.throws(() => new Toolpack({ tflApikey: 'x' }), /TFL_APIKEY/)
+  assert.throws(() => new Toolpack({ toolpackUpstreamTimeoutMs: 'soon' }), /TOOLPACK_UPSTREAM_TIMEOUT_MS/)
+  process.env.TFL_STATION_DATA_DETAILED_DIR = '/nonexistent/from-env'
+  try {
+    await assert.rejects(Toolpack.fromEnv().stationToilets({ stationName: 'Victoria' }), { code: 'DATA_NOT_AVAILABLE' })
+    assert.equal((await new Toolpack().stationToilets({ stationName: 'Victoria' })).code, 'OK')
+  } finally {
+    delete process.env.TFL_STATION_DATA_DETAILED_DIR
+  }
+})
+
+test('500 concurrent calls are all answered', async () => {
+  const tp = new Toolpack({ toolpackRateLimitPerSecond: 0 })
+  const names = ['Victoria', 'Kings Cross', 'Abbey Wood', 'Paddington']
+  const answers = await Promise.all(Array.from({ length: 500 }, (_, i) => tp.stationToilets({ stationName: names[i % 4] })))
+  assert.equal(answers.length, 500)
+  assert.ok(answers.every((a) => a.code === 'OK'))
+  assert.deepEqual(new Set(answers.map((a) => a.stationUniqueId)), new Set(['HUBVIC', 'HUBKGX', 'HUBABW', 'HUBPAD']))
+})
+
+test('a timer keeps ticking during a long call', async () => {
+  await fake.reset([{ route: '/journey', delayMs: 600 }])
+  const tp = new Toolpack({ tflApiKey: 'k', tflApiBaseUrl: fake.baseUrl })
+  let ticks = 0
+  const timer = setInterval(() => ticks++, 10)
+  const answer = await tp.planJourney(BANK)
+  clearInterval(timer)
+  assert.equal(answer.code, 'OK')
+  assert.ok(ticks >= 20, `only ${ticks} ticks in 600 ms`)
+})

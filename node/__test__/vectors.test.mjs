@@ -1,0 +1,65 @@
+// Every shared vector through the typed methods and through `call`, against the fake
+// upstream: the same expectations as every other surface.
+import assert from 'node:assert/strict'
+import { after, before, describe, test } from 'node:test'
+
+import { Toolpack, ToolpackError } from 'toolpack'
+import { loadVectors, optionsOf, problems, settingsOf, startFake } from './helpers.mjs'
+
+const schemas = Object.fromEntries(Toolpack.tools().map((t) => [t.name, t.inputSchema]))
+const camel = (s) => s.replace(/[_-]([a-z0-9])/g, (_, c) => c.toUpperCase())
+
+/** Whether a typed call can express these arguments (an object with known, complete fields). */
+function typedCanExpress(tool, args) {
+  const schema = schemas[tool]
+  if (args === null || typeof args !== 'object' || Array.isArray(args)) return false
+  const known = Object.keys(schema.properties ?? {})
+  return Object.keys(args).every((k) => known.includes(k)) && (schema.required ?? []).every((k) => k in args)
+}
+
+async function typedOutcome(client, tool, args) {
+  try {
+    return [false, await client[camel(tool)](args)]
+  } catch (error) {
+    assert.ok(error instanceof ToolpackError, `rejects with a ToolpackError, got ${error}`)
+    const code = error.payload?.error?.code ?? error.payload?.code
+    assert.equal(error.code, code)
+    return [true, error.payload]
+  }
+}
+
+async function callOutcome(client, tool, args) {
+  const result = await client.call(tool, args)
+  assert.deepEqual(Object.keys(result).sort(), ['content', 'isError', 'structuredContent'])
+  assert.deepEqual(JSON.parse(result.content[0].text), result.structuredContent)
+  return [result.isError, result.structuredContent]
+}
+
+describe('shared vectors', () => {
+  let fake
+  before(async () => {
+    fake = await startFake()
+  })
+  after(() => fake.stop())
+
+  for (const { tool, case: c } of loadVectors()) {
+    for (const path of ['typed', 'call']) {
+      test(`${path} · ${tool}: ${c.name}`, async (t) => {
+        if (path === 'typed' && !typedCanExpress(tool, c.arguments)) {
+          t.skip('a typed call cannot express these arguments')
+          return
+        }
+        const settings = settingsOf(c, fake.baseUrl)
+        await fake.reset(c.upstream ?? [])
+        const client = new Toolpack(optionsOf(settings))
+        let outcome
+        for (let i = 0; i <= (c.callsBefore ?? 0); i++) {
+          outcome = path === 'typed' ? await typedOutcome(client, tool, c.arguments) : await callOutcome(client, tool, c.arguments)
+        }
+        const [isError, body] = outcome
+        const found = problems(c, settings, isError, body, await fake.requests())
+        assert.deepEqual(found, [], `${found.join('\n')}\n  got: ${JSON.stringify(body)}`)
+      })
+    }
+  }
+})

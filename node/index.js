@@ -1,0 +1,90 @@
+// toolpack for Node.js: the `Toolpack` client. Every catalog tool becomes a camelCase
+// async method, defined here from the catalog itself; `index.d.ts` (generated from the
+// catalog's JSON schemas by `codegen.mjs`) types them. No tool is written by hand.
+'use strict'
+
+const native = require('./native.js')
+
+/** Every tool of the catalog (name, title, description, toolset, schemas, annotations). */
+const TOOLS = Object.freeze(JSON.parse(native.toolsJson()))
+
+/** A typed call answered with a contract error. */
+class ToolpackError extends Error {
+  constructor(tool, code, kind, payload) {
+    super(`${tool}: ${code}: ${messageOf(payload)}`)
+    this.name = 'ToolpackError'
+    /** The tool's catalog name. */
+    this.tool = tool
+    /** The contract's exact error code. */
+    this.code = code
+    /** The error's kind: validation, not_found, disambiguation_required, rate_limited, upstream_timeout, upstream, data_not_available, internal or other. */
+    this.kind = kind
+    /** The contract's error JSON. */
+    this.payload = payload
+  }
+}
+
+function messageOf(payload) {
+  if (typeof payload?.message === 'string') return payload.message
+  if (typeof payload?.error?.message === 'string') return payload.error.message
+  return 'the tool reported an error'
+}
+
+/** Options (`{ tflApiKey: '…' }`) as the core's setting names (`TFL_API_KEY`). */
+function settingsOf(options) {
+  const settings = {}
+  for (const [name, value] of Object.entries(options ?? {})) {
+    if (value === undefined || value === null) continue
+    settings[name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()] = String(value)
+  }
+  return settings
+}
+
+function camelCase(name) {
+  return name.replace(/[_-]([a-z0-9])/g, (_, c) => c.toUpperCase())
+}
+
+class Toolpack {
+  /** A client configured only by `options` (the environment is not read). */
+  constructor(options) {
+    this._native = new native.NativeToolpack(settingsOf(options), false)
+  }
+
+  /** A client configured from the process environment, with `overrides` on top. */
+  static fromEnv(overrides) {
+    const client = Object.create(Toolpack.prototype)
+    client._native = new native.NativeToolpack(settingsOf(overrides), true)
+    return client
+  }
+
+  /** Every tool: name, description, input and output JSON schema, annotations. */
+  static tools() {
+    return JSON.parse(native.toolsJson())
+  }
+
+  /** Calls tool `name`; resolves to the MCP `CallToolResult` JSON, errors included. */
+  async call(name, args) {
+    const outcome = await this._native.call(name, JSON.stringify(args ?? null), true)
+    return JSON.parse(outcome.json)
+  }
+
+  async _typed(name, args) {
+    const outcome = await this._native.call(name, JSON.stringify(args ?? null), false)
+    const body = JSON.parse(outcome.json)
+    if (outcome.code != null) throw new ToolpackError(name, outcome.code, outcome.kind ?? 'other', body)
+    return body
+  }
+}
+
+for (const tool of TOOLS) {
+  const method = camelCase(tool.name)
+  Object.defineProperty(Toolpack.prototype, method, {
+    value: { [method](args) { return this._typed(tool.name, args) } }[method],
+    writable: true,
+    configurable: true,
+  })
+}
+
+const TOOL_NAMES = Object.freeze(TOOLS.map((t) => t.name))
+
+module.exports = { Toolpack, ToolpackError, TOOL_NAMES }

@@ -1,0 +1,20 @@
+// Types of the native addon (the napi-rs layer). Use `Toolpack` from `toolpack` instead.
+
+/** The outcome of one call. */
+export interface CallOutcome {
+  /** The contract error code, when the call failed. */
+  code?: string | null
+  /** The error's kind (`validation`, `not_found`, …), when the call failed. */
+  kind?: string | null
+  /** The contract body JSON, or the MCP `CallToolResult` JSON when asked for. */
+  json: string
+}
+
+/** A configured toolpack. */
+export declare class NativeToolpack {
+  constructor(settings: Record<string, string>, fromEnv: boolean)
+  call(name: string, arguments: string, asMcp: boolean): Promise<CallOutcome>
+}
+
+/** Every tool of the catalog, as JSON. */
+export declare function toolsJson(): string
