@@ -64,6 +64,7 @@ class Toolpack {
 
   /** Calls tool `name`; resolves to the MCP `CallToolResult` JSON, errors included. */
   async call(name, args) {
+    // The native call answers at once for calls that never wait, else with a Promise.
     const outcome = await this._native.call(name, JSON.stringify(args ?? null), true)
     return JSON.parse(outcome.json)
   }

@@ -13,7 +13,8 @@ export interface CallOutcome {
 /** A configured toolpack. */
 export declare class NativeToolpack {
   constructor(settings: Record<string, string>, fromEnv: boolean)
-  call(name: string, arguments: string, asMcp: boolean): Promise<CallOutcome>
+  /** The outcome when the call finished on its first poll, else a Promise of it. */
+  call(name: string, arguments: string, asMcp: boolean): CallOutcome | Promise<CallOutcome>
 }
 
 /** Every tool of the catalog, as JSON. */

@@ -4,10 +4,13 @@
 //! catalog's JSON schemas.
 
 use std::collections::HashMap;
+use std::future::Future;
+use std::pin::Pin;
+use std::task::{Context, Poll, Waker};
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use toolpack::{Catalog, Config, ErrorKind, Toolpack};
+use toolpack::{Catalog, Config, ErrorKind, ToolResult, Toolpack, UnknownTool};
 
 /// The outcome of one call.
 #[napi(object)]
@@ -47,36 +50,61 @@ impl NativeToolpack {
         Ok(Self { inner })
     }
 
-    /// Calls tool `name` with JSON `arguments` on the tokio runtime (never on the
-    /// event loop); resolves to the outcome. An unknown tool or arguments that are not
-    /// JSON reject with code `InvalidArg`.
-    #[napi]
-    pub async fn call(&self, name: String, arguments: String, as_mcp: bool) -> Result<CallOutcome> {
-        let arguments: serde_json::Value = serde_json::from_str(&arguments).map_err(|e| {
-            Error::new(
-                Status::InvalidArg,
-                format!("arguments are not valid JSON: {e}"),
-            )
-        })?;
-        let result = self
-            .inner
-            .call_json(&name, arguments)
-            .await
-            .map_err(|e| Error::new(Status::InvalidArg, e.to_string()))?;
-        let json = if as_mcp {
-            result.to_mcp_json().to_string()
-        } else {
-            result.body.to_string()
-        };
-        Ok(CallOutcome {
-            kind: result
-                .error_code
-                .as_deref()
-                .map(|c| ErrorKind::of(c).as_str().to_owned()),
-            code: result.error_code,
-            json,
-        })
+    /// Calls tool `name` with JSON `arguments`: the outcome itself when the call
+    /// finishes on its first poll (local tools), else a Promise of it.
+    ///
+    /// The first poll runs here inside the tokio runtime's context; a call that has to
+    /// wait (upstream I/O, timers) continues on the runtime's threads, never on the
+    /// event loop. This saves the thread hops of a Promise for calls that never wait.
+    /// An unknown tool or arguments that are not JSON throw with code `InvalidArg`.
+    #[napi(ts_return_type = "CallOutcome | Promise<CallOutcome>")]
+    pub fn call<'env>(
+        &self,
+        env: &'env Env,
+        name: String,
+        arguments: String,
+        as_mcp: bool,
+    ) -> Result<Either<CallOutcome, PromiseRaw<'env, CallOutcome>>> {
+        if Catalog::get().find(&name).is_none() {
+            return Err(invalid(format!("unknown tool '{name}'")));
+        }
+        let arguments: serde_json::Value = serde_json::from_str(&arguments)
+            .map_err(|e| invalid(format!("arguments are not valid JSON: {e}")))?;
+        let toolpack = self.inner.clone();
+        let mut work: Pin<Box<dyn Future<Output = CallResult> + Send>> =
+            Box::pin(async move { toolpack.call_json(&name, arguments).await });
+        let first = within_runtime_if_available(|| {
+            work.as_mut().poll(&mut Context::from_waker(Waker::noop()))
+        });
+        match first {
+            Poll::Ready(result) => Ok(Either::A(outcome(result, as_mcp)?)),
+            Poll::Pending => {
+                Ok(Either::B(env.spawn_future(async move {
+                    outcome(work.await, as_mcp)
+                })?))
+            }
+        }
     }
+}
+
+/// What `Toolpack::call_json` resolves to.
+type CallResult = std::result::Result<ToolResult, UnknownTool>;
+
+fn outcome(result: CallResult, as_mcp: bool) -> Result<CallOutcome> {
+    let result = result.map_err(invalid)?;
+    let json = if as_mcp {
+        result.to_mcp_json().to_string()
+    } else {
+        result.body.to_string()
+    };
+    Ok(CallOutcome {
+        kind: result
+            .error_code
+            .as_deref()
+            .map(|c| ErrorKind::of(c).as_str().to_owned()),
+        code: result.error_code,
+        json,
+    })
 }
 
 /// Every tool of the catalog (name, title, description, toolset, input and output
