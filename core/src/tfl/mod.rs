@@ -4,6 +4,35 @@
 //! Station data: "Powered by TfL Open Data" — TfL Transport Data Service terms
 //! (OGL 2.0 with TfL amendments). TfL does not endorse this project.
 
+/// Implements [`crate::ToolOutput`] for a TfL response: TfL contracts share one shape
+/// (`success`, `code`, `message`, …), an `error(code, message)` constructor and the
+/// codes `VALIDATION_ERROR`, `RATE_LIMIT_EXCEEDED` and `INTERNAL_ERROR`.
+macro_rules! tfl_tool_output {
+    ($response:ty, $code:ident, $internal_message:literal) => {
+        impl $crate::tool::ToolOutput for $response {
+            fn error_code(&self) -> Option<&str> {
+                (!self.success).then(|| self.code.as_str())
+            }
+
+            fn invalid_arguments(_tool: &str, message: String) -> Self {
+                Self::error($code::ValidationError, message)
+            }
+
+            fn rate_limited(tool: &str) -> Self {
+                Self::error(
+                    $code::RateLimitExceeded,
+                    format!("Rate limit exceeded for {tool}."),
+                )
+            }
+
+            fn internal_error(_tool: &str) -> Self {
+                Self::error($code::InternalError, $internal_message)
+            }
+        }
+    };
+}
+pub(crate) use tfl_tool_output;
+
 mod plan_journey;
 mod station_toilets;
 

@@ -17,7 +17,7 @@ pub use types::{
 use crate::Toolpack;
 use crate::config::{Config, env};
 use crate::http::{HttpError, RequestPolicy, UpstreamRequest};
-use crate::tool::{Annotations, Tool, ToolOutput, ToolSpec, Toolset};
+use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 
 /// Longest accepted `from` / `to`, in characters.
 pub const MAX_LOCATION_CHARS: usize = 200;
@@ -71,29 +71,11 @@ call again with the chosen suggestion's parameterValue as `from` or `to`. Needs 
     }
 }
 
-impl ToolOutput for JourneyPlanToolResponse {
-    fn error_code(&self) -> Option<&str> {
-        (!self.success).then(|| self.code.as_str())
-    }
-
-    fn invalid_arguments(_tool: &str, message: String) -> Self {
-        Self::error(PlanJourneyCode::ValidationError, message)
-    }
-
-    fn rate_limited(tool: &str) -> Self {
-        Self::error(
-            PlanJourneyCode::RateLimitExceeded,
-            format!("Rate limit exceeded for {tool}."),
-        )
-    }
-
-    fn internal_error(_tool: &str) -> Self {
-        Self::error(
-            PlanJourneyCode::InternalError,
-            "Unexpected error while planning journey.",
-        )
-    }
-}
+crate::tfl::tfl_tool_output!(
+    JourneyPlanToolResponse,
+    PlanJourneyCode,
+    "Unexpected error while planning journey."
+);
 
 fn validate(input: &JourneyPlanRequest) -> Result<(), String> {
     if input.from.trim().is_empty() || input.to.trim().is_empty() {

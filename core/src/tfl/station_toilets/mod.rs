@@ -15,7 +15,7 @@ pub use types::{
 use self::data::{StationData, StationDataSource};
 use self::matching::{NormalizedName, Resolution, resolve};
 use crate::Toolpack;
-use crate::tool::{Annotations, Tool, ToolOutput, ToolSpec, Toolset};
+use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 
 /// Longest accepted station name, in characters.
 pub const MAX_STATION_NAME_CHARS: usize = 100;
@@ -64,29 +64,11 @@ Works offline on TfL station data (Powered by TfL Open Data).",
     }
 }
 
-impl ToolOutput for StationToiletToolResponse {
-    fn error_code(&self) -> Option<&str> {
-        (!self.success).then(|| self.code.as_str())
-    }
-
-    fn invalid_arguments(_tool: &str, message: String) -> Self {
-        Self::error(StationToiletsCode::ValidationError, message)
-    }
-
-    fn rate_limited(tool: &str) -> Self {
-        Self::error(
-            StationToiletsCode::RateLimitExceeded,
-            format!("Rate limit exceeded for {tool}."),
-        )
-    }
-
-    fn internal_error(_tool: &str) -> Self {
-        Self::error(
-            StationToiletsCode::InternalError,
-            "Unexpected error while looking up station toilets.",
-        )
-    }
-}
+crate::tfl::tfl_tool_output!(
+    StationToiletToolResponse,
+    StationToiletsCode,
+    "Unexpected error while looking up station toilets."
+);
 
 fn validate(station_name: &str) -> Result<NormalizedName, String> {
     let trimmed = station_name.trim();
