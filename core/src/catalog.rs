@@ -11,14 +11,38 @@ use crate::config::Config;
 use crate::schema::{JsonObject, input_schema, output_schema};
 use crate::tool::{Tool, ToolOutput, ToolSpec};
 
+/// The one list of tools: calls `$callback!` with one entry per tool, in catalog order,
+/// `"feature" method_name: ToolType, RequestType => ResponseType;`. The catalog is built
+/// from it, and so is every binding that needs one item per tool at compile time (the
+/// uniffi bindings' typed methods). Adding a tool means adding one entry here.
+///
+/// The feature is checked where the entries are expanded (`#[cfg(feature = "…")]`), so a
+/// crate expanding them defines the same feature names (`tfl`, `digitransit`, `loko`).
+#[macro_export]
+macro_rules! with_every_tool {
+    ($callback:ident) => {
+        $callback! {
+            "tfl" plan_journey: $crate::tfl::PlanJourney,
+                $crate::tfl::JourneyPlanRequest => $crate::tfl::JourneyPlanToolResponse;
+            "tfl" station_toilets: $crate::tfl::StationToilets,
+                $crate::tfl::StationToiletLookupRequest => $crate::tfl::StationToiletToolResponse;
+        }
+    };
+}
+
+/// The catalog entries of a [`with_every_tool!`] list, for the enabled features.
+macro_rules! catalog_entries {
+    ($($feature:literal $method:ident : $tool:ty, $input:ty => $output:ty;)*) => {
+        vec![$(
+            #[cfg(feature = $feature)]
+            ToolEntry::of::<$tool>(),
+        )*]
+    };
+}
+
 /// Every tool of the enabled features, in catalog order.
 fn registered_tools() -> Vec<ToolEntry> {
-    vec![
-        #[cfg(feature = "tfl")]
-        ToolEntry::of::<crate::tfl::PlanJourney>(),
-        #[cfg(feature = "tfl")]
-        ToolEntry::of::<crate::tfl::StationToilets>(),
-    ]
+    crate::with_every_tool!(catalog_entries)
 }
 
 /// The JSON result of a tool call, exactly as an MCP client should see it.

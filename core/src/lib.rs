@@ -25,6 +25,9 @@
 //! Tool families, each behind a cargo feature (all on by default): `tfl`,
 //! `digitransit`, `loko`.
 
+#[cfg(feature = "uniffi")]
+uniffi::setup_scaffolding!();
+
 pub mod catalog;
 pub mod config;
 pub mod error_kind;

@@ -43,7 +43,7 @@ fn summarise(journey: Journey) -> JourneyOptionSummary {
         duration_minutes: journey.duration,
         start_date_time: journey.start_date_time,
         arrival_date_time: journey.arrival_date_time,
-        leg_count: legs.len(),
+        leg_count: u32::try_from(legs.len()).unwrap_or(u32::MAX),
         total_fare_pence: journey.fare.and_then(|f| f.total_cost),
         is_disrupted: legs.iter().any(|l| l.is_disrupted),
         legs,

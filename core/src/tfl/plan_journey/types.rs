@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 
 /// `JourneyPlanRequest`: where from, where to, and whether the route must be step-free.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct JourneyPlanRequest {
     /// Start: a place name ("Bank"), a postcode ("SW1A 2AA"), `"lat,lon"`
@@ -39,6 +40,7 @@ impl JourneyPlanRequest {
 
 /// Result or error code of `planJourney`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum PlanJourneyCode {
     /// Journeys were planned; `topJourneys` is filled (possibly empty).
@@ -74,6 +76,7 @@ impl PlanJourneyCode {
 
 /// `JourneyPlanToolResponse`: every field is always present (`null` when unused).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct JourneyPlanToolResponse {
     /// Whether planning succeeded.
@@ -106,6 +109,7 @@ impl JourneyPlanToolResponse {
 
 /// `JourneyOptionSummary`: one journey, with what an agent needs to describe it.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct JourneyOptionSummary {
     /// Door-to-door duration in minutes.
@@ -115,7 +119,7 @@ pub struct JourneyOptionSummary {
     /// Arrival, London local time without offset.
     pub arrival_date_time: Option<String>,
     /// Number of legs.
-    pub leg_count: usize,
+    pub leg_count: u32,
     /// The single adult pay-as-you-go fare in pence, when TfL gives one (walks have none).
     pub total_fare_pence: Option<i64>,
     /// Whether any leg is disrupted.
@@ -126,6 +130,7 @@ pub struct JourneyOptionSummary {
 
 /// One leg of a journey.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct JourneyLegSummary {
     /// Mode id: `tube`, `walking`, `bus`, `overground`, `dlr`, `national-rail`, `elizabeth-line`, …
@@ -148,6 +153,7 @@ pub struct JourneyLegSummary {
 
 /// `JourneyDisambiguationSuggestion`: one candidate place for an ambiguous location.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct JourneyDisambiguationSuggestion {
     /// Retry token: pass it back as `from` or `to` to choose this place.

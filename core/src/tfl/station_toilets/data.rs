@@ -257,7 +257,7 @@ fn parse_toilets(input: impl Read) -> Result<Vec<(String, StationToiletDetail)>,
                 baby_changing: row.flag("HasBabyChanging"),
                 inside_gate_line: row.flag("IsInsideGateLine"),
                 fee_charged: row.flag("IsFeeCharged"),
-                kind: if kind.is_empty() {
+                r#type: if kind.is_empty() {
                     "Unknown".to_owned()
                 } else {
                     kind.to_owned()
@@ -281,7 +281,7 @@ mod tests {
         assert_eq!(data.toilets.len(), 179);
         assert_eq!(data.toilets_of("HUBVIC").len(), 6);
         let all = data.toilets.values().flatten();
-        assert_eq!(all.clone().filter(|t| t.kind == "Female").count(), 147);
+        assert_eq!(all.clone().filter(|t| t.r#type == "Female").count(), 147);
         assert_eq!(all.clone().filter(|t| t.accessible).count(), 119);
         assert_eq!(all.clone().filter(|t| t.fee_charged).count(), 13);
         assert_eq!(all.filter(|t| t.location.is_none()).count(), 57);
@@ -300,10 +300,13 @@ mod tests {
         let abw = &data.toilets_of("HUBABW")[0];
         assert_eq!(abw.location.as_deref(), Some("Located on platforms 2,3"));
         assert_eq!(abw.platform_numbers, vec![2, 3]);
-        assert_eq!(abw.kind, "Female");
+        assert_eq!(abw.r#type, "Female");
         assert!(abw.accessible && abw.inside_gate_line && !abw.baby_changing && !abw.fee_charged);
         let eac = &data.toilets_of("HUBEAC")[0];
-        assert_eq!((eac.location.clone(), eac.kind.as_str()), (None, "Unknown"));
+        assert_eq!(
+            (eac.location.clone(), eac.r#type.as_str()),
+            (None, "Unknown")
+        );
         assert!(eac.fee_charged && eac.baby_changing);
         assert!(data.toilets_of("NOPE").is_empty());
     }

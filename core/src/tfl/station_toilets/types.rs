@@ -5,6 +5,7 @@ use serde::{Deserialize, Serialize};
 
 /// `StationToiletLookupRequest`: which station to look up.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StationToiletLookupRequest {
     /// User-facing station name, e.g. `Abbey Wood`, `King's Cross` or `Kings Cross St Pancras`.
@@ -24,6 +25,7 @@ impl StationToiletLookupRequest {
 
 /// Result or error code of `stationToilets`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 #[serde(rename_all = "SCREAMING_SNAKE_CASE")]
 pub enum StationToiletsCode {
     /// The station was resolved; `toilets` is filled (possibly empty).
@@ -59,6 +61,7 @@ impl StationToiletsCode {
 
 /// `StationToiletToolResponse`: every field is always present (`null` when unused).
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct StationToiletToolResponse {
     /// Whether the lookup succeeded.
@@ -79,6 +82,7 @@ pub struct StationToiletToolResponse {
 
 /// `StationToiletDetail`: one toilet row of the TfL data.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct StationToiletDetail {
     /// Location text from the source data (`null` when empty).
@@ -94,12 +98,12 @@ pub struct StationToiletDetail {
     /// A fee is charged.
     pub fee_charged: bool,
     /// `Male`, `Female`, `Unisex` (or `Unknown` when the data has none).
-    #[serde(rename = "type")]
-    pub kind: String,
+    pub r#type: String,
 }
 
 /// `StationDisambiguationSuggestion`: one candidate station.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct StationDisambiguationSuggestion {
     /// The candidate's unique id; pass it back as `stationName` to choose it.

@@ -1,0 +1,138 @@
+// Test support: the fake upstream (the Rust testkit's `fake-upstream` binary, driven
+// through its admin API), the shared vectors, and the checks every surface applies.
+
+import java.io.File
+import java.math.BigDecimal
+import java.net.URI
+import java.net.http.HttpClient
+import java.net.http.HttpRequest
+import java.net.http.HttpResponse
+import org.json.JSONArray
+import org.json.JSONObject
+import org.json.JSONTokener
+
+val TESTS_DIR: String = System.getenv("TOOLPACK_TESTS_DIR") ?: error("set TOOLPACK_TESTS_DIR")
+
+/** The running fake upstream; stops with the JVM. */
+object FakeUpstream {
+    private val process: Process
+    val baseUrl: String
+    private val http = HttpClient.newHttpClient()
+
+    init {
+        val bin = System.getenv("TOOLPACK_FAKE_UPSTREAM_BIN") ?: error("set TOOLPACK_FAKE_UPSTREAM_BIN")
+        process = ProcessBuilder(bin, "--fixtures", "$TESTS_DIR/fixtures")
+            .redirectError(ProcessBuilder.Redirect.INHERIT)
+            .start()
+        baseUrl = process.inputStream.bufferedReader().readLine()
+        Runtime.getRuntime().addShutdownHook(Thread { process.destroy() })
+    }
+
+    private fun send(method: String, path: String, body: Any? = null): String {
+        val publisher = if (body == null) HttpRequest.BodyPublishers.noBody()
+        else HttpRequest.BodyPublishers.ofString(body.toString())
+        val request = HttpRequest.newBuilder(URI.create(baseUrl + path))
+            .header("content-type", "application/json")
+            .method(method, publisher)
+            .build()
+        val response = http.send(request, HttpResponse.BodyHandlers.ofString())
+        check(response.statusCode() in 200..299) { "$method $path: ${response.statusCode()}" }
+        return response.body()
+    }
+
+    /** Clears scenarios and the request log, then installs `scenarios`. */
+    fun reset(scenarios: JSONArray?) {
+        send("DELETE", "/__fake/scenarios")
+        send("DELETE", "/__fake/requests")
+        scenarios?.forEach { send("POST", "/__fake/scenarios", it) }
+    }
+
+    /** Every request received since the last reset. */
+    fun requests(): JSONArray = JSONArray(send("GET", "/__fake/requests"))
+}
+
+/** One case of a vector file. */
+class Case(val tool: String, val data: JSONObject) {
+    val name: String get() = data.getString("name")
+    val arguments: Any get() = data.opt("arguments") ?: JSONObject.NULL
+    val callsBefore: Int get() = data.optInt("callsBefore", 0)
+
+    /** The case's settings with `${TESTS_DIR}` and `${UPSTREAM}` filled in. */
+    fun settings(upstream: String): Map<String, String> {
+        val config = data.optJSONObject("config") ?: return emptyMap()
+        return config.keySet().associateWith {
+            config.getString(it).replace("\${TESTS_DIR}", TESTS_DIR).replace("\${UPSTREAM}", upstream)
+        }
+    }
+}
+
+fun loadVectors(): List<Case> =
+    File(TESTS_DIR, "vectors").walkTopDown().filter { it.isFile && it.extension == "json" }.sorted()
+        .flatMap { file ->
+            val json = JSONObject(JSONTokener(file.readText()))
+            val cases = json.getJSONArray("cases")
+            (0 until cases.length()).map { Case(json.getString("tool"), cases.getJSONObject(it)) }
+        }.toList()
+
+fun parseJson(text: String): Any = JSONTokener(text).nextValue()
+
+/** Deep JSON equality (numbers by value). */
+fun jsonEquals(a: Any?, b: Any?): Boolean = when {
+    (a == null || a == JSONObject.NULL) -> b == null || b == JSONObject.NULL
+    a is Number && b is Number -> BigDecimal(a.toString()).compareTo(BigDecimal(b.toString())) == 0
+    a is JSONObject && b is JSONObject -> a.keySet() == b.keySet() && a.keySet().all { jsonEquals(a.get(it), b.get(it)) }
+    a is JSONArray && b is JSONArray -> a.length() == b.length() && (0 until a.length()).all { jsonEquals(a.get(it), b.get(it)) }
+    else -> a == b
+}
+
+private object Missing
+
+fun pointer(body: Any, path: String): Any? {
+    var current: Any? = body
+    for (raw in path.split("/").drop(1)) {
+        val part = raw.replace("~1", "/").replace("~0", "~")
+        current = when (current) {
+            is JSONObject -> if (current.has(part)) current.get(part) else return Missing
+            is JSONArray -> part.toIntOrNull()?.takeIf { it < current.length() }?.let { current.get(it) } ?: return Missing
+            else -> return Missing
+        }
+    }
+    return current
+}
+
+/** Every way an answer differs from the case's expectations (empty when it passes). */
+fun problems(case: Case, settings: Map<String, String>, isError: Boolean, body: Any, received: JSONArray): List<String> {
+    val expect = case.data.getJSONObject("expect")
+    val found = mutableListOf<String>()
+    if (isError != expect.getBoolean("isError")) found += "isError is $isError, expected ${expect.getBoolean("isError")}"
+    if (expect.has("body") && !jsonEquals(expect.get("body"), body)) found += "body differs: expected ${expect.get("body")}"
+    expect.optJSONObject("pointers")?.let { pointers ->
+        for (path in pointers.keySet()) {
+            val actual = pointer(body, path)
+            if (actual === Missing || !jsonEquals(actual, pointers.get(path))) found += "$path is $actual, expected ${pointers.get(path)}"
+        }
+    }
+    expect.optJSONObject("lengths")?.let { lengths ->
+        for (path in lengths.keySet()) {
+            val actual = pointer(body, path)
+            if (actual !is JSONArray || actual.length() != lengths.getInt(path)) found += "$path has the wrong length, expected ${lengths.getInt(path)}"
+        }
+    }
+    expect.optJSONArray("requests")?.let { wanted ->
+        if (wanted.length() != received.length()) found += "the fake upstream received ${received.length()} requests, expected ${wanted.length()}"
+        for (i in 0 until minOf(wanted.length(), received.length())) {
+            val want = wanted.getJSONObject(i)
+            val got = received.getJSONObject(i)
+            if (want.has("path") && want.getString("path") != got.getString("path")) found += "request $i: path ${got.getString("path")}"
+            if (want.has("query") && !jsonEquals(want.get("query"), got.get("query"))) found += "request $i: query ${got.get("query")}"
+            val headers = got.getJSONObject("headers")
+            want.optJSONObject("headers")?.let { h -> h.keySet().filter { headers.optString(it, null) != h.getString(it) }.forEach { found += "request $i: header $it" } }
+            want.optJSONArray("absentHeaders")?.forEach { if (headers.has(it as String)) found += "request $i: header $it must be absent" }
+        }
+    }
+    val text = body.toString()
+    for ((name, value) in settings) {
+        if (name.endsWith("_API_KEY") && value.isNotBlank() && text.contains(value.trim())) found += "the answer contains the value of $name"
+    }
+    return found
+}
