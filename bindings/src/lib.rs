@@ -4,7 +4,7 @@
 //! the core's one tool list ([`toolpack::with_every_tool!`]): adding a tool to the core
 //! adds its method here with no code of its own.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
 use toolpack::{Catalog, Config, ErrorKind, Tool, ToolOutput, Toolpack};
@@ -195,15 +195,12 @@ impl ToolpackClient {
 
 impl ToolpackClient {
     fn build(base: Config, settings: HashMap<String, String>) -> Result<Arc<Self>, ToolpackError> {
-        let mut names: Vec<&String> = settings.keys().collect();
-        names.sort();
-        let mut builder = base.to_builder();
-        for name in names {
-            builder = builder
-                .set(name, &settings[name])
-                .map_err(invalid_setting)?;
-        }
-        let inner = Toolpack::new(builder.build()).map_err(invalid_setting)?;
+        let sorted: BTreeMap<String, String> = settings.into_iter().collect();
+        let config = base
+            .to_builder()
+            .set_pairs(sorted)
+            .map_err(invalid_setting)?;
+        let inner = Toolpack::new(config.build()).map_err(invalid_setting)?;
         Ok(Arc::new(Self { inner }))
     }
 

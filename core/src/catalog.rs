@@ -60,6 +60,21 @@ impl ToolResult {
         self.error_code.is_some()
     }
 
+    /// The kind of the error when the call failed (what bindings map to exception classes).
+    pub fn error_kind(&self) -> Option<crate::ErrorKind> {
+        self.error_code.as_deref().map(crate::ErrorKind::of)
+    }
+
+    /// The JSON text bindings hand over: the MCP `CallToolResult` JSON when `as_mcp`
+    /// (what a generic `call` returns), else the contract body (what typed calls return).
+    pub fn json_text(&self, as_mcp: bool) -> String {
+        if as_mcp {
+            self.to_mcp_json().to_string()
+        } else {
+            self.body.to_string()
+        }
+    }
+
     /// The MCP `CallToolResult` JSON of this result, exactly as `toolpack-mcp` sends it:
     /// the body as `structuredContent`, a text copy in `content`, and `isError`.
     pub fn to_mcp_json(&self) -> Value {

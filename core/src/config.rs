@@ -193,11 +193,7 @@ impl Config {
         K: AsRef<str>,
         V: AsRef<str>,
     {
-        let mut b = Config::builder();
-        for (name, value) in pairs {
-            b = b.set(name.as_ref(), value.as_ref())?;
-        }
-        Ok(b.build())
+        Ok(Config::builder().set_pairs(pairs)?.build())
     }
 
     /// TfL API key, if configured.
@@ -334,6 +330,21 @@ impl ConfigBuilder {
                 None => return Err(ConfigError::invalid(name, "unknown setting")),
             },
         })
+    }
+
+    /// Sets every `(environment name, value)` pair, in order (see [`ConfigBuilder::set`]).
+    pub fn set_pairs<K, V>(
+        mut self,
+        pairs: impl IntoIterator<Item = (K, V)>,
+    ) -> Result<Self, ConfigError>
+    where
+        K: AsRef<str>,
+        V: AsRef<str>,
+    {
+        for (name, value) in pairs {
+            self = self.set(name.as_ref(), value.as_ref())?;
+        }
+        Ok(self)
     }
 
     /// Finishes the configuration.

@@ -46,4 +46,4 @@ pub use config::{Config, ConfigBuilder, ConfigError};
 pub use error_kind::ErrorKind;
 pub use secret::Secret;
 pub use tool::{Annotations, Tool, ToolOutput, ToolSpec, Toolset};
-pub use toolpack::{BuildError, Toolpack};
+pub use toolpack::{BuildError, PendingCall, Toolpack};

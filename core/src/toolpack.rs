@@ -13,6 +13,10 @@ use crate::http::{HttpClient, HttpError};
 use crate::rate_limit::RateLimiters;
 use crate::tool::{Tool, ToolOutput};
 
+/// A JSON call that has to wait: drive it to completion on a tokio runtime.
+pub type PendingCall =
+    std::pin::Pin<Box<dyn Future<Output = Result<ToolResult, UnknownTool>> + Send + 'static>>;
+
 /// A failure to build a [`Toolpack`].
 #[derive(Debug, thiserror::Error)]
 pub enum BuildError {
@@ -88,6 +92,26 @@ impl Toolpack {
     /// Calls a tool by name with JSON arguments: what every binding and the MCP server use.
     pub async fn call_json(&self, name: &str, arguments: Value) -> Result<ToolResult, UnknownTool> {
         Catalog::get().call(self, name, arguments).await
+    }
+
+    /// Starts a JSON call and polls it once, on the calling thread: a call that never
+    /// waits (local data) is answered right here, and a call that waits (upstream I/O,
+    /// timers) is returned as a future to drive on an executor. Bindings use it to
+    /// answer local tools without handing work to another thread. Call it inside the
+    /// tokio runtime's context (`Runtime::enter`), as a tool may create timers.
+    pub fn call_json_now_or_later(
+        &self,
+        name: String,
+        arguments: Value,
+    ) -> Result<Result<ToolResult, UnknownTool>, PendingCall> {
+        let toolpack = self.clone();
+        let mut call: PendingCall =
+            Box::pin(async move { toolpack.call_json(&name, arguments).await });
+        let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+        match call.as_mut().poll(&mut context) {
+            std::task::Poll::Ready(result) => Ok(result),
+            std::task::Poll::Pending => Err(call),
+        }
     }
 
     pub(crate) async fn guarded<T: Tool, F>(&self, work: F) -> T::Output

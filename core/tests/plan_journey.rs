@@ -147,3 +147,25 @@ async fn debug_output_of_a_configured_toolpack_hides_the_key() {
     let shown = format!("{toolpack:?}");
     assert!(!shown.contains("very-secret-key-42"), "{shown}");
 }
+
+#[tokio::test]
+async fn local_calls_answer_on_the_first_poll_and_upstream_calls_are_handed_back() {
+    let fake = fake().await;
+    let toolpack = toolpack(&fake, Some("k"));
+    let now = toolpack
+        .call_json_now_or_later("stationToilets".into(), json!({"stationName": "Victoria"}));
+    let answered = now
+        .ok()
+        .expect("a local tool is answered on its first poll")
+        .unwrap();
+    assert_eq!(answered.body["stationUniqueId"], "HUBVIC");
+    let later = toolpack
+        .call_json_now_or_later("planJourney".into(), json!({"from": BANK, "to": MILE_END}));
+    let pending = later.expect_err("an upstream call has to wait");
+    let result = pending.await.unwrap();
+    assert_eq!(result.body["code"], "OK");
+    assert!(matches!(
+        toolpack.call_json_now_or_later("noSuchTool".into(), json!({})),
+        Ok(Err(toolpack::UnknownTool(_)))
+    ));
+}

@@ -3,14 +3,11 @@
 //! (one camelCase method per catalog tool) and `index.d.ts` is generated from the
 //! catalog's JSON schemas.
 
-use std::collections::HashMap;
-use std::future::Future;
-use std::pin::Pin;
-use std::task::{Context, Poll, Waker};
+use std::collections::{BTreeMap, HashMap};
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use toolpack::{Catalog, Config, ErrorKind, ToolResult, Toolpack, UnknownTool};
+use toolpack::{Catalog, Config, ToolResult, Toolpack, UnknownTool};
 
 /// The outcome of one call.
 #[napi(object)]
@@ -40,13 +37,9 @@ impl NativeToolpack {
         } else {
             Config::default()
         };
-        let mut builder = base.to_builder();
-        let mut names: Vec<&String> = settings.keys().collect();
-        names.sort();
-        for name in names {
-            builder = builder.set(name, &settings[name]).map_err(invalid)?;
-        }
-        let inner = Toolpack::new(builder.build()).map_err(invalid)?;
+        let sorted: BTreeMap<String, String> = settings.into_iter().collect();
+        let config = base.to_builder().set_pairs(sorted).map_err(invalid)?;
+        let inner = Toolpack::new(config.build()).map_err(invalid)?;
         Ok(Self { inner })
     }
 
@@ -70,40 +63,26 @@ impl NativeToolpack {
         }
         let arguments: serde_json::Value = serde_json::from_str(&arguments)
             .map_err(|e| invalid(format!("arguments are not valid JSON: {e}")))?;
-        let toolpack = self.inner.clone();
-        let mut work: Pin<Box<dyn Future<Output = CallResult> + Send>> =
-            Box::pin(async move { toolpack.call_json(&name, arguments).await });
-        let first = within_runtime_if_available(|| {
-            work.as_mut().poll(&mut Context::from_waker(Waker::noop()))
-        });
-        match first {
-            Poll::Ready(result) => Ok(Either::A(outcome(result, as_mcp)?)),
-            Poll::Pending => {
+        match within_runtime_if_available(|| self.inner.call_json_now_or_later(name, arguments)) {
+            Ok(result) => Ok(Either::A(outcome(result, as_mcp)?)),
+            Err(pending) => {
                 Ok(Either::B(env.spawn_future(async move {
-                    outcome(work.await, as_mcp)
+                    outcome(pending.await, as_mcp)
                 })?))
             }
         }
     }
 }
 
-/// What `Toolpack::call_json` resolves to.
-type CallResult = std::result::Result<ToolResult, UnknownTool>;
-
-fn outcome(result: CallResult, as_mcp: bool) -> Result<CallOutcome> {
+fn outcome(
+    result: std::result::Result<ToolResult, UnknownTool>,
+    as_mcp: bool,
+) -> Result<CallOutcome> {
     let result = result.map_err(invalid)?;
-    let json = if as_mcp {
-        result.to_mcp_json().to_string()
-    } else {
-        result.body.to_string()
-    };
     Ok(CallOutcome {
-        kind: result
-            .error_code
-            .as_deref()
-            .map(|c| ErrorKind::of(c).as_str().to_owned()),
+        kind: result.error_kind().map(|k| k.as_str().to_owned()),
+        json: result.json_text(as_mcp),
         code: result.error_code,
-        json,
     })
 }
 

@@ -3,10 +3,7 @@
 //! (`python/toolpack/`) adds the typed asyncio and sync clients generated from it.
 
 use std::collections::BTreeMap;
-use std::future::Future;
-use std::pin::Pin;
 use std::sync::OnceLock;
-use std::task::{Context, Poll, Waker};
 
 use pyo3::exceptions::{PyLookupError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
@@ -41,11 +38,11 @@ impl NativeToolpack {
         } else {
             Config::default()
         };
-        let mut builder = base.to_builder();
-        for (name, value) in &settings {
-            builder = builder.set(name, value).map_err(value_error)?;
-        }
-        let inner = Toolpack::new(builder.build()).map_err(value_error)?;
+        let config = base
+            .to_builder()
+            .set_pairs(&settings)
+            .map_err(value_error)?;
+        let inner = Toolpack::new(config.build()).map_err(value_error)?;
         Ok(Self { inner })
     }
 
@@ -63,18 +60,14 @@ impl NativeToolpack {
         as_mcp: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
         let arguments = prepare(&name, arguments)?;
-        let toolpack = self.inner.clone();
-        let mut work: Pin<Box<dyn Future<Output = CallResult> + Send>> =
-            Box::pin(async move { toolpack.call_json(&name, arguments).await });
         let first = py.detach(|| {
             let _context = pyo3_async_runtimes::tokio::get_runtime().enter();
-            let mut cx = Context::from_waker(Waker::noop());
-            work.as_mut().poll(&mut cx)
+            self.inner.call_json_now_or_later(name, arguments)
         });
         match first {
-            Poll::Ready(result) => Ok(outcome(result, as_mcp)?.into_pyobject(py)?.into_any()),
-            Poll::Pending => pyo3_async_runtimes::tokio::future_into_py(py, async move {
-                outcome(work.await, as_mcp)
+            Ok(result) => Ok(outcome(result, as_mcp)?.into_pyobject(py)?.into_any()),
+            Err(pending) => pyo3_async_runtimes::tokio::future_into_py(py, async move {
+                outcome(pending.await, as_mcp)
             }),
         }
     }
@@ -119,20 +112,10 @@ child: create clients after fork(), or use the 'spawn'/'forkserver' multiprocess
         .map_err(|e| PyValueError::new_err(format!("arguments are not valid JSON: {e}")))
 }
 
-/// What `Toolpack::call_json` resolves to.
-type CallResult = Result<ToolResult, UnknownTool>;
-
-fn outcome(result: CallResult, as_mcp: bool) -> PyResult<CallOutcome> {
+fn outcome(result: Result<ToolResult, UnknownTool>, as_mcp: bool) -> PyResult<CallOutcome> {
     let result = result.map_err(|e| PyLookupError::new_err(e.to_string()))?;
-    let kind = result
-        .error_code
-        .as_deref()
-        .map(|c| ErrorKind::of(c).as_str());
-    let json = if as_mcp {
-        result.to_mcp_json().to_string()
-    } else {
-        result.body.to_string()
-    };
+    let kind = result.error_kind().map(ErrorKind::as_str);
+    let json = result.json_text(as_mcp);
     Ok((result.error_code, kind, json))
 }
 
