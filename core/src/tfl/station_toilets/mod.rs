@@ -97,15 +97,14 @@ async fn station_data(toolpack: &Toolpack) -> Result<Arc<StationData>, ()> {
         .tfl()
         .stations
         .get_or_try_init(|| async {
-            let source = StationDataSource::resolve(toolpack.config());
-            let loaded = match source {
-                StationDataSource::Bundled => StationData::load(&source),
-                StationDataSource::Directory(_) => {
-                    tokio::task::spawn_blocking(move || StationData::load(&source))
-                        .await
-                        .map_err(|_| ())?
-                }
-            };
+            // Finding the source (a directory check) and parsing the CSVs block: keep them
+            // off the caller's thread, which may be an event loop (Node, asyncio).
+            let config = toolpack.config().clone();
+            let loaded = tokio::task::spawn_blocking(move || {
+                StationData::load(&StationDataSource::resolve(&config))
+            })
+            .await
+            .map_err(|_| ())?;
             loaded.map(Arc::new).map_err(|error| {
                 tracing::warn!(%error, "station data not available");
             })

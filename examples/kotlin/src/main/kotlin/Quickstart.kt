@@ -1,7 +1,6 @@
 // A first look at toolpack from Kotlin: offline, no keys needed.
 //
-//   cargo build -p toolpack-uniffi
-//   mvn -q -f examples/kotlin/pom.xml compile exec:java
+//   mvn -q -f examples/kotlin/pom.xml compile exec:java   (builds the native library too)
 
 package quickstart
 
