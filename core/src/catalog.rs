@@ -68,11 +68,16 @@ impl ToolResult {
     /// The JSON text bindings hand over: the MCP `CallToolResult` JSON when `as_mcp`
     /// (what a generic `call` returns), else the contract body (what typed calls return).
     pub fn json_text(&self, as_mcp: bool) -> String {
-        if as_mcp {
-            self.to_mcp_json().to_string()
-        } else {
-            self.body.to_string()
+        let body = self.body.to_string();
+        if !as_mcp {
+            return body;
         }
+        // The text of `to_mcp_json`, with the body serialised once instead of three times.
+        let text = serde_json::Value::String(body.clone()).to_string();
+        format!(
+            r#"{{"content":[{{"type":"text","text":{text}}}],"structuredContent":{body},"isError":{}}}"#,
+            self.is_error()
+        )
     }
 
     /// The MCP `CallToolResult` JSON of this result, exactly as `toolpack-mcp` sends it:
@@ -250,4 +255,33 @@ fn entry_json(entry: &ToolEntry) -> Value {
             "openWorldHint": a.open_world,
         },
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ToolResult;
+    use serde_json::json;
+
+    #[test]
+    fn the_mcp_json_text_is_the_mcp_json() {
+        for (body, error_code) in [
+            (
+                json!({"code": "OK", "text": "quote \" and \\ and é\n"}),
+                None,
+            ),
+            (
+                json!({"code": "STATION_NOT_FOUND"}),
+                Some("STATION_NOT_FOUND".to_owned()),
+            ),
+        ] {
+            let result = ToolResult { body, error_code };
+            let text = result.json_text(true);
+            assert_eq!(
+                serde_json::from_str::<serde_json::Value>(&text).unwrap(),
+                result.to_mcp_json()
+            );
+            assert_eq!(text, result.to_mcp_json().to_string());
+            assert_eq!(result.json_text(false), result.body.to_string());
+        }
+    }
 }
