@@ -150,7 +150,7 @@ def method(tool: dict[str, Any], gen: Generator, is_async: bool) -> str:
         t = gen.py_type(sub, defs, pascal(tool["name"]) + pascal(prop))
         arg = snake(prop)
         if prop in required:
-            params.insert(len([p for p in params if "=" not in p]), f"{arg}: {t}")
+            params.append(f"{arg}: {t}")  # keyword-only: defaults may come in any order
             building.append(f"        arguments[{json.dumps(prop)}] = {arg}\n")
         else:
             optional = t if t.endswith("| None") or t == "Any" else f"{t} | None"
