@@ -189,7 +189,7 @@ impl ToolpackClient {
                 reason: e.to_string(),
             }
         })?;
-        Ok(result.to_mcp_json().to_string())
+        Ok(result.json_text(true))
     }
 }
 

@@ -31,15 +31,7 @@ pub enum SelectionError {
 /// whose prerequisites are missing is left out (and reported); naming a toolset
 /// explicitly makes a missing prerequisite an error.
 pub fn select_tools(config: &Config, requested: Option<&str>) -> Result<Selection, SelectionError> {
-    select_from(Catalog::get().entries(), config, requested)
-}
-
-/// [`select_tools`] over any list of entries.
-fn select_from(
-    entries: &'static [ToolEntry],
-    config: &Config,
-    requested: Option<&str>,
-) -> Result<Selection, SelectionError> {
+    let entries: &'static [ToolEntry] = Catalog::get().entries();
     let Some(requested) = requested else {
         let (tools, left_out) = entries.iter().fold(
             (Vec::new(), Vec::new()),

@@ -58,9 +58,6 @@ impl NativeToolpack {
         arguments: String,
         as_mcp: bool,
     ) -> Result<Either<CallOutcome, PromiseRaw<'env, CallOutcome>>> {
-        if Catalog::get().find(&name).is_none() {
-            return Err(invalid(format!("unknown tool '{name}'")));
-        }
         let arguments: serde_json::Value = serde_json::from_str(&arguments)
             .map_err(|e| invalid(format!("arguments are not valid JSON: {e}")))?;
         match within_runtime_if_available(|| self.inner.call_json_now_or_later(name, arguments)) {

@@ -59,7 +59,7 @@ impl NativeToolpack {
         arguments: &str,
         as_mcp: bool,
     ) -> PyResult<Bound<'py, PyAny>> {
-        let arguments = prepare(&name, arguments)?;
+        let arguments = prepare(arguments)?;
         let first = py.detach(|| {
             let _context = pyo3_async_runtimes::tokio::get_runtime().enter();
             self.inner.call_json_now_or_later(name, arguments)
@@ -80,7 +80,7 @@ impl NativeToolpack {
         arguments: &str,
         as_mcp: bool,
     ) -> PyResult<CallOutcome> {
-        let arguments = prepare(&name, arguments)?;
+        let arguments = prepare(arguments)?;
         let toolpack = self.inner.clone();
         let result = py.detach(|| {
             pyo3_async_runtimes::tokio::get_runtime().block_on(toolpack.call_json(&name, arguments))
@@ -96,11 +96,8 @@ fn tools_json() -> String {
     Catalog::get().to_json().to_string()
 }
 
-/// Checks the tool name and the process, and parses the arguments.
-fn prepare(name: &str, arguments: &str) -> PyResult<Value> {
-    if Catalog::get().find(name).is_none() {
-        return Err(PyLookupError::new_err(format!("unknown tool '{name}'")));
-    }
+/// Checks the process (see `RUNTIME_PID`) and parses the arguments.
+fn prepare(arguments: &str) -> PyResult<Value> {
     let pid = *RUNTIME_PID.get_or_init(std::process::id);
     if pid != std::process::id() {
         return Err(PyRuntimeError::new_err(
