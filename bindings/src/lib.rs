@@ -205,15 +205,19 @@ impl ToolpackClient {
     }
 
     /// The typed call of tool `T`: its response, or its contract error as an exception.
-    async fn typed<T: Tool>(&self, request: T::Input) -> Result<T::Output, ToolpackError> {
-        let response = self.inner.call::<T>(request).await;
-        match response.error_code() {
-            None => Ok(response),
-            Some(code) => {
+    async fn typed<T: Tool>(
+        &self,
+        request: T::Input,
+    ) -> Result<<T::Output as ToolOutput>::Success, ToolpackError> {
+        self.inner
+            .call::<T>(request)
+            .await
+            .into_success()
+            .map_err(|response| {
+                let code = response.error_code().unwrap_or("INTERNAL_ERROR").to_owned();
                 let json = serde_json::to_string(&response).unwrap_or_default();
-                Err(ToolpackError::contract(code, json))
-            }
-        }
+                ToolpackError::contract(&code, json)
+            })
     }
 }
 

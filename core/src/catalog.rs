@@ -14,7 +14,9 @@ use crate::tool::{Tool, ToolOutput, ToolSpec};
 /// The one list of tools: calls `$callback!` with one entry per tool, in catalog order,
 /// `"feature" method_name: ToolType, RequestType => ResponseType;`. The catalog is built
 /// from it, and so is every binding that needs one item per tool at compile time (the
-/// uniffi bindings' typed methods). Adding a tool means adding one entry here.
+/// uniffi bindings' typed methods, which return the response's
+/// [`ToolOutput::Success`](crate::ToolOutput::Success) type named after `=>`). Adding a
+/// tool means adding one entry here.
 ///
 /// The feature is checked where the entries are expanded (`#[cfg(feature = "…")]`), so a
 /// crate expanding them defines the same feature names (`tfl`, `digitransit`, `loko`).
@@ -26,6 +28,20 @@ macro_rules! with_every_tool {
                 $crate::tfl::JourneyPlanRequest => $crate::tfl::JourneyPlanToolResponse;
             "tfl" station_toilets: $crate::tfl::StationToilets,
                 $crate::tfl::StationToiletLookupRequest => $crate::tfl::StationToiletToolResponse;
+            "digitransit" geocode_address: $crate::digitransit::GeocodeAddress,
+                $crate::digitransit::GeocodeAddressRequest => $crate::digitransit::GeocodeAddressResult;
+            "digitransit" reverse_geocode: $crate::digitransit::ReverseGeocode,
+                $crate::digitransit::ReverseGeocodeRequest => $crate::digitransit::ReverseGeocodeResult;
+            "digitransit" plan_trip: $crate::digitransit::PlanTrip,
+                $crate::digitransit::PlanTripRequest => $crate::digitransit::PlanTripResult;
+            "digitransit" get_departures: $crate::digitransit::GetDepartures,
+                $crate::digitransit::GetDeparturesRequest => $crate::digitransit::GetDeparturesResult;
+            "digitransit" find_stops: $crate::digitransit::FindStops,
+                $crate::digitransit::FindStopsRequest => $crate::digitransit::FindStopsResult;
+            "digitransit" save_user_variable: $crate::digitransit::SaveUserVariable,
+                $crate::digitransit::SaveUserVariableRequest => $crate::digitransit::SaveUserVariableResult;
+            "digitransit" get_user_variables: $crate::digitransit::GetUserVariables,
+                $crate::digitransit::GetUserVariablesRequest => $crate::digitransit::GetUserVariablesResult;
         }
     };
 }

@@ -33,8 +33,15 @@ pub mod env {
     /// Prefix of the per-tool rate limit: `TOOLPACK_RATE_LIMIT_` + the tool name in
     /// upper snake case, e.g. `TOOLPACK_RATE_LIMIT_STATION_TOILETS=10`.
     pub const TOOLPACK_RATE_LIMIT_PREFIX: &str = "TOOLPACK_RATE_LIMIT_";
-    /// Home directory, used for the default station-data path.
+    /// Home directory, used for the default station-data path and data directory.
     pub const HOME: &str = "HOME";
+    /// Where toolpack keeps data that must persist (the Digitransit saved places).
+    /// Default: the platform's per-user data directory + `/toolpack`.
+    pub const TOOLPACK_DATA_DIR: &str = "TOOLPACK_DATA_DIR";
+    /// The XDG per-user data directory (Linux), for the default data directory.
+    pub const XDG_DATA_HOME: &str = "XDG_DATA_HOME";
+    /// The roaming application-data directory (Windows), for the default data directory.
+    pub const APPDATA: &str = "APPDATA";
 }
 
 /// Default TfL API base URL.
@@ -115,6 +122,9 @@ pub struct Config {
     tfl_api_base_url: String,
     station_data_dir: Option<PathBuf>,
     home_dir: Option<PathBuf>,
+    data_dir: Option<PathBuf>,
+    xdg_data_home: Option<PathBuf>,
+    appdata_dir: Option<PathBuf>,
     digitransit_api_key: Option<Secret>,
     digitransit_base_url: String,
     digitransit_router: DigitransitRouter,
@@ -130,6 +140,9 @@ impl Default for Config {
             tfl_api_base_url: DEFAULT_TFL_API_BASE_URL.to_owned(),
             station_data_dir: None,
             home_dir: None,
+            data_dir: None,
+            xdg_data_home: None,
+            appdata_dir: None,
             digitransit_api_key: None,
             digitransit_base_url: DEFAULT_DIGITRANSIT_BASE_URL.to_owned(),
             digitransit_router: DigitransitRouter::default(),
@@ -147,6 +160,7 @@ impl fmt::Debug for Config {
             .field("tfl_api_base_url", &self.tfl_api_base_url)
             .field("station_data_dir", &self.station_data_dir)
             .field("home_dir", &self.home_dir)
+            .field("data_dir", &self.data_dir)
             .field("digitransit_api_key", &self.digitransit_api_key)
             .field("digitransit_base_url", &self.digitransit_base_url)
             .field("digitransit_router", &self.digitransit_router)
@@ -214,6 +228,27 @@ impl Config {
             .as_ref()
             .map(|home| home.join(DEFAULT_STATION_DATA_SUBDIR))
     }
+    /// The directory for data that must persist: `TOOLPACK_DATA_DIR`, else the
+    /// platform's per-user data directory + `toolpack` (`$XDG_DATA_HOME/toolpack`,
+    /// `~/.local/share/toolpack` on Linux, `~/Library/Application Support/toolpack` on
+    /// macOS, `%APPDATA%\\toolpack` on Windows); `None` when none of those is known.
+    pub fn data_dir(&self) -> Option<PathBuf> {
+        if let Some(dir) = &self.data_dir {
+            return Some(dir.clone());
+        }
+        let platform = if cfg!(windows) {
+            self.appdata_dir.clone()
+        } else if cfg!(target_os = "macos") {
+            self.home_dir
+                .as_ref()
+                .map(|home| home.join("Library/Application Support"))
+        } else {
+            self.xdg_data_home
+                .clone()
+                .or_else(|| self.home_dir.as_ref().map(|home| home.join(".local/share")))
+        };
+        platform.map(|dir| dir.join("toolpack"))
+    }
     /// Digitransit API key, if configured.
     pub fn digitransit_api_key(&self) -> Option<&Secret> {
         self.digitransit_api_key.as_ref()
@@ -267,6 +302,11 @@ impl ConfigBuilder {
         self.config.home_dir = Some(dir.into());
         self
     }
+    /// Sets the data directory (`TOOLPACK_DATA_DIR`).
+    pub fn data_dir(mut self, dir: impl Into<PathBuf>) -> Self {
+        self.config.data_dir = Some(dir.into());
+        self
+    }
     /// Sets the Digitransit API key.
     pub fn digitransit_api_key(mut self, key: impl Into<String>) -> Self {
         self.config.digitransit_api_key = non_blank_secret(key.into());
@@ -299,7 +339,7 @@ impl ConfigBuilder {
     }
 
     /// Sets one setting by its environment name. Blank values leave the default.
-    pub fn set(self, name: &str, value: &str) -> Result<Self, ConfigError> {
+    pub fn set(mut self, name: &str, value: &str) -> Result<Self, ConfigError> {
         let value = value.trim();
         if value.is_empty() {
             return Ok(self);
@@ -309,6 +349,15 @@ impl ConfigBuilder {
             env::TFL_API_BASE_URL => self.tfl_api_base_url(value),
             env::TFL_STATION_DATA_DETAILED_DIR => self.station_data_dir(value),
             env::HOME => self.home_dir(value),
+            env::TOOLPACK_DATA_DIR => self.data_dir(value),
+            env::XDG_DATA_HOME => {
+                self.config.xdg_data_home = Some(PathBuf::from(value));
+                self
+            }
+            env::APPDATA => {
+                self.config.appdata_dir = Some(PathBuf::from(value));
+                self
+            }
             env::DIGITRANSIT_API_KEY => self.digitransit_api_key(value),
             env::DIGITRANSIT_BASE_URL => self.digitransit_base_url(value),
             env::DIGITRANSIT_ROUTER => self.digitransit_router(value.parse()?),
@@ -366,6 +415,9 @@ pub fn all_names() -> Vec<String> {
         env::TOOLPACK_UPSTREAM_TIMEOUT_MS,
         env::TOOLPACK_RATE_LIMIT_PER_SECOND,
         env::HOME,
+        env::TOOLPACK_DATA_DIR,
+        env::XDG_DATA_HOME,
+        env::APPDATA,
     ]
     .iter()
     .map(|s| (*s).to_owned())

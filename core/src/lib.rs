@@ -38,6 +38,8 @@ pub mod secret;
 pub mod tool;
 mod toolpack;
 
+#[cfg(feature = "digitransit")]
+pub mod digitransit;
 #[cfg(feature = "tfl")]
 pub mod tfl;
 

@@ -107,9 +107,15 @@ pub trait Tool: Send + Sync + 'static {
 }
 
 /// A tool response that knows its family's contract error shape.
-pub trait ToolOutput: Serialize + JsonSchema + Send + 'static {
+pub trait ToolOutput: Serialize + JsonSchema + Send + Sized + 'static {
+    /// What a successful call returns to typed bindings: the response itself when the
+    /// contract has one shape for success and failure (TfL), the success body when an
+    /// error is a separate envelope (Digitransit).
+    type Success: Serialize + Send + 'static;
     /// The contract error code when this response is an error, `None` on success.
     fn error_code(&self) -> Option<&str>;
+    /// The success, or this response back when it is an error.
+    fn into_success(self) -> Result<Self::Success, Self>;
     /// The contract's validation error for arguments that do not fit the input schema.
     fn invalid_arguments(tool: &str, message: String) -> Self;
     /// The contract's rate-limit error for `tool`.

@@ -42,6 +42,8 @@ struct Inner {
     limiters: RateLimiters,
     #[cfg(feature = "tfl")]
     tfl: crate::tfl::TflState,
+    #[cfg(feature = "digitransit")]
+    digitransit: crate::digitransit::DigitransitState,
 }
 
 impl Toolpack {
@@ -56,6 +58,8 @@ impl Toolpack {
             inner: Arc::new(Inner {
                 #[cfg(feature = "tfl")]
                 tfl: crate::tfl::TflState::default(),
+                #[cfg(feature = "digitransit")]
+                digitransit: crate::digitransit::DigitransitState::new(&config),
                 config,
                 http,
                 limiters,
@@ -81,6 +85,11 @@ impl Toolpack {
     #[cfg(feature = "tfl")]
     pub(crate) fn tfl(&self) -> &crate::tfl::TflState {
         &self.inner.tfl
+    }
+
+    #[cfg(feature = "digitransit")]
+    pub(crate) fn digitransit(&self) -> &crate::digitransit::DigitransitState {
+        &self.inner.digitransit
     }
 
     /// Calls tool `T` with a typed request: the rate limit is checked first, and a

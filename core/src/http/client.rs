@@ -171,7 +171,11 @@ impl HttpClient {
                 .await
                 .unwrap_or_else(|_| Err(timeout_since(started)));
             let wait = match &outcome {
-                Ok(response) if is_retryable_status(response.status) => {
+                Ok(response)
+                    if is_retryable_status(response.status)
+                        || (policy.retry_rate_limited
+                            && response.status == StatusCode::TOO_MANY_REQUESTS) =>
+                {
                     match retry_after(&response.headers) {
                         Some(asked) if asked > policy.max_retry_after => None,
                         Some(asked) => Some(asked),

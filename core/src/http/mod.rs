@@ -12,6 +12,21 @@ pub use error::HttpError;
 pub use policy::RequestPolicy;
 pub use retry::retry_after;
 
+/// Percent-encodes everything but RFC 3986 unreserved characters, so spaces, `'`, `&`,
+/// `/`, `,`, `?`, `#`, `|` and non-ASCII text stay inside one URL path segment or one
+/// field of a composite key.
+pub fn encode_component(text: &str) -> String {
+    let mut out = String::with_capacity(text.len() * 3);
+    for byte in text.bytes() {
+        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
+            out.push(byte as char);
+        } else {
+            out.push_str(&format!("%{byte:02X}"));
+        }
+    }
+    out
+}
+
 /// A fresh correlation id (a random UUID v4 string) for upstreams and contracts that
 /// carry one.
 pub fn new_correlation_id() -> String {

@@ -15,6 +15,9 @@ pub struct RequestPolicy {
     pub base_backoff: Duration,
     /// The longest `Retry-After` honoured; a longer one ends the retries.
     pub max_retry_after: Duration,
+    /// Whether a 429 is retried like a 5xx (Digitransit throttling). Off by default:
+    /// TfL answers an invalid key with 429.
+    pub retry_rate_limited: bool,
 }
 
 impl Default for RequestPolicy {
@@ -25,6 +28,7 @@ impl Default for RequestPolicy {
             max_attempts: 3,
             base_backoff: Duration::from_millis(200),
             max_retry_after: Duration::from_secs(5),
+            retry_rate_limited: false,
         }
     }
 }

@@ -10,8 +10,14 @@
 macro_rules! tfl_tool_output {
     ($response:ty, $code:ident, $internal_message:literal) => {
         impl $crate::tool::ToolOutput for $response {
+            type Success = Self;
+
             fn error_code(&self) -> Option<&str> {
                 (!self.success).then(|| self.code.as_str())
+            }
+
+            fn into_success(self) -> Result<Self, Self> {
+                if self.success { Ok(self) } else { Err(self) }
             }
 
             fn invalid_arguments(_tool: &str, message: String) -> Self {

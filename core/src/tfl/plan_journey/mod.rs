@@ -124,19 +124,8 @@ fn journey_request(
     request
 }
 
-/// Percent-encodes everything but RFC 3986 unreserved characters, so spaces, `'`, `&`,
-/// `/`, `,`, `?`, `#` and non-ASCII text stay inside one path segment.
-pub fn encode_segment(text: &str) -> String {
-    let mut out = String::with_capacity(text.len() * 3);
-    for byte in text.bytes() {
-        if byte.is_ascii_alphanumeric() || matches!(byte, b'-' | b'.' | b'_' | b'~') {
-            out.push(byte as char);
-        } else {
-            out.push_str(&format!("%{byte:02X}"));
-        }
-    }
-    out
-}
+/// Percent-encodes a path segment (see [`crate::http::encode_component`]).
+pub use crate::http::encode_component as encode_segment;
 
 fn transport_error(error: &HttpError) -> JourneyPlanToolResponse {
     match error {

@@ -1,0 +1,265 @@
+//! `get_departures`: the next departures of a stop or station (OTP `stop` / `station`
+//! `stoptimesWithoutPatterns`), times from `serviceDay` + seconds (which may pass midnight).
+
+mod types;
+
+pub use types::{Departure, GetDeparturesRequest, GetDeparturesResult, StopRef, TransitStatus};
+
+use serde::Deserialize;
+use serde_json::json;
+
+use super::place::{Language, checked_range, checked_text, contract_mode};
+use super::response::{
+    DigitransitErrorCode, DigitransitResponse, Failure, Warning, WarningCode, warnings,
+};
+use super::time::{helsinki_iso, now, utc_iso};
+use super::upstream::{self, UpstreamFailure};
+use super::user_variables::saved_location;
+use crate::Toolpack;
+use crate::config::Config;
+use crate::http::new_correlation_id;
+use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+
+/// The query sent (also checked against the OTP schema in tests).
+pub const QUERY: &str = include_str!("../queries/departures.graphql");
+/// Longest stop id, in characters.
+pub const MAX_ID_CHARS: usize = 100;
+/// A delay beyond this many seconds either way is `delayed`.
+pub const ON_TIME_TOLERANCE_SECS: i64 = 60;
+
+/// The `get_departures` tool.
+#[derive(Debug, Clone, Copy)]
+pub struct GetDepartures;
+
+impl Tool for GetDepartures {
+    type Input = GetDeparturesRequest;
+    type Output = DigitransitResponse<GetDeparturesResult>;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "get_departures",
+        title: "Next departures from a stop in Finland (Digitransit)",
+        description: "Next departures from a Finnish public transport stop or station (Digitransit \
+OTP), with realtime data where it exists. `stop` is {type:'id', value:'HSL:1040129'} (ids come from \
+find_stops or geocode_address's stopId) or {type:'label', value:'home'} for a saved location with a \
+stopId. Looks `windowMinutes` ahead (default 30, 1..120) and returns at most `limit` departures \
+(default 10, 1..50), soonest first: line, mode, destination, scheduledTime, realtimeTime, \
+delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_only, delayed beyond \
+60 s either way) and platform. Times are ISO 8601 in Helsinki time. Needs DIGITRANSIT_API_KEY.",
+        toolset: Toolset::Digitransit,
+        annotations: Annotations::READ_ONLY_REMOTE,
+    };
+
+    fn missing_prerequisite(config: &Config) -> Option<String> {
+        super::geocode::missing_key(config)
+    }
+
+    async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
+        let correlation_id = new_correlation_id();
+        let result = departures(toolpack, input, &correlation_id).await;
+        DigitransitResponse::of(result, correlation_id)
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct Data {
+    stop: Option<Place>,
+    #[serde(default)]
+    station: Option<Place>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Place {
+    gtfs_id: Option<String>,
+    name: Option<String>,
+    #[serde(default)]
+    stoptimes_without_patterns: Vec<Stoptime>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Stoptime {
+    service_day: i64,
+    scheduled_departure: i64,
+    realtime_departure: Option<i64>,
+    departure_delay: Option<i64>,
+    realtime: Option<bool>,
+    realtime_state: Option<String>,
+    headsign: Option<String>,
+    stop: Option<StoptimeStop>,
+    trip: Option<Trip>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StoptimeStop {
+    platform_code: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Trip {
+    trip_headsign: Option<String>,
+    route: Option<Route>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Route {
+    short_name: Option<String>,
+    long_name: Option<String>,
+    mode: Option<String>,
+}
+
+async fn departures(
+    toolpack: &Toolpack,
+    input: GetDeparturesRequest,
+    correlation_id: &str,
+) -> Result<GetDeparturesResult, Failure> {
+    let window = checked_range("windowMinutes", input.window_minutes, 1..=120, 30)?;
+    let limit = checked_range("limit", input.limit, 1..=50, 10)? as usize;
+    let id = match &input.stop {
+        StopRef::Id { value } => checked_text("stop.value", value, MAX_ID_CHARS)?.to_owned(),
+        StopRef::Label { value } => saved_location(toolpack, "stop.value", value)
+            .await?
+            .stop_id
+            .ok_or_else(|| {
+                Failure::validation(format!("The saved place '{}' has no stopId.", value.trim()))
+                    .hint("Save it again with value.stopId, e.g. from find_stops.")
+            })?,
+    };
+    let variables = json!({
+        "id": id,
+        "timeRange": window * 60,
+        "numberOfDepartures": limit + 1,
+    });
+    let language = input.language.unwrap_or(Language::En);
+    let data = upstream::graphql(toolpack, QUERY, "Departures", variables, language)
+        .await
+        .map_err(UpstreamFailure::for_routing)?;
+    let received = now();
+    let data: Data = serde_json::from_value(data).map_err(|e| {
+        UpstreamFailure::Malformed(format!("departures of another shape ({e})")).for_routing()
+    })?;
+    let Some(place) = data.stop.or(data.station) else {
+        return Err(Failure::new(
+            DigitransitErrorCode::NotFound,
+            format!("No stop or station has the id '{id}'."),
+        )
+        .hint("Find stop ids with find_stops, or with geocode_address (stopId)."));
+    };
+    let mut list: Vec<(i64, Departure)> = place
+        .stoptimes_without_patterns
+        .into_iter()
+        .map(departure)
+        .collect();
+    list.sort_by(|(ta, a), (tb, b)| ta.cmp(tb).then_with(|| a.line.cmp(&b.line)));
+    let realtime_used = list.iter().any(|(_, d)| d.realtime_time.is_some());
+    let mut notes = Vec::new();
+    if list.len() > limit {
+        list.truncate(limit);
+        notes.push(Warning::new(
+            WarningCode::TruncatedResults,
+            format!("More departures exist in the window; the first {limit} are returned."),
+        ));
+    }
+    Ok(GetDeparturesResult {
+        stop_id: place.gtfs_id.unwrap_or(id),
+        stop_name: place.name,
+        realtime_used,
+        data_freshness: utc_iso(received),
+        departures: list.into_iter().map(|(_, d)| d).collect(),
+        correlation_id: correlation_id.to_owned(),
+        warnings: warnings(notes),
+    })
+}
+
+/// A stoptime as a departure, with the Unix time it is ordered by.
+fn departure(stoptime: Stoptime) -> (i64, Departure) {
+    let scheduled = stoptime.service_day + stoptime.scheduled_departure;
+    let realtime = stoptime.realtime == Some(true);
+    let expected = realtime.then(|| {
+        stoptime.service_day
+            + stoptime
+                .realtime_departure
+                .unwrap_or(stoptime.scheduled_departure)
+    });
+    let delay = realtime.then(|| stoptime.departure_delay.unwrap_or(0));
+    let status = transit_status(stoptime.realtime_state.as_deref(), delay);
+    let route = stoptime.trip.as_ref().and_then(|t| t.route.as_ref());
+    let line = route
+        .and_then(|r| r.short_name.clone().or_else(|| r.long_name.clone()))
+        .unwrap_or_default();
+    let destination = stoptime
+        .headsign
+        .clone()
+        .or_else(|| stoptime.trip.as_ref().and_then(|t| t.trip_headsign.clone()))
+        .unwrap_or_default();
+    let departure = Departure {
+        line,
+        mode: contract_mode(route.and_then(|r| r.mode.as_deref()).unwrap_or("BUS")),
+        destination,
+        scheduled_time: helsinki_iso(unix(scheduled)),
+        realtime_time: expected.map(|t| helsinki_iso(unix(t))),
+        delay_seconds: delay,
+        status,
+        platform: stoptime.stop.and_then(|s| s.platform_code),
+    };
+    (expected.unwrap_or(scheduled), departure)
+}
+
+/// The notes' status rule: cancelled, then |delay| > 60 s, then any estimate, else
+/// scheduled only. `delay` is `None` without realtime data.
+pub(crate) fn transit_status(realtime_state: Option<&str>, delay: Option<i64>) -> TransitStatus {
+    match (realtime_state, delay) {
+        (Some("CANCELED"), _) => TransitStatus::Cancelled,
+        (_, Some(d)) if d.abs() > ON_TIME_TOLERANCE_SECS => TransitStatus::Delayed,
+        (_, Some(_)) => TransitStatus::OnTime,
+        (_, None) => TransitStatus::ScheduledOnly,
+    }
+}
+
+fn unix(seconds: i64) -> jiff::Timestamp {
+    jiff::Timestamp::from_second(seconds).unwrap_or(jiff::Timestamp::UNIX_EPOCH)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn status_follows_the_notes() {
+        assert_eq!(
+            transit_status(Some("CANCELED"), Some(0)),
+            TransitStatus::Cancelled
+        );
+        assert_eq!(
+            transit_status(Some("UPDATED"), Some(90)),
+            TransitStatus::Delayed
+        );
+        assert_eq!(
+            transit_status(Some("UPDATED"), Some(-75)),
+            TransitStatus::Delayed
+        );
+        assert_eq!(
+            transit_status(Some("UPDATED"), Some(60)),
+            TransitStatus::OnTime
+        );
+        assert_eq!(
+            transit_status(Some("SCHEDULED"), None),
+            TransitStatus::ScheduledOnly
+        );
+    }
+
+    #[test]
+    fn times_past_midnight_roll_into_the_next_day() {
+        let stoptime: Stoptime = serde_json::from_value(json!({
+            "serviceDay": 1654462800, "scheduledDeparture": 90000, "realtimeDeparture": 90000,
+            "departureDelay": 0, "realtime": false, "realtimeState": "SCHEDULED",
+            "headsign": "Kamppi", "stop": null, "trip": null
+        }))
+        .unwrap();
+        let (_, d) = departure(stoptime);
+        assert_eq!(d.scheduled_time, "2022-06-07T01:00:00+03:00");
+        assert_eq!(d.status, TransitStatus::ScheduledOnly);
+    }
+}

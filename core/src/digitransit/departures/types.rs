@@ -1,0 +1,106 @@
+//! `get_departures` request and response types.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::digitransit::place::Language;
+use crate::digitransit::response::Warning;
+
+/// Which stop: an OTP stop or station id, or the label of a saved place with a `stopId`.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
+#[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
+pub enum StopRef {
+    /// A stop or station id, e.g. `HSL:1040129` (from `find_stops` or `geocode_address`).
+    Id {
+        /// The id.
+        value: String,
+    },
+    /// The key of a saved location that has a `stopId` (see `save_user_variable`).
+    Label {
+        /// The key.
+        value: String,
+    },
+}
+
+/// `get_departures` arguments.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GetDeparturesRequest {
+    /// The stop or station.
+    pub stop: StopRef,
+    /// How far ahead to look, 1..120 minutes (default 30).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub window_minutes: Option<i64>,
+    /// Most departures returned, 1..50 (default 10).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<i64>,
+    /// Language of stop names and headsigns: `fi`, `sv` or `en` (default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<Language>,
+}
+
+/// How a departure or a leg stands against its timetable.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
+#[serde(rename_all = "snake_case")]
+pub enum TransitStatus {
+    /// Realtime data: within 60 s of the timetable.
+    OnTime,
+    /// Realtime data: more than 60 s late or early (the delay keeps its sign).
+    Delayed,
+    /// Cancelled.
+    Cancelled,
+    /// No realtime data: the timetable only.
+    ScheduledOnly,
+}
+
+/// One departure.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct Departure {
+    /// Line, e.g. `159`.
+    pub line: String,
+    /// Mode: BUS, TRAM, RAIL, METRO, FERRY, …
+    pub mode: String,
+    /// Where it is going (the headsign).
+    pub destination: String,
+    /// Timetabled departure, ISO 8601 with the Helsinki offset.
+    pub scheduled_time: String,
+    /// Expected departure from realtime data, when there is some.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub realtime_time: Option<String>,
+    /// Realtime delay in seconds (negative when early), when there is realtime data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delay_seconds: Option<i64>,
+    /// `on_time`, `delayed`, `cancelled` or `scheduled_only`.
+    pub status: TransitStatus,
+    /// Platform or track, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub platform: Option<String>,
+}
+
+/// `get_departures` success body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct GetDeparturesResult {
+    /// The stop or station id asked about.
+    pub stop_id: String,
+    /// Its name, when known.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_name: Option<String>,
+    /// Whether any departure has realtime data.
+    pub realtime_used: bool,
+    /// When the data was received (ISO 8601 UTC).
+    pub data_freshness: String,
+    /// Next departures, soonest first (realtime time when known), then by line.
+    pub departures: Vec<Departure>,
+    /// The call's correlation id (UUID).
+    pub correlation_id: String,
+    /// Notes on the answer (`truncated-results`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warnings: Option<Vec<Warning>>,
+}

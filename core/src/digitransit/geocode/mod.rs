@@ -1,0 +1,244 @@
+//! `geocode_address` (Pelias `/geocoding/v1/search`) and `reverse_geocode`
+//! (Pelias `/geocoding/v1/reverse`).
+
+mod pelias;
+mod types;
+
+pub use pelias::{CONFIDENCE_TIE, otp_id};
+pub use types::{
+    BoundingBox, GeocodeAddressRequest, GeocodeAddressResult, GeocodeResult, GeocodeResultType,
+    ReverseGeocodeRequest, ReverseGeocodeResult,
+};
+
+use super::place::{Coordinate, checked_text};
+use super::response::{
+    DigitransitErrorCode, DigitransitResponse, Failure, Warning, WarningCode, warnings,
+};
+use super::upstream;
+use crate::Toolpack;
+use crate::config::Config;
+use crate::http::new_correlation_id;
+use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+
+/// Longest `text`, in characters.
+pub const MAX_TEXT_CHARS: usize = 200;
+/// Default `size`.
+pub const DEFAULT_SIZE: i64 = 10;
+/// Pelias's own maximum `size`; larger requests are clamped to it.
+pub const MAX_SIZE: i64 = 40;
+/// Most `layers` accepted.
+pub const MAX_LAYERS: usize = 8;
+/// How many places `reverse_geocode` asks for.
+pub const REVERSE_SIZE: usize = 10;
+
+/// Why a Digitransit tool that needs the key cannot run.
+pub(crate) fn missing_key(config: &Config) -> Option<String> {
+    config
+        .digitransit_api_key()
+        .is_none()
+        .then(|| format!("{} is not set", crate::config::env::DIGITRANSIT_API_KEY))
+}
+
+/// The `geocode_address` tool.
+#[derive(Debug, Clone, Copy)]
+pub struct GeocodeAddress;
+
+impl Tool for GeocodeAddress {
+    type Input = GeocodeAddressRequest;
+    type Output = DigitransitResponse<GeocodeAddressResult>;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "geocode_address",
+        title: "Find places in Finland by name or address (Digitransit)",
+        description: "Forward geocoding with Digitransit (Pelias): turns an address, place or stop \
+name in Finland into coordinates. Returns up to `size` results (default 10, at most 40; a larger \
+size is clamped and marked `truncated`), best first: by confidence (0..1), then, among results \
+within 0.01 of each other, nearest to `focus` {lat, lon} when given, then by name. Each result has \
+name, coordinates, confidence, type (address|poi|stop), label, address, and for stops the OTP \
+`stopId` that get_departures accepts. `language` fi|sv|en (default en) localises names. `layers` \
+(at most 8) narrows the search, e.g. [\"address\"] or [\"stop\",\"station\"]. No match is the error \
+geocode-no-results. Needs DIGITRANSIT_API_KEY.",
+        toolset: Toolset::Digitransit,
+        annotations: Annotations::READ_ONLY_REMOTE,
+    };
+
+    fn missing_prerequisite(config: &Config) -> Option<String> {
+        missing_key(config)
+    }
+
+    async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
+        let correlation_id = new_correlation_id();
+        let result = geocode(toolpack, input, &correlation_id).await;
+        DigitransitResponse::of(result, correlation_id)
+    }
+}
+
+async fn geocode(
+    toolpack: &Toolpack,
+    input: GeocodeAddressRequest,
+    correlation_id: &str,
+) -> Result<GeocodeAddressResult, Failure> {
+    let text = checked_text("text", &input.text, MAX_TEXT_CHARS)?.to_owned();
+    let asked = input.size.unwrap_or(DEFAULT_SIZE);
+    if asked < 1 {
+        return Err(Failure::validation(format!(
+            "size must be between 1 and {MAX_SIZE}."
+        )));
+    }
+    let size = asked.min(MAX_SIZE) as usize;
+    if let Some(focus) = &input.focus {
+        focus.validate("focus")?;
+    }
+    let layers = checked_layers(input.layers.as_deref().unwrap_or_default())?;
+    let language = input.language.unwrap_or_default();
+
+    let mut params = vec![
+        ("text", text.clone()),
+        ("size", size.to_string()),
+        ("lang", language.as_str().to_owned()),
+    ];
+    if let Some(focus) = input.focus {
+        params.push(("focus.point.lat", focus.lat.to_string()));
+        params.push(("focus.point.lon", focus.lon.to_string()));
+    }
+    if !layers.is_empty() {
+        params.push(("layers", layers.join(",")));
+    }
+    let envelope = upstream::pelias(toolpack, "search", params)
+        .await
+        .map_err(upstream::UpstreamFailure::for_geocoding)?;
+    let mut ranked = pelias::results(envelope, language).map_err(|f| f.for_geocoding())?;
+    if ranked.is_empty() {
+        return Err(Failure::new(
+            DigitransitErrorCode::GeocodeNoResults,
+            format!("No results for '{text}'"),
+        )
+        .hint("Check the spelling, add a city name, or remove layers."));
+    }
+    pelias::sort(&mut ranked, input.focus);
+    let truncated = ranked.len() > size || asked > MAX_SIZE;
+    ranked.truncate(size);
+    let mut notes = Vec::new();
+    if truncated {
+        notes.push(Warning::new(
+            WarningCode::TruncatedResults,
+            if asked > MAX_SIZE {
+                format!("size {asked} was clamped to {MAX_SIZE}; more results may exist.")
+            } else {
+                format!("Only the best {size} results are returned.")
+            },
+        ));
+    }
+    Ok(GeocodeAddressResult {
+        query: text,
+        language,
+        results: ranked.into_iter().map(|r| r.result).collect(),
+        truncated: truncated.then_some(true),
+        warnings: warnings(notes),
+        correlation_id: correlation_id.to_owned(),
+    })
+}
+
+fn checked_layers(layers: &[String]) -> Result<Vec<&str>, Failure> {
+    if layers.len() > MAX_LAYERS {
+        return Err(Failure::validation(format!(
+            "layers takes at most {MAX_LAYERS} entries."
+        )));
+    }
+    layers
+        .iter()
+        .map(|layer| {
+            let layer = layer.trim();
+            if layer.is_empty() || !layer.chars().all(|c| c.is_ascii_alphanumeric() || c == '_') {
+                Err(Failure::validation(format!(
+                    "layers entries are Pelias layer names such as address, venue or stop; got '{layer}'."
+                )))
+            } else {
+                Ok(layer)
+            }
+        })
+        .collect()
+}
+
+/// The `reverse_geocode` tool.
+#[derive(Debug, Clone, Copy)]
+pub struct ReverseGeocode;
+
+impl Tool for ReverseGeocode {
+    type Input = ReverseGeocodeRequest;
+    type Output = DigitransitResponse<ReverseGeocodeResult>;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "reverse_geocode",
+        title: "What is at these coordinates in Finland (Digitransit)",
+        description: "Reverse geocoding with Digitransit (Pelias): the nearest address, place or \
+stop to `lat`, `lon` in Finland as `result`, and other places nearby as `candidates` (nearest \
+first, each with distanceMeters). `language` fi|sv|en (default en). When nothing is known there, \
+`result` is absent and a no-results warning says so. Needs DIGITRANSIT_API_KEY.",
+        toolset: Toolset::Digitransit,
+        annotations: Annotations::READ_ONLY_REMOTE,
+    };
+
+    fn missing_prerequisite(config: &Config) -> Option<String> {
+        missing_key(config)
+    }
+
+    async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
+        let correlation_id = new_correlation_id();
+        let result = reverse(toolpack, input, &correlation_id).await;
+        DigitransitResponse::of(result, correlation_id)
+    }
+}
+
+async fn reverse(
+    toolpack: &Toolpack,
+    input: ReverseGeocodeRequest,
+    correlation_id: &str,
+) -> Result<ReverseGeocodeResult, Failure> {
+    let point = Coordinate::new(input.lat, input.lon);
+    point.validate("point")?;
+    let language = input.language.unwrap_or_default();
+    let params = vec![
+        ("point.lat", point.lat.to_string()),
+        ("point.lon", point.lon.to_string()),
+        ("size", REVERSE_SIZE.to_string()),
+        ("lang", language.as_str().to_owned()),
+    ];
+    let envelope = upstream::pelias(toolpack, "reverse", params)
+        .await
+        .map_err(upstream::UpstreamFailure::for_geocoding)?;
+    let mut found: Vec<GeocodeResult> = pelias::results(envelope, language)
+        .map_err(|f| f.for_geocoding())?
+        .into_iter()
+        .map(|r| {
+            let mut result = r.result;
+            let metres = result
+                .distance_meters
+                .unwrap_or_else(|| point.distance_m(&result.coordinates).round());
+            result.distance_meters = Some(metres);
+            result
+        })
+        .collect();
+    found.sort_by(|a, b| {
+        a.distance_meters
+            .unwrap_or_default()
+            .total_cmp(&b.distance_meters.unwrap_or_default())
+            .then_with(|| b.confidence.total_cmp(&a.confidence))
+            .then_with(|| a.name.cmp(&b.name))
+    });
+    let mut rest = found.into_iter();
+    let result = rest.next();
+    let notes = if result.is_none() {
+        vec![Warning::new(
+            WarningCode::NoResults,
+            "No address, place or stop is known near this point.",
+        )]
+    } else {
+        Vec::new()
+    };
+    Ok(ReverseGeocodeResult {
+        query: point,
+        result,
+        candidates: rest.collect(),
+        correlation_id: correlation_id.to_owned(),
+        warnings: warnings(notes),
+    })
+}

@@ -1,0 +1,118 @@
+//! Digitransit (Finland) tools: `geocode_address` and `reverse_geocode` (Pelias),
+//! `plan_trip`, `get_departures` and `find_stops` (OpenTripPlanner GraphQL, routing v2),
+//! and `save_user_variable` / `get_user_variables` (saved places in SQLite).
+//!
+//! Every tool answers its success body or the envelope
+//! `{"error":{"code","message","hint"?,"retryAfter"?,"correlationId"}}` with the contracts'
+//! kebab-case codes ([`DigitransitErrorCode`]); every answer carries a `correlationId`.
+//! The key (`DIGITRANSIT_API_KEY`) goes only in the `digitransit-subscription-key` header.
+
+mod departures;
+mod find_stops;
+mod geocode;
+mod place;
+mod plan_trip;
+mod response;
+mod time;
+mod upstream;
+mod user_variables;
+
+pub use departures::{
+    Departure, GetDepartures, GetDeparturesRequest, GetDeparturesResult, ON_TIME_TOLERANCE_SECS,
+    QUERY as DEPARTURES_QUERY, StopRef, TransitStatus,
+};
+pub use find_stops::{
+    FindStops, FindStopsRequest, FindStopsResult, MAX_RESULTS as FIND_STOPS_MAX_RESULTS,
+    NearbyStop, QUERY as FIND_STOPS_QUERY,
+};
+pub use geocode::{
+    BoundingBox, CONFIDENCE_TIE, GeocodeAddress, GeocodeAddressRequest, GeocodeAddressResult,
+    GeocodeResult, GeocodeResultType, MAX_SIZE as GEOCODE_MAX_SIZE, ReverseGeocode,
+    ReverseGeocodeRequest, ReverseGeocodeResult, otp_id,
+};
+pub use place::{Coordinate, Language};
+pub use plan_trip::{
+    Accessibility, AccessibilityInput, DEFAULT_MAX_WALK, DISRUPTION_DELAY_SECS, Itinerary, Leg,
+    LegPlace, LocationRef, MAX_WALK, Optimize, PlaceRef, PlanConstraints, PlanConstraintsInput,
+    PlanMeta, PlanTrip, PlanTripRequest, PlanTripResult, QUERY as PLAN_TRIP_QUERY, RawSource,
+    RequestedTime, ScheduleType, TripTime, WhenType, fingerprint, optimize_costs, walk_reluctance,
+};
+pub use response::{
+    DigitransitErrorBody, DigitransitErrorCode, DigitransitErrorEnvelope, DigitransitResponse,
+    Warning, WarningCode,
+};
+pub use upstream::{DEFAULT_TIMEOUT, KEY_HEADER};
+pub use user_variables::{
+    DATABASE_FILE, GetUserVariables, GetUserVariablesRequest, GetUserVariablesResult,
+    PreviousVariable, SaveUserVariable, SaveUserVariableRequest, SaveUserVariableResult,
+    SavedLocation, UserVariable, UserVariableType, UserVariableValue,
+};
+
+/// Per-toolpack Digitransit state: the saved-variables store.
+#[derive(Debug)]
+pub(crate) struct DigitransitState {
+    pub(crate) store: user_variables::store::UserStore,
+}
+
+impl DigitransitState {
+    pub(crate) fn new(config: &crate::Config) -> Self {
+        Self {
+            store: user_variables::store::UserStore::new(config.data_dir()),
+        }
+    }
+}
+
+impl crate::Toolpack {
+    /// `geocode_address`: places in Finland matching a text (see [`GeocodeAddress`]).
+    pub async fn geocode_address(
+        &self,
+        request: GeocodeAddressRequest,
+    ) -> DigitransitResponse<GeocodeAddressResult> {
+        self.call::<GeocodeAddress>(request).await
+    }
+
+    /// `reverse_geocode`: what is at a point in Finland (see [`ReverseGeocode`]).
+    pub async fn reverse_geocode(
+        &self,
+        request: ReverseGeocodeRequest,
+    ) -> DigitransitResponse<ReverseGeocodeResult> {
+        self.call::<ReverseGeocode>(request).await
+    }
+
+    /// `plan_trip`: public transport itineraries in Finland (see [`PlanTrip`]).
+    pub async fn plan_trip(&self, request: PlanTripRequest) -> DigitransitResponse<PlanTripResult> {
+        self.call::<PlanTrip>(request).await
+    }
+
+    /// `get_departures`: next departures from a stop (see [`GetDepartures`]).
+    pub async fn get_departures(
+        &self,
+        request: GetDeparturesRequest,
+    ) -> DigitransitResponse<GetDeparturesResult> {
+        self.call::<GetDepartures>(request).await
+    }
+
+    /// `find_stops`: stops near a point (see [`FindStops`]).
+    pub async fn find_stops(
+        &self,
+        request: FindStopsRequest,
+    ) -> DigitransitResponse<FindStopsResult> {
+        self.call::<FindStops>(request).await
+    }
+
+    /// `save_user_variable`: saves a place or preference (see [`SaveUserVariable`]).
+    pub async fn save_user_variable(
+        &self,
+        request: SaveUserVariableRequest,
+    ) -> DigitransitResponse<SaveUserVariableResult> {
+        self.call::<SaveUserVariable>(request).await
+    }
+
+    /// `get_user_variables`: the saved places and preferences (see [`GetUserVariables`]).
+    pub async fn get_user_variables(
+        &self,
+        request: GetUserVariablesRequest,
+    ) -> DigitransitResponse<GetUserVariablesResult> {
+        self.call::<GetUserVariables>(request).await
+    }
+}

@@ -1,0 +1,252 @@
+//! `plan_trip`: itineraries from the OTP GraphQL `planConnection` of Digitransit routing
+//! v2, with realtime status per leg, one relaxed second search when nothing is found or a
+//! disruption is seen, fingerprint dedupe, the pinned order and `limit` last.
+
+mod request;
+mod types;
+mod wire;
+
+pub use request::{DEFAULT_MAX_WALK, MAX_WALK, optimize_costs, walk_reluctance};
+pub use types::{
+    Accessibility, AccessibilityInput, Itinerary, Leg, LegPlace, LocationRef, Optimize, PlaceRef,
+    PlanConstraints, PlanConstraintsInput, PlanMeta, PlanTripRequest, PlanTripResult, RawSource,
+    RequestedTime, ScheduleType, TripTime, WhenType,
+};
+pub use wire::{DISRUPTION_DELAY_SECS, fingerprint};
+
+use std::collections::HashSet;
+
+use request::Plan;
+use wire::{PlanConnection, PlanData, Planned, RoutingError};
+
+use super::response::{
+    DigitransitErrorCode, DigitransitResponse, Failure, Warning, WarningCode, provider_message,
+    warnings,
+};
+use super::time::{now, utc_iso};
+use super::upstream::{self, UpstreamFailure};
+use crate::Toolpack;
+use crate::config::Config;
+use crate::http::new_correlation_id;
+use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+
+/// The query sent (also checked against the OTP schema in tests).
+pub const QUERY: &str = include_str!("../queries/plan_trip.graphql");
+
+/// The `plan_trip` tool.
+#[derive(Debug, Clone, Copy)]
+pub struct PlanTrip;
+
+impl Tool for PlanTrip {
+    type Input = PlanTripRequest;
+    type Output = DigitransitResponse<PlanTripResult>;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "plan_trip",
+        title: "Plan a public transport trip in Finland (Digitransit)",
+        description: "Plans public transport trips in Finland with Digitransit (OpenTripPlanner \
+planConnection), with realtime data. `origin` and `destination` are {type:'coords', value:{lat, \
+lon}} or {type:'label', value:'home'} for a place saved with save_user_variable. `when` is \
+{type:'depart'|'arrive', time:'now'|ISO 8601} (default depart now; arrive needs a time). \
+`constraints`: optimize balanced|few_transfers|shortest_time, maxWalkingDistance (1..3000 m, \
+default 1500; itineraries walking more are dropped unless none is left, then a preference-unmet \
+warning), maxTransfers (0..8, default 4), accessibility {stepFree, lowWalkingDistance}, language \
+fi|sv|en. Returns up to `limit` (1..3, default 2) itineraries, earliest arrival first, then fewer \
+transfers, then shorter: start, end, duration, transfers, walking, legs (mode, line, from, to, \
+scheduled and realtime times, delay, status on_time|delayed|cancelled|scheduled_only, alerts), \
+scheduleType and a fingerprint. When a leg is cancelled or over 5 min late, one relaxed search adds \
+alternatives marked disruptionFlag (includeDisruptionAlt, default true). Errors: \
+unsupported-region outside the router's area, no-itinerary-found (with a hint), rate-limited with \
+retryAfter. Needs DIGITRANSIT_API_KEY.",
+        toolset: Toolset::Digitransit,
+        annotations: Annotations::READ_ONLY_REMOTE,
+    };
+
+    fn missing_prerequisite(config: &Config) -> Option<String> {
+        super::geocode::missing_key(config)
+    }
+
+    async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
+        let correlation_id = new_correlation_id();
+        let result = plan_trip(toolpack, input, &correlation_id).await;
+        DigitransitResponse::of(result, correlation_id)
+    }
+}
+
+async fn plan_trip(
+    toolpack: &Toolpack,
+    input: PlanTripRequest,
+    correlation_id: &str,
+) -> Result<PlanTripResult, Failure> {
+    let plan = Plan::check(toolpack, input).await?;
+    let (mut planned, mut reason) = search(toolpack, &plan, &plan.constraints).await?;
+    if planned.is_empty() {
+        if let Some(relaxed) = plan.relaxed() {
+            (planned, reason) = search(toolpack, &plan, &relaxed).await?;
+        }
+    } else if plan.include_disruption_alt && planned.iter().any(|p| p.disrupted) {
+        add_alternatives(toolpack, &plan, &mut planned).await;
+    }
+    let received = now();
+    if planned.is_empty() {
+        let why = reason.map(|r| format!(" ({r})")).unwrap_or_default();
+        return Err(Failure::new(
+            DigitransitErrorCode::NoItineraryFound,
+            format!("No itineraries for given constraints{why}"),
+        )
+        .hint("Try increasing maxWalkingDistance or adjusting departure time"));
+    }
+    let mut notes = Vec::new();
+    let walk_limit = plan.walk_limit();
+    if planned
+        .iter()
+        .all(|p| p.itinerary.walk_distance_meters > walk_limit)
+    {
+        notes.push(Warning::new(
+            WarningCode::PreferenceUnmet,
+            format!("Every itinerary walks more than {walk_limit} m; they are returned anyway."),
+        ));
+    } else {
+        planned.retain(|p| p.itinerary.walk_distance_meters <= walk_limit);
+    }
+    planned.sort_by(|a, b| {
+        let (x, y) = (&a.itinerary, &b.itinerary);
+        a.end_ts
+            .cmp(&b.end_ts)
+            .then_with(|| x.number_of_transfers.cmp(&y.number_of_transfers))
+            .then_with(|| x.duration_seconds.cmp(&y.duration_seconds))
+            .then_with(|| x.fingerprint.cmp(&y.fingerprint))
+    });
+    let before_dedupe = planned.len();
+    let mut seen = HashSet::new();
+    planned.retain(|p| seen.insert(p.itinerary.fingerprint.clone()));
+    let meta = (planned.len() < before_dedupe).then(|| PlanMeta {
+        deduplicated_from: Some(before_dedupe as u32),
+    });
+    if planned.len() > plan.limit {
+        notes.push(Warning::new(
+            WarningCode::TruncatedResults,
+            format!(
+                "{} itineraries were found; the best {} are returned.",
+                planned.len(),
+                plan.limit
+            ),
+        ));
+        planned.truncate(plan.limit);
+    }
+    if plan.constraints.accessibility.step_free {
+        let mut unknown: Vec<&str> = planned
+            .iter()
+            .flat_map(|p| p.unknown_step_free.iter().map(String::as_str))
+            .collect();
+        unknown.sort_unstable();
+        unknown.dedup();
+        if !unknown.is_empty() {
+            notes.push(Warning::new(
+                WarningCode::UnsupportedAccessibilityFlag,
+                format!(
+                    "Step-free access was asked for, but the timetable data does not say whether \
+these stops are step-free: {}.",
+                    unknown.join(", ")
+                ),
+            ));
+        }
+    }
+    let (with_estimate, transit) = planned.iter().fold((0, 0), |(w, t), p| {
+        (w + p.realtime_legs.0, t + p.realtime_legs.1)
+    });
+    Ok(PlanTripResult {
+        origin: plan.origin,
+        destination: plan.destination,
+        requested: plan.requested,
+        constraints: plan.constraints,
+        itineraries: planned.into_iter().map(|p| p.itinerary).collect(),
+        realtime_used: wire::schedule_type(with_estimate, transit),
+        data_freshness: utc_iso(received),
+        warnings: warnings(notes),
+        correlation_id: correlation_id.to_owned(),
+        meta,
+    })
+}
+
+/// The disruption rule: one relaxed search; what it finds beyond the first search's
+/// itineraries is added with `disruptionFlag: true`. A failure of this optional search
+/// leaves the first answer as it is.
+async fn add_alternatives(toolpack: &Toolpack, plan: &Plan, planned: &mut Vec<Planned>) {
+    let Some(relaxed) = plan.relaxed() else {
+        return;
+    };
+    match search(toolpack, plan, &relaxed).await {
+        Ok((alternatives, _)) => {
+            let known: HashSet<String> = planned
+                .iter()
+                .map(|p| p.itinerary.fingerprint.clone())
+                .collect();
+            planned.extend(
+                alternatives
+                    .into_iter()
+                    .filter(|p| !known.contains(&p.itinerary.fingerprint))
+                    .map(|mut p| {
+                        p.itinerary.disruption_flag = Some(true);
+                        p
+                    }),
+            );
+        }
+        Err(failure) => {
+            tracing::info!(
+                code = failure.code.as_str(),
+                "plan_trip: disruption search failed"
+            )
+        }
+    }
+}
+
+/// One `planConnection` search: its itineraries and OTP's first routing error
+/// (`CODE: description`), or the failure it means (`OUTSIDE_BOUNDS` → `unsupported-region`).
+async fn search(
+    toolpack: &Toolpack,
+    plan: &Plan,
+    constraints: &PlanConstraints,
+) -> Result<(Vec<Planned>, Option<String>), Failure> {
+    let data = upstream::graphql(
+        toolpack,
+        QUERY,
+        "PlanTrip",
+        plan.variables(constraints),
+        constraints.language,
+    )
+    .await
+    .map_err(UpstreamFailure::for_routing)?;
+    let connection = serde_json::from_value::<PlanData>(data)
+        .map_err(|e| {
+            UpstreamFailure::Malformed(format!("a plan of another shape ({e})")).for_routing()
+        })?
+        .plan_connection
+        .unwrap_or_default();
+    if let Some(error) = outside_bounds(&connection) {
+        let side = match error.input_field.as_deref() {
+            Some("FROM") => "The origin is",
+            Some("TO") => "The destination is",
+            _ => "The origin or destination is",
+        };
+        return Err(Failure::new(
+            DigitransitErrorCode::UnsupportedRegion,
+            format!(
+                "{side} outside the area of the '{}' router.",
+                toolpack.config().digitransit_router().as_str()
+            ),
+        )
+        .hint("Digitransit covers Finland; DIGITRANSIT_ROUTER picks the region (hsl, waltti, finland, varely)."));
+    }
+    let reason = connection.routing_errors.first().map(|e| {
+        let description = e.description.as_deref().unwrap_or_default();
+        provider_message(&format!("{}: {description}", e.code))
+    });
+    Ok((wire::itineraries(connection.edges), reason))
+}
+
+fn outside_bounds(connection: &PlanConnection) -> Option<&RoutingError> {
+    connection
+        .routing_errors
+        .iter()
+        .find(|e| e.code == "OUTSIDE_BOUNDS")
+}

@@ -1,0 +1,276 @@
+//! The Digitransit contracts' answer shapes: a tool's success body, or the error envelope
+//! `{"error":{"code","message","hint"?,"retryAfter"?,"correlationId"}}`, plus warnings.
+
+use std::borrow::Cow;
+
+use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use serde::{Deserialize, Serialize};
+
+use crate::http::new_correlation_id;
+use crate::tool::ToolOutput;
+
+/// The Digitransit contracts' error codes (kebab-case on the wire).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
+#[serde(rename_all = "kebab-case")]
+pub enum DigitransitErrorCode {
+    /// The arguments break a rule of the contract (or Pelias refused a parameter).
+    ValidationError,
+    /// `geocode_address`: the geocoder found nothing for the text.
+    GeocodeNoResults,
+    /// `plan_trip`: origin or destination is outside the router's area.
+    UnsupportedRegion,
+    /// `plan_trip`: no itinerary, even after one relaxed second search.
+    NoItineraryFound,
+    /// `get_departures`: no stop or station has this id.
+    NotFound,
+    /// Digitransit answered with an error, refused the key, or sent an unusable body.
+    UpstreamError,
+    /// Digitransit did not answer in time (default 8 s).
+    UpstreamTimeout,
+    /// Throttled, by Digitransit (429, or 403 quota) or by the local rate limit; see `retryAfter`.
+    RateLimited,
+    /// Digitransit could not be reached (DNS, connect, reset).
+    NetworkError,
+    /// The saved-places database could not be opened, read or written.
+    StorageError,
+    /// A bug inside toolpack; nobody's input is at fault.
+    InternalError,
+}
+
+impl DigitransitErrorCode {
+    /// The code as it appears in JSON, e.g. `upstream-timeout`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::ValidationError => "validation-error",
+            Self::GeocodeNoResults => "geocode-no-results",
+            Self::UnsupportedRegion => "unsupported-region",
+            Self::NoItineraryFound => "no-itinerary-found",
+            Self::NotFound => "not-found",
+            Self::UpstreamError => "upstream-error",
+            Self::UpstreamTimeout => "upstream-timeout",
+            Self::RateLimited => "rate-limited",
+            Self::NetworkError => "network-error",
+            Self::StorageError => "storage-error",
+            Self::InternalError => "internal-error",
+        }
+    }
+}
+
+/// The body of a Digitransit error.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct DigitransitErrorBody {
+    /// The contract's error code.
+    pub code: DigitransitErrorCode,
+    /// What went wrong, for a person (provider messages cut to 200 characters).
+    pub message: String,
+    /// What to try instead, when there is something to try.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hint: Option<String>,
+    /// Seconds to wait before retrying (`rate-limited` only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub retry_after: Option<u64>,
+    /// The call's correlation id (a UUID), the same as a success would carry.
+    pub correlation_id: String,
+}
+
+/// `{"error": {...}}`: how every Digitransit tool answers a failure.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+pub struct DigitransitErrorEnvelope {
+    /// The error.
+    pub error: DigitransitErrorBody,
+}
+
+/// A failure inside a Digitransit tool, before it gets the call's correlation id.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Failure {
+    pub code: DigitransitErrorCode,
+    pub message: String,
+    pub hint: Option<String>,
+    pub retry_after: Option<u64>,
+}
+
+/// The longest provider message quoted in an error, in code points.
+pub(crate) const MAX_PROVIDER_MESSAGE: usize = 200;
+
+impl Failure {
+    /// A failure with `code` and `message`.
+    pub fn new(code: DigitransitErrorCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+            hint: None,
+            retry_after: None,
+        }
+    }
+
+    /// A `validation-error`.
+    pub fn validation(message: impl Into<String>) -> Self {
+        Self::new(DigitransitErrorCode::ValidationError, message)
+    }
+
+    /// The same failure with a hint.
+    pub fn hint(mut self, hint: impl Into<String>) -> Self {
+        self.hint = Some(hint.into());
+        self
+    }
+
+    /// The same failure with a `retryAfter`.
+    pub fn retry_after(mut self, seconds: u64) -> Self {
+        self.retry_after = Some(seconds);
+        self
+    }
+
+    /// The error envelope of this failure for the call `correlation_id`.
+    pub fn into_envelope(self, correlation_id: String) -> DigitransitErrorEnvelope {
+        DigitransitErrorEnvelope {
+            error: DigitransitErrorBody {
+                code: self.code,
+                message: self.message,
+                hint: self.hint,
+                retry_after: self.retry_after,
+                correlation_id,
+            },
+        }
+    }
+}
+
+/// Cuts a provider's message to [`MAX_PROVIDER_MESSAGE`] code points.
+pub(crate) fn provider_message(text: &str) -> String {
+    text.trim().chars().take(MAX_PROVIDER_MESSAGE).collect()
+}
+
+/// Why a success carries a warning.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
+#[serde(rename_all = "kebab-case")]
+pub enum WarningCode {
+    /// More results existed than were returned (`size`, `limit` or `maxResults` cap).
+    TruncatedResults,
+    /// An accessibility flag could not be acted on by the upstream.
+    UnsupportedAccessibilityFlag,
+    /// A constraint could not be fully honoured, but results are returned.
+    PreferenceUnmet,
+    /// `find_stops`: stops were found, but none passed the text or mode filter.
+    NoMatchesAfterFilter,
+    /// `reverse_geocode`: nothing is known at this point.
+    NoResults,
+}
+
+/// A note on a successful answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+pub struct Warning {
+    /// What kind of note.
+    pub code: WarningCode,
+    /// The note, for a person.
+    pub message: String,
+}
+
+impl Warning {
+    /// A warning with `code` and `message`.
+    pub fn new(code: WarningCode, message: impl Into<String>) -> Self {
+        Self {
+            code,
+            message: message.into(),
+        }
+    }
+}
+
+/// Warnings as the contracts show them: absent when there are none.
+pub(crate) fn warnings(list: Vec<Warning>) -> Option<Vec<Warning>> {
+    (!list.is_empty()).then_some(list)
+}
+
+/// A Digitransit tool's answer: its success body `T`, or the error envelope. On the
+/// wire it is one or the other, untagged.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(untagged)]
+pub enum DigitransitResponse<T> {
+    /// The success body.
+    Ok(T),
+    /// The error envelope.
+    Err(DigitransitErrorEnvelope),
+}
+
+impl<T> DigitransitResponse<T> {
+    /// The answer of a call: `result` with the call's `correlation_id` on an error.
+    pub(crate) fn of(result: Result<T, Failure>, correlation_id: String) -> Self {
+        match result {
+            Ok(body) => Self::Ok(body),
+            Err(failure) => Self::Err(failure.into_envelope(correlation_id)),
+        }
+    }
+
+    /// The success body, or the error envelope.
+    pub fn into_result(self) -> Result<T, DigitransitErrorEnvelope> {
+        match self {
+            Self::Ok(body) => Ok(body),
+            Self::Err(envelope) => Err(envelope),
+        }
+    }
+
+    fn failure(failure: Failure) -> Self {
+        Self::Err(failure.into_envelope(new_correlation_id()))
+    }
+}
+
+impl<T: JsonSchema> JsonSchema for DigitransitResponse<T> {
+    fn schema_name() -> Cow<'static, str> {
+        format!("{}Response", T::schema_name()).into()
+    }
+
+    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
+        let ok = generator.subschema_for::<T>();
+        let err = generator.subschema_for::<DigitransitErrorEnvelope>();
+        json_schema!({
+            "description": "The success body, or the error envelope `{\"error\": {...}}`.",
+            "anyOf": [ok, err],
+        })
+    }
+}
+
+impl<T> ToolOutput for DigitransitResponse<T>
+where
+    T: Serialize + JsonSchema + Send + 'static,
+{
+    type Success = T;
+
+    fn error_code(&self) -> Option<&str> {
+        match self {
+            Self::Ok(_) => None,
+            Self::Err(envelope) => Some(envelope.error.code.as_str()),
+        }
+    }
+
+    fn into_success(self) -> Result<T, Self> {
+        match self {
+            Self::Ok(body) => Ok(body),
+            err => Err(err),
+        }
+    }
+
+    fn invalid_arguments(_tool: &str, message: String) -> Self {
+        Self::failure(Failure::validation(message))
+    }
+
+    fn rate_limited(tool: &str) -> Self {
+        Self::failure(
+            Failure::new(
+                DigitransitErrorCode::RateLimited,
+                format!("Local rate limit exceeded for {tool}."),
+            )
+            .retry_after(1),
+        )
+    }
+
+    fn internal_error(tool: &str) -> Self {
+        Self::failure(Failure::new(
+            DigitransitErrorCode::InternalError,
+            format!("Unexpected error in {tool}."),
+        ))
+    }
+}

@@ -1,0 +1,171 @@
+//! `save_user_variable` and `get_user_variables`: saved places and preferences, kept in
+//! SQLite so they survive restarts. `plan_trip` and `get_departures` resolve a saved
+//! location by its key (`{"type": "label", "value": "home"}`).
+
+pub(crate) mod store;
+mod types;
+
+pub use store::DATABASE_FILE;
+pub use types::{
+    GetUserVariablesRequest, GetUserVariablesResult, PreviousVariable, SaveUserVariableRequest,
+    SaveUserVariableResult, SavedLocation, UserVariable, UserVariableType, UserVariableValue,
+};
+
+use super::place::{Coordinate, checked_text};
+use super::response::{DigitransitResponse, Failure};
+use super::time;
+use crate::Toolpack;
+use crate::http::new_correlation_id;
+use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+
+/// Longest key, in characters.
+pub const MAX_KEY_CHARS: usize = 50;
+/// Longest text value, in characters.
+pub const MAX_TEXT_CHARS: usize = 500;
+/// Longest `label`, `name`, `address` or `stopId` of a saved location, in characters.
+pub const MAX_LOCATION_FIELD_CHARS: usize = 200;
+
+/// The `save_user_variable` tool.
+#[derive(Debug, Clone, Copy)]
+pub struct SaveUserVariable;
+
+impl Tool for SaveUserVariable {
+    type Input = SaveUserVariableRequest;
+    type Output = DigitransitResponse<SaveUserVariableResult>;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "save_user_variable",
+        title: "Save a place or preference (Digitransit)",
+        description: "Saves a named place or preference for later calls, and keeps it across \
+restarts. `key` is 1..50 characters and case-sensitive (e.g. \"home\"). For `type: location` the \
+value is {lat, lon, label?, name?, address?, stopId?}; plan_trip then accepts {type:'label', \
+value:'home'} as origin or destination, and get_departures accepts it as the stop when it has a \
+stopId. For `preference` and `other` the value is text (1..500 characters). Saving an existing key \
+replaces it, and `previous` says what it held. Needs no API key.",
+        toolset: Toolset::Digitransit,
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+            open_world: false,
+        },
+    };
+
+    async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
+        let correlation_id = new_correlation_id();
+        let result = save(toolpack, input, &correlation_id).await;
+        DigitransitResponse::of(result, correlation_id)
+    }
+}
+
+async fn save(
+    toolpack: &Toolpack,
+    input: SaveUserVariableRequest,
+    correlation_id: &str,
+) -> Result<SaveUserVariableResult, Failure> {
+    let key = checked_text("key", &input.key, MAX_KEY_CHARS)?.to_owned();
+    let value = checked_value(input.r#type, input.value)?;
+    let now = time::now().strftime("%Y-%m-%dT%H:%M:%S%.3fZ").to_string();
+    let (variable, previous) = toolpack
+        .digitransit()
+        .store
+        .save(key, input.r#type, value, now)
+        .await?;
+    Ok(SaveUserVariableResult {
+        variable,
+        previous,
+        correlation_id: correlation_id.to_owned(),
+    })
+}
+
+/// Checks that the value fits the type, and trims its text.
+fn checked_value(
+    kind: UserVariableType,
+    value: UserVariableValue,
+) -> Result<UserVariableValue, Failure> {
+    match (kind, value) {
+        (UserVariableType::Location, UserVariableValue::Location(place)) => {
+            Coordinate::new(place.lat, place.lon).validate("value")?;
+            let field = |name: &str, text: Option<String>| -> Result<Option<String>, Failure> {
+                text.map(|t| {
+                    checked_text(&format!("value.{name}"), &t, MAX_LOCATION_FIELD_CHARS)
+                        .map(str::to_owned)
+                })
+                .transpose()
+            };
+            Ok(UserVariableValue::Location(SavedLocation {
+                lat: place.lat,
+                lon: place.lon,
+                label: field("label", place.label)?,
+                name: field("name", place.name)?,
+                address: field("address", place.address)?,
+                stop_id: field("stopId", place.stop_id)?,
+            }))
+        }
+        (UserVariableType::Location, UserVariableValue::Text(_)) => Err(Failure::validation(
+            "A location value must be an object {lat, lon, label?, name?, address?, stopId?}.",
+        )),
+        (_, UserVariableValue::Text(text)) => Ok(UserVariableValue::Text(
+            checked_text("value", &text, MAX_TEXT_CHARS)?.to_owned(),
+        )),
+        (kind, UserVariableValue::Location(_)) => Err(Failure::validation(format!(
+            "A {} value must be text; use type 'location' for a place.",
+            kind.as_str()
+        ))),
+    }
+}
+
+/// The `get_user_variables` tool.
+#[derive(Debug, Clone, Copy)]
+pub struct GetUserVariables;
+
+impl Tool for GetUserVariables {
+    type Input = GetUserVariablesRequest;
+    type Output = DigitransitResponse<GetUserVariablesResult>;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "get_user_variables",
+        title: "List saved places and preferences (Digitransit)",
+        description: "Lists the places and preferences saved with save_user_variable (key, type, \
+value, createdAt, updatedAt), sorted by key; `type` keeps only one kind. Use it to find the labels \
+plan_trip and get_departures accept. Needs no API key.",
+        toolset: Toolset::Digitransit,
+        annotations: Annotations::READ_ONLY_LOCAL,
+    };
+
+    async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
+        let correlation_id = new_correlation_id();
+        let result = toolpack
+            .digitransit()
+            .store
+            .list(input.r#type)
+            .await
+            .map(|variables| GetUserVariablesResult {
+                variables,
+                correlation_id: correlation_id.clone(),
+            });
+        DigitransitResponse::of(result, correlation_id)
+    }
+}
+
+/// The saved location labelled `key`, for tools that accept `{type: 'label'}`.
+pub(crate) async fn saved_location(
+    toolpack: &Toolpack,
+    field: &str,
+    key: &str,
+) -> Result<SavedLocation, Failure> {
+    let key = checked_text(field, key, MAX_KEY_CHARS)?;
+    match toolpack.digitransit().store.get(key.to_owned()).await? {
+        Some(UserVariable {
+            value: UserVariableValue::Location(place),
+            ..
+        }) => Ok(place),
+        Some(other) => Err(Failure::validation(format!(
+            "The saved variable '{key}' is a {}, not a location.",
+            other.r#type.as_str()
+        ))),
+        None => Err(
+            Failure::validation(format!("No saved place is labelled '{key}'.")).hint(
+                "Save it first with save_user_variable, or list them with get_user_variables.",
+            ),
+        ),
+    }
+}

@@ -1,0 +1,244 @@
+//! The saved-variables database: SQLite (bundled) at `TOOLPACK_DATA_DIR/digitransit.sqlite3`,
+//! in WAL mode with a busy timeout so two processes can write at once, its schema
+//! versioned by `PRAGMA user_version` and migrated forward on open. A file that cannot be
+//! opened (corrupt, read-only, newer schema) is never replaced or deleted: the call
+//! answers `storage-error` and the file stays as it was.
+
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
+
+use super::types::{PreviousVariable, UserVariable, UserVariableType, UserVariableValue};
+use crate::digitransit::response::{DigitransitErrorCode, Failure};
+
+/// The database file's name inside the data directory.
+pub const DATABASE_FILE: &str = "digitransit.sqlite3";
+/// How long a write waits for another writer before giving up.
+pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
+
+/// Schema migrations, in order; `PRAGMA user_version` counts those applied.
+const MIGRATIONS: &[&str] = &["CREATE TABLE user_variables (
+        key TEXT PRIMARY KEY NOT NULL,
+        type TEXT NOT NULL CHECK (type IN ('location', 'preference', 'other')),
+        value TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+    ) WITHOUT ROWID"];
+
+/// The saved-variables store of one toolpack: opened on first use, kept open.
+#[derive(Debug, Clone)]
+pub(crate) struct UserStore {
+    path: Option<PathBuf>,
+    connection: Arc<Mutex<Option<Connection>>>,
+}
+
+impl UserStore {
+    /// A store in `data_dir` (not opened yet); `None` when no data directory is known.
+    pub fn new(data_dir: Option<PathBuf>) -> Self {
+        Self {
+            path: data_dir.map(|dir| dir.join(DATABASE_FILE)),
+            connection: Arc::default(),
+        }
+    }
+
+    /// Saves `value` under `key` (replacing what was there), at `now`: the variable as
+    /// saved and what the key held before.
+    pub async fn save(
+        &self,
+        key: String,
+        kind: UserVariableType,
+        value: UserVariableValue,
+        now: String,
+    ) -> Result<(UserVariable, Option<PreviousVariable>), Failure> {
+        self.with_connection(move |connection| {
+            let json = serde_json::to_string(&value).map_err(|e| storage(e.to_string()))?;
+            let tx = connection
+                .transaction_with_behavior(TransactionBehavior::Immediate)
+                .map_err(sql_failure)?;
+            let before: Option<(String, String)> = tx
+                .query_row(
+                    "SELECT type, created_at FROM user_variables WHERE key = ?1",
+                    params![key],
+                    |row| Ok((row.get(0)?, row.get(1)?)),
+                )
+                .optional()
+                .map_err(sql_failure)?;
+            let created_at = before.as_ref().map_or(now.clone(), |(_, c)| c.clone());
+            tx.execute(
+                "INSERT INTO user_variables (key, type, value, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5)
+                 ON CONFLICT (key) DO UPDATE SET
+                   type = excluded.type, value = excluded.value, updated_at = excluded.updated_at",
+                params![key, kind.as_str(), json, created_at, now],
+            )
+            .map_err(sql_failure)?;
+            tx.commit().map_err(sql_failure)?;
+            let previous = before.and_then(|(t, _)| {
+                UserVariableType::parse(&t).map(|r#type| PreviousVariable {
+                    key: key.clone(),
+                    r#type,
+                })
+            });
+            let variable = UserVariable {
+                key,
+                r#type: kind,
+                value,
+                created_at,
+                updated_at: now,
+            };
+            Ok((variable, previous))
+        })
+        .await
+    }
+
+    /// Every saved variable (of `kind` when given), by key.
+    pub async fn list(&self, kind: Option<UserVariableType>) -> Result<Vec<UserVariable>, Failure> {
+        self.with_connection(move |connection| {
+            let mut statement = connection
+                .prepare_cached(
+                    "SELECT key, type, value, created_at, updated_at FROM user_variables
+                     WHERE ?1 IS NULL OR type = ?1 ORDER BY key",
+                )
+                .map_err(sql_failure)?;
+            let rows = statement
+                .query_map(params![kind.map(UserVariableType::as_str)], read_row)
+                .map_err(sql_failure)?;
+            rows.map(|row| row.map_err(sql_failure).and_then(|r| r))
+                .collect()
+        })
+        .await
+    }
+
+    /// The variable saved under `key`, if any.
+    pub async fn get(&self, key: String) -> Result<Option<UserVariable>, Failure> {
+        self.with_connection(move |connection| {
+            connection
+                .prepare_cached(
+                    "SELECT key, type, value, created_at, updated_at FROM user_variables
+                     WHERE key = ?1",
+                )
+                .map_err(sql_failure)?
+                .query_row(params![key], read_row)
+                .optional()
+                .map_err(sql_failure)?
+                .transpose()
+        })
+        .await
+    }
+
+    /// Runs `work` on the open connection, on a blocking thread (a write may wait up to
+    /// [`BUSY_TIMEOUT`] for another process).
+    async fn with_connection<T, F>(&self, work: F) -> Result<T, Failure>
+    where
+        T: Send + 'static,
+        F: FnOnce(&mut Connection) -> Result<T, Failure> + Send + 'static,
+    {
+        let Some(path) = self.path.clone() else {
+            return Err(storage(
+                "no data directory is known: set TOOLPACK_DATA_DIR (or HOME)".into(),
+            ));
+        };
+        let connection = Arc::clone(&self.connection);
+        tokio::task::spawn_blocking(move || {
+            let mut guard = connection.lock().unwrap_or_else(|p| p.into_inner());
+            if guard.is_none() {
+                *guard = Some(open(&path)?);
+            }
+            match guard.as_mut() {
+                Some(open) => work(open),
+                None => Err(storage("the database is not open".into())),
+            }
+        })
+        .await
+        .unwrap_or_else(|_| Err(storage("the database task failed".into())))
+    }
+}
+
+/// Opens (creating when missing) and migrates the database at `path`.
+fn open(path: &Path) -> Result<Connection, Failure> {
+    let shown = path.display();
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir).map_err(|e| {
+            storage(format!(
+                "cannot create the data directory {}: {e}",
+                dir.display()
+            ))
+        })?;
+    }
+    let mut connection = Connection::open_with_flags(
+        path,
+        OpenFlags::SQLITE_OPEN_READ_WRITE
+            | OpenFlags::SQLITE_OPEN_CREATE
+            | OpenFlags::SQLITE_OPEN_NO_MUTEX,
+    )
+    .map_err(|e| storage(format!("cannot open {shown}: {e}")))?;
+    connection
+        .busy_timeout(BUSY_TIMEOUT)
+        .map_err(|e| storage(format!("cannot configure {shown}: {e}")))?;
+    // WAL lets readers and one writer work at once; a read-only file keeps its mode.
+    let _ = connection.pragma_update(None, "journal_mode", "WAL");
+    let _ = connection.pragma_update(None, "synchronous", "NORMAL");
+    migrate(&mut connection).map_err(|f| storage(format!("{shown}: {}", f.message)))?;
+    Ok(connection)
+}
+
+/// Applies the migrations not yet applied, in one transaction; refuses a database whose
+/// schema is newer than this build knows.
+fn migrate(connection: &mut Connection) -> Result<(), Failure> {
+    let tx = connection
+        .transaction_with_behavior(TransactionBehavior::Immediate)
+        .map_err(sql_failure)?;
+    let version: usize = tx
+        .pragma_query_value(None, "user_version", |row| row.get(0))
+        .map_err(sql_failure)?;
+    if version > MIGRATIONS.len() {
+        return Err(storage(format!(
+            "its schema version {version} is newer than this toolpack knows ({}); upgrade toolpack",
+            MIGRATIONS.len()
+        )));
+    }
+    for migration in &MIGRATIONS[version..] {
+        tx.execute_batch(migration).map_err(sql_failure)?;
+    }
+    if version < MIGRATIONS.len() {
+        tx.pragma_update(None, "user_version", MIGRATIONS.len())
+            .map_err(sql_failure)?;
+    }
+    tx.commit().map_err(sql_failure)
+}
+
+fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<UserVariable, Failure>> {
+    let (key, kind, value, created_at, updated_at): (String, String, String, String, String) = (
+        row.get(0)?,
+        row.get(1)?,
+        row.get(2)?,
+        row.get(3)?,
+        row.get(4)?,
+    );
+    Ok((|| {
+        let r#type = UserVariableType::parse(&kind)
+            .ok_or_else(|| storage(format!("variable '{key}' has an unknown type '{kind}'")))?;
+        let value = serde_json::from_str(&value)
+            .map_err(|e| storage(format!("variable '{key}' has an unreadable value: {e}")))?;
+        Ok(UserVariable {
+            key,
+            r#type,
+            value,
+            created_at,
+            updated_at,
+        })
+    })())
+}
+
+fn storage(message: String) -> Failure {
+    Failure::new(
+        DigitransitErrorCode::StorageError,
+        format!("Saved places are unavailable: {message}."),
+    )
+}
+
+fn sql_failure(error: rusqlite::Error) -> Failure {
+    storage(error.to_string())
+}
