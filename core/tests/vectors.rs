@@ -22,6 +22,10 @@ async fn every_vector_passes_through_the_catalog() {
         let config = Config::from_pairs(settings).expect("valid vector config");
         let toolpack = Toolpack::new(config).unwrap();
         let (tool, arguments) = (&tool_case.tool, &tool_case.case.arguments);
+        for setup in &tool_case.case.before {
+            let result = toolpack.call_json(&setup.tool, setup.arguments.clone());
+            assert!(!result.await.unwrap().is_error(), "setup call {setup:?}");
+        }
         for _ in 0..tool_case.case.calls_before {
             toolpack.call_json(tool, arguments.clone()).await.unwrap();
         }

@@ -168,7 +168,12 @@ async fn find(
 ) -> Result<FindStopsResult, Failure> {
     input.coordinate.validate("coordinate")?;
     let radius = checked_range("radius", input.radius, 1..=3000, 500)?;
-    let asked = checked_range("maxResults", input.max_results, 1..=i64::MAX, 10)?;
+    let asked = input.max_results.unwrap_or(10);
+    if asked < 1 {
+        return Err(Failure::validation(format!(
+            "maxResults must be at least 1 (at most {MAX_RESULTS} are returned)."
+        )));
+    }
     let max_results = asked.min(MAX_RESULTS) as usize;
     let text = input
         .text_filter

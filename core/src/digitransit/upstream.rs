@@ -63,7 +63,7 @@ impl UpstreamFailure {
             ),
             Self::Transport(message) => Failure::new(
                 Code::UpstreamError,
-                format!("Could not reach Digitransit: {message}."),
+                format!("The connection to Digitransit failed: {message}."),
             ),
             Self::BadRequest(message) => Failure::validation(format!(
                 "Digitransit geocoding refused the request: {message}"
@@ -87,7 +87,7 @@ impl UpstreamFailure {
             .retry_after(retry_after),
             Self::Transport(message) => Failure::new(
                 Code::NetworkError,
-                format!("Could not reach Digitransit: {message}."),
+                format!("The connection to Digitransit failed: {message}."),
             ),
             Self::BadRequest(message) => Failure::new(
                 Code::UpstreamError,
@@ -300,6 +300,9 @@ fn classify(response: &UpstreamResponse, key: &Secret) -> Result<Value, Upstream
 /// `message`, or the text itself.
 fn body_message(response: &UpstreamResponse) -> String {
     if let Ok(body) = response.json() {
+        if let Some(text) = body.as_str() {
+            return text.to_owned();
+        }
         let found = body
             .pointer("/geocoding/errors/0")
             .or_else(|| body.get("message"))

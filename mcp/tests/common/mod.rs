@@ -55,6 +55,9 @@ where
         // MCP arguments are always an object (or absent).
         case.arguments.as_object()?;
         let client = connect(settings).await;
+        for setup in &case.before {
+            call(&client, &setup.tool, &setup.arguments).await;
+        }
         for _ in 0..case.calls_before {
             call(&client, tool, &case.arguments).await;
         }

@@ -36,11 +36,24 @@ pub struct Case {
     /// Identical calls to make first.
     #[serde(default)]
     pub calls_before: u32,
+    /// Other calls to make first, on the same toolpack (e.g. saving a place).
+    #[serde(default)]
+    pub before: Vec<SetupCall>,
     /// Fake-upstream scenarios to install first.
     #[serde(default)]
     pub upstream: Vec<Scenario>,
     /// The expected result.
     pub expect: Expect,
+}
+
+/// A call made before the case's own, on the same toolpack.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SetupCall {
+    /// The tool.
+    pub tool: String,
+    /// Its JSON arguments.
+    pub arguments: Value,
 }
 
 /// The expected result of a case.
@@ -55,6 +68,10 @@ pub struct Expect {
     /// JSON pointer → exact value.
     #[serde(default)]
     pub pointers: BTreeMap<String, Value>,
+    /// JSON pointer → a regular expression its string value must match; these values
+    /// (ids, clock times) are left out of the `body` comparison.
+    #[serde(default)]
+    pub patterns: BTreeMap<String, String>,
     /// JSON pointer → array length.
     #[serde(default)]
     pub lengths: BTreeMap<String, usize>,
@@ -81,6 +98,9 @@ pub struct ExpectedRequest {
     /// Headers (lower-case names) that must be absent.
     #[serde(default)]
     pub absent_headers: Vec<String>,
+    /// JSON pointers into the request body (parsed as JSON) and their exact values.
+    #[serde(default)]
+    pub body_pointers: BTreeMap<String, Value>,
 }
 
 impl ExpectedRequest {
@@ -113,6 +133,15 @@ impl ExpectedRequest {
         for name in &self.absent_headers {
             if got.headers.contains_key(name) {
                 problems.push(format!("request {index}: header {name} must be absent"));
+            }
+        }
+        let sent: Value = serde_json::from_str(&got.body).unwrap_or(Value::Null);
+        for (pointer, expected) in &self.body_pointers {
+            if sent.pointer(pointer) != Some(expected) {
+                problems.push(format!(
+                    "request {index}: body {pointer} is {:?}, expected {expected}",
+                    sent.pointer(pointer)
+                ));
             }
         }
         problems
@@ -176,8 +205,9 @@ fn collect_json(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 }
 
 impl Case {
-    /// The case's settings with placeholders filled in.
-    pub fn settings(&self, upstream_base_url: &str) -> BTreeMap<String, String> {
+    /// The case's settings with placeholders filled in: `${TESTS_DIR}`, `${UPSTREAM}` and
+    /// `${TEMP_DIR}` (a fresh empty directory for this case).
+    pub fn settings(&self, upstream_base_url: &str, temp_dir: &Path) -> BTreeMap<String, String> {
         let tests_dir = crate::tests_dir();
         let tests_dir = tests_dir.to_string_lossy();
         self.config
@@ -185,10 +215,32 @@ impl Case {
             .map(|(k, v)| {
                 let v = v
                     .replace("${TESTS_DIR}", &tests_dir)
-                    .replace("${UPSTREAM}", upstream_base_url);
+                    .replace("${UPSTREAM}", upstream_base_url)
+                    .replace("${TEMP_DIR}", &temp_dir.to_string_lossy());
                 (k.clone(), v)
             })
             .collect()
+    }
+}
+
+/// Removes the value at JSON `pointer` from `value` (when there is one).
+fn remove_pointer(value: &mut Value, pointer: &str) {
+    let Some((parent, last)) = pointer.rsplit_once('/') else {
+        return;
+    };
+    let last = last.replace("~1", "/").replace("~0", "~");
+    match value.pointer_mut(parent) {
+        Some(Value::Object(map)) => {
+            map.remove(&last);
+        }
+        Some(Value::Array(items)) => {
+            if let Ok(i) = last.parse::<usize>()
+                && i < items.len()
+            {
+                items.remove(i);
+            }
+        }
+        _ => {}
     }
 }
 
@@ -199,8 +251,22 @@ impl Expect {
         if is_error != self.is_error {
             problems.push(format!("isError is {is_error}, expected {}", self.is_error));
         }
+        let mut stable = body.clone();
+        for (pointer, pattern) in &self.patterns {
+            let matched = match (body.pointer(pointer), regex::Regex::new(pattern)) {
+                (Some(Value::String(text)), Ok(re)) => re.is_match(text),
+                _ => false,
+            };
+            if !matched {
+                problems.push(format!(
+                    "{pointer} is {:?}, expected a string matching {pattern}",
+                    body.pointer(pointer)
+                ));
+            }
+            remove_pointer(&mut stable, pointer);
+        }
         if let Some(expected) = &self.body
-            && expected != body
+            && expected != &stable
         {
             problems.push(format!("body differs: expected {expected}"));
         }
@@ -296,7 +362,8 @@ where
             .iter()
             .cloned()
             .for_each(|s| fake.push_scenario(s));
-        let settings = tool_case.case.settings(&fake.base_url());
+        let temp_dir = tempfile::tempdir().expect("a temporary directory");
+        let settings = tool_case.case.settings(&fake.base_url(), temp_dir.path());
         let label = tool_case.label();
         let expect = tool_case.case.expect.clone();
         let Some((is_error, body)) = run_case(tool_case, settings.clone()).await else {
@@ -339,12 +406,14 @@ mod tests {
             is_error: false,
             body: None,
             pointers: BTreeMap::new(),
+            patterns: BTreeMap::new(),
             lengths: BTreeMap::new(),
             requests: Some(vec![ExpectedRequest {
                 path: Some("/a%20b".into()),
                 query: Some(BTreeMap::new()),
                 headers: [("app_key".to_owned(), "k".to_owned())].into(),
                 absent_headers: vec!["x-secret".into()],
+                body_pointers: [("/q".to_owned(), json!(1))].into(),
             }]),
         };
         let good = RecordedRequest {
@@ -352,20 +421,37 @@ mod tests {
             path: "/a%20b".into(),
             query: BTreeMap::new(),
             headers: [("app_key".to_owned(), "k".to_owned())].into(),
-            body: String::new(),
+            body: r#"{"q": 1}"#.into(),
         };
         assert!(expect.check_requests(std::slice::from_ref(&good)).is_ok());
         let bad = RecordedRequest {
             path: "/a b".into(),
             query: [("app_key".to_owned(), "k".to_owned())].into(),
             headers: [("x-secret".to_owned(), "1".to_owned())].into(),
+            body: r#"{"q": 2}"#.into(),
             ..good.clone()
         };
         let err = expect.check_requests(&[bad]).unwrap_err();
-        for part in ["path", "query", "header app_key", "x-secret"] {
+        for part in ["path", "query", "header app_key", "x-secret", "body /q"] {
             assert!(err.contains(part), "{part}: {err}");
         }
         assert!(expect.check_requests(&[good.clone(), good]).is_err());
+    }
+
+    #[test]
+    fn patterns_check_volatile_values_and_leave_them_out_of_the_body() {
+        let expect = Expect {
+            is_error: false,
+            body: Some(json!({"a": 1})),
+            pointers: BTreeMap::new(),
+            patterns: [("/id".to_owned(), "^[0-9a-f]{4}$".to_owned())].into(),
+            lengths: BTreeMap::new(),
+            requests: None,
+        };
+        assert!(expect.check(false, &json!({"a": 1, "id": "beef"})).is_ok());
+        assert!(expect.check(false, &json!({"a": 1, "id": "nope"})).is_err());
+        assert!(expect.check(false, &json!({"a": 1})).is_err());
+        assert!(expect.check(false, &json!({"a": 2, "id": "beef"})).is_err());
     }
 
     #[test]
@@ -382,6 +468,7 @@ mod tests {
             is_error: false,
             body: None,
             pointers: [("/code".to_owned(), json!("OK"))].into(),
+            patterns: BTreeMap::new(),
             lengths: [("/items".to_owned(), 2)].into(),
             requests: None,
         };

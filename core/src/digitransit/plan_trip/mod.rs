@@ -169,7 +169,8 @@ these stops are step-free: {}.",
 }
 
 /// The disruption rule: one relaxed search; what it finds beyond the first search's
-/// itineraries is added with `disruptionFlag: true`. A failure of this optional search
+/// itineraries is added with `disruptionFlag: true`, and replaces the itineraries with a
+/// cancelled leg (delayed ones stay, with their delay). A failure of this optional search
 /// leaves the first answer as it is.
 async fn add_alternatives(toolpack: &Toolpack, plan: &Plan, planned: &mut Vec<Planned>) {
     let Some(relaxed) = plan.relaxed() else {
@@ -181,15 +182,19 @@ async fn add_alternatives(toolpack: &Toolpack, plan: &Plan, planned: &mut Vec<Pl
                 .iter()
                 .map(|p| p.itinerary.fingerprint.clone())
                 .collect();
-            planned.extend(
-                alternatives
-                    .into_iter()
-                    .filter(|p| !known.contains(&p.itinerary.fingerprint))
-                    .map(|mut p| {
-                        p.itinerary.disruption_flag = Some(true);
-                        p
-                    }),
-            );
+            let replacements: Vec<Planned> = alternatives
+                .into_iter()
+                .filter(|p| !known.contains(&p.itinerary.fingerprint))
+                .map(|mut p| {
+                    p.itinerary.disruption_flag = Some(true);
+                    p
+                })
+                .collect();
+            if !replacements.is_empty() {
+                // A cancelled itinerary cannot be travelled: its replacements take its place.
+                planned.retain(|p| !p.cancelled);
+                planned.extend(replacements);
+            }
         }
         Err(failure) => {
             tracing::info!(

@@ -119,6 +119,8 @@ pub(crate) struct Planned {
     pub itinerary: Itinerary,
     /// A leg is cancelled or over [`DISRUPTION_DELAY_SECS`] late.
     pub disrupted: bool,
+    /// A leg is cancelled.
+    pub cancelled: bool,
     /// Transit legs with an estimate / all transit legs.
     pub realtime_legs: (usize, usize),
     /// Stops boarded or left whose step-free access OTP does not know.
@@ -138,7 +140,7 @@ pub(crate) fn itineraries(edges: Vec<Edge>) -> Vec<Planned> {
 fn planned(node: Node) -> Option<Planned> {
     let end_ts = parse_offset_time(&node.end)?;
     let start_ts = parse_offset_time(&node.start)?;
-    let mut disrupted = false;
+    let (mut disrupted, mut cancelled) = (false, false);
     let (mut with_estimate, mut transit) = (0, 0);
     let mut unknown_step_free = Vec::new();
     let mut legs = Vec::with_capacity(node.legs.len());
@@ -155,6 +157,7 @@ fn planned(node: Node) -> Option<Planned> {
         if is_transit {
             transit += 1;
             with_estimate += usize::from(estimate.is_some());
+            cancelled |= status == TransitStatus::Cancelled;
             disrupted |= status == TransitStatus::Cancelled
                 || delay.is_some_and(|d| d > DISRUPTION_DELAY_SECS);
             for place in [&wire.from, &wire.to] {
@@ -214,6 +217,7 @@ fn planned(node: Node) -> Option<Planned> {
             disruption_flag: None,
         },
         disrupted,
+        cancelled,
         realtime_legs: (with_estimate, transit),
         unknown_step_free,
         end_ts,

@@ -19,6 +19,9 @@ pub struct Route {
     /// Query parameters that must be present with these values.
     #[serde(default)]
     pub query: BTreeMap<String, String>,
+    /// Text the request body must contain (e.g. a GraphQL operation name).
+    #[serde(default)]
+    pub body_contains: Option<String>,
     /// Status to answer with (default 200).
     #[serde(default = "ok")]
     pub status: u16,
@@ -69,12 +72,13 @@ impl Routes {
         Ok(Self { routes })
     }
 
-    /// The first route answering `method path?query`.
+    /// The first route answering `method path?query` with `body`.
     pub fn find(
         &self,
         method: &str,
         path: &str,
         query: &BTreeMap<String, String>,
+        body: &str,
     ) -> Option<(&Route, &[u8])> {
         let path = normalize_path(path);
         self.routes
@@ -83,6 +87,10 @@ impl Routes {
                 route.method.eq_ignore_ascii_case(method)
                     && path_matches(&normalize_path(&route.path), &path)
                     && route.query.iter().all(|(k, v)| query.get(k) == Some(v))
+                    && route
+                        .body_contains
+                        .as_deref()
+                        .is_none_or(|text| body.contains(text))
             })
             .map(|(route, body)| (route, body.as_slice()))
     }

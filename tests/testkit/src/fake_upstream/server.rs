@@ -179,7 +179,12 @@ async fn replay(
     });
     let path = normalize_path(uri.path());
     let scenario = take_scenario(&shared, &path).unwrap_or_default();
-    let route = shared.routes.find(method.as_str(), uri.path(), &query);
+    let route = shared.routes.find(
+        method.as_str(),
+        uri.path(),
+        &query,
+        &String::from_utf8_lossy(&request_body),
+    );
 
     if let Some(ms) = scenario.delay_ms {
         tokio::time::sleep(Duration::from_millis(ms)).await;
