@@ -238,6 +238,7 @@ async fn keys_never_reach_any_output() {
         .unwrap();
     let secret = "sk-test-never-print-me";
     let bank = r#"{"from":"Bank Underground Station","to":"Mile End Underground Station"}"#;
+    let trip = r#"{"origin":{"type":"coords","value":{"lat":60.17,"lon":24.94}},"destination":{"type":"coords","value":{"lat":60.19,"lon":24.90}}}"#;
     let base = fake.base_url();
     let refused = "http://127.0.0.1:9".to_owned();
     for (args, base_url) in [
@@ -257,11 +258,28 @@ async fn keys_never_reach_any_output() {
             &base,
         ),
         (&["call", "planJourney", bank][..], &refused),
+        (
+            &["call", "geocode_address", r#"{"text":"kamppi"}"#][..],
+            &base,
+        ),
+        (&["call", "geocode_address", r#"{"text":"!!!"}"#][..], &base),
+        (&["call", "plan_trip", trip][..], &base),
+        (&["call", "plan_trip", trip][..], &refused),
+        (
+            &[
+                "call",
+                "get_departures",
+                r#"{"stop":{"type":"id","value":"HSL:2434202"}}"#,
+            ][..],
+            &base,
+        ),
     ] {
         let settings: BTreeMap<String, String> = [
             ("TFL_API_KEY", secret),
             ("DIGITRANSIT_API_KEY", secret),
             ("TFL_API_BASE_URL", base_url.as_str()),
+            ("DIGITRANSIT_BASE_URL", base_url.as_str()),
+            ("DIGITRANSIT_ROUTER", "hsl"),
         ]
         .iter()
         .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
@@ -287,6 +305,17 @@ async fn keys_never_reach_any_output() {
         sent.iter()
             .any(|r| r.headers.get("app_key").map(String::as_str) == Some(secret)),
         "the key went out as the app_key header"
+    );
+    let digitransit = |r: &&toolpack_testkit::RecordedRequest| {
+        r.headers
+            .get("digitransit-subscription-key")
+            .map(String::as_str)
+            == Some(secret)
+    };
+    assert_eq!(
+        sent.iter().filter(digitransit).count(),
+        4,
+        "each Digitransit call sent the key as its header"
     );
     assert!(
         sent.iter()
@@ -330,4 +359,39 @@ fn plan_journey_needs_the_tfl_key_to_be_served() {
         stderr.contains("planJourney cannot run: TFL_API_KEY is not set"),
         "{stderr}"
     );
+}
+
+#[test]
+fn two_processes_writing_saved_places_at_once_lose_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let settings: BTreeMap<String, String> = [(
+        "TOOLPACK_DATA_DIR".to_owned(),
+        dir.path().to_string_lossy().into_owned(),
+    )]
+    .into();
+    // Two writer processes at a time, 12 rounds: 24 processes, each saving its own key
+    // (the first round also races to create and migrate the database).
+    for round in 0..12 {
+        let writers: Vec<_> = ["a", "b"]
+            .iter()
+            .map(|who| {
+                let arguments =
+                    json!({"key": format!("{who}{round:02}"), "type": "other", "value": who});
+                command(&settings)
+                    .args(["call", "save_user_variable", &arguments.to_string()])
+                    .stdout(Stdio::null())
+                    .spawn()
+                    .expect("binary starts")
+            })
+            .collect();
+        for mut writer in writers {
+            assert!(writer.wait().unwrap().success());
+        }
+    }
+    let output = command(&settings)
+        .args(["call", "get_user_variables"])
+        .output()
+        .unwrap();
+    let body: Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(body["variables"].as_array().unwrap().len(), 24, "{body}");
 }

@@ -26,7 +26,11 @@ async fn connect(settings: BTreeMap<String, String>) -> Client {
 
 #[tokio::test]
 async fn tools_list_carries_schemas_and_annotations_from_the_catalog() {
-    let with_keys = [("TFL_API_KEY".to_owned(), "k".to_owned())].into();
+    let with_keys = [
+        ("TFL_API_KEY".to_owned(), "k".to_owned()),
+        ("DIGITRANSIT_API_KEY".to_owned(), "k".to_owned()),
+    ]
+    .into();
     let client = connect(with_keys).await;
     let tools = client.list_all_tools().await.unwrap();
     let catalog = Catalog::get();
@@ -67,6 +71,19 @@ async fn without_a_key_plan_journey_is_not_served_but_station_toilets_is() {
         .collect();
     assert!(names.contains(&"stationToilets".to_owned()), "{names:?}");
     assert!(!names.contains(&"planJourney".to_owned()), "{names:?}");
+    // Digitransit: the upstream tools need DIGITRANSIT_API_KEY; saved places do not.
+    for keyed in [
+        "geocode_address",
+        "reverse_geocode",
+        "plan_trip",
+        "get_departures",
+        "find_stops",
+    ] {
+        assert!(!names.contains(&keyed.to_owned()), "{keyed}: {names:?}");
+    }
+    for local in ["save_user_variable", "get_user_variables"] {
+        assert!(names.contains(&local.to_owned()), "{local}: {names:?}");
+    }
     let err = client
         .call_tool(rmcp::model::CallToolRequestParams::new("planJourney"))
         .await

@@ -54,6 +54,14 @@ where
         let (tool, case) = (&tool_case.tool, &tool_case.case);
         // MCP arguments are always an object (or absent).
         case.arguments.as_object()?;
+        // A tool whose prerequisite (an API key) is missing is not served at all: the
+        // server's own tests cover that; the case's answer cannot be asked for here.
+        let config = toolpack::Config::from_pairs(&settings).expect("valid vector config");
+        toolpack::Catalog::get()
+            .find(tool)?
+            .missing_prerequisite(&config)
+            .is_none()
+            .then_some(())?;
         let client = connect(settings).await;
         for setup in &case.before {
             call(&client, &setup.tool, &setup.arguments).await;

@@ -184,13 +184,29 @@ fn open(path: &Path) -> Result<Connection, Failure> {
     Ok(connection)
 }
 
-/// Applies the migrations not yet applied, in one transaction; refuses a database whose
-/// schema is newer than this build knows.
+/// Applies the migrations not yet applied, in one write transaction (re-reading the
+/// version inside it, in case another process migrated first); refuses a database whose
+/// schema is newer than this build knows. An up-to-date database is only read, so a
+/// read-only one still answers reads.
 fn migrate(connection: &mut Connection) -> Result<(), Failure> {
+    let current = MIGRATIONS.len();
+    if schema_version(connection)? == current {
+        return Ok(());
+    }
     let tx = connection
         .transaction_with_behavior(TransactionBehavior::Immediate)
         .map_err(sql_failure)?;
-    let version: usize = tx
+    let version = schema_version(&tx)?;
+    for migration in &MIGRATIONS[version..] {
+        tx.execute_batch(migration).map_err(sql_failure)?;
+    }
+    tx.pragma_update(None, "user_version", current)
+        .map_err(sql_failure)?;
+    tx.commit().map_err(sql_failure)
+}
+
+fn schema_version(connection: &Connection) -> Result<usize, Failure> {
+    let version: usize = connection
         .pragma_query_value(None, "user_version", |row| row.get(0))
         .map_err(sql_failure)?;
     if version > MIGRATIONS.len() {
@@ -199,14 +215,7 @@ fn migrate(connection: &mut Connection) -> Result<(), Failure> {
             MIGRATIONS.len()
         )));
     }
-    for migration in &MIGRATIONS[version..] {
-        tx.execute_batch(migration).map_err(sql_failure)?;
-    }
-    if version < MIGRATIONS.len() {
-        tx.pragma_update(None, "user_version", MIGRATIONS.len())
-            .map_err(sql_failure)?;
-    }
-    tx.commit().map_err(sql_failure)
+    Ok(version)
 }
 
 fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<UserVariable, Failure>> {
