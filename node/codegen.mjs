@@ -112,13 +112,27 @@ class Generator {
   }
 }
 
+/**
+ * What a typed method resolves to: the output schema without its error-envelope branches
+ * (an object whose only required property is `error`), which reject instead.
+ */
+function successSchema(schema) {
+  const defs = schema.$defs ?? {}
+  const isEnvelope = (branch) => {
+    const target = branch.$ref ? defs[branch.$ref.split('/').pop()] ?? {} : branch
+    return JSON.stringify(target.required) === '["error"]'
+  }
+  const kept = (schema.anyOf ?? []).filter((b) => !isEnvelope(b))
+  return kept.length === 1 && kept.length < schema.anyOf.length ? { ...kept[0], $defs: defs } : schema
+}
+
 function generate(catalog) {
   const gen = new Generator()
   const methods = []
   for (const tool of catalog) {
     const input = tool.inputSchema
     const request = gen.type(input, input.$defs ?? {}, pascal(tool.name) + 'Request')
-    const output = tool.outputSchema
+    const output = successSchema(tool.outputSchema)
     const response = gen.type(output, output.$defs ?? {}, pascal(tool.name) + 'Response')
     const doc = `${tool.description}\n\nRejects with a \`ToolpackError\` (\`.code\`, \`.kind\`, \`.payload\`) when the tool answers with a contract error.`
     methods.push(`${comment(doc, '  ')}  ${camel(tool.name)}(args: ${request}): Promise<${response}>\n`)

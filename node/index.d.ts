@@ -144,6 +144,543 @@ export interface StationDisambiguationSuggestion {
   stationName: string
 }
 
+/** `geocode_address` arguments. */
+export interface GeocodeAddressRequest {
+  /** What to look for: an address, a place or a stop name; 1..200 characters after trimming. */
+  text: string
+  /**
+   * How many results, 1..40 (default 10). A larger size is clamped to 40 and the answer
+   * says `truncated`.
+   */
+  size?: number | null
+  /** Language of names and labels: `fi`, `sv` or `en` (default). */
+  language?: Language | null
+  /** A point to prefer: among results of (almost) equal confidence, nearer ones first. */
+  focus?: Coordinate | null
+  /** Pelias layers to search (at most 8), e.g. `["address", "stop"]`. */
+  layers?: string[] | null
+}
+
+/** The language of names, labels and headsigns. */
+export type Language = "fi" | "sv" | "en"
+
+/** A WGS 84 point. */
+export interface Coordinate {
+  /** Latitude, -90..90. */
+  lat: number
+  /** Longitude, -180..180. */
+  lon: number
+}
+
+/** `geocode_address` success body. */
+export interface GeocodeAddressResult {
+  /** The query as searched (trimmed). */
+  query: string
+  /** The language asked for. */
+  language: Language
+  /** The places found, best first. */
+  results: GeocodeResult[]
+  /** `true` when more results existed than were returned, or `size` was clamped to 40. */
+  truncated?: boolean | null
+  /** Notes on the answer (`truncated-results`). */
+  warnings?: Warning[] | null
+  /** The call's correlation id (UUID). */
+  correlationId: string
+}
+
+/** One place the geocoder found. */
+export interface GeocodeResult {
+  /** The place's name in the requested language (the default name when it has none). */
+  name: string
+  /** Where it is. */
+  coordinates: Coordinate
+  /** How well it matches, 0..1. */
+  confidence: number
+  /** `address`, `poi` or `stop`. */
+  type: GeocodeResultType
+  /** The language asked for. */
+  language?: string | null
+  /** A short display label, e.g. "Kamppi, Helsinki". */
+  label?: string | null
+  /** "Street number, locality" when the provider gives a street. */
+  address?: string | null
+  /** The place's extent, when the provider gives one. */
+  boundingBox?: BoundingBox | null
+  /** For a stop or station, its OTP id (for `get_departures`), e.g. `HSL:2431252`. */
+  stopId?: string | null
+  /** Distance from the reverse-geocoded point, in metres (`reverse_geocode` only). */
+  distanceMeters?: number | null
+}
+
+/** What kind of place a result is. */
+export type GeocodeResultType = "address" | "poi" | "stop"
+
+/** A bounding box. */
+export interface BoundingBox {
+  /** Western edge. */
+  minLon: number
+  /** Eastern edge. */
+  maxLon: number
+  /** Southern edge. */
+  minLat: number
+  /** Northern edge. */
+  maxLat: number
+}
+
+/** A note on a successful answer. */
+export interface Warning {
+  /** What kind of note. */
+  code: WarningCode
+  /** The note, for a person. */
+  message: string
+}
+
+/** Why a success carries a warning. */
+export type WarningCode = "truncated-results" | "unsupported-accessibility-flag" | "preference-unmet" | "no-matches-after-filter" | "no-results"
+
+/** `reverse_geocode` arguments. */
+export interface ReverseGeocodeRequest {
+  /** Latitude, -90..90. */
+  lat: number
+  /** Longitude, -180..180. */
+  lon: number
+  /** Language of names and labels: `fi`, `sv` or `en` (default). */
+  language?: Language | null
+}
+
+/** `reverse_geocode` success body. */
+export interface ReverseGeocodeResult {
+  /** The point asked about. */
+  query: Coordinate
+  /** The nearest place (absent when nothing is known there). */
+  result?: GeocodeResult | null
+  /** Other places nearby, nearest first. */
+  candidates: GeocodeResult[]
+  /** The call's correlation id (UUID). */
+  correlationId: string
+  /** Notes on the answer (`no-results`). */
+  warnings?: Warning[] | null
+}
+
+/** `plan_trip` arguments. */
+export interface PlanTripRequest {
+  /** Where from. */
+  origin: PlaceRef
+  /** Where to. */
+  destination: PlaceRef
+  /** When (default: depart now). */
+  when?: TripTime | null
+  /** Routing constraints. */
+  constraints?: PlanConstraintsInput | null
+  /** Most itineraries returned, 1..3 (default 2), after duplicates are removed. */
+  limit?: number | null
+  /**
+   * When a leg is cancelled or over 5 min late, search once more with relaxed
+   * constraints and add what it finds (default true).
+   */
+  includeDisruptionAlt?: boolean | null
+}
+
+/** An origin or destination: coordinates, or the key of a saved location. */
+export type PlaceRef = PlaceRef0 | PlaceRef1
+
+/** `{type: 'coords', value: {lat, lon}}`. */
+export interface PlaceRef0 {
+  type: "coords"
+  /** The point. */
+  value: Coordinate
+}
+
+/** `{type: 'label', value: 'home'}`: a location saved with `save_user_variable`. */
+export interface PlaceRef1 {
+  type: "label"
+  /** The saved key. */
+  value: string
+}
+
+/** When to travel. */
+export interface TripTime {
+  /** `depart` (default) or `arrive`. */
+  type?: WhenType | null
+  /**
+   * `now` (default; not allowed with `arrive`) or ISO 8601, e.g. `2024-06-13T14:30:00+03:00`;
+   * a time without an offset is Helsinki time.
+   */
+  time?: string | null
+}
+
+/** Whether `time` is when to leave or when to arrive. */
+export type WhenType = "depart" | "arrive"
+
+/** `constraints` of a `plan_trip` call. */
+export interface PlanConstraintsInput {
+  /** `balanced` (default), `few_transfers` or `shortest_time`. */
+  optimize?: Optimize | null
+  /** Most walking in one itinerary, 1..3000 m (default 1500). */
+  maxWalkingDistance?: number | null
+  /** Most transfers, 0..8 (default 4). */
+  maxTransfers?: number | null
+  /** Accessibility wishes. */
+  accessibility?: AccessibilityInput | null
+  /** Language of names and headsigns: `fi`, `sv` or `en` (default). */
+  language?: Language | null
+}
+
+/** What to optimise for. */
+export type Optimize = "balanced" | "few_transfers" | "shortest_time"
+
+/** Accessibility wishes. */
+export interface AccessibilityInput {
+  /** Step-free (wheelchair) routes only. */
+  stepFree?: boolean | null
+  /** Walk as little as possible. */
+  lowWalkingDistance?: boolean | null
+}
+
+/** `plan_trip` success body. */
+export interface PlanTripResult {
+  /** Where from. */
+  origin: LocationRef
+  /** Where to. */
+  destination: LocationRef
+  /** When. */
+  requested: RequestedTime
+  /** The constraints applied. */
+  constraints: PlanConstraints
+  /** Itineraries: earliest arrival first, then fewer transfers, then shorter. */
+  itineraries: Itinerary[]
+  /** Realtime coverage over every transit leg returned. */
+  realtimeUsed: ScheduleType
+  /** When the data was received (ISO 8601 UTC). */
+  dataFreshness: string
+  /** Notes (`truncated-results`, `preference-unmet`, `unsupported-accessibility-flag`). */
+  warnings?: Warning[] | null
+  /** The call's correlation id (UUID). */
+  correlationId: string
+  /** Present when duplicates were removed. */
+  meta?: PlanMeta | null
+}
+
+/** A resolved origin or destination. */
+export interface LocationRef {
+  /** The point routed from or to. */
+  coordinate: Coordinate
+  /** The saved key, for a saved location. */
+  label?: string | null
+  /** The place's name, when known. */
+  name?: string | null
+  /** The place's address, when known. */
+  address?: string | null
+  /** `input`, `user-variable` or `geocode`. */
+  rawSource: RawSource
+}
+
+/** Where a location came from. */
+export type RawSource = "input" | "user-variable" | "geocode"
+
+/** The time the trip was planned for. */
+export interface RequestedTime {
+  /** `depart` or `arrive`. */
+  type: WhenType
+  /** ISO 8601 in Helsinki time (`now` resolved to the current time). */
+  time: string
+}
+
+/** The constraints as applied, defaults filled in. */
+export interface PlanConstraints {
+  /** What was optimised for. */
+  optimize: Optimize
+  /** Most walking, metres. */
+  maxWalkingDistance: number
+  /** Most transfers. */
+  maxTransfers: number
+  /** Accessibility wishes. */
+  accessibility: Accessibility
+  /** Language of names and headsigns. */
+  language: Language
+}
+
+/** Accessibility wishes as applied. */
+export interface Accessibility {
+  /** Step-free routes asked for. */
+  stepFree: boolean
+  /** Less walking asked for. */
+  lowWalkingDistance: boolean
+}
+
+/** One way to make the trip. */
+export interface Itinerary {
+  /** Departure (ISO 8601 with offset; realtime when known). */
+  start: string
+  /** Arrival. */
+  end: string
+  /** Door to door, seconds. */
+  durationSeconds: number
+  /** Transfers between vehicles. */
+  numberOfTransfers: number
+  /** Walking, metres. */
+  walkDistanceMeters: number
+  /** The legs, in order. */
+  legs: Leg[]
+  /** Whether realtime data backs its transit legs. */
+  scheduleType: ScheduleType
+  /** `sha1:…` of its legs and start time: equal fingerprints are the same trip. */
+  fingerprint: string
+  /** `true` when it came from the relaxed search run because of a disruption. */
+  disruptionFlag?: boolean | null
+}
+
+/** One leg of an itinerary. */
+export interface Leg {
+  /** WALK, BUS, TRAM, RAIL, METRO, FERRY, BIKE, … */
+  mode: string
+  /** Line, e.g. `10`, for transit legs. */
+  line?: string | null
+  /** Where the vehicle is heading. */
+  headsign?: string | null
+  /** Start of the leg. */
+  from: LegPlace
+  /** End of the leg. */
+  to: LegPlace
+  /** Timetabled departure (ISO 8601 with offset). */
+  scheduledDeparture: string
+  /** Expected departure from realtime data. */
+  realtimeDeparture?: string | null
+  /** Timetabled arrival. */
+  scheduledArrival: string
+  /** Expected arrival from realtime data. */
+  realtimeArrival?: string | null
+  /** Realtime delay in seconds (negative when early). */
+  realtimeDelaySeconds?: number | null
+  /** `on_time`, `delayed` (beyond 60 s either way), `cancelled` or `scheduled_only`. */
+  status: TransitStatus
+  /** Length, metres. */
+  distanceMeters: number
+  /** Service alerts on this leg (their headlines). */
+  alerts?: string[] | null
+}
+
+/** One end of a leg. */
+export interface LegPlace {
+  /** The place's name. */
+  name: string
+  /** Where it is. */
+  coordinate: Coordinate
+  /** The OTP stop id, at a stop. */
+  stopId?: string | null
+  /** Platform or track, when known. */
+  platform?: string | null
+}
+
+/** How a departure or a leg stands against its timetable. */
+export type TransitStatus = "on_time" | "delayed" | "cancelled" | "scheduled_only"
+
+/** Whether realtime data backs an itinerary (or the whole answer). */
+export type ScheduleType = "realtime" | "scheduled" | "mixed"
+
+/** Extra facts about the answer. */
+export interface PlanMeta {
+  /** How many itineraries there were before duplicates were removed. */
+  deduplicatedFrom?: number | null
+}
+
+/** `get_departures` arguments. */
+export interface GetDeparturesRequest {
+  /** The stop or station. */
+  stop: StopRef
+  /** How far ahead to look, 1..120 minutes (default 30). */
+  windowMinutes?: number | null
+  /** Most departures returned, 1..50 (default 10). */
+  limit?: number | null
+  /** Language of stop names and headsigns: `fi`, `sv` or `en` (default). */
+  language?: Language | null
+}
+
+/** Which stop: an OTP stop or station id, or the label of a saved place with a `stopId`. */
+export type StopRef = StopRef0 | StopRef1
+
+/** A stop or station id, e.g. `HSL:1040129` (from `find_stops` or `geocode_address`). */
+export interface StopRef0 {
+  type: "id"
+  /** The id. */
+  value: string
+}
+
+/** The key of a saved location that has a `stopId` (see `save_user_variable`). */
+export interface StopRef1 {
+  type: "label"
+  /** The key. */
+  value: string
+}
+
+/** `get_departures` success body. */
+export interface GetDeparturesResult {
+  /** The stop or station id asked about. */
+  stopId: string
+  /** Its name, when known. */
+  stopName?: string | null
+  /** Whether any departure has realtime data. */
+  realtimeUsed: boolean
+  /** When the data was received (ISO 8601 UTC). */
+  dataFreshness: string
+  /** Next departures, soonest first (realtime time when known), then by line. */
+  departures: Departure[]
+  /** The call's correlation id (UUID). */
+  correlationId: string
+  /** Notes on the answer (`truncated-results`). */
+  warnings?: Warning[] | null
+}
+
+/** One departure. */
+export interface Departure {
+  /** Line, e.g. `159`. */
+  line: string
+  /** Mode: BUS, TRAM, RAIL, METRO, FERRY, … */
+  mode: string
+  /** Where it is going (the headsign). */
+  destination: string
+  /** Timetabled departure, ISO 8601 with the Helsinki offset. */
+  scheduledTime: string
+  /** Expected departure from realtime data, when there is some. */
+  realtimeTime?: string | null
+  /** Realtime delay in seconds (negative when early), when there is realtime data. */
+  delaySeconds?: number | null
+  /** `on_time`, `delayed`, `cancelled` or `scheduled_only`. */
+  status: TransitStatus
+  /** Platform or track, when known. */
+  platform?: string | null
+}
+
+/** `find_stops` arguments. */
+export interface FindStopsRequest {
+  /** Where to look from. */
+  coordinate: Coordinate
+  /** Walking radius in metres, 1..3000 (default 500). */
+  radius?: number | null
+  /** Most stops returned (default 10; above 25 it is capped with a warning). */
+  maxResults?: number | null
+  /** Keep stops whose name or code contains this text (case-insensitive). */
+  textFilter?: string | null
+  /** Language of stop names: `fi`, `sv` or `en` (default). */
+  language?: Language | null
+  /** Keep stops served by one of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR. */
+  includeModes?: string[] | null
+}
+
+/** `find_stops` success body. */
+export interface FindStopsResult {
+  /** Stops, nearest first (then by name and id). */
+  stops: NearbyStop[]
+  /** The call's correlation id (UUID). */
+  correlationId: string
+  /** Notes (`truncated-results`, `no-matches-after-filter`). */
+  warnings?: Warning[] | null
+}
+
+/** A stop near the point. */
+export interface NearbyStop {
+  /** The OTP stop id (what `get_departures` takes), e.g. `HSL:1020444`. */
+  id: string
+  /** The stop's name. */
+  name: string
+  /** Where it is. */
+  coordinate: Coordinate
+  /** Walking distance in metres. */
+  distance: number
+  /** Modes serving it. */
+  modes: string[]
+  /** The stop's short code shown on its sign, e.g. `H0101`. */
+  code?: string | null
+  /** Platform or track, when the stop is one. */
+  platform?: string | null
+  /** The stop's description (usually its street address). */
+  address?: string | null
+}
+
+/** `save_user_variable` arguments. */
+export interface SaveUserVariableRequest {
+  /**
+   * The name to save under: 1..50 characters, case-sensitive, e.g. `home`. Saving an
+   * existing key replaces its value (the answer's `previous` says what it was).
+   */
+  key: string
+  /** What the value is. */
+  type: UserVariableType
+  /**
+   * A location object `{lat, lon, label?, name?, address?, stopId?}` for
+   * `type: location`; text for `preference` and `other`.
+   */
+  value: UserVariableValue
+}
+
+/** What a saved variable holds. */
+export type UserVariableType = "location" | "preference" | "other"
+
+/** A saved value: a location object, or text. */
+export type UserVariableValue = SavedLocation | string
+
+/** A saved place. */
+export interface SavedLocation {
+  /** Latitude, -90..90. */
+  lat: number
+  /** Longitude, -180..180. */
+  lon: number
+  /** A short display label, e.g. "Home". */
+  label?: string | null
+  /** The place's name, e.g. "Kamppi". */
+  name?: string | null
+  /** A one-line address. */
+  address?: string | null
+  /** The OTP id of the stop or station to use for departures here, e.g. `HSL:1040129`. */
+  stopId?: string | null
+}
+
+/** `save_user_variable` success body. */
+export interface SaveUserVariableResult {
+  /** The variable as saved. */
+  variable: UserVariable
+  /** Present when the key existed before. */
+  previous?: PreviousVariable | null
+  /** The call's correlation id (UUID). */
+  correlationId: string
+}
+
+/** A saved variable. */
+export interface UserVariable {
+  /** Its key. */
+  key: string
+  /** What its value is. */
+  type: UserVariableType
+  /** The value. */
+  value: UserVariableValue
+  /** When it was first saved (ISO 8601 UTC). */
+  createdAt: string
+  /** When it was last saved (ISO 8601 UTC). */
+  updatedAt: string
+}
+
+/** What a key held before it was replaced. */
+export interface PreviousVariable {
+  /** The key. */
+  key: string
+  /** Its type before. */
+  type: UserVariableType
+}
+
+/** `get_user_variables` arguments. */
+export interface GetUserVariablesRequest {
+  /** Only variables of this type (all when absent). */
+  type?: UserVariableType | null
+}
+
+/** `get_user_variables` success body. */
+export interface GetUserVariablesResult {
+  /** Every saved variable (of the type asked for), by key. */
+  variables: UserVariable[]
+  /** The call's correlation id (UUID). */
+  correlationId: string
+}
+
 /** Settings: the core's setting names in camelCase (`tflApiKey` is `TFL_API_KEY`). */
 export interface ToolpackOptions {
   [setting: string]: string | number | undefined | null
@@ -180,7 +717,7 @@ export declare class ToolpackError extends Error {
 }
 
 /** Every tool of the catalog, in catalog order. */
-export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets"]
+export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables"]
 
 /** The toolpack client: one async method per catalog tool, plus `call` and `tools`. */
 export declare class Toolpack {
@@ -204,6 +741,48 @@ export declare class Toolpack {
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   stationToilets(args: StationToiletLookupRequest): Promise<StationToiletToolResponse>
+  /**
+   * Forward geocoding with Digitransit (Pelias): turns an address, place or stop name in Finland into coordinates. Returns up to `size` results (default 10, at most 40; a larger size is clamped and marked `truncated`), best first: by confidence (0..1), then, among results within 0.01 of each other, nearest to `focus` {lat, lon} when given, then by name. Each result has name, coordinates, confidence, type (address|poi|stop), label, address, and for stops the OTP `stopId` that get_departures accepts. `language` fi|sv|en (default en) localises names. `layers` (at most 8) narrows the search, e.g. ["address"] or ["stop","station"]. No match is the error geocode-no-results. Needs DIGITRANSIT_API_KEY.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  geocodeAddress(args: GeocodeAddressRequest): Promise<GeocodeAddressResult>
+  /**
+   * Reverse geocoding with Digitransit (Pelias): the nearest address, place or stop to `lat`, `lon` in Finland as `result`, and other places nearby as `candidates` (nearest first, each with distanceMeters). `language` fi|sv|en (default en). When nothing is known there, `result` is absent and a no-results warning says so. Needs DIGITRANSIT_API_KEY.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  reverseGeocode(args: ReverseGeocodeRequest): Promise<ReverseGeocodeResult>
+  /**
+   * Plans public transport trips in Finland with Digitransit (OpenTripPlanner planConnection), with realtime data. `origin` and `destination` are {type:'coords', value:{lat, lon}} or {type:'label', value:'home'} for a place saved with save_user_variable. `when` is {type:'depart'|'arrive', time:'now'|ISO 8601} (default depart now; arrive needs a time). `constraints`: optimize balanced|few_transfers|shortest_time, maxWalkingDistance (1..3000 m, default 1500; itineraries walking more are dropped unless none is left, then a preference-unmet warning), maxTransfers (0..8, default 4), accessibility {stepFree, lowWalkingDistance}, language fi|sv|en. Returns up to `limit` (1..3, default 2) itineraries, earliest arrival first, then fewer transfers, then shorter: start, end, duration, transfers, walking, legs (mode, line, from, to, scheduled and realtime times, delay, status on_time|delayed|cancelled|scheduled_only, alerts), scheduleType and a fingerprint. When a leg is cancelled or over 5 min late, one relaxed search adds alternatives marked disruptionFlag (includeDisruptionAlt, default true). Errors: unsupported-region outside the router's area, no-itinerary-found (with a hint), rate-limited with retryAfter. Needs DIGITRANSIT_API_KEY.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  planTrip(args: PlanTripRequest): Promise<PlanTripResult>
+  /**
+   * Next departures from a Finnish public transport stop or station (Digitransit OTP), with realtime data where it exists. `stop` is {type:'id', value:'HSL:1040129'} (ids come from find_stops or geocode_address's stopId) or {type:'label', value:'home'} for a saved location with a stopId. Looks `windowMinutes` ahead (default 30, 1..120) and returns at most `limit` departures (default 10, 1..50), soonest first: line, mode, destination, scheduledTime, realtimeTime, delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_only, delayed beyond 60 s either way) and platform. Times are ISO 8601 in Helsinki time. Needs DIGITRANSIT_API_KEY.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  getDepartures(args: GetDeparturesRequest): Promise<GetDeparturesResult>
+  /**
+   * Public transport stops within a walking `radius` (metres, default 500, 1..3000) of `coordinate` {lat, lon} in Finland, nearest first: id (for get_departures), name, coordinate, walking distance, modes, code, platform and address. `textFilter` keeps stops whose name or code contains the text; `includeModes` (e.g. ["TRAM","METRO"]) keeps stops of those modes; when filters drop every stop a no-matches-after-filter warning says so. `maxResults` default 10, capped at 25 with a warning. Needs DIGITRANSIT_API_KEY.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  findStops(args: FindStopsRequest): Promise<FindStopsResult>
+  /**
+   * Saves a named place or preference for later calls, and keeps it across restarts. `key` is 1..50 characters and case-sensitive (e.g. "home"). For `type: location` the value is {lat, lon, label?, name?, address?, stopId?}; plan_trip then accepts {type:'label', value:'home'} as origin or destination, and get_departures accepts it as the stop when it has a stopId. For `preference` and `other` the value is text (1..500 characters). Saving an existing key replaces it, and `previous` says what it held. Needs no API key.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  saveUserVariable(args: SaveUserVariableRequest): Promise<SaveUserVariableResult>
+  /**
+   * Lists the places and preferences saved with save_user_variable (key, type, value, createdAt, updatedAt), sorted by key; `type` keeps only one kind. Use it to find the labels plan_trip and get_departures accept. Needs no API key.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  getUserVariables(args: GetUserVariablesRequest): Promise<GetUserVariablesResult>
 }
 
 declare const toolpack: { Toolpack: typeof Toolpack; ToolpackError: typeof ToolpackError; TOOL_NAMES: typeof TOOL_NAMES }

@@ -141,6 +141,21 @@ class Generator:
         return f"#: {doc.splitlines()[0]}\n{name} = TypedDict({json.dumps(name)}, {{{items}}})\n"
 
 
+def success_schema(schema: dict[str, Any]) -> dict[str, Any]:
+    """What a typed method returns: the output schema without its error-envelope branches
+    (an object whose only required property is ``error``), which are raised instead."""
+    defs = schema.get("$defs", {})
+
+    def is_envelope(branch: dict[str, Any]) -> bool:
+        target = defs.get(branch["$ref"].rsplit("/", 1)[-1], {}) if "$ref" in branch else branch
+        return target.get("required") == ["error"]
+
+    kept = [b for b in schema.get("anyOf", []) if not is_envelope(b)]
+    if len(kept) == 1 and len(kept) < len(schema["anyOf"]):
+        return {**kept[0], "$defs": defs}
+    return schema
+
+
 def method(tool: dict[str, Any], gen: Generator, is_async: bool) -> str:
     schema = tool["inputSchema"]
     defs = schema.get("$defs", {})
@@ -157,7 +172,7 @@ def method(tool: dict[str, Any], gen: Generator, is_async: bool) -> str:
             params.append(f"{arg}: {optional} = None")
             building.append(f"        if {arg} is not None:\n            arguments[{json.dumps(prop)}] = {arg}\n")
     gen.py_type(schema, defs, pascal(tool["name"]) + "Request")
-    out_schema = tool["outputSchema"]
+    out_schema = success_schema(tool["outputSchema"])
     result = gen.py_type(out_schema, out_schema.get("$defs", {}), pascal(tool["name"]) + "Response")
     sig = ", ".join(["self", "*"] + params) if params else "self"
     prefix = "async def" if is_async else "def"

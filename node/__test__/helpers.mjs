@@ -59,10 +59,13 @@ export function loadVectors() {
   })
 }
 
-/** The case's settings with `${TESTS_DIR}` and `${UPSTREAM}` filled in. */
-export function settingsOf(c, upstream) {
+/** The case's settings with `${TESTS_DIR}`, `${UPSTREAM}` and `${TEMP_DIR}` filled in. */
+export function settingsOf(c, upstream, tempDir) {
   return Object.fromEntries(
-    Object.entries(c.config ?? {}).map(([k, v]) => [k, v.replaceAll('${TESTS_DIR}', TESTS_DIR).replaceAll('${UPSTREAM}', upstream)]),
+    Object.entries(c.config ?? {}).map(([k, v]) => [
+      k,
+      v.replaceAll('${TESTS_DIR}', TESTS_DIR).replaceAll('${UPSTREAM}', upstream).replaceAll('${TEMP_DIR}', tempDir),
+    ]),
   )
 }
 
@@ -84,6 +87,19 @@ function pointer(body, path) {
 }
 
 
+/** A copy of `body` without the values at `paths`. */
+function without(body, paths) {
+  const out = structuredClone(body)
+  for (const path of paths) {
+    const cut = path.lastIndexOf('/')
+    const parent = cut > 0 ? pointer(out, path.slice(0, cut)) : out
+    const key = path.slice(cut + 1).replaceAll('~1', '/').replaceAll('~0', '~')
+    if (Array.isArray(parent)) parent.splice(Number(key), 1)
+    else if (parent && typeof parent === 'object') delete parent[key]
+  }
+  return out
+}
+
 function deepEqual(a, b) {
   if (a === b) return true
   if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false
@@ -98,7 +114,16 @@ export function problems(c, settings, isError, body, received) {
   const expect = c.expect
   const found = []
   if (isError !== expect.isError) found.push(`isError is ${isError}, expected ${expect.isError}`)
-  if ('body' in expect && !deepEqual(expect.body, body)) found.push(`body differs: expected ${JSON.stringify(expect.body)}`)
+  const patterns = expect.patterns ?? {}
+  for (const [path, pattern] of Object.entries(patterns)) {
+    const actual = pointer(body, path)
+    if (typeof actual !== 'string' || !new RegExp(pattern).test(actual)) {
+      found.push(`${path} is ${JSON.stringify(actual)}, expected a string matching ${pattern}`)
+    }
+  }
+  if ('body' in expect && !deepEqual(expect.body, without(body, Object.keys(patterns)))) {
+    found.push(`body differs: expected ${JSON.stringify(expect.body)}`)
+  }
   for (const [path, value] of Object.entries(expect.pointers ?? {})) {
     const actual = pointer(body, path)
     if (!deepEqual(actual, value)) found.push(`${path} is ${JSON.stringify(actual)}, expected ${JSON.stringify(value)}`)
@@ -121,6 +146,14 @@ export function problems(c, settings, isError, body, received) {
       }
       for (const name of want.absentHeaders ?? []) {
         if (name in got.headers) found.push(`request ${i}: header ${name} must be absent`)
+      }
+      let sent = null
+      try {
+        sent = JSON.parse(got.body)
+      } catch {}
+      for (const [path, value] of Object.entries(want.bodyPointers ?? {})) {
+        const actual = pointer(sent, path)
+        if (!deepEqual(actual, value)) found.push(`request ${i}: body ${path} is ${JSON.stringify(actual)}, expected ${JSON.stringify(value)}`)
       }
     })
   }

@@ -1,6 +1,9 @@
 // Every shared vector through the typed methods and through `call`, against the fake
 // upstream: the same expectations as every other surface.
 import assert from 'node:assert/strict'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
 import { Toolpack, ToolpackError } from 'toolpack'
@@ -49,9 +52,12 @@ describe('shared vectors', () => {
           t.skip('a typed call cannot express these arguments')
           return
         }
-        const settings = settingsOf(c, fake.baseUrl)
+        const tempDir = mkdtempSync(join(tmpdir(), 'toolpack-vector-'))
+        t.after(() => rmSync(tempDir, { recursive: true, force: true }))
+        const settings = settingsOf(c, fake.baseUrl, tempDir)
         await fake.reset(c.upstream ?? [])
         const client = new Toolpack(optionsOf(settings))
+        for (const setup of c.before ?? []) await client.call(setup.tool, setup.arguments)
         let outcome
         for (let i = 0; i <= (c.callsBefore ?? 0); i++) {
           outcome = path === 'typed' ? await typedOutcome(client, tool, c.arguments) : await callOutcome(client, tool, c.arguments)

@@ -4,6 +4,7 @@ against the fake upstream: the same expectations as every other surface."""
 from __future__ import annotations
 
 import asyncio
+import tempfile
 from typing import Any
 
 import pytest
@@ -52,9 +53,12 @@ def run(case: Case, path: str, settings: dict[str, str]) -> tuple[bool, Any] | N
         return None
     calls = case.data.get("callsBefore", 0) + 1
     method = method_name(case.tool)
+    before = case.data.get("before", [])
     outcome: tuple[bool, Any] | None = None
     if path.startswith("sync"):
         client = toolpack.Toolpack(**kwargs)
+        for setup in before:
+            client.call(setup["tool"], setup["arguments"])
         for _ in range(calls):
             if path == "sync-typed":
                 outcome = typed_outcome(lambda: getattr(client, method)(**typed_kwargs))
@@ -65,6 +69,8 @@ def run(case: Case, path: str, settings: dict[str, str]) -> tuple[bool, Any] | N
     async def go() -> tuple[bool, Any] | None:
         client = toolpack.AsyncToolpack(**kwargs)
         result = None
+        for setup in before:
+            await client.call(setup["tool"], setup["arguments"])
         for _ in range(calls):
             if path == "async-typed":
                 result = await async_typed_outcome(lambda: getattr(client, method)(**typed_kwargs))
@@ -78,9 +84,10 @@ def run(case: Case, path: str, settings: dict[str, str]) -> tuple[bool, Any] | N
 @pytest.mark.parametrize("path", PATHS)
 @pytest.mark.parametrize("case", CASES, ids=[c.id for c in CASES])
 def test_vector(case: Case, path: str, fake: FakeUpstream) -> None:
-    settings = case.settings(fake.base_url)
-    fake.reset(case.data.get("upstream", []))
-    outcome = run(case, path, settings)
+    with tempfile.TemporaryDirectory() as temp_dir:
+        settings = case.settings(fake.base_url, temp_dir)
+        fake.reset(case.data.get("upstream", []))
+        outcome = run(case, path, settings)
     if outcome is None:
         pytest.skip("a typed call cannot express these arguments (not an object, unknown or missing fields)")
     is_error, body = outcome
@@ -90,5 +97,5 @@ def test_vector(case: Case, path: str, fake: FakeUpstream) -> None:
 
 def test_every_vector_file_was_loaded() -> None:
     tools = {c.tool for c in CASES}
-    assert {"stationToilets", "planJourney"} <= tools
+    assert {"stationToilets", "planJourney", "plan_trip", "save_user_variable"} <= tools
     assert tools <= set(toolpack.TOOL_NAMES)

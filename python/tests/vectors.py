@@ -3,6 +3,7 @@ placeholders, and the checks every surface applies."""
 
 from __future__ import annotations
 
+import copy
 import json
 import keyword
 import re
@@ -21,9 +22,10 @@ class Case:
     def id(self) -> str:
         return f"{self.tool}: {self.data['name']}"
 
-    def settings(self, upstream: str) -> dict[str, str]:
+    def settings(self, upstream: str, temp_dir: str) -> dict[str, str]:
         return {
             k: v.replace("${TESTS_DIR}", str(TESTS_DIR)).replace("${UPSTREAM}", upstream)
+            .replace("${TEMP_DIR}", temp_dir)
             for k, v in self.data.get("config", {}).items()
         }
 
@@ -76,6 +78,23 @@ def pointer(body: Any, path: str) -> Any:
 _MISSING = object()
 
 
+def without(body: Any, paths: list[str]) -> Any:
+    """A copy of ``body`` without the values at ``paths``."""
+    out = copy.deepcopy(body)
+    for path in paths:
+        parent_path, _, last = path.rpartition("/")
+        try:
+            parent = pointer(out, parent_path) if parent_path else out
+        except KeyError:
+            continue
+        key = last.replace("~1", "/").replace("~0", "~")
+        if isinstance(parent, dict):
+            parent.pop(key, None)
+        elif isinstance(parent, list) and key.isdigit() and int(key) < len(parent):
+            parent.pop(int(key))
+    return out
+
+
 def problems(case: Case, settings: dict[str, str], is_error: bool, body: Any,
              received: list[dict[str, Any]]) -> list[str]:
     """Every way the answer differs from the case's expectations ([] when it passes)."""
@@ -83,7 +102,15 @@ def problems(case: Case, settings: dict[str, str], is_error: bool, body: Any,
     found = []
     if is_error != expect["isError"]:
         found.append(f"isError is {is_error}, expected {expect['isError']}")
-    if "body" in expect and expect["body"] != body:
+    patterns = expect.get("patterns", {})
+    for path, pattern in patterns.items():
+        try:
+            actual = pointer(body, path)
+        except KeyError:
+            actual = _MISSING
+        if not isinstance(actual, str) or not re.search(pattern, actual):
+            found.append(f"{path} is {actual!r}, expected a string matching {pattern}")
+    if "body" in expect and expect["body"] != without(body, list(patterns)):
         found.append(f"body differs: expected {expect['body']}")
     for path, value in expect.get("pointers", {}).items():
         try:
@@ -114,6 +141,17 @@ def problems(case: Case, settings: dict[str, str], is_error: bool, body: Any,
             for name in want.get("absentHeaders", []):
                 if name in got["headers"]:
                     found.append(f"request {i}: header {name} must be absent")
+            try:
+                sent = json.loads(got["body"])
+            except ValueError:
+                sent = None
+            for path, value in want.get("bodyPointers", {}).items():
+                try:
+                    actual = pointer(sent, path)
+                except (KeyError, TypeError):
+                    actual = _MISSING
+                if actual != value:
+                    found.append(f"request {i}: body {path} is {actual!r}, expected {value!r}")
     text = json.dumps(body, ensure_ascii=False)
     for name, value in settings.items():
         if name.endswith("_API_KEY") and value.strip() and value.strip() in text:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict
 
 #: Every tool of the catalog, in catalog order.
-TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets",)
+TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables",)
 
 #: `JourneyPlanRequest`: where from, where to, and whether the route must be step-free.
 JourneyPlanRequest = TypedDict("JourneyPlanRequest", {"from": str, "to": str, "needAccessibleRoute": NotRequired[bool | None]})
@@ -140,6 +140,529 @@ class StationToiletToolResponse(TypedDict):
     """Candidate stations when the name was ambiguous."""
 
 
+#: The language of names, labels and headsigns.
+Language = Literal["fi", "sv", "en"]
+
+
+class Coordinate(TypedDict):
+    """A WGS 84 point."""
+    lat: float
+    """Latitude, -90..90."""
+    lon: float
+    """Longitude, -180..180."""
+
+
+class GeocodeAddressRequest(TypedDict):
+    """`geocode_address` arguments."""
+    text: str
+    """What to look for: an address, a place or a stop name; 1..200 characters after trimming."""
+    size: NotRequired[int | None]
+    """
+    How many results, 1..40 (default 10). A larger size is clamped to 40 and the answer
+    says `truncated`.
+    """
+    language: NotRequired[Language | None]
+    """Language of names and labels: `fi`, `sv` or `en` (default)."""
+    focus: NotRequired[Coordinate | None]
+    """A point to prefer: among results of (almost) equal confidence, nearer ones first."""
+    layers: NotRequired[list[str] | None]
+    """Pelias layers to search (at most 8), e.g. `["address", "stop"]`."""
+
+
+#: What kind of place a result is.
+GeocodeResultType = Literal["address", "poi", "stop"]
+
+
+class BoundingBox(TypedDict):
+    """A bounding box."""
+    minLon: float
+    """Western edge."""
+    maxLon: float
+    """Eastern edge."""
+    minLat: float
+    """Southern edge."""
+    maxLat: float
+    """Northern edge."""
+
+
+class GeocodeResult(TypedDict):
+    """One place the geocoder found."""
+    name: str
+    """The place's name in the requested language (the default name when it has none)."""
+    coordinates: Coordinate
+    """Where it is."""
+    confidence: float
+    """How well it matches, 0..1."""
+    type: GeocodeResultType
+    """`address`, `poi` or `stop`."""
+    language: NotRequired[str | None]
+    """The language asked for."""
+    label: NotRequired[str | None]
+    """A short display label, e.g. "Kamppi, Helsinki"."""
+    address: NotRequired[str | None]
+    """"Street number, locality" when the provider gives a street."""
+    boundingBox: NotRequired[BoundingBox | None]
+    """The place's extent, when the provider gives one."""
+    stopId: NotRequired[str | None]
+    """For a stop or station, its OTP id (for `get_departures`), e.g. `HSL:2431252`."""
+    distanceMeters: NotRequired[float | None]
+    """Distance from the reverse-geocoded point, in metres (`reverse_geocode` only)."""
+
+
+#: Why a success carries a warning.
+WarningCode = Literal["truncated-results", "unsupported-accessibility-flag", "preference-unmet", "no-matches-after-filter", "no-results"]
+
+
+class Warning(TypedDict):
+    """A note on a successful answer."""
+    code: WarningCode
+    """What kind of note."""
+    message: str
+    """The note, for a person."""
+
+
+class GeocodeAddressResult(TypedDict):
+    """`geocode_address` success body."""
+    query: str
+    """The query as searched (trimmed)."""
+    language: Language
+    """The language asked for."""
+    results: list[GeocodeResult]
+    """The places found, best first."""
+    truncated: NotRequired[bool | None]
+    """`true` when more results existed than were returned, or `size` was clamped to 40."""
+    warnings: NotRequired[list[Warning] | None]
+    """Notes on the answer (`truncated-results`)."""
+    correlationId: str
+    """The call's correlation id (UUID)."""
+
+
+class ReverseGeocodeRequest(TypedDict):
+    """`reverse_geocode` arguments."""
+    lat: float
+    """Latitude, -90..90."""
+    lon: float
+    """Longitude, -180..180."""
+    language: NotRequired[Language | None]
+    """Language of names and labels: `fi`, `sv` or `en` (default)."""
+
+
+class ReverseGeocodeResult(TypedDict):
+    """`reverse_geocode` success body."""
+    query: Coordinate
+    """The point asked about."""
+    result: NotRequired[GeocodeResult | None]
+    """The nearest place (absent when nothing is known there)."""
+    candidates: list[GeocodeResult]
+    """Other places nearby, nearest first."""
+    correlationId: str
+    """The call's correlation id (UUID)."""
+    warnings: NotRequired[list[Warning] | None]
+    """Notes on the answer (`no-results`)."""
+
+
+class PlaceRef0(TypedDict):
+    """`{type: 'coords', value: {lat, lon}}`."""
+    type: Literal["coords"]
+    value: Coordinate
+    """The point."""
+
+
+class PlaceRef1(TypedDict):
+    """`{type: 'label', value: 'home'}`: a location saved with `save_user_variable`."""
+    type: Literal["label"]
+    value: str
+    """The saved key."""
+
+
+#: An origin or destination: coordinates, or the key of a saved location.
+PlaceRef = PlaceRef0 | PlaceRef1
+
+
+#: Whether `time` is when to leave or when to arrive.
+WhenType = Literal["depart", "arrive"]
+
+
+class TripTime(TypedDict):
+    """When to travel."""
+    type: NotRequired[WhenType | None]
+    """`depart` (default) or `arrive`."""
+    time: NotRequired[str | None]
+    """
+    `now` (default; not allowed with `arrive`) or ISO 8601, e.g. `2024-06-13T14:30:00+03:00`;
+    a time without an offset is Helsinki time.
+    """
+
+
+#: What to optimise for.
+Optimize = Literal["balanced", "few_transfers", "shortest_time"]
+
+
+class AccessibilityInput(TypedDict):
+    """Accessibility wishes."""
+    stepFree: NotRequired[bool | None]
+    """Step-free (wheelchair) routes only."""
+    lowWalkingDistance: NotRequired[bool | None]
+    """Walk as little as possible."""
+
+
+class PlanConstraintsInput(TypedDict):
+    """`constraints` of a `plan_trip` call."""
+    optimize: NotRequired[Optimize | None]
+    """`balanced` (default), `few_transfers` or `shortest_time`."""
+    maxWalkingDistance: NotRequired[float | None]
+    """Most walking in one itinerary, 1..3000 m (default 1500)."""
+    maxTransfers: NotRequired[int | None]
+    """Most transfers, 0..8 (default 4)."""
+    accessibility: NotRequired[AccessibilityInput | None]
+    """Accessibility wishes."""
+    language: NotRequired[Language | None]
+    """Language of names and headsigns: `fi`, `sv` or `en` (default)."""
+
+
+class PlanTripRequest(TypedDict):
+    """`plan_trip` arguments."""
+    origin: PlaceRef
+    """Where from."""
+    destination: PlaceRef
+    """Where to."""
+    when: NotRequired[TripTime | None]
+    """When (default: depart now)."""
+    constraints: NotRequired[PlanConstraintsInput | None]
+    """Routing constraints."""
+    limit: NotRequired[int | None]
+    """Most itineraries returned, 1..3 (default 2), after duplicates are removed."""
+    includeDisruptionAlt: NotRequired[bool | None]
+    """
+    When a leg is cancelled or over 5 min late, search once more with relaxed
+    constraints and add what it finds (default true).
+    """
+
+
+#: Where a location came from.
+RawSource = Literal["input", "user-variable", "geocode"]
+
+
+class LocationRef(TypedDict):
+    """A resolved origin or destination."""
+    coordinate: Coordinate
+    """The point routed from or to."""
+    label: NotRequired[str | None]
+    """The saved key, for a saved location."""
+    name: NotRequired[str | None]
+    """The place's name, when known."""
+    address: NotRequired[str | None]
+    """The place's address, when known."""
+    rawSource: RawSource
+    """`input`, `user-variable` or `geocode`."""
+
+
+class RequestedTime(TypedDict):
+    """The time the trip was planned for."""
+    type: WhenType
+    """`depart` or `arrive`."""
+    time: str
+    """ISO 8601 in Helsinki time (`now` resolved to the current time)."""
+
+
+class Accessibility(TypedDict):
+    """Accessibility wishes as applied."""
+    stepFree: bool
+    """Step-free routes asked for."""
+    lowWalkingDistance: bool
+    """Less walking asked for."""
+
+
+class PlanConstraints(TypedDict):
+    """The constraints as applied, defaults filled in."""
+    optimize: Optimize
+    """What was optimised for."""
+    maxWalkingDistance: float
+    """Most walking, metres."""
+    maxTransfers: int
+    """Most transfers."""
+    accessibility: Accessibility
+    """Accessibility wishes."""
+    language: Language
+    """Language of names and headsigns."""
+
+
+class LegPlace(TypedDict):
+    """One end of a leg."""
+    name: str
+    """The place's name."""
+    coordinate: Coordinate
+    """Where it is."""
+    stopId: NotRequired[str | None]
+    """The OTP stop id, at a stop."""
+    platform: NotRequired[str | None]
+    """Platform or track, when known."""
+
+
+#: How a departure or a leg stands against its timetable.
+TransitStatus = Literal["on_time", "delayed", "cancelled", "scheduled_only"]
+
+
+#: One leg of an itinerary.
+Leg = TypedDict("Leg", {"mode": str, "line": NotRequired[str | None], "headsign": NotRequired[str | None], "from": LegPlace, "to": LegPlace, "scheduledDeparture": str, "realtimeDeparture": NotRequired[str | None], "scheduledArrival": str, "realtimeArrival": NotRequired[str | None], "realtimeDelaySeconds": NotRequired[int | None], "status": TransitStatus, "distanceMeters": float, "alerts": NotRequired[list[str] | None]})
+
+
+#: Whether realtime data backs an itinerary (or the whole answer).
+ScheduleType = Literal["realtime", "scheduled", "mixed"]
+
+
+class Itinerary(TypedDict):
+    """One way to make the trip."""
+    start: str
+    """Departure (ISO 8601 with offset; realtime when known)."""
+    end: str
+    """Arrival."""
+    durationSeconds: int
+    """Door to door, seconds."""
+    numberOfTransfers: int
+    """Transfers between vehicles."""
+    walkDistanceMeters: float
+    """Walking, metres."""
+    legs: list[Leg]
+    """The legs, in order."""
+    scheduleType: ScheduleType
+    """Whether realtime data backs its transit legs."""
+    fingerprint: str
+    """`sha1:…` of its legs and start time: equal fingerprints are the same trip."""
+    disruptionFlag: NotRequired[bool | None]
+    """`true` when it came from the relaxed search run because of a disruption."""
+
+
+class PlanMeta(TypedDict):
+    """Extra facts about the answer."""
+    deduplicatedFrom: NotRequired[int | None]
+    """How many itineraries there were before duplicates were removed."""
+
+
+class PlanTripResult(TypedDict):
+    """`plan_trip` success body."""
+    origin: LocationRef
+    """Where from."""
+    destination: LocationRef
+    """Where to."""
+    requested: RequestedTime
+    """When."""
+    constraints: PlanConstraints
+    """The constraints applied."""
+    itineraries: list[Itinerary]
+    """Itineraries: earliest arrival first, then fewer transfers, then shorter."""
+    realtimeUsed: ScheduleType
+    """Realtime coverage over every transit leg returned."""
+    dataFreshness: str
+    """When the data was received (ISO 8601 UTC)."""
+    warnings: NotRequired[list[Warning] | None]
+    """Notes (`truncated-results`, `preference-unmet`, `unsupported-accessibility-flag`)."""
+    correlationId: str
+    """The call's correlation id (UUID)."""
+    meta: NotRequired[PlanMeta | None]
+    """Present when duplicates were removed."""
+
+
+class StopRef0(TypedDict):
+    """A stop or station id, e.g. `HSL:1040129` (from `find_stops` or `geocode_address`)."""
+    type: Literal["id"]
+    value: str
+    """The id."""
+
+
+class StopRef1(TypedDict):
+    """The key of a saved location that has a `stopId` (see `save_user_variable`)."""
+    type: Literal["label"]
+    value: str
+    """The key."""
+
+
+#: Which stop: an OTP stop or station id, or the label of a saved place with a `stopId`.
+StopRef = StopRef0 | StopRef1
+
+
+class GetDeparturesRequest(TypedDict):
+    """`get_departures` arguments."""
+    stop: StopRef
+    """The stop or station."""
+    windowMinutes: NotRequired[int | None]
+    """How far ahead to look, 1..120 minutes (default 30)."""
+    limit: NotRequired[int | None]
+    """Most departures returned, 1..50 (default 10)."""
+    language: NotRequired[Language | None]
+    """Language of stop names and headsigns: `fi`, `sv` or `en` (default)."""
+
+
+class Departure(TypedDict):
+    """One departure."""
+    line: str
+    """Line, e.g. `159`."""
+    mode: str
+    """Mode: BUS, TRAM, RAIL, METRO, FERRY, …"""
+    destination: str
+    """Where it is going (the headsign)."""
+    scheduledTime: str
+    """Timetabled departure, ISO 8601 with the Helsinki offset."""
+    realtimeTime: NotRequired[str | None]
+    """Expected departure from realtime data, when there is some."""
+    delaySeconds: NotRequired[int | None]
+    """Realtime delay in seconds (negative when early), when there is realtime data."""
+    status: TransitStatus
+    """`on_time`, `delayed`, `cancelled` or `scheduled_only`."""
+    platform: NotRequired[str | None]
+    """Platform or track, when known."""
+
+
+class GetDeparturesResult(TypedDict):
+    """`get_departures` success body."""
+    stopId: str
+    """The stop or station id asked about."""
+    stopName: NotRequired[str | None]
+    """Its name, when known."""
+    realtimeUsed: bool
+    """Whether any departure has realtime data."""
+    dataFreshness: str
+    """When the data was received (ISO 8601 UTC)."""
+    departures: list[Departure]
+    """Next departures, soonest first (realtime time when known), then by line."""
+    correlationId: str
+    """The call's correlation id (UUID)."""
+    warnings: NotRequired[list[Warning] | None]
+    """Notes on the answer (`truncated-results`)."""
+
+
+class FindStopsRequest(TypedDict):
+    """`find_stops` arguments."""
+    coordinate: Coordinate
+    """Where to look from."""
+    radius: NotRequired[int | None]
+    """Walking radius in metres, 1..3000 (default 500)."""
+    maxResults: NotRequired[int | None]
+    """Most stops returned (default 10; above 25 it is capped with a warning)."""
+    textFilter: NotRequired[str | None]
+    """Keep stops whose name or code contains this text (case-insensitive)."""
+    language: NotRequired[Language | None]
+    """Language of stop names: `fi`, `sv` or `en` (default)."""
+    includeModes: NotRequired[list[str] | None]
+    """Keep stops served by one of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR."""
+
+
+class NearbyStop(TypedDict):
+    """A stop near the point."""
+    id: str
+    """The OTP stop id (what `get_departures` takes), e.g. `HSL:1020444`."""
+    name: str
+    """The stop's name."""
+    coordinate: Coordinate
+    """Where it is."""
+    distance: float
+    """Walking distance in metres."""
+    modes: list[str]
+    """Modes serving it."""
+    code: NotRequired[str | None]
+    """The stop's short code shown on its sign, e.g. `H0101`."""
+    platform: NotRequired[str | None]
+    """Platform or track, when the stop is one."""
+    address: NotRequired[str | None]
+    """The stop's description (usually its street address)."""
+
+
+class FindStopsResult(TypedDict):
+    """`find_stops` success body."""
+    stops: list[NearbyStop]
+    """Stops, nearest first (then by name and id)."""
+    correlationId: str
+    """The call's correlation id (UUID)."""
+    warnings: NotRequired[list[Warning] | None]
+    """Notes (`truncated-results`, `no-matches-after-filter`)."""
+
+
+#: What a saved variable holds.
+UserVariableType = Literal["location", "preference", "other"]
+
+
+class SavedLocation(TypedDict):
+    """A saved place."""
+    lat: float
+    """Latitude, -90..90."""
+    lon: float
+    """Longitude, -180..180."""
+    label: NotRequired[str | None]
+    """A short display label, e.g. "Home"."""
+    name: NotRequired[str | None]
+    """The place's name, e.g. "Kamppi"."""
+    address: NotRequired[str | None]
+    """A one-line address."""
+    stopId: NotRequired[str | None]
+    """The OTP id of the stop or station to use for departures here, e.g. `HSL:1040129`."""
+
+
+#: A saved value: a location object, or text.
+UserVariableValue = SavedLocation | str
+
+
+class SaveUserVariableRequest(TypedDict):
+    """`save_user_variable` arguments."""
+    key: str
+    """
+    The name to save under: 1..50 characters, case-sensitive, e.g. `home`. Saving an
+    existing key replaces its value (the answer's `previous` says what it was).
+    """
+    type: UserVariableType
+    """What the value is."""
+    value: UserVariableValue
+    """
+    A location object `{lat, lon, label?, name?, address?, stopId?}` for
+    `type: location`; text for `preference` and `other`.
+    """
+
+
+class UserVariable(TypedDict):
+    """A saved variable."""
+    key: str
+    """Its key."""
+    type: UserVariableType
+    """What its value is."""
+    value: UserVariableValue
+    """The value."""
+    createdAt: str
+    """When it was first saved (ISO 8601 UTC)."""
+    updatedAt: str
+    """When it was last saved (ISO 8601 UTC)."""
+
+
+class PreviousVariable(TypedDict):
+    """What a key held before it was replaced."""
+    key: str
+    """The key."""
+    type: UserVariableType
+    """Its type before."""
+
+
+class SaveUserVariableResult(TypedDict):
+    """`save_user_variable` success body."""
+    variable: UserVariable
+    """The variable as saved."""
+    previous: NotRequired[PreviousVariable | None]
+    """Present when the key existed before."""
+    correlationId: str
+    """The call's correlation id (UUID)."""
+
+
+class GetUserVariablesRequest(TypedDict):
+    """`get_user_variables` arguments."""
+    type: NotRequired[UserVariableType | None]
+    """Only variables of this type (all when absent)."""
+
+
+class GetUserVariablesResult(TypedDict):
+    """`get_user_variables` success body."""
+    variables: list[UserVariable]
+    """Every saved variable (of the type asked for), by key."""
+    correlationId: str
+    """The call's correlation id (UUID)."""
+
+
 class AsyncTools:
     """One awaitable method per catalog tool (mixed into ``AsyncToolpack``)."""
 
@@ -168,6 +691,115 @@ class AsyncTools:
         arguments: dict[str, Any] = {}
         arguments["stationName"] = station_name
         return await self._typed("stationToilets", arguments)  # type: ignore[no-any-return]
+
+    async def geocode_address(self, *, text: str, size: int | None = None, language: Language | None = None, focus: Coordinate | None = None, layers: list[str] | None = None) -> GeocodeAddressResult:
+        """
+        Forward geocoding with Digitransit (Pelias): turns an address, place or stop name in Finland into coordinates. Returns up to `size` results (default 10, at most 40; a larger size is clamped and marked `truncated`), best first: by confidence (0..1), then, among results within 0.01 of each other, nearest to `focus` {lat, lon} when given, then by name. Each result has name, coordinates, confidence, type (address|poi|stop), label, address, and for stops the OTP `stopId` that get_departures accepts. `language` fi|sv|en (default en) localises names. `layers` (at most 8) narrows the search, e.g. ["address"] or ["stop","station"]. No match is the error geocode-no-results. Needs DIGITRANSIT_API_KEY.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["text"] = text
+        if size is not None:
+            arguments["size"] = size
+        if language is not None:
+            arguments["language"] = language
+        if focus is not None:
+            arguments["focus"] = focus
+        if layers is not None:
+            arguments["layers"] = layers
+        return await self._typed("geocode_address", arguments)  # type: ignore[no-any-return]
+
+    async def reverse_geocode(self, *, lat: float, lon: float, language: Language | None = None) -> ReverseGeocodeResult:
+        """
+        Reverse geocoding with Digitransit (Pelias): the nearest address, place or stop to `lat`, `lon` in Finland as `result`, and other places nearby as `candidates` (nearest first, each with distanceMeters). `language` fi|sv|en (default en). When nothing is known there, `result` is absent and a no-results warning says so. Needs DIGITRANSIT_API_KEY.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["lat"] = lat
+        arguments["lon"] = lon
+        if language is not None:
+            arguments["language"] = language
+        return await self._typed("reverse_geocode", arguments)  # type: ignore[no-any-return]
+
+    async def plan_trip(self, *, origin: PlaceRef, destination: PlaceRef, when: TripTime | None = None, constraints: PlanConstraintsInput | None = None, limit: int | None = None, include_disruption_alt: bool | None = None) -> PlanTripResult:
+        """
+        Plans public transport trips in Finland with Digitransit (OpenTripPlanner planConnection), with realtime data. `origin` and `destination` are {type:'coords', value:{lat, lon}} or {type:'label', value:'home'} for a place saved with save_user_variable. `when` is {type:'depart'|'arrive', time:'now'|ISO 8601} (default depart now; arrive needs a time). `constraints`: optimize balanced|few_transfers|shortest_time, maxWalkingDistance (1..3000 m, default 1500; itineraries walking more are dropped unless none is left, then a preference-unmet warning), maxTransfers (0..8, default 4), accessibility {stepFree, lowWalkingDistance}, language fi|sv|en. Returns up to `limit` (1..3, default 2) itineraries, earliest arrival first, then fewer transfers, then shorter: start, end, duration, transfers, walking, legs (mode, line, from, to, scheduled and realtime times, delay, status on_time|delayed|cancelled|scheduled_only, alerts), scheduleType and a fingerprint. When a leg is cancelled or over 5 min late, one relaxed search adds alternatives marked disruptionFlag (includeDisruptionAlt, default true). Errors: unsupported-region outside the router's area, no-itinerary-found (with a hint), rate-limited with retryAfter. Needs DIGITRANSIT_API_KEY.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["origin"] = origin
+        arguments["destination"] = destination
+        if when is not None:
+            arguments["when"] = when
+        if constraints is not None:
+            arguments["constraints"] = constraints
+        if limit is not None:
+            arguments["limit"] = limit
+        if include_disruption_alt is not None:
+            arguments["includeDisruptionAlt"] = include_disruption_alt
+        return await self._typed("plan_trip", arguments)  # type: ignore[no-any-return]
+
+    async def get_departures(self, *, stop: StopRef, window_minutes: int | None = None, limit: int | None = None, language: Language | None = None) -> GetDeparturesResult:
+        """
+        Next departures from a Finnish public transport stop or station (Digitransit OTP), with realtime data where it exists. `stop` is {type:'id', value:'HSL:1040129'} (ids come from find_stops or geocode_address's stopId) or {type:'label', value:'home'} for a saved location with a stopId. Looks `windowMinutes` ahead (default 30, 1..120) and returns at most `limit` departures (default 10, 1..50), soonest first: line, mode, destination, scheduledTime, realtimeTime, delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_only, delayed beyond 60 s either way) and platform. Times are ISO 8601 in Helsinki time. Needs DIGITRANSIT_API_KEY.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["stop"] = stop
+        if window_minutes is not None:
+            arguments["windowMinutes"] = window_minutes
+        if limit is not None:
+            arguments["limit"] = limit
+        if language is not None:
+            arguments["language"] = language
+        return await self._typed("get_departures", arguments)  # type: ignore[no-any-return]
+
+    async def find_stops(self, *, coordinate: Coordinate, radius: int | None = None, max_results: int | None = None, text_filter: str | None = None, language: Language | None = None, include_modes: list[str] | None = None) -> FindStopsResult:
+        """
+        Public transport stops within a walking `radius` (metres, default 500, 1..3000) of `coordinate` {lat, lon} in Finland, nearest first: id (for get_departures), name, coordinate, walking distance, modes, code, platform and address. `textFilter` keeps stops whose name or code contains the text; `includeModes` (e.g. ["TRAM","METRO"]) keeps stops of those modes; when filters drop every stop a no-matches-after-filter warning says so. `maxResults` default 10, capped at 25 with a warning. Needs DIGITRANSIT_API_KEY.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["coordinate"] = coordinate
+        if radius is not None:
+            arguments["radius"] = radius
+        if max_results is not None:
+            arguments["maxResults"] = max_results
+        if text_filter is not None:
+            arguments["textFilter"] = text_filter
+        if language is not None:
+            arguments["language"] = language
+        if include_modes is not None:
+            arguments["includeModes"] = include_modes
+        return await self._typed("find_stops", arguments)  # type: ignore[no-any-return]
+
+    async def save_user_variable(self, *, key: str, type: UserVariableType, value: UserVariableValue) -> SaveUserVariableResult:
+        """
+        Saves a named place or preference for later calls, and keeps it across restarts. `key` is 1..50 characters and case-sensitive (e.g. "home"). For `type: location` the value is {lat, lon, label?, name?, address?, stopId?}; plan_trip then accepts {type:'label', value:'home'} as origin or destination, and get_departures accepts it as the stop when it has a stopId. For `preference` and `other` the value is text (1..500 characters). Saving an existing key replaces it, and `previous` says what it held. Needs no API key.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["key"] = key
+        arguments["type"] = type
+        arguments["value"] = value
+        return await self._typed("save_user_variable", arguments)  # type: ignore[no-any-return]
+
+    async def get_user_variables(self, *, type: UserVariableType | None = None) -> GetUserVariablesResult:
+        """
+        Lists the places and preferences saved with save_user_variable (key, type, value, createdAt, updatedAt), sorted by key; `type` keeps only one kind. Use it to find the labels plan_trip and get_departures accept. Needs no API key.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if type is not None:
+            arguments["type"] = type
+        return await self._typed("get_user_variables", arguments)  # type: ignore[no-any-return]
 
 
 class SyncTools:
@@ -198,3 +830,112 @@ class SyncTools:
         arguments: dict[str, Any] = {}
         arguments["stationName"] = station_name
         return self._typed("stationToilets", arguments)  # type: ignore[no-any-return]
+
+    def geocode_address(self, *, text: str, size: int | None = None, language: Language | None = None, focus: Coordinate | None = None, layers: list[str] | None = None) -> GeocodeAddressResult:
+        """
+        Forward geocoding with Digitransit (Pelias): turns an address, place or stop name in Finland into coordinates. Returns up to `size` results (default 10, at most 40; a larger size is clamped and marked `truncated`), best first: by confidence (0..1), then, among results within 0.01 of each other, nearest to `focus` {lat, lon} when given, then by name. Each result has name, coordinates, confidence, type (address|poi|stop), label, address, and for stops the OTP `stopId` that get_departures accepts. `language` fi|sv|en (default en) localises names. `layers` (at most 8) narrows the search, e.g. ["address"] or ["stop","station"]. No match is the error geocode-no-results. Needs DIGITRANSIT_API_KEY.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["text"] = text
+        if size is not None:
+            arguments["size"] = size
+        if language is not None:
+            arguments["language"] = language
+        if focus is not None:
+            arguments["focus"] = focus
+        if layers is not None:
+            arguments["layers"] = layers
+        return self._typed("geocode_address", arguments)  # type: ignore[no-any-return]
+
+    def reverse_geocode(self, *, lat: float, lon: float, language: Language | None = None) -> ReverseGeocodeResult:
+        """
+        Reverse geocoding with Digitransit (Pelias): the nearest address, place or stop to `lat`, `lon` in Finland as `result`, and other places nearby as `candidates` (nearest first, each with distanceMeters). `language` fi|sv|en (default en). When nothing is known there, `result` is absent and a no-results warning says so. Needs DIGITRANSIT_API_KEY.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["lat"] = lat
+        arguments["lon"] = lon
+        if language is not None:
+            arguments["language"] = language
+        return self._typed("reverse_geocode", arguments)  # type: ignore[no-any-return]
+
+    def plan_trip(self, *, origin: PlaceRef, destination: PlaceRef, when: TripTime | None = None, constraints: PlanConstraintsInput | None = None, limit: int | None = None, include_disruption_alt: bool | None = None) -> PlanTripResult:
+        """
+        Plans public transport trips in Finland with Digitransit (OpenTripPlanner planConnection), with realtime data. `origin` and `destination` are {type:'coords', value:{lat, lon}} or {type:'label', value:'home'} for a place saved with save_user_variable. `when` is {type:'depart'|'arrive', time:'now'|ISO 8601} (default depart now; arrive needs a time). `constraints`: optimize balanced|few_transfers|shortest_time, maxWalkingDistance (1..3000 m, default 1500; itineraries walking more are dropped unless none is left, then a preference-unmet warning), maxTransfers (0..8, default 4), accessibility {stepFree, lowWalkingDistance}, language fi|sv|en. Returns up to `limit` (1..3, default 2) itineraries, earliest arrival first, then fewer transfers, then shorter: start, end, duration, transfers, walking, legs (mode, line, from, to, scheduled and realtime times, delay, status on_time|delayed|cancelled|scheduled_only, alerts), scheduleType and a fingerprint. When a leg is cancelled or over 5 min late, one relaxed search adds alternatives marked disruptionFlag (includeDisruptionAlt, default true). Errors: unsupported-region outside the router's area, no-itinerary-found (with a hint), rate-limited with retryAfter. Needs DIGITRANSIT_API_KEY.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["origin"] = origin
+        arguments["destination"] = destination
+        if when is not None:
+            arguments["when"] = when
+        if constraints is not None:
+            arguments["constraints"] = constraints
+        if limit is not None:
+            arguments["limit"] = limit
+        if include_disruption_alt is not None:
+            arguments["includeDisruptionAlt"] = include_disruption_alt
+        return self._typed("plan_trip", arguments)  # type: ignore[no-any-return]
+
+    def get_departures(self, *, stop: StopRef, window_minutes: int | None = None, limit: int | None = None, language: Language | None = None) -> GetDeparturesResult:
+        """
+        Next departures from a Finnish public transport stop or station (Digitransit OTP), with realtime data where it exists. `stop` is {type:'id', value:'HSL:1040129'} (ids come from find_stops or geocode_address's stopId) or {type:'label', value:'home'} for a saved location with a stopId. Looks `windowMinutes` ahead (default 30, 1..120) and returns at most `limit` departures (default 10, 1..50), soonest first: line, mode, destination, scheduledTime, realtimeTime, delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_only, delayed beyond 60 s either way) and platform. Times are ISO 8601 in Helsinki time. Needs DIGITRANSIT_API_KEY.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["stop"] = stop
+        if window_minutes is not None:
+            arguments["windowMinutes"] = window_minutes
+        if limit is not None:
+            arguments["limit"] = limit
+        if language is not None:
+            arguments["language"] = language
+        return self._typed("get_departures", arguments)  # type: ignore[no-any-return]
+
+    def find_stops(self, *, coordinate: Coordinate, radius: int | None = None, max_results: int | None = None, text_filter: str | None = None, language: Language | None = None, include_modes: list[str] | None = None) -> FindStopsResult:
+        """
+        Public transport stops within a walking `radius` (metres, default 500, 1..3000) of `coordinate` {lat, lon} in Finland, nearest first: id (for get_departures), name, coordinate, walking distance, modes, code, platform and address. `textFilter` keeps stops whose name or code contains the text; `includeModes` (e.g. ["TRAM","METRO"]) keeps stops of those modes; when filters drop every stop a no-matches-after-filter warning says so. `maxResults` default 10, capped at 25 with a warning. Needs DIGITRANSIT_API_KEY.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["coordinate"] = coordinate
+        if radius is not None:
+            arguments["radius"] = radius
+        if max_results is not None:
+            arguments["maxResults"] = max_results
+        if text_filter is not None:
+            arguments["textFilter"] = text_filter
+        if language is not None:
+            arguments["language"] = language
+        if include_modes is not None:
+            arguments["includeModes"] = include_modes
+        return self._typed("find_stops", arguments)  # type: ignore[no-any-return]
+
+    def save_user_variable(self, *, key: str, type: UserVariableType, value: UserVariableValue) -> SaveUserVariableResult:
+        """
+        Saves a named place or preference for later calls, and keeps it across restarts. `key` is 1..50 characters and case-sensitive (e.g. "home"). For `type: location` the value is {lat, lon, label?, name?, address?, stopId?}; plan_trip then accepts {type:'label', value:'home'} as origin or destination, and get_departures accepts it as the stop when it has a stopId. For `preference` and `other` the value is text (1..500 characters). Saving an existing key replaces it, and `previous` says what it held. Needs no API key.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["key"] = key
+        arguments["type"] = type
+        arguments["value"] = value
+        return self._typed("save_user_variable", arguments)  # type: ignore[no-any-return]
+
+    def get_user_variables(self, *, type: UserVariableType | None = None) -> GetUserVariablesResult:
+        """
+        Lists the places and preferences saved with save_user_variable (key, type, value, createdAt, updatedAt), sorted by key; `type` keeps only one kind. Use it to find the labels plan_trip and get_departures accept. Needs no API key.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if type is not None:
+            arguments["type"] = type
+        return self._typed("get_user_variables", arguments)  # type: ignore[no-any-return]
