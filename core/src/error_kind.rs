@@ -31,12 +31,15 @@ impl ErrorKind {
     pub fn of(code: &str) -> Self {
         let normalised = code.trim().to_ascii_uppercase().replace('-', "_");
         match normalised.as_str() {
-            "VALIDATION_ERROR" | "INVALID_ARGUMENT" | "INVALID_INPUT" => Self::Validation,
+            "VALIDATION_ERROR" | "INVALID_ARGUMENT" | "INVALID_INPUT" | "UNSUPPORTED_REGION" => {
+                Self::Validation
+            }
             "DISAMBIGUATION_REQUIRED" => Self::DisambiguationRequired,
             "RATE_LIMIT_EXCEEDED" | "RATE_LIMITED" => Self::RateLimited,
             "UPSTREAM_TIMEOUT" => Self::UpstreamTimeout,
             "UPSTREAM_ERROR" | "NETWORK_ERROR" => Self::Upstream,
-            "DATA_NOT_AVAILABLE" => Self::DataNotAvailable,
+            "DATA_NOT_AVAILABLE" | "STORAGE_ERROR" => Self::DataNotAvailable,
+            "NO_ITINERARY_FOUND" => Self::NotFound,
             "INTERNAL_ERROR" => Self::Internal,
             c if c.ends_with("NOT_FOUND") || c.ends_with("NO_RESULTS") => Self::NotFound,
             _ => Self::Other,
@@ -77,6 +80,12 @@ mod tests {
             ("upstream-error", ErrorKind::Upstream),
             ("DATA_NOT_AVAILABLE", ErrorKind::DataNotAvailable),
             ("INTERNAL_ERROR", ErrorKind::Internal),
+            ("internal-error", ErrorKind::Internal),
+            ("unsupported-region", ErrorKind::Validation),
+            ("no-itinerary-found", ErrorKind::NotFound),
+            ("not-found", ErrorKind::NotFound),
+            ("network-error", ErrorKind::Upstream),
+            ("storage-error", ErrorKind::DataNotAvailable),
             ("SOMETHING_ELSE", ErrorKind::Other),
         ] {
             assert_eq!(ErrorKind::of(code), kind, "{code}");

@@ -481,6 +481,22 @@ fileprivate struct FfiConverterUInt32: FfiConverterPrimitive {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterUInt64: FfiConverterPrimitive {
+    typealias FfiType = UInt64
+    typealias SwiftType = UInt64
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UInt64 {
+        return try lift(readInt(&buf))
+    }
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        writeInt(&buf, lower(value))
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterInt64: FfiConverterPrimitive {
     typealias FfiType = Int64
     typealias SwiftType = Int64
@@ -491,6 +507,22 @@ fileprivate struct FfiConverterInt64: FfiConverterPrimitive {
 
     public static func write(_ value: Int64, into buf: inout [UInt8]) {
         writeInt(&buf, lower(value))
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterDouble: FfiConverterPrimitive {
+    typealias FfiType = Double
+    typealias SwiftType = Double
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Double {
+        return try lift(readDouble(&buf))
+    }
+
+    public static func write(_ value: Double, into buf: inout [UInt8]) {
+        writeDouble(&buf, lower(value))
     }
 }
 
@@ -562,6 +594,1611 @@ fileprivate struct FfiConverterString: FfiConverter {
         writeInt(&buf, len)
         writeBytes(&buf, value.utf8)
     }
+}
+
+
+/**
+ * Accessibility wishes as applied.
+ */
+public struct Accessibility: Equatable, Hashable {
+    /**
+     * Step-free routes asked for.
+     */
+    public var stepFree: Bool
+    /**
+     * Less walking asked for.
+     */
+    public var lowWalkingDistance: Bool
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Step-free routes asked for.
+         */stepFree: Bool, 
+        /**
+         * Less walking asked for.
+         */lowWalkingDistance: Bool) {
+        self.stepFree = stepFree
+        self.lowWalkingDistance = lowWalkingDistance
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Accessibility: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAccessibility: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Accessibility {
+        return
+            try Accessibility(
+                stepFree: FfiConverterBool.read(from: &buf), 
+                lowWalkingDistance: FfiConverterBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Accessibility, into buf: inout [UInt8]) {
+        FfiConverterBool.write(value.stepFree, into: &buf)
+        FfiConverterBool.write(value.lowWalkingDistance, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAccessibility_lift(_ buf: RustBuffer) throws -> Accessibility {
+    return try FfiConverterTypeAccessibility.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAccessibility_lower(_ value: Accessibility) -> RustBuffer {
+    return FfiConverterTypeAccessibility.lower(value)
+}
+
+
+/**
+ * Accessibility wishes.
+ */
+public struct AccessibilityInput: Equatable, Hashable {
+    /**
+     * Step-free (wheelchair) routes only.
+     */
+    public var stepFree: Bool?
+    /**
+     * Walk as little as possible.
+     */
+    public var lowWalkingDistance: Bool?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Step-free (wheelchair) routes only.
+         */stepFree: Bool?, 
+        /**
+         * Walk as little as possible.
+         */lowWalkingDistance: Bool?) {
+        self.stepFree = stepFree
+        self.lowWalkingDistance = lowWalkingDistance
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension AccessibilityInput: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeAccessibilityInput: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> AccessibilityInput {
+        return
+            try AccessibilityInput(
+                stepFree: FfiConverterOptionBool.read(from: &buf), 
+                lowWalkingDistance: FfiConverterOptionBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: AccessibilityInput, into buf: inout [UInt8]) {
+        FfiConverterOptionBool.write(value.stepFree, into: &buf)
+        FfiConverterOptionBool.write(value.lowWalkingDistance, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAccessibilityInput_lift(_ buf: RustBuffer) throws -> AccessibilityInput {
+    return try FfiConverterTypeAccessibilityInput.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeAccessibilityInput_lower(_ value: AccessibilityInput) -> RustBuffer {
+    return FfiConverterTypeAccessibilityInput.lower(value)
+}
+
+
+/**
+ * A bounding box.
+ */
+public struct BoundingBox: Equatable, Hashable {
+    /**
+     * Western edge.
+     */
+    public var minLon: Double
+    /**
+     * Eastern edge.
+     */
+    public var maxLon: Double
+    /**
+     * Southern edge.
+     */
+    public var minLat: Double
+    /**
+     * Northern edge.
+     */
+    public var maxLat: Double
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Western edge.
+         */minLon: Double, 
+        /**
+         * Eastern edge.
+         */maxLon: Double, 
+        /**
+         * Southern edge.
+         */minLat: Double, 
+        /**
+         * Northern edge.
+         */maxLat: Double) {
+        self.minLon = minLon
+        self.maxLon = maxLon
+        self.minLat = minLat
+        self.maxLat = maxLat
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension BoundingBox: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeBoundingBox: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> BoundingBox {
+        return
+            try BoundingBox(
+                minLon: FfiConverterDouble.read(from: &buf), 
+                maxLon: FfiConverterDouble.read(from: &buf), 
+                minLat: FfiConverterDouble.read(from: &buf), 
+                maxLat: FfiConverterDouble.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: BoundingBox, into buf: inout [UInt8]) {
+        FfiConverterDouble.write(value.minLon, into: &buf)
+        FfiConverterDouble.write(value.maxLon, into: &buf)
+        FfiConverterDouble.write(value.minLat, into: &buf)
+        FfiConverterDouble.write(value.maxLat, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeBoundingBox_lift(_ buf: RustBuffer) throws -> BoundingBox {
+    return try FfiConverterTypeBoundingBox.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeBoundingBox_lower(_ value: BoundingBox) -> RustBuffer {
+    return FfiConverterTypeBoundingBox.lower(value)
+}
+
+
+/**
+ * A WGS 84 point.
+ */
+public struct Coordinate: Equatable, Hashable {
+    /**
+     * Latitude, -90..90.
+     */
+    public var lat: Double
+    /**
+     * Longitude, -180..180.
+     */
+    public var lon: Double
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Latitude, -90..90.
+         */lat: Double, 
+        /**
+         * Longitude, -180..180.
+         */lon: Double) {
+        self.lat = lat
+        self.lon = lon
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Coordinate: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCoordinate: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Coordinate {
+        return
+            try Coordinate(
+                lat: FfiConverterDouble.read(from: &buf), 
+                lon: FfiConverterDouble.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Coordinate, into buf: inout [UInt8]) {
+        FfiConverterDouble.write(value.lat, into: &buf)
+        FfiConverterDouble.write(value.lon, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCoordinate_lift(_ buf: RustBuffer) throws -> Coordinate {
+    return try FfiConverterTypeCoordinate.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCoordinate_lower(_ value: Coordinate) -> RustBuffer {
+    return FfiConverterTypeCoordinate.lower(value)
+}
+
+
+/**
+ * One departure.
+ */
+public struct Departure: Equatable, Hashable {
+    /**
+     * Line, e.g. `159`.
+     */
+    public var line: String
+    /**
+     * Mode: BUS, TRAM, RAIL, METRO, FERRY, …
+     */
+    public var mode: String
+    /**
+     * Where it is going (the headsign).
+     */
+    public var destination: String
+    /**
+     * Timetabled departure, ISO 8601 with the Helsinki offset.
+     */
+    public var scheduledTime: String
+    /**
+     * Expected departure from realtime data, when there is some.
+     */
+    public var realtimeTime: String?
+    /**
+     * Realtime delay in seconds (negative when early), when there is realtime data.
+     */
+    public var delaySeconds: Int64?
+    /**
+     * `on_time`, `delayed`, `cancelled` or `scheduled_only`.
+     */
+    public var status: TransitStatus
+    /**
+     * Platform or track, when known.
+     */
+    public var platform: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Line, e.g. `159`.
+         */line: String, 
+        /**
+         * Mode: BUS, TRAM, RAIL, METRO, FERRY, …
+         */mode: String, 
+        /**
+         * Where it is going (the headsign).
+         */destination: String, 
+        /**
+         * Timetabled departure, ISO 8601 with the Helsinki offset.
+         */scheduledTime: String, 
+        /**
+         * Expected departure from realtime data, when there is some.
+         */realtimeTime: String?, 
+        /**
+         * Realtime delay in seconds (negative when early), when there is realtime data.
+         */delaySeconds: Int64?, 
+        /**
+         * `on_time`, `delayed`, `cancelled` or `scheduled_only`.
+         */status: TransitStatus, 
+        /**
+         * Platform or track, when known.
+         */platform: String?) {
+        self.line = line
+        self.mode = mode
+        self.destination = destination
+        self.scheduledTime = scheduledTime
+        self.realtimeTime = realtimeTime
+        self.delaySeconds = delaySeconds
+        self.status = status
+        self.platform = platform
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Departure: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeDeparture: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Departure {
+        return
+            try Departure(
+                line: FfiConverterString.read(from: &buf), 
+                mode: FfiConverterString.read(from: &buf), 
+                destination: FfiConverterString.read(from: &buf), 
+                scheduledTime: FfiConverterString.read(from: &buf), 
+                realtimeTime: FfiConverterOptionString.read(from: &buf), 
+                delaySeconds: FfiConverterOptionInt64.read(from: &buf), 
+                status: FfiConverterTypeTransitStatus.read(from: &buf), 
+                platform: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Departure, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.line, into: &buf)
+        FfiConverterString.write(value.mode, into: &buf)
+        FfiConverterString.write(value.destination, into: &buf)
+        FfiConverterString.write(value.scheduledTime, into: &buf)
+        FfiConverterOptionString.write(value.realtimeTime, into: &buf)
+        FfiConverterOptionInt64.write(value.delaySeconds, into: &buf)
+        FfiConverterTypeTransitStatus.write(value.status, into: &buf)
+        FfiConverterOptionString.write(value.platform, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDeparture_lift(_ buf: RustBuffer) throws -> Departure {
+    return try FfiConverterTypeDeparture.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDeparture_lower(_ value: Departure) -> RustBuffer {
+    return FfiConverterTypeDeparture.lower(value)
+}
+
+
+/**
+ * The body of a Digitransit error.
+ */
+public struct DigitransitErrorBody: Equatable, Hashable {
+    /**
+     * The contract's error code.
+     */
+    public var code: DigitransitErrorCode
+    /**
+     * What went wrong, for a person (provider messages cut to 200 characters).
+     */
+    public var message: String
+    /**
+     * What to try instead, when there is something to try.
+     */
+    public var hint: String?
+    /**
+     * Seconds to wait before retrying (`rate-limited` only).
+     */
+    public var retryAfter: UInt64?
+    /**
+     * The call's correlation id (a UUID), the same as a success would carry.
+     */
+    public var correlationId: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The contract's error code.
+         */code: DigitransitErrorCode, 
+        /**
+         * What went wrong, for a person (provider messages cut to 200 characters).
+         */message: String, 
+        /**
+         * What to try instead, when there is something to try.
+         */hint: String?, 
+        /**
+         * Seconds to wait before retrying (`rate-limited` only).
+         */retryAfter: UInt64?, 
+        /**
+         * The call's correlation id (a UUID), the same as a success would carry.
+         */correlationId: String) {
+        self.code = code
+        self.message = message
+        self.hint = hint
+        self.retryAfter = retryAfter
+        self.correlationId = correlationId
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension DigitransitErrorBody: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeDigitransitErrorBody: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> DigitransitErrorBody {
+        return
+            try DigitransitErrorBody(
+                code: FfiConverterTypeDigitransitErrorCode.read(from: &buf), 
+                message: FfiConverterString.read(from: &buf), 
+                hint: FfiConverterOptionString.read(from: &buf), 
+                retryAfter: FfiConverterOptionUInt64.read(from: &buf), 
+                correlationId: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: DigitransitErrorBody, into buf: inout [UInt8]) {
+        FfiConverterTypeDigitransitErrorCode.write(value.code, into: &buf)
+        FfiConverterString.write(value.message, into: &buf)
+        FfiConverterOptionString.write(value.hint, into: &buf)
+        FfiConverterOptionUInt64.write(value.retryAfter, into: &buf)
+        FfiConverterString.write(value.correlationId, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDigitransitErrorBody_lift(_ buf: RustBuffer) throws -> DigitransitErrorBody {
+    return try FfiConverterTypeDigitransitErrorBody.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDigitransitErrorBody_lower(_ value: DigitransitErrorBody) -> RustBuffer {
+    return FfiConverterTypeDigitransitErrorBody.lower(value)
+}
+
+
+/**
+ * `{"error": {...}}`: how every Digitransit tool answers a failure.
+ */
+public struct DigitransitErrorEnvelope: Equatable, Hashable {
+    /**
+     * The error.
+     */
+    public var error: DigitransitErrorBody
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The error.
+         */error: DigitransitErrorBody) {
+        self.error = error
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension DigitransitErrorEnvelope: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeDigitransitErrorEnvelope: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> DigitransitErrorEnvelope {
+        return
+            try DigitransitErrorEnvelope(
+                error: FfiConverterTypeDigitransitErrorBody.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: DigitransitErrorEnvelope, into buf: inout [UInt8]) {
+        FfiConverterTypeDigitransitErrorBody.write(value.error, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDigitransitErrorEnvelope_lift(_ buf: RustBuffer) throws -> DigitransitErrorEnvelope {
+    return try FfiConverterTypeDigitransitErrorEnvelope.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDigitransitErrorEnvelope_lower(_ value: DigitransitErrorEnvelope) -> RustBuffer {
+    return FfiConverterTypeDigitransitErrorEnvelope.lower(value)
+}
+
+
+/**
+ * `find_stops` arguments.
+ */
+public struct FindStopsRequest: Equatable, Hashable {
+    /**
+     * Where to look from.
+     */
+    public var coordinate: Coordinate
+    /**
+     * Walking radius in metres, 1..3000 (default 500).
+     */
+    public var radius: Int64?
+    /**
+     * Most stops returned (default 10; above 25 it is capped with a warning).
+     */
+    public var maxResults: Int64?
+    /**
+     * Keep stops whose name or code contains this text (case-insensitive).
+     */
+    public var textFilter: String?
+    /**
+     * Language of stop names: `fi`, `sv` or `en` (default).
+     */
+    public var language: Language?
+    /**
+     * Keep stops served by one of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR.
+     */
+    public var includeModes: [String]?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Where to look from.
+         */coordinate: Coordinate, 
+        /**
+         * Walking radius in metres, 1..3000 (default 500).
+         */radius: Int64?, 
+        /**
+         * Most stops returned (default 10; above 25 it is capped with a warning).
+         */maxResults: Int64?, 
+        /**
+         * Keep stops whose name or code contains this text (case-insensitive).
+         */textFilter: String?, 
+        /**
+         * Language of stop names: `fi`, `sv` or `en` (default).
+         */language: Language?, 
+        /**
+         * Keep stops served by one of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR.
+         */includeModes: [String]?) {
+        self.coordinate = coordinate
+        self.radius = radius
+        self.maxResults = maxResults
+        self.textFilter = textFilter
+        self.language = language
+        self.includeModes = includeModes
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension FindStopsRequest: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeFindStopsRequest: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> FindStopsRequest {
+        return
+            try FindStopsRequest(
+                coordinate: FfiConverterTypeCoordinate.read(from: &buf), 
+                radius: FfiConverterOptionInt64.read(from: &buf), 
+                maxResults: FfiConverterOptionInt64.read(from: &buf), 
+                textFilter: FfiConverterOptionString.read(from: &buf), 
+                language: FfiConverterOptionTypeLanguage.read(from: &buf), 
+                includeModes: FfiConverterOptionSequenceString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: FindStopsRequest, into buf: inout [UInt8]) {
+        FfiConverterTypeCoordinate.write(value.coordinate, into: &buf)
+        FfiConverterOptionInt64.write(value.radius, into: &buf)
+        FfiConverterOptionInt64.write(value.maxResults, into: &buf)
+        FfiConverterOptionString.write(value.textFilter, into: &buf)
+        FfiConverterOptionTypeLanguage.write(value.language, into: &buf)
+        FfiConverterOptionSequenceString.write(value.includeModes, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFindStopsRequest_lift(_ buf: RustBuffer) throws -> FindStopsRequest {
+    return try FfiConverterTypeFindStopsRequest.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFindStopsRequest_lower(_ value: FindStopsRequest) -> RustBuffer {
+    return FfiConverterTypeFindStopsRequest.lower(value)
+}
+
+
+/**
+ * `find_stops` success body.
+ */
+public struct FindStopsResult: Equatable, Hashable {
+    /**
+     * Stops, nearest first (then by name and id).
+     */
+    public var stops: [NearbyStop]
+    /**
+     * The call's correlation id (UUID).
+     */
+    public var correlationId: String
+    /**
+     * Notes (`truncated-results`, `no-matches-after-filter`).
+     */
+    public var warnings: [Warning]?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Stops, nearest first (then by name and id).
+         */stops: [NearbyStop], 
+        /**
+         * The call's correlation id (UUID).
+         */correlationId: String, 
+        /**
+         * Notes (`truncated-results`, `no-matches-after-filter`).
+         */warnings: [Warning]?) {
+        self.stops = stops
+        self.correlationId = correlationId
+        self.warnings = warnings
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension FindStopsResult: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeFindStopsResult: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> FindStopsResult {
+        return
+            try FindStopsResult(
+                stops: FfiConverterSequenceTypeNearbyStop.read(from: &buf), 
+                correlationId: FfiConverterString.read(from: &buf), 
+                warnings: FfiConverterOptionSequenceTypeWarning.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: FindStopsResult, into buf: inout [UInt8]) {
+        FfiConverterSequenceTypeNearbyStop.write(value.stops, into: &buf)
+        FfiConverterString.write(value.correlationId, into: &buf)
+        FfiConverterOptionSequenceTypeWarning.write(value.warnings, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFindStopsResult_lift(_ buf: RustBuffer) throws -> FindStopsResult {
+    return try FfiConverterTypeFindStopsResult.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeFindStopsResult_lower(_ value: FindStopsResult) -> RustBuffer {
+    return FfiConverterTypeFindStopsResult.lower(value)
+}
+
+
+/**
+ * `geocode_address` arguments.
+ */
+public struct GeocodeAddressRequest: Equatable, Hashable {
+    /**
+     * What to look for: an address, a place or a stop name; 1..200 characters after trimming.
+     */
+    public var text: String
+    /**
+     * How many results, 1..40 (default 10). A larger size is clamped to 40 and the answer
+     * says `truncated`.
+     */
+    public var size: Int64?
+    /**
+     * Language of names and labels: `fi`, `sv` or `en` (default).
+     */
+    public var language: Language?
+    /**
+     * A point to prefer: among results of (almost) equal confidence, nearer ones first.
+     */
+    public var focus: Coordinate?
+    /**
+     * Pelias layers to search (at most 8), e.g. `["address", "stop"]`.
+     */
+    public var layers: [String]?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * What to look for: an address, a place or a stop name; 1..200 characters after trimming.
+         */text: String, 
+        /**
+         * How many results, 1..40 (default 10). A larger size is clamped to 40 and the answer
+         * says `truncated`.
+         */size: Int64?, 
+        /**
+         * Language of names and labels: `fi`, `sv` or `en` (default).
+         */language: Language?, 
+        /**
+         * A point to prefer: among results of (almost) equal confidence, nearer ones first.
+         */focus: Coordinate?, 
+        /**
+         * Pelias layers to search (at most 8), e.g. `["address", "stop"]`.
+         */layers: [String]?) {
+        self.text = text
+        self.size = size
+        self.language = language
+        self.focus = focus
+        self.layers = layers
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension GeocodeAddressRequest: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeGeocodeAddressRequest: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> GeocodeAddressRequest {
+        return
+            try GeocodeAddressRequest(
+                text: FfiConverterString.read(from: &buf), 
+                size: FfiConverterOptionInt64.read(from: &buf), 
+                language: FfiConverterOptionTypeLanguage.read(from: &buf), 
+                focus: FfiConverterOptionTypeCoordinate.read(from: &buf), 
+                layers: FfiConverterOptionSequenceString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: GeocodeAddressRequest, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.text, into: &buf)
+        FfiConverterOptionInt64.write(value.size, into: &buf)
+        FfiConverterOptionTypeLanguage.write(value.language, into: &buf)
+        FfiConverterOptionTypeCoordinate.write(value.focus, into: &buf)
+        FfiConverterOptionSequenceString.write(value.layers, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGeocodeAddressRequest_lift(_ buf: RustBuffer) throws -> GeocodeAddressRequest {
+    return try FfiConverterTypeGeocodeAddressRequest.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGeocodeAddressRequest_lower(_ value: GeocodeAddressRequest) -> RustBuffer {
+    return FfiConverterTypeGeocodeAddressRequest.lower(value)
+}
+
+
+/**
+ * `geocode_address` success body.
+ */
+public struct GeocodeAddressResult: Equatable, Hashable {
+    /**
+     * The query as searched (trimmed).
+     */
+    public var query: String
+    /**
+     * The language asked for.
+     */
+    public var language: Language
+    /**
+     * The places found, best first.
+     */
+    public var results: [GeocodeResult]
+    /**
+     * `true` when more results existed than were returned, or `size` was clamped to 40.
+     */
+    public var truncated: Bool?
+    /**
+     * Notes on the answer (`truncated-results`).
+     */
+    public var warnings: [Warning]?
+    /**
+     * The call's correlation id (UUID).
+     */
+    public var correlationId: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The query as searched (trimmed).
+         */query: String, 
+        /**
+         * The language asked for.
+         */language: Language, 
+        /**
+         * The places found, best first.
+         */results: [GeocodeResult], 
+        /**
+         * `true` when more results existed than were returned, or `size` was clamped to 40.
+         */truncated: Bool?, 
+        /**
+         * Notes on the answer (`truncated-results`).
+         */warnings: [Warning]?, 
+        /**
+         * The call's correlation id (UUID).
+         */correlationId: String) {
+        self.query = query
+        self.language = language
+        self.results = results
+        self.truncated = truncated
+        self.warnings = warnings
+        self.correlationId = correlationId
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension GeocodeAddressResult: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeGeocodeAddressResult: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> GeocodeAddressResult {
+        return
+            try GeocodeAddressResult(
+                query: FfiConverterString.read(from: &buf), 
+                language: FfiConverterTypeLanguage.read(from: &buf), 
+                results: FfiConverterSequenceTypeGeocodeResult.read(from: &buf), 
+                truncated: FfiConverterOptionBool.read(from: &buf), 
+                warnings: FfiConverterOptionSequenceTypeWarning.read(from: &buf), 
+                correlationId: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: GeocodeAddressResult, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.query, into: &buf)
+        FfiConverterTypeLanguage.write(value.language, into: &buf)
+        FfiConverterSequenceTypeGeocodeResult.write(value.results, into: &buf)
+        FfiConverterOptionBool.write(value.truncated, into: &buf)
+        FfiConverterOptionSequenceTypeWarning.write(value.warnings, into: &buf)
+        FfiConverterString.write(value.correlationId, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGeocodeAddressResult_lift(_ buf: RustBuffer) throws -> GeocodeAddressResult {
+    return try FfiConverterTypeGeocodeAddressResult.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGeocodeAddressResult_lower(_ value: GeocodeAddressResult) -> RustBuffer {
+    return FfiConverterTypeGeocodeAddressResult.lower(value)
+}
+
+
+/**
+ * One place the geocoder found.
+ */
+public struct GeocodeResult: Equatable, Hashable {
+    /**
+     * The place's name in the requested language (the default name when it has none).
+     */
+    public var name: String
+    /**
+     * Where it is.
+     */
+    public var coordinates: Coordinate
+    /**
+     * How well it matches, 0..1.
+     */
+    public var confidence: Double
+    /**
+     * `address`, `poi` or `stop`.
+     */
+    public var type: GeocodeResultType
+    /**
+     * The language asked for.
+     */
+    public var language: String?
+    /**
+     * A short display label, e.g. "Kamppi, Helsinki".
+     */
+    public var label: String?
+    /**
+     * "Street number, locality" when the provider gives a street.
+     */
+    public var address: String?
+    /**
+     * The place's extent, when the provider gives one.
+     */
+    public var boundingBox: BoundingBox?
+    /**
+     * For a stop or station, its OTP id (for `get_departures`), e.g. `HSL:2431252`.
+     */
+    public var stopId: String?
+    /**
+     * Distance from the reverse-geocoded point, in metres (`reverse_geocode` only).
+     */
+    public var distanceMeters: Double?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The place's name in the requested language (the default name when it has none).
+         */name: String, 
+        /**
+         * Where it is.
+         */coordinates: Coordinate, 
+        /**
+         * How well it matches, 0..1.
+         */confidence: Double, 
+        /**
+         * `address`, `poi` or `stop`.
+         */type: GeocodeResultType, 
+        /**
+         * The language asked for.
+         */language: String?, 
+        /**
+         * A short display label, e.g. "Kamppi, Helsinki".
+         */label: String?, 
+        /**
+         * "Street number, locality" when the provider gives a street.
+         */address: String?, 
+        /**
+         * The place's extent, when the provider gives one.
+         */boundingBox: BoundingBox?, 
+        /**
+         * For a stop or station, its OTP id (for `get_departures`), e.g. `HSL:2431252`.
+         */stopId: String?, 
+        /**
+         * Distance from the reverse-geocoded point, in metres (`reverse_geocode` only).
+         */distanceMeters: Double?) {
+        self.name = name
+        self.coordinates = coordinates
+        self.confidence = confidence
+        self.type = type
+        self.language = language
+        self.label = label
+        self.address = address
+        self.boundingBox = boundingBox
+        self.stopId = stopId
+        self.distanceMeters = distanceMeters
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension GeocodeResult: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeGeocodeResult: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> GeocodeResult {
+        return
+            try GeocodeResult(
+                name: FfiConverterString.read(from: &buf), 
+                coordinates: FfiConverterTypeCoordinate.read(from: &buf), 
+                confidence: FfiConverterDouble.read(from: &buf), 
+                type: FfiConverterTypeGeocodeResultType.read(from: &buf), 
+                language: FfiConverterOptionString.read(from: &buf), 
+                label: FfiConverterOptionString.read(from: &buf), 
+                address: FfiConverterOptionString.read(from: &buf), 
+                boundingBox: FfiConverterOptionTypeBoundingBox.read(from: &buf), 
+                stopId: FfiConverterOptionString.read(from: &buf), 
+                distanceMeters: FfiConverterOptionDouble.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: GeocodeResult, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterTypeCoordinate.write(value.coordinates, into: &buf)
+        FfiConverterDouble.write(value.confidence, into: &buf)
+        FfiConverterTypeGeocodeResultType.write(value.type, into: &buf)
+        FfiConverterOptionString.write(value.language, into: &buf)
+        FfiConverterOptionString.write(value.label, into: &buf)
+        FfiConverterOptionString.write(value.address, into: &buf)
+        FfiConverterOptionTypeBoundingBox.write(value.boundingBox, into: &buf)
+        FfiConverterOptionString.write(value.stopId, into: &buf)
+        FfiConverterOptionDouble.write(value.distanceMeters, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGeocodeResult_lift(_ buf: RustBuffer) throws -> GeocodeResult {
+    return try FfiConverterTypeGeocodeResult.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGeocodeResult_lower(_ value: GeocodeResult) -> RustBuffer {
+    return FfiConverterTypeGeocodeResult.lower(value)
+}
+
+
+/**
+ * `get_departures` arguments.
+ */
+public struct GetDeparturesRequest: Equatable, Hashable {
+    /**
+     * The stop or station.
+     */
+    public var stop: StopRef
+    /**
+     * How far ahead to look, 1..120 minutes (default 30).
+     */
+    public var windowMinutes: Int64?
+    /**
+     * Most departures returned, 1..50 (default 10).
+     */
+    public var limit: Int64?
+    /**
+     * Language of stop names and headsigns: `fi`, `sv` or `en` (default).
+     */
+    public var language: Language?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The stop or station.
+         */stop: StopRef, 
+        /**
+         * How far ahead to look, 1..120 minutes (default 30).
+         */windowMinutes: Int64?, 
+        /**
+         * Most departures returned, 1..50 (default 10).
+         */limit: Int64?, 
+        /**
+         * Language of stop names and headsigns: `fi`, `sv` or `en` (default).
+         */language: Language?) {
+        self.stop = stop
+        self.windowMinutes = windowMinutes
+        self.limit = limit
+        self.language = language
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension GetDeparturesRequest: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeGetDeparturesRequest: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> GetDeparturesRequest {
+        return
+            try GetDeparturesRequest(
+                stop: FfiConverterTypeStopRef.read(from: &buf), 
+                windowMinutes: FfiConverterOptionInt64.read(from: &buf), 
+                limit: FfiConverterOptionInt64.read(from: &buf), 
+                language: FfiConverterOptionTypeLanguage.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: GetDeparturesRequest, into buf: inout [UInt8]) {
+        FfiConverterTypeStopRef.write(value.stop, into: &buf)
+        FfiConverterOptionInt64.write(value.windowMinutes, into: &buf)
+        FfiConverterOptionInt64.write(value.limit, into: &buf)
+        FfiConverterOptionTypeLanguage.write(value.language, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGetDeparturesRequest_lift(_ buf: RustBuffer) throws -> GetDeparturesRequest {
+    return try FfiConverterTypeGetDeparturesRequest.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGetDeparturesRequest_lower(_ value: GetDeparturesRequest) -> RustBuffer {
+    return FfiConverterTypeGetDeparturesRequest.lower(value)
+}
+
+
+/**
+ * `get_departures` success body.
+ */
+public struct GetDeparturesResult: Equatable, Hashable {
+    /**
+     * The stop or station id asked about.
+     */
+    public var stopId: String
+    /**
+     * Its name, when known.
+     */
+    public var stopName: String?
+    /**
+     * Whether any departure has realtime data.
+     */
+    public var realtimeUsed: Bool
+    /**
+     * When the data was received (ISO 8601 UTC).
+     */
+    public var dataFreshness: String
+    /**
+     * Next departures, soonest first (realtime time when known), then by line.
+     */
+    public var departures: [Departure]
+    /**
+     * The call's correlation id (UUID).
+     */
+    public var correlationId: String
+    /**
+     * Notes on the answer (`truncated-results`).
+     */
+    public var warnings: [Warning]?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The stop or station id asked about.
+         */stopId: String, 
+        /**
+         * Its name, when known.
+         */stopName: String?, 
+        /**
+         * Whether any departure has realtime data.
+         */realtimeUsed: Bool, 
+        /**
+         * When the data was received (ISO 8601 UTC).
+         */dataFreshness: String, 
+        /**
+         * Next departures, soonest first (realtime time when known), then by line.
+         */departures: [Departure], 
+        /**
+         * The call's correlation id (UUID).
+         */correlationId: String, 
+        /**
+         * Notes on the answer (`truncated-results`).
+         */warnings: [Warning]?) {
+        self.stopId = stopId
+        self.stopName = stopName
+        self.realtimeUsed = realtimeUsed
+        self.dataFreshness = dataFreshness
+        self.departures = departures
+        self.correlationId = correlationId
+        self.warnings = warnings
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension GetDeparturesResult: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeGetDeparturesResult: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> GetDeparturesResult {
+        return
+            try GetDeparturesResult(
+                stopId: FfiConverterString.read(from: &buf), 
+                stopName: FfiConverterOptionString.read(from: &buf), 
+                realtimeUsed: FfiConverterBool.read(from: &buf), 
+                dataFreshness: FfiConverterString.read(from: &buf), 
+                departures: FfiConverterSequenceTypeDeparture.read(from: &buf), 
+                correlationId: FfiConverterString.read(from: &buf), 
+                warnings: FfiConverterOptionSequenceTypeWarning.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: GetDeparturesResult, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.stopId, into: &buf)
+        FfiConverterOptionString.write(value.stopName, into: &buf)
+        FfiConverterBool.write(value.realtimeUsed, into: &buf)
+        FfiConverterString.write(value.dataFreshness, into: &buf)
+        FfiConverterSequenceTypeDeparture.write(value.departures, into: &buf)
+        FfiConverterString.write(value.correlationId, into: &buf)
+        FfiConverterOptionSequenceTypeWarning.write(value.warnings, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGetDeparturesResult_lift(_ buf: RustBuffer) throws -> GetDeparturesResult {
+    return try FfiConverterTypeGetDeparturesResult.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGetDeparturesResult_lower(_ value: GetDeparturesResult) -> RustBuffer {
+    return FfiConverterTypeGetDeparturesResult.lower(value)
+}
+
+
+/**
+ * `get_user_variables` arguments.
+ */
+public struct GetUserVariablesRequest: Equatable, Hashable {
+    /**
+     * Only variables of this type (all when absent).
+     */
+    public var type: UserVariableType?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Only variables of this type (all when absent).
+         */type: UserVariableType?) {
+        self.type = type
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension GetUserVariablesRequest: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeGetUserVariablesRequest: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> GetUserVariablesRequest {
+        return
+            try GetUserVariablesRequest(
+                type: FfiConverterOptionTypeUserVariableType.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: GetUserVariablesRequest, into buf: inout [UInt8]) {
+        FfiConverterOptionTypeUserVariableType.write(value.type, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGetUserVariablesRequest_lift(_ buf: RustBuffer) throws -> GetUserVariablesRequest {
+    return try FfiConverterTypeGetUserVariablesRequest.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGetUserVariablesRequest_lower(_ value: GetUserVariablesRequest) -> RustBuffer {
+    return FfiConverterTypeGetUserVariablesRequest.lower(value)
+}
+
+
+/**
+ * `get_user_variables` success body.
+ */
+public struct GetUserVariablesResult: Equatable, Hashable {
+    /**
+     * Every saved variable (of the type asked for), by key.
+     */
+    public var variables: [UserVariable]
+    /**
+     * The call's correlation id (UUID).
+     */
+    public var correlationId: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Every saved variable (of the type asked for), by key.
+         */variables: [UserVariable], 
+        /**
+         * The call's correlation id (UUID).
+         */correlationId: String) {
+        self.variables = variables
+        self.correlationId = correlationId
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension GetUserVariablesResult: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeGetUserVariablesResult: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> GetUserVariablesResult {
+        return
+            try GetUserVariablesResult(
+                variables: FfiConverterSequenceTypeUserVariable.read(from: &buf), 
+                correlationId: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: GetUserVariablesResult, into buf: inout [UInt8]) {
+        FfiConverterSequenceTypeUserVariable.write(value.variables, into: &buf)
+        FfiConverterString.write(value.correlationId, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGetUserVariablesResult_lift(_ buf: RustBuffer) throws -> GetUserVariablesResult {
+    return try FfiConverterTypeGetUserVariablesResult.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGetUserVariablesResult_lower(_ value: GetUserVariablesResult) -> RustBuffer {
+    return FfiConverterTypeGetUserVariablesResult.lower(value)
+}
+
+
+/**
+ * One way to make the trip.
+ */
+public struct Itinerary: Equatable, Hashable {
+    /**
+     * Departure (ISO 8601 with offset; realtime when known).
+     */
+    public var start: String
+    /**
+     * Arrival.
+     */
+    public var end: String
+    /**
+     * Door to door, seconds.
+     */
+    public var durationSeconds: Int64
+    /**
+     * Transfers between vehicles.
+     */
+    public var numberOfTransfers: UInt32
+    /**
+     * Walking, metres.
+     */
+    public var walkDistanceMeters: Double
+    /**
+     * The legs, in order.
+     */
+    public var legs: [Leg]
+    /**
+     * Whether realtime data backs its transit legs.
+     */
+    public var scheduleType: ScheduleType
+    /**
+     * `sha1:…` of its legs and start time: equal fingerprints are the same trip.
+     */
+    public var fingerprint: String
+    /**
+     * `true` when it came from the relaxed search run because of a disruption.
+     */
+    public var disruptionFlag: Bool?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Departure (ISO 8601 with offset; realtime when known).
+         */start: String, 
+        /**
+         * Arrival.
+         */end: String, 
+        /**
+         * Door to door, seconds.
+         */durationSeconds: Int64, 
+        /**
+         * Transfers between vehicles.
+         */numberOfTransfers: UInt32, 
+        /**
+         * Walking, metres.
+         */walkDistanceMeters: Double, 
+        /**
+         * The legs, in order.
+         */legs: [Leg], 
+        /**
+         * Whether realtime data backs its transit legs.
+         */scheduleType: ScheduleType, 
+        /**
+         * `sha1:…` of its legs and start time: equal fingerprints are the same trip.
+         */fingerprint: String, 
+        /**
+         * `true` when it came from the relaxed search run because of a disruption.
+         */disruptionFlag: Bool?) {
+        self.start = start
+        self.end = end
+        self.durationSeconds = durationSeconds
+        self.numberOfTransfers = numberOfTransfers
+        self.walkDistanceMeters = walkDistanceMeters
+        self.legs = legs
+        self.scheduleType = scheduleType
+        self.fingerprint = fingerprint
+        self.disruptionFlag = disruptionFlag
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Itinerary: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeItinerary: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Itinerary {
+        return
+            try Itinerary(
+                start: FfiConverterString.read(from: &buf), 
+                end: FfiConverterString.read(from: &buf), 
+                durationSeconds: FfiConverterInt64.read(from: &buf), 
+                numberOfTransfers: FfiConverterUInt32.read(from: &buf), 
+                walkDistanceMeters: FfiConverterDouble.read(from: &buf), 
+                legs: FfiConverterSequenceTypeLeg.read(from: &buf), 
+                scheduleType: FfiConverterTypeScheduleType.read(from: &buf), 
+                fingerprint: FfiConverterString.read(from: &buf), 
+                disruptionFlag: FfiConverterOptionBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Itinerary, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.start, into: &buf)
+        FfiConverterString.write(value.end, into: &buf)
+        FfiConverterInt64.write(value.durationSeconds, into: &buf)
+        FfiConverterUInt32.write(value.numberOfTransfers, into: &buf)
+        FfiConverterDouble.write(value.walkDistanceMeters, into: &buf)
+        FfiConverterSequenceTypeLeg.write(value.legs, into: &buf)
+        FfiConverterTypeScheduleType.write(value.scheduleType, into: &buf)
+        FfiConverterString.write(value.fingerprint, into: &buf)
+        FfiConverterOptionBool.write(value.disruptionFlag, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeItinerary_lift(_ buf: RustBuffer) throws -> Itinerary {
+    return try FfiConverterTypeItinerary.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeItinerary_lower(_ value: Itinerary) -> RustBuffer {
+    return FfiConverterTypeItinerary.lower(value)
 }
 
 
@@ -1097,6 +2734,1606 @@ public func FfiConverterTypeJourneyPlanToolResponse_lower(_ value: JourneyPlanTo
 
 
 /**
+ * One leg of an itinerary.
+ */
+public struct Leg: Equatable, Hashable {
+    /**
+     * WALK, BUS, TRAM, RAIL, METRO, FERRY, BIKE, …
+     */
+    public var mode: String
+    /**
+     * Line, e.g. `10`, for transit legs.
+     */
+    public var line: String?
+    /**
+     * Where the vehicle is heading.
+     */
+    public var headsign: String?
+    /**
+     * Start of the leg.
+     */
+    public var from: LegPlace
+    /**
+     * End of the leg.
+     */
+    public var to: LegPlace
+    /**
+     * Timetabled departure (ISO 8601 with offset).
+     */
+    public var scheduledDeparture: String
+    /**
+     * Expected departure from realtime data.
+     */
+    public var realtimeDeparture: String?
+    /**
+     * Timetabled arrival.
+     */
+    public var scheduledArrival: String
+    /**
+     * Expected arrival from realtime data.
+     */
+    public var realtimeArrival: String?
+    /**
+     * Realtime delay in seconds (negative when early).
+     */
+    public var realtimeDelaySeconds: Int64?
+    /**
+     * `on_time`, `delayed` (beyond 60 s either way), `cancelled` or `scheduled_only`.
+     */
+    public var status: TransitStatus
+    /**
+     * Length, metres.
+     */
+    public var distanceMeters: Double
+    /**
+     * Service alerts on this leg (their headlines).
+     */
+    public var alerts: [String]?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * WALK, BUS, TRAM, RAIL, METRO, FERRY, BIKE, …
+         */mode: String, 
+        /**
+         * Line, e.g. `10`, for transit legs.
+         */line: String?, 
+        /**
+         * Where the vehicle is heading.
+         */headsign: String?, 
+        /**
+         * Start of the leg.
+         */from: LegPlace, 
+        /**
+         * End of the leg.
+         */to: LegPlace, 
+        /**
+         * Timetabled departure (ISO 8601 with offset).
+         */scheduledDeparture: String, 
+        /**
+         * Expected departure from realtime data.
+         */realtimeDeparture: String?, 
+        /**
+         * Timetabled arrival.
+         */scheduledArrival: String, 
+        /**
+         * Expected arrival from realtime data.
+         */realtimeArrival: String?, 
+        /**
+         * Realtime delay in seconds (negative when early).
+         */realtimeDelaySeconds: Int64?, 
+        /**
+         * `on_time`, `delayed` (beyond 60 s either way), `cancelled` or `scheduled_only`.
+         */status: TransitStatus, 
+        /**
+         * Length, metres.
+         */distanceMeters: Double, 
+        /**
+         * Service alerts on this leg (their headlines).
+         */alerts: [String]?) {
+        self.mode = mode
+        self.line = line
+        self.headsign = headsign
+        self.from = from
+        self.to = to
+        self.scheduledDeparture = scheduledDeparture
+        self.realtimeDeparture = realtimeDeparture
+        self.scheduledArrival = scheduledArrival
+        self.realtimeArrival = realtimeArrival
+        self.realtimeDelaySeconds = realtimeDelaySeconds
+        self.status = status
+        self.distanceMeters = distanceMeters
+        self.alerts = alerts
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Leg: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeLeg: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Leg {
+        return
+            try Leg(
+                mode: FfiConverterString.read(from: &buf), 
+                line: FfiConverterOptionString.read(from: &buf), 
+                headsign: FfiConverterOptionString.read(from: &buf), 
+                from: FfiConverterTypeLegPlace.read(from: &buf), 
+                to: FfiConverterTypeLegPlace.read(from: &buf), 
+                scheduledDeparture: FfiConverterString.read(from: &buf), 
+                realtimeDeparture: FfiConverterOptionString.read(from: &buf), 
+                scheduledArrival: FfiConverterString.read(from: &buf), 
+                realtimeArrival: FfiConverterOptionString.read(from: &buf), 
+                realtimeDelaySeconds: FfiConverterOptionInt64.read(from: &buf), 
+                status: FfiConverterTypeTransitStatus.read(from: &buf), 
+                distanceMeters: FfiConverterDouble.read(from: &buf), 
+                alerts: FfiConverterOptionSequenceString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Leg, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.mode, into: &buf)
+        FfiConverterOptionString.write(value.line, into: &buf)
+        FfiConverterOptionString.write(value.headsign, into: &buf)
+        FfiConverterTypeLegPlace.write(value.from, into: &buf)
+        FfiConverterTypeLegPlace.write(value.to, into: &buf)
+        FfiConverterString.write(value.scheduledDeparture, into: &buf)
+        FfiConverterOptionString.write(value.realtimeDeparture, into: &buf)
+        FfiConverterString.write(value.scheduledArrival, into: &buf)
+        FfiConverterOptionString.write(value.realtimeArrival, into: &buf)
+        FfiConverterOptionInt64.write(value.realtimeDelaySeconds, into: &buf)
+        FfiConverterTypeTransitStatus.write(value.status, into: &buf)
+        FfiConverterDouble.write(value.distanceMeters, into: &buf)
+        FfiConverterOptionSequenceString.write(value.alerts, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLeg_lift(_ buf: RustBuffer) throws -> Leg {
+    return try FfiConverterTypeLeg.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLeg_lower(_ value: Leg) -> RustBuffer {
+    return FfiConverterTypeLeg.lower(value)
+}
+
+
+/**
+ * One end of a leg.
+ */
+public struct LegPlace: Equatable, Hashable {
+    /**
+     * The place's name.
+     */
+    public var name: String
+    /**
+     * Where it is.
+     */
+    public var coordinate: Coordinate
+    /**
+     * The OTP stop id, at a stop.
+     */
+    public var stopId: String?
+    /**
+     * Platform or track, when known.
+     */
+    public var platform: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The place's name.
+         */name: String, 
+        /**
+         * Where it is.
+         */coordinate: Coordinate, 
+        /**
+         * The OTP stop id, at a stop.
+         */stopId: String?, 
+        /**
+         * Platform or track, when known.
+         */platform: String?) {
+        self.name = name
+        self.coordinate = coordinate
+        self.stopId = stopId
+        self.platform = platform
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension LegPlace: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeLegPlace: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> LegPlace {
+        return
+            try LegPlace(
+                name: FfiConverterString.read(from: &buf), 
+                coordinate: FfiConverterTypeCoordinate.read(from: &buf), 
+                stopId: FfiConverterOptionString.read(from: &buf), 
+                platform: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: LegPlace, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterTypeCoordinate.write(value.coordinate, into: &buf)
+        FfiConverterOptionString.write(value.stopId, into: &buf)
+        FfiConverterOptionString.write(value.platform, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLegPlace_lift(_ buf: RustBuffer) throws -> LegPlace {
+    return try FfiConverterTypeLegPlace.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLegPlace_lower(_ value: LegPlace) -> RustBuffer {
+    return FfiConverterTypeLegPlace.lower(value)
+}
+
+
+/**
+ * A resolved origin or destination.
+ */
+public struct LocationRef: Equatable, Hashable {
+    /**
+     * The point routed from or to.
+     */
+    public var coordinate: Coordinate
+    /**
+     * The saved key, for a saved location.
+     */
+    public var label: String?
+    /**
+     * The place's name, when known.
+     */
+    public var name: String?
+    /**
+     * The place's address, when known.
+     */
+    public var address: String?
+    /**
+     * `input`, `user-variable` or `geocode`.
+     */
+    public var rawSource: RawSource
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The point routed from or to.
+         */coordinate: Coordinate, 
+        /**
+         * The saved key, for a saved location.
+         */label: String?, 
+        /**
+         * The place's name, when known.
+         */name: String?, 
+        /**
+         * The place's address, when known.
+         */address: String?, 
+        /**
+         * `input`, `user-variable` or `geocode`.
+         */rawSource: RawSource) {
+        self.coordinate = coordinate
+        self.label = label
+        self.name = name
+        self.address = address
+        self.rawSource = rawSource
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension LocationRef: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeLocationRef: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> LocationRef {
+        return
+            try LocationRef(
+                coordinate: FfiConverterTypeCoordinate.read(from: &buf), 
+                label: FfiConverterOptionString.read(from: &buf), 
+                name: FfiConverterOptionString.read(from: &buf), 
+                address: FfiConverterOptionString.read(from: &buf), 
+                rawSource: FfiConverterTypeRawSource.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: LocationRef, into buf: inout [UInt8]) {
+        FfiConverterTypeCoordinate.write(value.coordinate, into: &buf)
+        FfiConverterOptionString.write(value.label, into: &buf)
+        FfiConverterOptionString.write(value.name, into: &buf)
+        FfiConverterOptionString.write(value.address, into: &buf)
+        FfiConverterTypeRawSource.write(value.rawSource, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLocationRef_lift(_ buf: RustBuffer) throws -> LocationRef {
+    return try FfiConverterTypeLocationRef.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLocationRef_lower(_ value: LocationRef) -> RustBuffer {
+    return FfiConverterTypeLocationRef.lower(value)
+}
+
+
+/**
+ * A stop near the point.
+ */
+public struct NearbyStop: Equatable, Hashable {
+    /**
+     * The OTP stop id (what `get_departures` takes), e.g. `HSL:1020444`.
+     */
+    public var id: String
+    /**
+     * The stop's name.
+     */
+    public var name: String
+    /**
+     * Where it is.
+     */
+    public var coordinate: Coordinate
+    /**
+     * Walking distance in metres.
+     */
+    public var distance: Double
+    /**
+     * Modes serving it.
+     */
+    public var modes: [String]
+    /**
+     * The stop's short code shown on its sign, e.g. `H0101`.
+     */
+    public var code: String?
+    /**
+     * Platform or track, when the stop is one.
+     */
+    public var platform: String?
+    /**
+     * The stop's description (usually its street address).
+     */
+    public var address: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The OTP stop id (what `get_departures` takes), e.g. `HSL:1020444`.
+         */id: String, 
+        /**
+         * The stop's name.
+         */name: String, 
+        /**
+         * Where it is.
+         */coordinate: Coordinate, 
+        /**
+         * Walking distance in metres.
+         */distance: Double, 
+        /**
+         * Modes serving it.
+         */modes: [String], 
+        /**
+         * The stop's short code shown on its sign, e.g. `H0101`.
+         */code: String?, 
+        /**
+         * Platform or track, when the stop is one.
+         */platform: String?, 
+        /**
+         * The stop's description (usually its street address).
+         */address: String?) {
+        self.id = id
+        self.name = name
+        self.coordinate = coordinate
+        self.distance = distance
+        self.modes = modes
+        self.code = code
+        self.platform = platform
+        self.address = address
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension NearbyStop: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeNearbyStop: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> NearbyStop {
+        return
+            try NearbyStop(
+                id: FfiConverterString.read(from: &buf), 
+                name: FfiConverterString.read(from: &buf), 
+                coordinate: FfiConverterTypeCoordinate.read(from: &buf), 
+                distance: FfiConverterDouble.read(from: &buf), 
+                modes: FfiConverterSequenceString.read(from: &buf), 
+                code: FfiConverterOptionString.read(from: &buf), 
+                platform: FfiConverterOptionString.read(from: &buf), 
+                address: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: NearbyStop, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.id, into: &buf)
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterTypeCoordinate.write(value.coordinate, into: &buf)
+        FfiConverterDouble.write(value.distance, into: &buf)
+        FfiConverterSequenceString.write(value.modes, into: &buf)
+        FfiConverterOptionString.write(value.code, into: &buf)
+        FfiConverterOptionString.write(value.platform, into: &buf)
+        FfiConverterOptionString.write(value.address, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeNearbyStop_lift(_ buf: RustBuffer) throws -> NearbyStop {
+    return try FfiConverterTypeNearbyStop.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeNearbyStop_lower(_ value: NearbyStop) -> RustBuffer {
+    return FfiConverterTypeNearbyStop.lower(value)
+}
+
+
+/**
+ * The constraints as applied, defaults filled in.
+ */
+public struct PlanConstraints: Equatable, Hashable {
+    /**
+     * What was optimised for.
+     */
+    public var optimize: Optimize
+    /**
+     * Most walking, metres.
+     */
+    public var maxWalkingDistance: Double
+    /**
+     * Most transfers.
+     */
+    public var maxTransfers: UInt32
+    /**
+     * Accessibility wishes.
+     */
+    public var accessibility: Accessibility
+    /**
+     * Language of names and headsigns.
+     */
+    public var language: Language
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * What was optimised for.
+         */optimize: Optimize, 
+        /**
+         * Most walking, metres.
+         */maxWalkingDistance: Double, 
+        /**
+         * Most transfers.
+         */maxTransfers: UInt32, 
+        /**
+         * Accessibility wishes.
+         */accessibility: Accessibility, 
+        /**
+         * Language of names and headsigns.
+         */language: Language) {
+        self.optimize = optimize
+        self.maxWalkingDistance = maxWalkingDistance
+        self.maxTransfers = maxTransfers
+        self.accessibility = accessibility
+        self.language = language
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension PlanConstraints: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePlanConstraints: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PlanConstraints {
+        return
+            try PlanConstraints(
+                optimize: FfiConverterTypeOptimize.read(from: &buf), 
+                maxWalkingDistance: FfiConverterDouble.read(from: &buf), 
+                maxTransfers: FfiConverterUInt32.read(from: &buf), 
+                accessibility: FfiConverterTypeAccessibility.read(from: &buf), 
+                language: FfiConverterTypeLanguage.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: PlanConstraints, into buf: inout [UInt8]) {
+        FfiConverterTypeOptimize.write(value.optimize, into: &buf)
+        FfiConverterDouble.write(value.maxWalkingDistance, into: &buf)
+        FfiConverterUInt32.write(value.maxTransfers, into: &buf)
+        FfiConverterTypeAccessibility.write(value.accessibility, into: &buf)
+        FfiConverterTypeLanguage.write(value.language, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePlanConstraints_lift(_ buf: RustBuffer) throws -> PlanConstraints {
+    return try FfiConverterTypePlanConstraints.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePlanConstraints_lower(_ value: PlanConstraints) -> RustBuffer {
+    return FfiConverterTypePlanConstraints.lower(value)
+}
+
+
+/**
+ * `constraints` of a `plan_trip` call.
+ */
+public struct PlanConstraintsInput: Equatable, Hashable {
+    /**
+     * `balanced` (default), `few_transfers` or `shortest_time`.
+     */
+    public var optimize: Optimize?
+    /**
+     * Most walking in one itinerary, 1..3000 m (default 1500).
+     */
+    public var maxWalkingDistance: Double?
+    /**
+     * Most transfers, 0..8 (default 4).
+     */
+    public var maxTransfers: Int64?
+    /**
+     * Accessibility wishes.
+     */
+    public var accessibility: AccessibilityInput?
+    /**
+     * Language of names and headsigns: `fi`, `sv` or `en` (default).
+     */
+    public var language: Language?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `balanced` (default), `few_transfers` or `shortest_time`.
+         */optimize: Optimize?, 
+        /**
+         * Most walking in one itinerary, 1..3000 m (default 1500).
+         */maxWalkingDistance: Double?, 
+        /**
+         * Most transfers, 0..8 (default 4).
+         */maxTransfers: Int64?, 
+        /**
+         * Accessibility wishes.
+         */accessibility: AccessibilityInput?, 
+        /**
+         * Language of names and headsigns: `fi`, `sv` or `en` (default).
+         */language: Language?) {
+        self.optimize = optimize
+        self.maxWalkingDistance = maxWalkingDistance
+        self.maxTransfers = maxTransfers
+        self.accessibility = accessibility
+        self.language = language
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension PlanConstraintsInput: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePlanConstraintsInput: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PlanConstraintsInput {
+        return
+            try PlanConstraintsInput(
+                optimize: FfiConverterOptionTypeOptimize.read(from: &buf), 
+                maxWalkingDistance: FfiConverterOptionDouble.read(from: &buf), 
+                maxTransfers: FfiConverterOptionInt64.read(from: &buf), 
+                accessibility: FfiConverterOptionTypeAccessibilityInput.read(from: &buf), 
+                language: FfiConverterOptionTypeLanguage.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: PlanConstraintsInput, into buf: inout [UInt8]) {
+        FfiConverterOptionTypeOptimize.write(value.optimize, into: &buf)
+        FfiConverterOptionDouble.write(value.maxWalkingDistance, into: &buf)
+        FfiConverterOptionInt64.write(value.maxTransfers, into: &buf)
+        FfiConverterOptionTypeAccessibilityInput.write(value.accessibility, into: &buf)
+        FfiConverterOptionTypeLanguage.write(value.language, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePlanConstraintsInput_lift(_ buf: RustBuffer) throws -> PlanConstraintsInput {
+    return try FfiConverterTypePlanConstraintsInput.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePlanConstraintsInput_lower(_ value: PlanConstraintsInput) -> RustBuffer {
+    return FfiConverterTypePlanConstraintsInput.lower(value)
+}
+
+
+/**
+ * Extra facts about the answer.
+ */
+public struct PlanMeta: Equatable, Hashable {
+    /**
+     * How many itineraries there were before duplicates were removed.
+     */
+    public var deduplicatedFrom: UInt32?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * How many itineraries there were before duplicates were removed.
+         */deduplicatedFrom: UInt32?) {
+        self.deduplicatedFrom = deduplicatedFrom
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension PlanMeta: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePlanMeta: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PlanMeta {
+        return
+            try PlanMeta(
+                deduplicatedFrom: FfiConverterOptionUInt32.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: PlanMeta, into buf: inout [UInt8]) {
+        FfiConverterOptionUInt32.write(value.deduplicatedFrom, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePlanMeta_lift(_ buf: RustBuffer) throws -> PlanMeta {
+    return try FfiConverterTypePlanMeta.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePlanMeta_lower(_ value: PlanMeta) -> RustBuffer {
+    return FfiConverterTypePlanMeta.lower(value)
+}
+
+
+/**
+ * `plan_trip` arguments.
+ */
+public struct PlanTripRequest: Equatable, Hashable {
+    /**
+     * Where from.
+     */
+    public var origin: PlaceRef
+    /**
+     * Where to.
+     */
+    public var destination: PlaceRef
+    /**
+     * When (default: depart now).
+     */
+    public var when: TripTime?
+    /**
+     * Routing constraints.
+     */
+    public var constraints: PlanConstraintsInput?
+    /**
+     * Most itineraries returned, 1..3 (default 2), after duplicates are removed.
+     */
+    public var limit: Int64?
+    /**
+     * When a leg is cancelled or over 5 min late, search once more with relaxed
+     * constraints and add what it finds (default true).
+     */
+    public var includeDisruptionAlt: Bool?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Where from.
+         */origin: PlaceRef, 
+        /**
+         * Where to.
+         */destination: PlaceRef, 
+        /**
+         * When (default: depart now).
+         */when: TripTime?, 
+        /**
+         * Routing constraints.
+         */constraints: PlanConstraintsInput?, 
+        /**
+         * Most itineraries returned, 1..3 (default 2), after duplicates are removed.
+         */limit: Int64?, 
+        /**
+         * When a leg is cancelled or over 5 min late, search once more with relaxed
+         * constraints and add what it finds (default true).
+         */includeDisruptionAlt: Bool?) {
+        self.origin = origin
+        self.destination = destination
+        self.when = when
+        self.constraints = constraints
+        self.limit = limit
+        self.includeDisruptionAlt = includeDisruptionAlt
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension PlanTripRequest: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePlanTripRequest: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PlanTripRequest {
+        return
+            try PlanTripRequest(
+                origin: FfiConverterTypePlaceRef.read(from: &buf), 
+                destination: FfiConverterTypePlaceRef.read(from: &buf), 
+                when: FfiConverterOptionTypeTripTime.read(from: &buf), 
+                constraints: FfiConverterOptionTypePlanConstraintsInput.read(from: &buf), 
+                limit: FfiConverterOptionInt64.read(from: &buf), 
+                includeDisruptionAlt: FfiConverterOptionBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: PlanTripRequest, into buf: inout [UInt8]) {
+        FfiConverterTypePlaceRef.write(value.origin, into: &buf)
+        FfiConverterTypePlaceRef.write(value.destination, into: &buf)
+        FfiConverterOptionTypeTripTime.write(value.when, into: &buf)
+        FfiConverterOptionTypePlanConstraintsInput.write(value.constraints, into: &buf)
+        FfiConverterOptionInt64.write(value.limit, into: &buf)
+        FfiConverterOptionBool.write(value.includeDisruptionAlt, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePlanTripRequest_lift(_ buf: RustBuffer) throws -> PlanTripRequest {
+    return try FfiConverterTypePlanTripRequest.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePlanTripRequest_lower(_ value: PlanTripRequest) -> RustBuffer {
+    return FfiConverterTypePlanTripRequest.lower(value)
+}
+
+
+/**
+ * `plan_trip` success body.
+ */
+public struct PlanTripResult: Equatable, Hashable {
+    /**
+     * Where from.
+     */
+    public var origin: LocationRef
+    /**
+     * Where to.
+     */
+    public var destination: LocationRef
+    /**
+     * When.
+     */
+    public var requested: RequestedTime
+    /**
+     * The constraints applied.
+     */
+    public var constraints: PlanConstraints
+    /**
+     * Itineraries: earliest arrival first, then fewer transfers, then shorter.
+     */
+    public var itineraries: [Itinerary]
+    /**
+     * Realtime coverage over every transit leg returned.
+     */
+    public var realtimeUsed: ScheduleType
+    /**
+     * When the data was received (ISO 8601 UTC).
+     */
+    public var dataFreshness: String
+    /**
+     * Notes (`truncated-results`, `preference-unmet`, `unsupported-accessibility-flag`).
+     */
+    public var warnings: [Warning]?
+    /**
+     * The call's correlation id (UUID).
+     */
+    public var correlationId: String
+    /**
+     * Present when duplicates were removed.
+     */
+    public var meta: PlanMeta?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Where from.
+         */origin: LocationRef, 
+        /**
+         * Where to.
+         */destination: LocationRef, 
+        /**
+         * When.
+         */requested: RequestedTime, 
+        /**
+         * The constraints applied.
+         */constraints: PlanConstraints, 
+        /**
+         * Itineraries: earliest arrival first, then fewer transfers, then shorter.
+         */itineraries: [Itinerary], 
+        /**
+         * Realtime coverage over every transit leg returned.
+         */realtimeUsed: ScheduleType, 
+        /**
+         * When the data was received (ISO 8601 UTC).
+         */dataFreshness: String, 
+        /**
+         * Notes (`truncated-results`, `preference-unmet`, `unsupported-accessibility-flag`).
+         */warnings: [Warning]?, 
+        /**
+         * The call's correlation id (UUID).
+         */correlationId: String, 
+        /**
+         * Present when duplicates were removed.
+         */meta: PlanMeta?) {
+        self.origin = origin
+        self.destination = destination
+        self.requested = requested
+        self.constraints = constraints
+        self.itineraries = itineraries
+        self.realtimeUsed = realtimeUsed
+        self.dataFreshness = dataFreshness
+        self.warnings = warnings
+        self.correlationId = correlationId
+        self.meta = meta
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension PlanTripResult: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePlanTripResult: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PlanTripResult {
+        return
+            try PlanTripResult(
+                origin: FfiConverterTypeLocationRef.read(from: &buf), 
+                destination: FfiConverterTypeLocationRef.read(from: &buf), 
+                requested: FfiConverterTypeRequestedTime.read(from: &buf), 
+                constraints: FfiConverterTypePlanConstraints.read(from: &buf), 
+                itineraries: FfiConverterSequenceTypeItinerary.read(from: &buf), 
+                realtimeUsed: FfiConverterTypeScheduleType.read(from: &buf), 
+                dataFreshness: FfiConverterString.read(from: &buf), 
+                warnings: FfiConverterOptionSequenceTypeWarning.read(from: &buf), 
+                correlationId: FfiConverterString.read(from: &buf), 
+                meta: FfiConverterOptionTypePlanMeta.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: PlanTripResult, into buf: inout [UInt8]) {
+        FfiConverterTypeLocationRef.write(value.origin, into: &buf)
+        FfiConverterTypeLocationRef.write(value.destination, into: &buf)
+        FfiConverterTypeRequestedTime.write(value.requested, into: &buf)
+        FfiConverterTypePlanConstraints.write(value.constraints, into: &buf)
+        FfiConverterSequenceTypeItinerary.write(value.itineraries, into: &buf)
+        FfiConverterTypeScheduleType.write(value.realtimeUsed, into: &buf)
+        FfiConverterString.write(value.dataFreshness, into: &buf)
+        FfiConverterOptionSequenceTypeWarning.write(value.warnings, into: &buf)
+        FfiConverterString.write(value.correlationId, into: &buf)
+        FfiConverterOptionTypePlanMeta.write(value.meta, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePlanTripResult_lift(_ buf: RustBuffer) throws -> PlanTripResult {
+    return try FfiConverterTypePlanTripResult.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePlanTripResult_lower(_ value: PlanTripResult) -> RustBuffer {
+    return FfiConverterTypePlanTripResult.lower(value)
+}
+
+
+/**
+ * What a key held before it was replaced.
+ */
+public struct PreviousVariable: Equatable, Hashable {
+    /**
+     * The key.
+     */
+    public var key: String
+    /**
+     * Its type before.
+     */
+    public var type: UserVariableType
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The key.
+         */key: String, 
+        /**
+         * Its type before.
+         */type: UserVariableType) {
+        self.key = key
+        self.type = type
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension PreviousVariable: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePreviousVariable: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PreviousVariable {
+        return
+            try PreviousVariable(
+                key: FfiConverterString.read(from: &buf), 
+                type: FfiConverterTypeUserVariableType.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: PreviousVariable, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.key, into: &buf)
+        FfiConverterTypeUserVariableType.write(value.type, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePreviousVariable_lift(_ buf: RustBuffer) throws -> PreviousVariable {
+    return try FfiConverterTypePreviousVariable.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePreviousVariable_lower(_ value: PreviousVariable) -> RustBuffer {
+    return FfiConverterTypePreviousVariable.lower(value)
+}
+
+
+/**
+ * The time the trip was planned for.
+ */
+public struct RequestedTime: Equatable, Hashable {
+    /**
+     * `depart` or `arrive`.
+     */
+    public var type: WhenType
+    /**
+     * ISO 8601 in Helsinki time (`now` resolved to the current time).
+     */
+    public var time: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `depart` or `arrive`.
+         */type: WhenType, 
+        /**
+         * ISO 8601 in Helsinki time (`now` resolved to the current time).
+         */time: String) {
+        self.type = type
+        self.time = time
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension RequestedTime: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRequestedTime: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RequestedTime {
+        return
+            try RequestedTime(
+                type: FfiConverterTypeWhenType.read(from: &buf), 
+                time: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: RequestedTime, into buf: inout [UInt8]) {
+        FfiConverterTypeWhenType.write(value.type, into: &buf)
+        FfiConverterString.write(value.time, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRequestedTime_lift(_ buf: RustBuffer) throws -> RequestedTime {
+    return try FfiConverterTypeRequestedTime.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRequestedTime_lower(_ value: RequestedTime) -> RustBuffer {
+    return FfiConverterTypeRequestedTime.lower(value)
+}
+
+
+/**
+ * `reverse_geocode` arguments.
+ */
+public struct ReverseGeocodeRequest: Equatable, Hashable {
+    /**
+     * Latitude, -90..90.
+     */
+    public var lat: Double
+    /**
+     * Longitude, -180..180.
+     */
+    public var lon: Double
+    /**
+     * Language of names and labels: `fi`, `sv` or `en` (default).
+     */
+    public var language: Language?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Latitude, -90..90.
+         */lat: Double, 
+        /**
+         * Longitude, -180..180.
+         */lon: Double, 
+        /**
+         * Language of names and labels: `fi`, `sv` or `en` (default).
+         */language: Language?) {
+        self.lat = lat
+        self.lon = lon
+        self.language = language
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ReverseGeocodeRequest: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeReverseGeocodeRequest: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ReverseGeocodeRequest {
+        return
+            try ReverseGeocodeRequest(
+                lat: FfiConverterDouble.read(from: &buf), 
+                lon: FfiConverterDouble.read(from: &buf), 
+                language: FfiConverterOptionTypeLanguage.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ReverseGeocodeRequest, into buf: inout [UInt8]) {
+        FfiConverterDouble.write(value.lat, into: &buf)
+        FfiConverterDouble.write(value.lon, into: &buf)
+        FfiConverterOptionTypeLanguage.write(value.language, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeReverseGeocodeRequest_lift(_ buf: RustBuffer) throws -> ReverseGeocodeRequest {
+    return try FfiConverterTypeReverseGeocodeRequest.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeReverseGeocodeRequest_lower(_ value: ReverseGeocodeRequest) -> RustBuffer {
+    return FfiConverterTypeReverseGeocodeRequest.lower(value)
+}
+
+
+/**
+ * `reverse_geocode` success body.
+ */
+public struct ReverseGeocodeResult: Equatable, Hashable {
+    /**
+     * The point asked about.
+     */
+    public var query: Coordinate
+    /**
+     * The nearest place (absent when nothing is known there).
+     */
+    public var result: GeocodeResult?
+    /**
+     * Other places nearby, nearest first.
+     */
+    public var candidates: [GeocodeResult]
+    /**
+     * The call's correlation id (UUID).
+     */
+    public var correlationId: String
+    /**
+     * Notes on the answer (`no-results`).
+     */
+    public var warnings: [Warning]?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The point asked about.
+         */query: Coordinate, 
+        /**
+         * The nearest place (absent when nothing is known there).
+         */result: GeocodeResult?, 
+        /**
+         * Other places nearby, nearest first.
+         */candidates: [GeocodeResult], 
+        /**
+         * The call's correlation id (UUID).
+         */correlationId: String, 
+        /**
+         * Notes on the answer (`no-results`).
+         */warnings: [Warning]?) {
+        self.query = query
+        self.result = result
+        self.candidates = candidates
+        self.correlationId = correlationId
+        self.warnings = warnings
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ReverseGeocodeResult: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeReverseGeocodeResult: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ReverseGeocodeResult {
+        return
+            try ReverseGeocodeResult(
+                query: FfiConverterTypeCoordinate.read(from: &buf), 
+                result: FfiConverterOptionTypeGeocodeResult.read(from: &buf), 
+                candidates: FfiConverterSequenceTypeGeocodeResult.read(from: &buf), 
+                correlationId: FfiConverterString.read(from: &buf), 
+                warnings: FfiConverterOptionSequenceTypeWarning.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ReverseGeocodeResult, into buf: inout [UInt8]) {
+        FfiConverterTypeCoordinate.write(value.query, into: &buf)
+        FfiConverterOptionTypeGeocodeResult.write(value.result, into: &buf)
+        FfiConverterSequenceTypeGeocodeResult.write(value.candidates, into: &buf)
+        FfiConverterString.write(value.correlationId, into: &buf)
+        FfiConverterOptionSequenceTypeWarning.write(value.warnings, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeReverseGeocodeResult_lift(_ buf: RustBuffer) throws -> ReverseGeocodeResult {
+    return try FfiConverterTypeReverseGeocodeResult.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeReverseGeocodeResult_lower(_ value: ReverseGeocodeResult) -> RustBuffer {
+    return FfiConverterTypeReverseGeocodeResult.lower(value)
+}
+
+
+/**
+ * `save_user_variable` arguments.
+ */
+public struct SaveUserVariableRequest: Equatable, Hashable {
+    /**
+     * The name to save under: 1..50 characters, case-sensitive, e.g. `home`. Saving an
+     * existing key replaces its value (the answer's `previous` says what it was).
+     */
+    public var key: String
+    /**
+     * What the value is.
+     */
+    public var type: UserVariableType
+    /**
+     * A location object `{lat, lon, label?, name?, address?, stopId?}` for
+     * `type: location`; text for `preference` and `other`.
+     */
+    public var value: UserVariableValue
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The name to save under: 1..50 characters, case-sensitive, e.g. `home`. Saving an
+         * existing key replaces its value (the answer's `previous` says what it was).
+         */key: String, 
+        /**
+         * What the value is.
+         */type: UserVariableType, 
+        /**
+         * A location object `{lat, lon, label?, name?, address?, stopId?}` for
+         * `type: location`; text for `preference` and `other`.
+         */value: UserVariableValue) {
+        self.key = key
+        self.type = type
+        self.value = value
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension SaveUserVariableRequest: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSaveUserVariableRequest: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SaveUserVariableRequest {
+        return
+            try SaveUserVariableRequest(
+                key: FfiConverterString.read(from: &buf), 
+                type: FfiConverterTypeUserVariableType.read(from: &buf), 
+                value: FfiConverterTypeUserVariableValue.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: SaveUserVariableRequest, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.key, into: &buf)
+        FfiConverterTypeUserVariableType.write(value.type, into: &buf)
+        FfiConverterTypeUserVariableValue.write(value.value, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSaveUserVariableRequest_lift(_ buf: RustBuffer) throws -> SaveUserVariableRequest {
+    return try FfiConverterTypeSaveUserVariableRequest.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSaveUserVariableRequest_lower(_ value: SaveUserVariableRequest) -> RustBuffer {
+    return FfiConverterTypeSaveUserVariableRequest.lower(value)
+}
+
+
+/**
+ * `save_user_variable` success body.
+ */
+public struct SaveUserVariableResult: Equatable, Hashable {
+    /**
+     * The variable as saved.
+     */
+    public var variable: UserVariable
+    /**
+     * Present when the key existed before.
+     */
+    public var previous: PreviousVariable?
+    /**
+     * The call's correlation id (UUID).
+     */
+    public var correlationId: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The variable as saved.
+         */variable: UserVariable, 
+        /**
+         * Present when the key existed before.
+         */previous: PreviousVariable?, 
+        /**
+         * The call's correlation id (UUID).
+         */correlationId: String) {
+        self.variable = variable
+        self.previous = previous
+        self.correlationId = correlationId
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension SaveUserVariableResult: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSaveUserVariableResult: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SaveUserVariableResult {
+        return
+            try SaveUserVariableResult(
+                variable: FfiConverterTypeUserVariable.read(from: &buf), 
+                previous: FfiConverterOptionTypePreviousVariable.read(from: &buf), 
+                correlationId: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: SaveUserVariableResult, into buf: inout [UInt8]) {
+        FfiConverterTypeUserVariable.write(value.variable, into: &buf)
+        FfiConverterOptionTypePreviousVariable.write(value.previous, into: &buf)
+        FfiConverterString.write(value.correlationId, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSaveUserVariableResult_lift(_ buf: RustBuffer) throws -> SaveUserVariableResult {
+    return try FfiConverterTypeSaveUserVariableResult.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSaveUserVariableResult_lower(_ value: SaveUserVariableResult) -> RustBuffer {
+    return FfiConverterTypeSaveUserVariableResult.lower(value)
+}
+
+
+/**
+ * A saved place.
+ */
+public struct SavedLocation: Equatable, Hashable {
+    /**
+     * Latitude, -90..90.
+     */
+    public var lat: Double
+    /**
+     * Longitude, -180..180.
+     */
+    public var lon: Double
+    /**
+     * A short display label, e.g. "Home".
+     */
+    public var label: String?
+    /**
+     * The place's name, e.g. "Kamppi".
+     */
+    public var name: String?
+    /**
+     * A one-line address.
+     */
+    public var address: String?
+    /**
+     * The OTP id of the stop or station to use for departures here, e.g. `HSL:1040129`.
+     */
+    public var stopId: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Latitude, -90..90.
+         */lat: Double, 
+        /**
+         * Longitude, -180..180.
+         */lon: Double, 
+        /**
+         * A short display label, e.g. "Home".
+         */label: String?, 
+        /**
+         * The place's name, e.g. "Kamppi".
+         */name: String?, 
+        /**
+         * A one-line address.
+         */address: String?, 
+        /**
+         * The OTP id of the stop or station to use for departures here, e.g. `HSL:1040129`.
+         */stopId: String?) {
+        self.lat = lat
+        self.lon = lon
+        self.label = label
+        self.name = name
+        self.address = address
+        self.stopId = stopId
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension SavedLocation: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSavedLocation: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SavedLocation {
+        return
+            try SavedLocation(
+                lat: FfiConverterDouble.read(from: &buf), 
+                lon: FfiConverterDouble.read(from: &buf), 
+                label: FfiConverterOptionString.read(from: &buf), 
+                name: FfiConverterOptionString.read(from: &buf), 
+                address: FfiConverterOptionString.read(from: &buf), 
+                stopId: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: SavedLocation, into buf: inout [UInt8]) {
+        FfiConverterDouble.write(value.lat, into: &buf)
+        FfiConverterDouble.write(value.lon, into: &buf)
+        FfiConverterOptionString.write(value.label, into: &buf)
+        FfiConverterOptionString.write(value.name, into: &buf)
+        FfiConverterOptionString.write(value.address, into: &buf)
+        FfiConverterOptionString.write(value.stopId, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSavedLocation_lift(_ buf: RustBuffer) throws -> SavedLocation {
+    return try FfiConverterTypeSavedLocation.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSavedLocation_lower(_ value: SavedLocation) -> RustBuffer {
+    return FfiConverterTypeSavedLocation.lower(value)
+}
+
+
+/**
  * `StationDisambiguationSuggestion`: one candidate station.
  */
 public struct StationDisambiguationSuggestion: Equatable, Hashable {
@@ -1467,6 +4704,752 @@ public func FfiConverterTypeStationToiletToolResponse_lower(_ value: StationToil
 
 
 /**
+ * When to travel.
+ */
+public struct TripTime: Equatable, Hashable {
+    /**
+     * `depart` (default) or `arrive`.
+     */
+    public var type: WhenType?
+    /**
+     * `now` (default; not allowed with `arrive`) or ISO 8601, e.g. `2024-06-13T14:30:00+03:00`;
+     * a time without an offset is Helsinki time.
+     */
+    public var time: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `depart` (default) or `arrive`.
+         */type: WhenType?, 
+        /**
+         * `now` (default; not allowed with `arrive`) or ISO 8601, e.g. `2024-06-13T14:30:00+03:00`;
+         * a time without an offset is Helsinki time.
+         */time: String?) {
+        self.type = type
+        self.time = time
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension TripTime: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeTripTime: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> TripTime {
+        return
+            try TripTime(
+                type: FfiConverterOptionTypeWhenType.read(from: &buf), 
+                time: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: TripTime, into buf: inout [UInt8]) {
+        FfiConverterOptionTypeWhenType.write(value.type, into: &buf)
+        FfiConverterOptionString.write(value.time, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTripTime_lift(_ buf: RustBuffer) throws -> TripTime {
+    return try FfiConverterTypeTripTime.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTripTime_lower(_ value: TripTime) -> RustBuffer {
+    return FfiConverterTypeTripTime.lower(value)
+}
+
+
+/**
+ * A saved variable.
+ */
+public struct UserVariable: Equatable, Hashable {
+    /**
+     * Its key.
+     */
+    public var key: String
+    /**
+     * What its value is.
+     */
+    public var type: UserVariableType
+    /**
+     * The value.
+     */
+    public var value: UserVariableValue
+    /**
+     * When it was first saved (ISO 8601 UTC).
+     */
+    public var createdAt: String
+    /**
+     * When it was last saved (ISO 8601 UTC).
+     */
+    public var updatedAt: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Its key.
+         */key: String, 
+        /**
+         * What its value is.
+         */type: UserVariableType, 
+        /**
+         * The value.
+         */value: UserVariableValue, 
+        /**
+         * When it was first saved (ISO 8601 UTC).
+         */createdAt: String, 
+        /**
+         * When it was last saved (ISO 8601 UTC).
+         */updatedAt: String) {
+        self.key = key
+        self.type = type
+        self.value = value
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension UserVariable: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeUserVariable: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UserVariable {
+        return
+            try UserVariable(
+                key: FfiConverterString.read(from: &buf), 
+                type: FfiConverterTypeUserVariableType.read(from: &buf), 
+                value: FfiConverterTypeUserVariableValue.read(from: &buf), 
+                createdAt: FfiConverterString.read(from: &buf), 
+                updatedAt: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: UserVariable, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.key, into: &buf)
+        FfiConverterTypeUserVariableType.write(value.type, into: &buf)
+        FfiConverterTypeUserVariableValue.write(value.value, into: &buf)
+        FfiConverterString.write(value.createdAt, into: &buf)
+        FfiConverterString.write(value.updatedAt, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUserVariable_lift(_ buf: RustBuffer) throws -> UserVariable {
+    return try FfiConverterTypeUserVariable.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUserVariable_lower(_ value: UserVariable) -> RustBuffer {
+    return FfiConverterTypeUserVariable.lower(value)
+}
+
+
+/**
+ * A note on a successful answer.
+ */
+public struct Warning: Equatable, Hashable {
+    /**
+     * What kind of note.
+     */
+    public var code: WarningCode
+    /**
+     * The note, for a person.
+     */
+    public var message: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * What kind of note.
+         */code: WarningCode, 
+        /**
+         * The note, for a person.
+         */message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension Warning: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeWarning: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Warning {
+        return
+            try Warning(
+                code: FfiConverterTypeWarningCode.read(from: &buf), 
+                message: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: Warning, into buf: inout [UInt8]) {
+        FfiConverterTypeWarningCode.write(value.code, into: &buf)
+        FfiConverterString.write(value.message, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeWarning_lift(_ buf: RustBuffer) throws -> Warning {
+    return try FfiConverterTypeWarning.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeWarning_lower(_ value: Warning) -> RustBuffer {
+    return FfiConverterTypeWarning.lower(value)
+}
+
+
+/**
+ * The Digitransit contracts' error codes (kebab-case on the wire).
+ */
+
+public enum DigitransitErrorCode: Equatable, Hashable {
+    
+    /**
+     * The arguments break a rule of the contract (or Pelias refused a parameter).
+     */
+    case validationError
+    /**
+     * `geocode_address`: the geocoder found nothing for the text.
+     */
+    case geocodeNoResults
+    /**
+     * `plan_trip`: origin or destination is outside the router's area.
+     */
+    case unsupportedRegion
+    /**
+     * `plan_trip`: no itinerary, even after one relaxed second search.
+     */
+    case noItineraryFound
+    /**
+     * `get_departures`: no stop or station has this id.
+     */
+    case notFound
+    /**
+     * Digitransit answered with an error, refused the key, or sent an unusable body.
+     */
+    case upstreamError
+    /**
+     * Digitransit did not answer in time (default 8 s).
+     */
+    case upstreamTimeout
+    /**
+     * Throttled, by Digitransit (429, or 403 quota) or by the local rate limit; see `retryAfter`.
+     */
+    case rateLimited
+    /**
+     * Digitransit could not be reached (DNS, connect, reset).
+     */
+    case networkError
+    /**
+     * The saved-places database could not be opened, read or written.
+     */
+    case storageError
+    /**
+     * A bug inside toolpack; nobody's input is at fault.
+     */
+    case internalError
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension DigitransitErrorCode: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeDigitransitErrorCode: FfiConverterRustBuffer {
+    typealias SwiftType = DigitransitErrorCode
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> DigitransitErrorCode {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .validationError
+        
+        case 2: return .geocodeNoResults
+        
+        case 3: return .unsupportedRegion
+        
+        case 4: return .noItineraryFound
+        
+        case 5: return .notFound
+        
+        case 6: return .upstreamError
+        
+        case 7: return .upstreamTimeout
+        
+        case 8: return .rateLimited
+        
+        case 9: return .networkError
+        
+        case 10: return .storageError
+        
+        case 11: return .internalError
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: DigitransitErrorCode, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .validationError:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .geocodeNoResults:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .unsupportedRegion:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .noItineraryFound:
+            writeInt(&buf, Int32(4))
+        
+        
+        case .notFound:
+            writeInt(&buf, Int32(5))
+        
+        
+        case .upstreamError:
+            writeInt(&buf, Int32(6))
+        
+        
+        case .upstreamTimeout:
+            writeInt(&buf, Int32(7))
+        
+        
+        case .rateLimited:
+            writeInt(&buf, Int32(8))
+        
+        
+        case .networkError:
+            writeInt(&buf, Int32(9))
+        
+        
+        case .storageError:
+            writeInt(&buf, Int32(10))
+        
+        
+        case .internalError:
+            writeInt(&buf, Int32(11))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDigitransitErrorCode_lift(_ buf: RustBuffer) throws -> DigitransitErrorCode {
+    return try FfiConverterTypeDigitransitErrorCode.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDigitransitErrorCode_lower(_ value: DigitransitErrorCode) -> RustBuffer {
+    return FfiConverterTypeDigitransitErrorCode.lower(value)
+}
+
+
+
+/**
+ * What kind of place a result is.
+ */
+
+public enum GeocodeResultType: Equatable, Hashable {
+    
+    /**
+     * A street address or a street.
+     */
+    case address
+    /**
+     * A venue, area or anything else.
+     */
+    case poi
+    /**
+     * A public transport stop or station.
+     */
+    case stop
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension GeocodeResultType: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeGeocodeResultType: FfiConverterRustBuffer {
+    typealias SwiftType = GeocodeResultType
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> GeocodeResultType {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .address
+        
+        case 2: return .poi
+        
+        case 3: return .stop
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: GeocodeResultType, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .address:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .poi:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .stop:
+            writeInt(&buf, Int32(3))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGeocodeResultType_lift(_ buf: RustBuffer) throws -> GeocodeResultType {
+    return try FfiConverterTypeGeocodeResultType.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeGeocodeResultType_lower(_ value: GeocodeResultType) -> RustBuffer {
+    return FfiConverterTypeGeocodeResultType.lower(value)
+}
+
+
+
+/**
+ * The language of names, labels and headsigns.
+ */
+
+public enum Language: Equatable, Hashable {
+    
+    /**
+     * Finnish.
+     */
+    case fi
+    /**
+     * Swedish.
+     */
+    case sv
+    /**
+     * English (the default).
+     */
+    case en
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension Language: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeLanguage: FfiConverterRustBuffer {
+    typealias SwiftType = Language
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Language {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .fi
+        
+        case 2: return .sv
+        
+        case 3: return .en
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: Language, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .fi:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .sv:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .en:
+            writeInt(&buf, Int32(3))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLanguage_lift(_ buf: RustBuffer) throws -> Language {
+    return try FfiConverterTypeLanguage.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLanguage_lower(_ value: Language) -> RustBuffer {
+    return FfiConverterTypeLanguage.lower(value)
+}
+
+
+
+/**
+ * What to optimise for.
+ */
+
+public enum Optimize: Equatable, Hashable {
+    
+    /**
+     * A moderate transfer penalty (default).
+     */
+    case balanced
+    /**
+     * A high transfer penalty.
+     */
+    case fewTransfers
+    /**
+     * No transfer penalty: the earliest arrival.
+     */
+    case shortestTime
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension Optimize: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeOptimize: FfiConverterRustBuffer {
+    typealias SwiftType = Optimize
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Optimize {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .balanced
+        
+        case 2: return .fewTransfers
+        
+        case 3: return .shortestTime
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: Optimize, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .balanced:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .fewTransfers:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .shortestTime:
+            writeInt(&buf, Int32(3))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeOptimize_lift(_ buf: RustBuffer) throws -> Optimize {
+    return try FfiConverterTypeOptimize.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeOptimize_lower(_ value: Optimize) -> RustBuffer {
+    return FfiConverterTypeOptimize.lower(value)
+}
+
+
+
+/**
+ * An origin or destination: coordinates, or the key of a saved location.
+ */
+
+public enum PlaceRef: Equatable, Hashable {
+    
+    /**
+     * `{type: 'coords', value: {lat, lon}}`.
+     */
+    case coords(
+        /**
+         * The point.
+         */value: Coordinate
+    )
+    /**
+     * `{type: 'label', value: 'home'}`: a location saved with `save_user_variable`.
+     */
+    case label(
+        /**
+         * The saved key.
+         */value: String
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension PlaceRef: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypePlaceRef: FfiConverterRustBuffer {
+    typealias SwiftType = PlaceRef
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> PlaceRef {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .coords(value: try FfiConverterTypeCoordinate.read(from: &buf)
+        )
+        
+        case 2: return .label(value: try FfiConverterString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: PlaceRef, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .coords(value):
+            writeInt(&buf, Int32(1))
+            FfiConverterTypeCoordinate.write(value, into: &buf)
+            
+        
+        case let .label(value):
+            writeInt(&buf, Int32(2))
+            FfiConverterString.write(value, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePlaceRef_lift(_ buf: RustBuffer) throws -> PlaceRef {
+    return try FfiConverterTypePlaceRef.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypePlaceRef_lower(_ value: PlaceRef) -> RustBuffer {
+    return FfiConverterTypePlaceRef.lower(value)
+}
+
+
+
+/**
  * Result or error code of `planJourney`.
  */
 
@@ -1587,6 +5570,176 @@ public func FfiConverterTypePlanJourneyCode_lift(_ buf: RustBuffer) throws -> Pl
 #endif
 public func FfiConverterTypePlanJourneyCode_lower(_ value: PlanJourneyCode) -> RustBuffer {
     return FfiConverterTypePlanJourneyCode.lower(value)
+}
+
+
+
+/**
+ * Where a location came from.
+ */
+
+public enum RawSource: Equatable, Hashable {
+    
+    /**
+     * Coordinates given in the call.
+     */
+    case input
+    /**
+     * A saved location.
+     */
+    case userVariable
+    /**
+     * A geocoder lookup.
+     */
+    case geocode
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension RawSource: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRawSource: FfiConverterRustBuffer {
+    typealias SwiftType = RawSource
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RawSource {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .input
+        
+        case 2: return .userVariable
+        
+        case 3: return .geocode
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: RawSource, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .input:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .userVariable:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .geocode:
+            writeInt(&buf, Int32(3))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRawSource_lift(_ buf: RustBuffer) throws -> RawSource {
+    return try FfiConverterTypeRawSource.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRawSource_lower(_ value: RawSource) -> RustBuffer {
+    return FfiConverterTypeRawSource.lower(value)
+}
+
+
+
+/**
+ * Whether realtime data backs an itinerary (or the whole answer).
+ */
+
+public enum ScheduleType: Equatable, Hashable {
+    
+    /**
+     * Every transit leg has realtime data.
+     */
+    case realtime
+    /**
+     * No transit leg has realtime data.
+     */
+    case scheduled
+    /**
+     * Some transit legs do.
+     */
+    case mixed
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ScheduleType: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeScheduleType: FfiConverterRustBuffer {
+    typealias SwiftType = ScheduleType
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ScheduleType {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .realtime
+        
+        case 2: return .scheduled
+        
+        case 3: return .mixed
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ScheduleType, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .realtime:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .scheduled:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .mixed:
+            writeInt(&buf, Int32(3))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeScheduleType_lift(_ buf: RustBuffer) throws -> ScheduleType {
+    return try FfiConverterTypeScheduleType.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeScheduleType_lower(_ value: ScheduleType) -> RustBuffer {
+    return FfiConverterTypeScheduleType.lower(value)
 }
 
 
@@ -1715,6 +5868,583 @@ public func FfiConverterTypeStationToiletsCode_lower(_ value: StationToiletsCode
 }
 
 
+
+/**
+ * Which stop: an OTP stop or station id, or the label of a saved place with a `stopId`.
+ */
+
+public enum StopRef: Equatable, Hashable {
+    
+    /**
+     * A stop or station id, e.g. `HSL:1040129` (from `find_stops` or `geocode_address`).
+     */
+    case id(
+        /**
+         * The id.
+         */value: String
+    )
+    /**
+     * The key of a saved location that has a `stopId` (see `save_user_variable`).
+     */
+    case label(
+        /**
+         * The key.
+         */value: String
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension StopRef: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeStopRef: FfiConverterRustBuffer {
+    typealias SwiftType = StopRef
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> StopRef {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .id(value: try FfiConverterString.read(from: &buf)
+        )
+        
+        case 2: return .label(value: try FfiConverterString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: StopRef, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .id(value):
+            writeInt(&buf, Int32(1))
+            FfiConverterString.write(value, into: &buf)
+            
+        
+        case let .label(value):
+            writeInt(&buf, Int32(2))
+            FfiConverterString.write(value, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeStopRef_lift(_ buf: RustBuffer) throws -> StopRef {
+    return try FfiConverterTypeStopRef.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeStopRef_lower(_ value: StopRef) -> RustBuffer {
+    return FfiConverterTypeStopRef.lower(value)
+}
+
+
+
+/**
+ * How a departure or a leg stands against its timetable.
+ */
+
+public enum TransitStatus: Equatable, Hashable {
+    
+    /**
+     * Realtime data: within 60 s of the timetable.
+     */
+    case onTime
+    /**
+     * Realtime data: more than 60 s late or early (the delay keeps its sign).
+     */
+    case delayed
+    /**
+     * Cancelled.
+     */
+    case cancelled
+    /**
+     * No realtime data: the timetable only.
+     */
+    case scheduledOnly
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension TransitStatus: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeTransitStatus: FfiConverterRustBuffer {
+    typealias SwiftType = TransitStatus
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> TransitStatus {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .onTime
+        
+        case 2: return .delayed
+        
+        case 3: return .cancelled
+        
+        case 4: return .scheduledOnly
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: TransitStatus, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .onTime:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .delayed:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .cancelled:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .scheduledOnly:
+            writeInt(&buf, Int32(4))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTransitStatus_lift(_ buf: RustBuffer) throws -> TransitStatus {
+    return try FfiConverterTypeTransitStatus.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeTransitStatus_lower(_ value: TransitStatus) -> RustBuffer {
+    return FfiConverterTypeTransitStatus.lower(value)
+}
+
+
+
+/**
+ * What a saved variable holds.
+ */
+
+public enum UserVariableType: Equatable, Hashable {
+    
+    /**
+     * A place (`value` is a location object); `plan_trip` and `get_departures` resolve it
+     * by its key.
+     */
+    case location
+    /**
+     * A preference (`value` is text), e.g. `preferred_mode` = `TRAM`.
+     */
+    case preference
+    /**
+     * Anything else worth remembering (`value` is text).
+     */
+    case other
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension UserVariableType: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeUserVariableType: FfiConverterRustBuffer {
+    typealias SwiftType = UserVariableType
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UserVariableType {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .location
+        
+        case 2: return .preference
+        
+        case 3: return .other
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: UserVariableType, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .location:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .preference:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .other:
+            writeInt(&buf, Int32(3))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUserVariableType_lift(_ buf: RustBuffer) throws -> UserVariableType {
+    return try FfiConverterTypeUserVariableType.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUserVariableType_lower(_ value: UserVariableType) -> RustBuffer {
+    return FfiConverterTypeUserVariableType.lower(value)
+}
+
+
+
+/**
+ * A saved value: a location object, or text.
+ */
+
+public enum UserVariableValue: Equatable, Hashable {
+    
+    /**
+     * A place (for `type: location`).
+     */
+    case location(SavedLocation
+    )
+    /**
+     * Text (for `type: preference` or `other`), 1..500 characters.
+     */
+    case text(String
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension UserVariableValue: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeUserVariableValue: FfiConverterRustBuffer {
+    typealias SwiftType = UserVariableValue
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UserVariableValue {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .location(try FfiConverterTypeSavedLocation.read(from: &buf)
+        )
+        
+        case 2: return .text(try FfiConverterString.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: UserVariableValue, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .location(v1):
+            writeInt(&buf, Int32(1))
+            FfiConverterTypeSavedLocation.write(v1, into: &buf)
+            
+        
+        case let .text(v1):
+            writeInt(&buf, Int32(2))
+            FfiConverterString.write(v1, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUserVariableValue_lift(_ buf: RustBuffer) throws -> UserVariableValue {
+    return try FfiConverterTypeUserVariableValue.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUserVariableValue_lower(_ value: UserVariableValue) -> RustBuffer {
+    return FfiConverterTypeUserVariableValue.lower(value)
+}
+
+
+
+/**
+ * Why a success carries a warning.
+ */
+
+public enum WarningCode: Equatable, Hashable {
+    
+    /**
+     * More results existed than were returned (`size`, `limit` or `maxResults` cap).
+     */
+    case truncatedResults
+    /**
+     * An accessibility flag could not be acted on by the upstream.
+     */
+    case unsupportedAccessibilityFlag
+    /**
+     * A constraint could not be fully honoured, but results are returned.
+     */
+    case preferenceUnmet
+    /**
+     * `find_stops`: stops were found, but none passed the text or mode filter.
+     */
+    case noMatchesAfterFilter
+    /**
+     * `reverse_geocode`: nothing is known at this point.
+     */
+    case noResults
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension WarningCode: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeWarningCode: FfiConverterRustBuffer {
+    typealias SwiftType = WarningCode
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> WarningCode {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .truncatedResults
+        
+        case 2: return .unsupportedAccessibilityFlag
+        
+        case 3: return .preferenceUnmet
+        
+        case 4: return .noMatchesAfterFilter
+        
+        case 5: return .noResults
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: WarningCode, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .truncatedResults:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .unsupportedAccessibilityFlag:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .preferenceUnmet:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .noMatchesAfterFilter:
+            writeInt(&buf, Int32(4))
+        
+        
+        case .noResults:
+            writeInt(&buf, Int32(5))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeWarningCode_lift(_ buf: RustBuffer) throws -> WarningCode {
+    return try FfiConverterTypeWarningCode.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeWarningCode_lower(_ value: WarningCode) -> RustBuffer {
+    return FfiConverterTypeWarningCode.lower(value)
+}
+
+
+
+/**
+ * Whether `time` is when to leave or when to arrive.
+ */
+
+public enum WhenType: Equatable, Hashable {
+    
+    /**
+     * Leave at or after `time` (default).
+     */
+    case depart
+    /**
+     * Arrive by `time` (needs an explicit time).
+     */
+    case arrive
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension WhenType: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeWhenType: FfiConverterRustBuffer {
+    typealias SwiftType = WhenType
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> WhenType {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .depart
+        
+        case 2: return .arrive
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: WhenType, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .depart:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .arrive:
+            writeInt(&buf, Int32(2))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeWhenType_lift(_ buf: RustBuffer) throws -> WhenType {
+    return try FfiConverterTypeWhenType.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeWhenType_lower(_ value: WhenType) -> RustBuffer {
+    return FfiConverterTypeWhenType.lower(value)
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionUInt32: FfiConverterRustBuffer {
+    typealias SwiftType = UInt32?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterUInt32.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterUInt32.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionUInt64: FfiConverterRustBuffer {
+    typealias SwiftType = UInt64?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterUInt64.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterUInt64.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
@@ -1734,6 +6464,30 @@ fileprivate struct FfiConverterOptionInt64: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterInt64.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionDouble: FfiConverterRustBuffer {
+    typealias SwiftType = Double?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterDouble.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterDouble.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -1782,6 +6536,318 @@ fileprivate struct FfiConverterOptionString: FfiConverterRustBuffer {
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterString.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeAccessibilityInput: FfiConverterRustBuffer {
+    typealias SwiftType = AccessibilityInput?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeAccessibilityInput.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeAccessibilityInput.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeBoundingBox: FfiConverterRustBuffer {
+    typealias SwiftType = BoundingBox?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeBoundingBox.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeBoundingBox.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeCoordinate: FfiConverterRustBuffer {
+    typealias SwiftType = Coordinate?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeCoordinate.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeCoordinate.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeGeocodeResult: FfiConverterRustBuffer {
+    typealias SwiftType = GeocodeResult?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeGeocodeResult.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeGeocodeResult.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypePlanConstraintsInput: FfiConverterRustBuffer {
+    typealias SwiftType = PlanConstraintsInput?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypePlanConstraintsInput.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypePlanConstraintsInput.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypePlanMeta: FfiConverterRustBuffer {
+    typealias SwiftType = PlanMeta?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypePlanMeta.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypePlanMeta.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypePreviousVariable: FfiConverterRustBuffer {
+    typealias SwiftType = PreviousVariable?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypePreviousVariable.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypePreviousVariable.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeTripTime: FfiConverterRustBuffer {
+    typealias SwiftType = TripTime?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeTripTime.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeTripTime.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeLanguage: FfiConverterRustBuffer {
+    typealias SwiftType = Language?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeLanguage.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeLanguage.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeOptimize: FfiConverterRustBuffer {
+    typealias SwiftType = Optimize?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeOptimize.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeOptimize.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeUserVariableType: FfiConverterRustBuffer {
+    typealias SwiftType = UserVariableType?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeUserVariableType.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeUserVariableType.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionTypeWhenType: FfiConverterRustBuffer {
+    typealias SwiftType = WhenType?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeWhenType.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeWhenType.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionSequenceString: FfiConverterRustBuffer {
+    typealias SwiftType = [String]?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterSequenceString.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterSequenceString.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -1886,6 +6952,30 @@ fileprivate struct FfiConverterOptionSequenceTypeStationToiletDetail: FfiConvert
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionSequenceTypeWarning: FfiConverterRustBuffer {
+    typealias SwiftType = [Warning]?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterSequenceTypeWarning.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterSequenceTypeWarning.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceUInt32: FfiConverterRustBuffer {
     typealias SwiftType = [UInt32]
 
@@ -1928,6 +7018,81 @@ fileprivate struct FfiConverterSequenceString: FfiConverterRustBuffer {
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterString.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeDeparture: FfiConverterRustBuffer {
+    typealias SwiftType = [Departure]
+
+    public static func write(_ value: [Departure], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeDeparture.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [Departure] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [Departure]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeDeparture.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeGeocodeResult: FfiConverterRustBuffer {
+    typealias SwiftType = [GeocodeResult]
+
+    public static func write(_ value: [GeocodeResult], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeGeocodeResult.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [GeocodeResult] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [GeocodeResult]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeGeocodeResult.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeItinerary: FfiConverterRustBuffer {
+    typealias SwiftType = [Itinerary]
+
+    public static func write(_ value: [Itinerary], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeItinerary.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [Itinerary] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [Itinerary]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeItinerary.read(from: &buf))
         }
         return seq
     }
@@ -2011,6 +7176,56 @@ fileprivate struct FfiConverterSequenceTypeJourneyOptionSummary: FfiConverterRus
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeLeg: FfiConverterRustBuffer {
+    typealias SwiftType = [Leg]
+
+    public static func write(_ value: [Leg], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeLeg.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [Leg] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [Leg]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeLeg.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeNearbyStop: FfiConverterRustBuffer {
+    typealias SwiftType = [NearbyStop]
+
+    public static func write(_ value: [NearbyStop], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeNearbyStop.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [NearbyStop] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [NearbyStop]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeNearbyStop.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypeStationDisambiguationSuggestion: FfiConverterRustBuffer {
     typealias SwiftType = [StationDisambiguationSuggestion]
 
@@ -2053,6 +7268,56 @@ fileprivate struct FfiConverterSequenceTypeStationToiletDetail: FfiConverterRust
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterTypeStationToiletDetail.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeUserVariable: FfiConverterRustBuffer {
+    typealias SwiftType = [UserVariable]
+
+    public static func write(_ value: [UserVariable], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeUserVariable.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [UserVariable] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [UserVariable]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeUserVariable.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeWarning: FfiConverterRustBuffer {
+    typealias SwiftType = [Warning]
+
+    public static func write(_ value: [Warning], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeWarning.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [Warning] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [Warning]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeWarning.read(from: &buf))
         }
         return seq
     }

@@ -522,7 +522,21 @@ public protocol ToolpackClientProtocol: AnyObject, Sendable {
      */
     func call(name: String, arguments: String) async throws  -> String
     
+    func findStops(request: FindStopsRequest) async throws  -> FindStopsResult
+    
+    func geocodeAddress(request: GeocodeAddressRequest) async throws  -> GeocodeAddressResult
+    
+    func getDepartures(request: GetDeparturesRequest) async throws  -> GetDeparturesResult
+    
+    func getUserVariables(request: GetUserVariablesRequest) async throws  -> GetUserVariablesResult
+    
     func planJourney(request: JourneyPlanRequest) async throws  -> JourneyPlanToolResponse
+    
+    func planTrip(request: PlanTripRequest) async throws  -> PlanTripResult
+    
+    func reverseGeocode(request: ReverseGeocodeRequest) async throws  -> ReverseGeocodeResult
+    
+    func saveUserVariable(request: SaveUserVariableRequest) async throws  -> SaveUserVariableResult
     
     func stationToilets(request: StationToiletLookupRequest) async throws  -> StationToiletToolResponse
     
@@ -634,6 +648,70 @@ open func call(name: String, arguments: String)async throws  -> String  {
         )
 }
     
+open func findStops(request: FindStopsRequest)async throws  -> FindStopsResult  {
+    return
+        try  await uniffiRustCallAsync(
+            rustFutureFunc: {
+                uniffi_toolpack_uniffi_fn_method_toolpackclient_find_stops(
+                        self.uniffiCloneHandle(),FfiConverterTypeFindStopsRequest_lower(request)
+                )
+            },
+            pollFunc: ffi_toolpack_uniffi_rust_future_poll_rust_buffer,
+            completeFunc: ffi_toolpack_uniffi_rust_future_complete_rust_buffer,
+            freeFunc: ffi_toolpack_uniffi_rust_future_free_rust_buffer,
+            liftFunc: FfiConverterTypeFindStopsResult_lift,
+            errorHandler: FfiConverterTypeToolpackError_lift
+        )
+}
+    
+open func geocodeAddress(request: GeocodeAddressRequest)async throws  -> GeocodeAddressResult  {
+    return
+        try  await uniffiRustCallAsync(
+            rustFutureFunc: {
+                uniffi_toolpack_uniffi_fn_method_toolpackclient_geocode_address(
+                        self.uniffiCloneHandle(),FfiConverterTypeGeocodeAddressRequest_lower(request)
+                )
+            },
+            pollFunc: ffi_toolpack_uniffi_rust_future_poll_rust_buffer,
+            completeFunc: ffi_toolpack_uniffi_rust_future_complete_rust_buffer,
+            freeFunc: ffi_toolpack_uniffi_rust_future_free_rust_buffer,
+            liftFunc: FfiConverterTypeGeocodeAddressResult_lift,
+            errorHandler: FfiConverterTypeToolpackError_lift
+        )
+}
+    
+open func getDepartures(request: GetDeparturesRequest)async throws  -> GetDeparturesResult  {
+    return
+        try  await uniffiRustCallAsync(
+            rustFutureFunc: {
+                uniffi_toolpack_uniffi_fn_method_toolpackclient_get_departures(
+                        self.uniffiCloneHandle(),FfiConverterTypeGetDeparturesRequest_lower(request)
+                )
+            },
+            pollFunc: ffi_toolpack_uniffi_rust_future_poll_rust_buffer,
+            completeFunc: ffi_toolpack_uniffi_rust_future_complete_rust_buffer,
+            freeFunc: ffi_toolpack_uniffi_rust_future_free_rust_buffer,
+            liftFunc: FfiConverterTypeGetDeparturesResult_lift,
+            errorHandler: FfiConverterTypeToolpackError_lift
+        )
+}
+    
+open func getUserVariables(request: GetUserVariablesRequest)async throws  -> GetUserVariablesResult  {
+    return
+        try  await uniffiRustCallAsync(
+            rustFutureFunc: {
+                uniffi_toolpack_uniffi_fn_method_toolpackclient_get_user_variables(
+                        self.uniffiCloneHandle(),FfiConverterTypeGetUserVariablesRequest_lower(request)
+                )
+            },
+            pollFunc: ffi_toolpack_uniffi_rust_future_poll_rust_buffer,
+            completeFunc: ffi_toolpack_uniffi_rust_future_complete_rust_buffer,
+            freeFunc: ffi_toolpack_uniffi_rust_future_free_rust_buffer,
+            liftFunc: FfiConverterTypeGetUserVariablesResult_lift,
+            errorHandler: FfiConverterTypeToolpackError_lift
+        )
+}
+    
 open func planJourney(request: JourneyPlanRequest)async throws  -> JourneyPlanToolResponse  {
     return
         try  await uniffiRustCallAsync(
@@ -646,6 +724,54 @@ open func planJourney(request: JourneyPlanRequest)async throws  -> JourneyPlanTo
             completeFunc: ffi_toolpack_uniffi_rust_future_complete_rust_buffer,
             freeFunc: ffi_toolpack_uniffi_rust_future_free_rust_buffer,
             liftFunc: FfiConverterTypeJourneyPlanToolResponse_lift,
+            errorHandler: FfiConverterTypeToolpackError_lift
+        )
+}
+    
+open func planTrip(request: PlanTripRequest)async throws  -> PlanTripResult  {
+    return
+        try  await uniffiRustCallAsync(
+            rustFutureFunc: {
+                uniffi_toolpack_uniffi_fn_method_toolpackclient_plan_trip(
+                        self.uniffiCloneHandle(),FfiConverterTypePlanTripRequest_lower(request)
+                )
+            },
+            pollFunc: ffi_toolpack_uniffi_rust_future_poll_rust_buffer,
+            completeFunc: ffi_toolpack_uniffi_rust_future_complete_rust_buffer,
+            freeFunc: ffi_toolpack_uniffi_rust_future_free_rust_buffer,
+            liftFunc: FfiConverterTypePlanTripResult_lift,
+            errorHandler: FfiConverterTypeToolpackError_lift
+        )
+}
+    
+open func reverseGeocode(request: ReverseGeocodeRequest)async throws  -> ReverseGeocodeResult  {
+    return
+        try  await uniffiRustCallAsync(
+            rustFutureFunc: {
+                uniffi_toolpack_uniffi_fn_method_toolpackclient_reverse_geocode(
+                        self.uniffiCloneHandle(),FfiConverterTypeReverseGeocodeRequest_lower(request)
+                )
+            },
+            pollFunc: ffi_toolpack_uniffi_rust_future_poll_rust_buffer,
+            completeFunc: ffi_toolpack_uniffi_rust_future_complete_rust_buffer,
+            freeFunc: ffi_toolpack_uniffi_rust_future_free_rust_buffer,
+            liftFunc: FfiConverterTypeReverseGeocodeResult_lift,
+            errorHandler: FfiConverterTypeToolpackError_lift
+        )
+}
+    
+open func saveUserVariable(request: SaveUserVariableRequest)async throws  -> SaveUserVariableResult  {
+    return
+        try  await uniffiRustCallAsync(
+            rustFutureFunc: {
+                uniffi_toolpack_uniffi_fn_method_toolpackclient_save_user_variable(
+                        self.uniffiCloneHandle(),FfiConverterTypeSaveUserVariableRequest_lower(request)
+                )
+            },
+            pollFunc: ffi_toolpack_uniffi_rust_future_poll_rust_buffer,
+            completeFunc: ffi_toolpack_uniffi_rust_future_complete_rust_buffer,
+            freeFunc: ffi_toolpack_uniffi_rust_future_free_rust_buffer,
+            liftFunc: FfiConverterTypeSaveUserVariableResult_lift,
             errorHandler: FfiConverterTypeToolpackError_lift
         )
 }
@@ -1067,7 +1193,28 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_call() != 11048) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_find_stops() != 25998) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_geocode_address() != 55932) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_get_departures() != 64565) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_get_user_variables() != 42673) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_plan_journey() != 33343) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_plan_trip() != 46906) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_reverse_geocode() != 25800) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_save_user_variable() != 13389) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_station_toilets() != 47265) {

@@ -49,22 +49,31 @@ suspend fun callTyped(client: ToolpackClient, tool: String, request: Any): Any? 
         throw e.targetException
     }
 
-/** A record (or list, enum, scalar) as JSON, with the record's property names. */
+/**
+ * A record (or list, enum, scalar) as JSON, with the record's property names. An enum
+ * becomes an [EnumValue]; an enum case with one unnamed field (`v1`, a serde-untagged
+ * Rust variant) becomes that field's JSON.
+ */
 fun toJson(value: Any?): Any = when (value) {
     null -> JSONObject.NULL
     is String, is Boolean -> value
     is UInt -> value.toLong()
     is ULong -> value.toLong()
     is Number -> value
-    is Enum<*> -> value.name
+    is Enum<*> -> EnumValue(value.name)
     is List<*> -> JSONArray(value.map { toJson(it) })
     else -> {
         val kClass = value::class
         val properties = kClass.memberProperties.associateBy { it.name }
-        val json = JSONObject()
-        for (parameter in kClass.primaryConstructor!!.parameters) {
-            json.put(parameter.name!!, toJson(properties.getValue(parameter.name!!).getter.call(value)))
+        val parameters = kClass.primaryConstructor!!.parameters
+        if (parameters.map { it.name } == listOf("v1")) {
+            toJson(properties.getValue("v1").getter.call(value))
+        } else {
+            val json = JSONObject()
+            for (parameter in parameters) {
+                json.put(parameter.name!!, toJson(properties.getValue(parameter.name!!).getter.call(value)))
+            }
+            json
         }
-        json
     }
 }

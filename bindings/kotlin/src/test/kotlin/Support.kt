@@ -57,11 +57,17 @@ class Case(val tool: String, val data: JSONObject) {
     val arguments: Any get() = data.opt("arguments") ?: JSONObject.NULL
     val callsBefore: Int get() = data.optInt("callsBefore", 0)
 
-    /** The case's settings with `${TESTS_DIR}` and `${UPSTREAM}` filled in. */
-    fun settings(upstream: String): Map<String, String> {
+    /** Calls to make first on the same client: `(tool, JSON arguments)`. */
+    val before: List<Pair<String, String>>
+        get() = data.optJSONArray("before")?.map { it as JSONObject }
+            ?.map { it.getString("tool") to it.get("arguments").toString() } ?: emptyList()
+
+    /** The case's settings with `${TESTS_DIR}`, `${UPSTREAM}` and `${TEMP_DIR}` filled in. */
+    fun settings(upstream: String, tempDir: String): Map<String, String> {
         val config = data.optJSONObject("config") ?: return emptyMap()
         return config.keySet().associateWith {
             config.getString(it).replace("\${TESTS_DIR}", TESTS_DIR).replace("\${UPSTREAM}", upstream)
+                .replace("\${TEMP_DIR}", tempDir)
         }
     }
 }
@@ -76,13 +82,52 @@ fun loadVectors(): List<Case> =
 
 fun parseJson(text: String): Any = JSONTokener(text).nextValue()
 
-/** Deep JSON equality (numbers by value). */
-fun jsonEquals(a: Any?, b: Any?): Boolean = when {
+/**
+ * A Kotlin enum value in a record turned into JSON: equal to the contract's string when
+ * they name the same value (`on_time`, `geocode-no-results`, `VALIDATION_ERROR` all
+ * compare by their SCREAMING_SNAKE form, which is the Kotlin name).
+ */
+data class EnumValue(val name: String) {
+    fun matches(text: String): Boolean = text.uppercase().replace('-', '_') == name
+    override fun toString(): String = name
+}
+
+/**
+ * Deep JSON equality (numbers by value, Kotlin enums by name). With `lenient`, a missing
+ * key equals `null`: typed records always carry every optional field, as `null`.
+ */
+fun jsonEquals(a: Any?, b: Any?, lenient: Boolean = false): Boolean = when {
     (a == null || a == JSONObject.NULL) -> b == null || b == JSONObject.NULL
+    a is EnumValue && b is String -> a.matches(b)
+    a is String && b is EnumValue -> b.matches(a)
     a is Number && b is Number -> BigDecimal(a.toString()).compareTo(BigDecimal(b.toString())) == 0
-    a is JSONObject && b is JSONObject -> a.keySet() == b.keySet() && a.keySet().all { jsonEquals(a.get(it), b.get(it)) }
-    a is JSONArray && b is JSONArray -> a.length() == b.length() && (0 until a.length()).all { jsonEquals(a.get(it), b.get(it)) }
+    a is JSONObject && b is JSONObject ->
+        if (lenient) (a.keySet() + b.keySet()).all { jsonEquals(a.opt(it), b.opt(it), true) }
+        else a.keySet() == b.keySet() && a.keySet().all { jsonEquals(a.get(it), b.get(it)) }
+    a is JSONArray && b is JSONArray -> a.length() == b.length() && (0 until a.length()).all { jsonEquals(a.get(it), b.get(it), lenient) }
     else -> a == b
+}
+
+/** A deep copy of a JSON value (enum values kept as they are). */
+fun deepCopy(value: Any?): Any? = when (value) {
+    is JSONObject -> JSONObject().also { copy -> value.keySet().forEach { copy.put(it, deepCopy(value.get(it))) } }
+    is JSONArray -> JSONArray().also { copy -> (0 until value.length()).forEach { copy.put(deepCopy(value.get(it))) } }
+    else -> value
+}
+
+/** A copy of `body` without the values at `paths`. */
+fun without(body: Any, paths: Collection<String>): Any {
+    val out = deepCopy(body)!!
+    for (path in paths) {
+        val cut = path.lastIndexOf('/')
+        val parent = if (cut > 0) pointer(out, path.substring(0, cut)) else out
+        val key = path.substring(cut + 1).replace("~1", "/").replace("~0", "~")
+        when (parent) {
+            is JSONObject -> parent.remove(key)
+            is JSONArray -> key.toIntOrNull()?.takeIf { it < parent.length() }?.let { parent.remove(it) }
+        }
+    }
+    return out
 }
 
 private object Missing
@@ -100,16 +145,25 @@ fun pointer(body: Any, path: String): Any? {
     return current
 }
 
-/** Every way an answer differs from the case's expectations (empty when it passes). */
-fun problems(case: Case, settings: Map<String, String>, isError: Boolean, body: Any, received: JSONArray): List<String> {
+/**
+ * Every way an answer differs from the case's expectations (empty when it passes).
+ * `lenient`: the answer is a typed record as JSON (see [jsonEquals]).
+ */
+fun problems(case: Case, settings: Map<String, String>, isError: Boolean, body: Any, received: JSONArray, lenient: Boolean = false): List<String> {
     val expect = case.data.getJSONObject("expect")
     val found = mutableListOf<String>()
     if (isError != expect.getBoolean("isError")) found += "isError is $isError, expected ${expect.getBoolean("isError")}"
-    if (expect.has("body") && !jsonEquals(expect.get("body"), body)) found += "body differs: expected ${expect.get("body")}"
+    val patterns = expect.optJSONObject("patterns") ?: JSONObject()
+    for (path in patterns.keySet()) {
+        val actual = pointer(body, path)
+        if (actual !is String || !Regex(patterns.getString(path)).containsMatchIn(actual)) found += "$path is $actual, expected a string matching ${patterns.getString(path)}"
+    }
+    if (expect.has("body") && !jsonEquals(expect.get("body"), without(body, patterns.keySet()), lenient)) found += "body differs: expected ${expect.get("body")}"
     expect.optJSONObject("pointers")?.let { pointers ->
         for (path in pointers.keySet()) {
             val actual = pointer(body, path)
-            if (actual === Missing || !jsonEquals(actual, pointers.get(path))) found += "$path is $actual, expected ${pointers.get(path)}"
+            val missingButNull = lenient && actual === Missing && pointers.get(path) == JSONObject.NULL
+            if (!missingButNull && (actual === Missing || !jsonEquals(actual, pointers.get(path), lenient))) found += "$path is $actual, expected ${pointers.get(path)}"
         }
     }
     expect.optJSONObject("lengths")?.let { lengths ->
@@ -128,6 +182,13 @@ fun problems(case: Case, settings: Map<String, String>, isError: Boolean, body: 
             val headers = got.getJSONObject("headers")
             want.optJSONObject("headers")?.let { h -> h.keySet().filter { headers.optString(it, null) != h.getString(it) }.forEach { found += "request $i: header $it" } }
             want.optJSONArray("absentHeaders")?.forEach { if (headers.has(it as String)) found += "request $i: header $it must be absent" }
+            val sent = runCatching { parseJson(got.getString("body")) }.getOrNull() ?: JSONObject.NULL
+            want.optJSONObject("bodyPointers")?.let { b ->
+                for (path in b.keySet()) {
+                    val actual = pointer(sent, path)
+                    if (actual === Missing || !jsonEquals(actual, b.get(path))) found += "request $i: body $path is $actual, expected ${b.get(path)}"
+                }
+            }
         }
     }
     val text = body.toString()

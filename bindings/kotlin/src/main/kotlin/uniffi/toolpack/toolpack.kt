@@ -927,6 +927,29 @@ public object FfiConverterUInt: FfiConverter<UInt, Int> {
 /**
  * @suppress
  */
+public object FfiConverterULong: FfiConverter<ULong, Long> {
+    override fun lift(value: Long): ULong {
+        return value.toULong()
+    }
+
+    override fun read(buf: ByteBuffer): ULong {
+        return lift(buf.getLong())
+    }
+
+    override fun lower(value: ULong): Long {
+        return value.toLong()
+    }
+
+    override fun allocationSize(value: ULong) = 8UL
+
+    override fun write(value: ULong, buf: ByteBuffer) {
+        buf.putLong(value.toLong())
+    }
+}
+
+/**
+ * @suppress
+ */
 public object FfiConverterLong: FfiConverter<Long, Long> {
     override fun lift(value: Long): Long {
         return value
@@ -944,6 +967,29 @@ public object FfiConverterLong: FfiConverter<Long, Long> {
 
     override fun write(value: Long, buf: ByteBuffer) {
         buf.putLong(value)
+    }
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterDouble: FfiConverter<Double, Double> {
+    override fun lift(value: Double): Double {
+        return value
+    }
+
+    override fun read(buf: ByteBuffer): Double {
+        return buf.getDouble()
+    }
+
+    override fun lower(value: Double): Double {
+        return value
+    }
+
+    override fun allocationSize(value: Double) = 8UL
+
+    override fun write(value: Double, buf: ByteBuffer) {
+        buf.putDouble(value)
     }
 }
 
@@ -1024,6 +1070,1150 @@ public object FfiConverterString: FfiConverter<String, RustBuffer.ByValue> {
         val byteBuf = toUtf8(value)
         buf.putInt(byteBuf.limit())
         buf.put(byteBuf)
+    }
+}
+
+
+
+/**
+ * Accessibility wishes as applied.
+ */
+data class Accessibility (
+    /**
+     * Step-free routes asked for.
+     */
+    var `stepFree`: kotlin.Boolean
+    , 
+    /**
+     * Less walking asked for.
+     */
+    var `lowWalkingDistance`: kotlin.Boolean
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAccessibility: FfiConverterRustBuffer<Accessibility> {
+    override fun read(buf: ByteBuffer): Accessibility {
+        return Accessibility(
+            FfiConverterBoolean.read(buf),
+            FfiConverterBoolean.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: Accessibility) = (
+            FfiConverterBoolean.allocationSize(value.`stepFree`) +
+            FfiConverterBoolean.allocationSize(value.`lowWalkingDistance`)
+    )
+
+    override fun write(value: Accessibility, buf: ByteBuffer) {
+            FfiConverterBoolean.write(value.`stepFree`, buf)
+            FfiConverterBoolean.write(value.`lowWalkingDistance`, buf)
+    }
+}
+
+
+
+/**
+ * Accessibility wishes.
+ */
+data class AccessibilityInput (
+    /**
+     * Step-free (wheelchair) routes only.
+     */
+    var `stepFree`: kotlin.Boolean?
+    , 
+    /**
+     * Walk as little as possible.
+     */
+    var `lowWalkingDistance`: kotlin.Boolean?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeAccessibilityInput: FfiConverterRustBuffer<AccessibilityInput> {
+    override fun read(buf: ByteBuffer): AccessibilityInput {
+        return AccessibilityInput(
+            FfiConverterOptionalBoolean.read(buf),
+            FfiConverterOptionalBoolean.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: AccessibilityInput) = (
+            FfiConverterOptionalBoolean.allocationSize(value.`stepFree`) +
+            FfiConverterOptionalBoolean.allocationSize(value.`lowWalkingDistance`)
+    )
+
+    override fun write(value: AccessibilityInput, buf: ByteBuffer) {
+            FfiConverterOptionalBoolean.write(value.`stepFree`, buf)
+            FfiConverterOptionalBoolean.write(value.`lowWalkingDistance`, buf)
+    }
+}
+
+
+
+/**
+ * A bounding box.
+ */
+data class BoundingBox (
+    /**
+     * Western edge.
+     */
+    var `minLon`: kotlin.Double
+    , 
+    /**
+     * Eastern edge.
+     */
+    var `maxLon`: kotlin.Double
+    , 
+    /**
+     * Southern edge.
+     */
+    var `minLat`: kotlin.Double
+    , 
+    /**
+     * Northern edge.
+     */
+    var `maxLat`: kotlin.Double
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeBoundingBox: FfiConverterRustBuffer<BoundingBox> {
+    override fun read(buf: ByteBuffer): BoundingBox {
+        return BoundingBox(
+            FfiConverterDouble.read(buf),
+            FfiConverterDouble.read(buf),
+            FfiConverterDouble.read(buf),
+            FfiConverterDouble.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: BoundingBox) = (
+            FfiConverterDouble.allocationSize(value.`minLon`) +
+            FfiConverterDouble.allocationSize(value.`maxLon`) +
+            FfiConverterDouble.allocationSize(value.`minLat`) +
+            FfiConverterDouble.allocationSize(value.`maxLat`)
+    )
+
+    override fun write(value: BoundingBox, buf: ByteBuffer) {
+            FfiConverterDouble.write(value.`minLon`, buf)
+            FfiConverterDouble.write(value.`maxLon`, buf)
+            FfiConverterDouble.write(value.`minLat`, buf)
+            FfiConverterDouble.write(value.`maxLat`, buf)
+    }
+}
+
+
+
+/**
+ * A WGS 84 point.
+ */
+data class Coordinate (
+    /**
+     * Latitude, -90..90.
+     */
+    var `lat`: kotlin.Double
+    , 
+    /**
+     * Longitude, -180..180.
+     */
+    var `lon`: kotlin.Double
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeCoordinate: FfiConverterRustBuffer<Coordinate> {
+    override fun read(buf: ByteBuffer): Coordinate {
+        return Coordinate(
+            FfiConverterDouble.read(buf),
+            FfiConverterDouble.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: Coordinate) = (
+            FfiConverterDouble.allocationSize(value.`lat`) +
+            FfiConverterDouble.allocationSize(value.`lon`)
+    )
+
+    override fun write(value: Coordinate, buf: ByteBuffer) {
+            FfiConverterDouble.write(value.`lat`, buf)
+            FfiConverterDouble.write(value.`lon`, buf)
+    }
+}
+
+
+
+/**
+ * One departure.
+ */
+data class Departure (
+    /**
+     * Line, e.g. `159`.
+     */
+    var `line`: kotlin.String
+    , 
+    /**
+     * Mode: BUS, TRAM, RAIL, METRO, FERRY, …
+     */
+    var `mode`: kotlin.String
+    , 
+    /**
+     * Where it is going (the headsign).
+     */
+    var `destination`: kotlin.String
+    , 
+    /**
+     * Timetabled departure, ISO 8601 with the Helsinki offset.
+     */
+    var `scheduledTime`: kotlin.String
+    , 
+    /**
+     * Expected departure from realtime data, when there is some.
+     */
+    var `realtimeTime`: kotlin.String?
+    , 
+    /**
+     * Realtime delay in seconds (negative when early), when there is realtime data.
+     */
+    var `delaySeconds`: kotlin.Long?
+    , 
+    /**
+     * `on_time`, `delayed`, `cancelled` or `scheduled_only`.
+     */
+    var `status`: TransitStatus
+    , 
+    /**
+     * Platform or track, when known.
+     */
+    var `platform`: kotlin.String?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeDeparture: FfiConverterRustBuffer<Departure> {
+    override fun read(buf: ByteBuffer): Departure {
+        return Departure(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterTypeTransitStatus.read(buf),
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: Departure) = (
+            FfiConverterString.allocationSize(value.`line`) +
+            FfiConverterString.allocationSize(value.`mode`) +
+            FfiConverterString.allocationSize(value.`destination`) +
+            FfiConverterString.allocationSize(value.`scheduledTime`) +
+            FfiConverterOptionalString.allocationSize(value.`realtimeTime`) +
+            FfiConverterOptionalLong.allocationSize(value.`delaySeconds`) +
+            FfiConverterTypeTransitStatus.allocationSize(value.`status`) +
+            FfiConverterOptionalString.allocationSize(value.`platform`)
+    )
+
+    override fun write(value: Departure, buf: ByteBuffer) {
+            FfiConverterString.write(value.`line`, buf)
+            FfiConverterString.write(value.`mode`, buf)
+            FfiConverterString.write(value.`destination`, buf)
+            FfiConverterString.write(value.`scheduledTime`, buf)
+            FfiConverterOptionalString.write(value.`realtimeTime`, buf)
+            FfiConverterOptionalLong.write(value.`delaySeconds`, buf)
+            FfiConverterTypeTransitStatus.write(value.`status`, buf)
+            FfiConverterOptionalString.write(value.`platform`, buf)
+    }
+}
+
+
+
+/**
+ * The body of a Digitransit error.
+ */
+data class DigitransitErrorBody (
+    /**
+     * The contract's error code.
+     */
+    var `code`: DigitransitErrorCode
+    , 
+    /**
+     * What went wrong, for a person (provider messages cut to 200 characters).
+     */
+    var `message`: kotlin.String
+    , 
+    /**
+     * What to try instead, when there is something to try.
+     */
+    var `hint`: kotlin.String?
+    , 
+    /**
+     * Seconds to wait before retrying (`rate-limited` only).
+     */
+    var `retryAfter`: kotlin.ULong?
+    , 
+    /**
+     * The call's correlation id (a UUID), the same as a success would carry.
+     */
+    var `correlationId`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeDigitransitErrorBody: FfiConverterRustBuffer<DigitransitErrorBody> {
+    override fun read(buf: ByteBuffer): DigitransitErrorBody {
+        return DigitransitErrorBody(
+            FfiConverterTypeDigitransitErrorCode.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalULong.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: DigitransitErrorBody) = (
+            FfiConverterTypeDigitransitErrorCode.allocationSize(value.`code`) +
+            FfiConverterString.allocationSize(value.`message`) +
+            FfiConverterOptionalString.allocationSize(value.`hint`) +
+            FfiConverterOptionalULong.allocationSize(value.`retryAfter`) +
+            FfiConverterString.allocationSize(value.`correlationId`)
+    )
+
+    override fun write(value: DigitransitErrorBody, buf: ByteBuffer) {
+            FfiConverterTypeDigitransitErrorCode.write(value.`code`, buf)
+            FfiConverterString.write(value.`message`, buf)
+            FfiConverterOptionalString.write(value.`hint`, buf)
+            FfiConverterOptionalULong.write(value.`retryAfter`, buf)
+            FfiConverterString.write(value.`correlationId`, buf)
+    }
+}
+
+
+
+/**
+ * `{"error": {...}}`: how every Digitransit tool answers a failure.
+ */
+data class DigitransitErrorEnvelope (
+    /**
+     * The error.
+     */
+    var `error`: DigitransitErrorBody
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeDigitransitErrorEnvelope: FfiConverterRustBuffer<DigitransitErrorEnvelope> {
+    override fun read(buf: ByteBuffer): DigitransitErrorEnvelope {
+        return DigitransitErrorEnvelope(
+            FfiConverterTypeDigitransitErrorBody.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: DigitransitErrorEnvelope) = (
+            FfiConverterTypeDigitransitErrorBody.allocationSize(value.`error`)
+    )
+
+    override fun write(value: DigitransitErrorEnvelope, buf: ByteBuffer) {
+            FfiConverterTypeDigitransitErrorBody.write(value.`error`, buf)
+    }
+}
+
+
+
+/**
+ * `find_stops` arguments.
+ */
+data class FindStopsRequest (
+    /**
+     * Where to look from.
+     */
+    var `coordinate`: Coordinate
+    , 
+    /**
+     * Walking radius in metres, 1..3000 (default 500).
+     */
+    var `radius`: kotlin.Long?
+    , 
+    /**
+     * Most stops returned (default 10; above 25 it is capped with a warning).
+     */
+    var `maxResults`: kotlin.Long?
+    , 
+    /**
+     * Keep stops whose name or code contains this text (case-insensitive).
+     */
+    var `textFilter`: kotlin.String?
+    , 
+    /**
+     * Language of stop names: `fi`, `sv` or `en` (default).
+     */
+    var `language`: Language?
+    , 
+    /**
+     * Keep stops served by one of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR.
+     */
+    var `includeModes`: List<kotlin.String>?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeFindStopsRequest: FfiConverterRustBuffer<FindStopsRequest> {
+    override fun read(buf: ByteBuffer): FindStopsRequest {
+        return FindStopsRequest(
+            FfiConverterTypeCoordinate.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeLanguage.read(buf),
+            FfiConverterOptionalSequenceString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: FindStopsRequest) = (
+            FfiConverterTypeCoordinate.allocationSize(value.`coordinate`) +
+            FfiConverterOptionalLong.allocationSize(value.`radius`) +
+            FfiConverterOptionalLong.allocationSize(value.`maxResults`) +
+            FfiConverterOptionalString.allocationSize(value.`textFilter`) +
+            FfiConverterOptionalTypeLanguage.allocationSize(value.`language`) +
+            FfiConverterOptionalSequenceString.allocationSize(value.`includeModes`)
+    )
+
+    override fun write(value: FindStopsRequest, buf: ByteBuffer) {
+            FfiConverterTypeCoordinate.write(value.`coordinate`, buf)
+            FfiConverterOptionalLong.write(value.`radius`, buf)
+            FfiConverterOptionalLong.write(value.`maxResults`, buf)
+            FfiConverterOptionalString.write(value.`textFilter`, buf)
+            FfiConverterOptionalTypeLanguage.write(value.`language`, buf)
+            FfiConverterOptionalSequenceString.write(value.`includeModes`, buf)
+    }
+}
+
+
+
+/**
+ * `find_stops` success body.
+ */
+data class FindStopsResult (
+    /**
+     * Stops, nearest first (then by name and id).
+     */
+    var `stops`: List<NearbyStop>
+    , 
+    /**
+     * The call's correlation id (UUID).
+     */
+    var `correlationId`: kotlin.String
+    , 
+    /**
+     * Notes (`truncated-results`, `no-matches-after-filter`).
+     */
+    var `warnings`: List<Warning>?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeFindStopsResult: FfiConverterRustBuffer<FindStopsResult> {
+    override fun read(buf: ByteBuffer): FindStopsResult {
+        return FindStopsResult(
+            FfiConverterSequenceTypeNearbyStop.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalSequenceTypeWarning.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: FindStopsResult) = (
+            FfiConverterSequenceTypeNearbyStop.allocationSize(value.`stops`) +
+            FfiConverterString.allocationSize(value.`correlationId`) +
+            FfiConverterOptionalSequenceTypeWarning.allocationSize(value.`warnings`)
+    )
+
+    override fun write(value: FindStopsResult, buf: ByteBuffer) {
+            FfiConverterSequenceTypeNearbyStop.write(value.`stops`, buf)
+            FfiConverterString.write(value.`correlationId`, buf)
+            FfiConverterOptionalSequenceTypeWarning.write(value.`warnings`, buf)
+    }
+}
+
+
+
+/**
+ * `geocode_address` arguments.
+ */
+data class GeocodeAddressRequest (
+    /**
+     * What to look for: an address, a place or a stop name; 1..200 characters after trimming.
+     */
+    var `text`: kotlin.String
+    , 
+    /**
+     * How many results, 1..40 (default 10). A larger size is clamped to 40 and the answer
+     * says `truncated`.
+     */
+    var `size`: kotlin.Long?
+    , 
+    /**
+     * Language of names and labels: `fi`, `sv` or `en` (default).
+     */
+    var `language`: Language?
+    , 
+    /**
+     * A point to prefer: among results of (almost) equal confidence, nearer ones first.
+     */
+    var `focus`: Coordinate?
+    , 
+    /**
+     * Pelias layers to search (at most 8), e.g. `["address", "stop"]`.
+     */
+    var `layers`: List<kotlin.String>?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeGeocodeAddressRequest: FfiConverterRustBuffer<GeocodeAddressRequest> {
+    override fun read(buf: ByteBuffer): GeocodeAddressRequest {
+        return GeocodeAddressRequest(
+            FfiConverterString.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalTypeLanguage.read(buf),
+            FfiConverterOptionalTypeCoordinate.read(buf),
+            FfiConverterOptionalSequenceString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: GeocodeAddressRequest) = (
+            FfiConverterString.allocationSize(value.`text`) +
+            FfiConverterOptionalLong.allocationSize(value.`size`) +
+            FfiConverterOptionalTypeLanguage.allocationSize(value.`language`) +
+            FfiConverterOptionalTypeCoordinate.allocationSize(value.`focus`) +
+            FfiConverterOptionalSequenceString.allocationSize(value.`layers`)
+    )
+
+    override fun write(value: GeocodeAddressRequest, buf: ByteBuffer) {
+            FfiConverterString.write(value.`text`, buf)
+            FfiConverterOptionalLong.write(value.`size`, buf)
+            FfiConverterOptionalTypeLanguage.write(value.`language`, buf)
+            FfiConverterOptionalTypeCoordinate.write(value.`focus`, buf)
+            FfiConverterOptionalSequenceString.write(value.`layers`, buf)
+    }
+}
+
+
+
+/**
+ * `geocode_address` success body.
+ */
+data class GeocodeAddressResult (
+    /**
+     * The query as searched (trimmed).
+     */
+    var `query`: kotlin.String
+    , 
+    /**
+     * The language asked for.
+     */
+    var `language`: Language
+    , 
+    /**
+     * The places found, best first.
+     */
+    var `results`: List<GeocodeResult>
+    , 
+    /**
+     * `true` when more results existed than were returned, or `size` was clamped to 40.
+     */
+    var `truncated`: kotlin.Boolean?
+    , 
+    /**
+     * Notes on the answer (`truncated-results`).
+     */
+    var `warnings`: List<Warning>?
+    , 
+    /**
+     * The call's correlation id (UUID).
+     */
+    var `correlationId`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeGeocodeAddressResult: FfiConverterRustBuffer<GeocodeAddressResult> {
+    override fun read(buf: ByteBuffer): GeocodeAddressResult {
+        return GeocodeAddressResult(
+            FfiConverterString.read(buf),
+            FfiConverterTypeLanguage.read(buf),
+            FfiConverterSequenceTypeGeocodeResult.read(buf),
+            FfiConverterOptionalBoolean.read(buf),
+            FfiConverterOptionalSequenceTypeWarning.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: GeocodeAddressResult) = (
+            FfiConverterString.allocationSize(value.`query`) +
+            FfiConverterTypeLanguage.allocationSize(value.`language`) +
+            FfiConverterSequenceTypeGeocodeResult.allocationSize(value.`results`) +
+            FfiConverterOptionalBoolean.allocationSize(value.`truncated`) +
+            FfiConverterOptionalSequenceTypeWarning.allocationSize(value.`warnings`) +
+            FfiConverterString.allocationSize(value.`correlationId`)
+    )
+
+    override fun write(value: GeocodeAddressResult, buf: ByteBuffer) {
+            FfiConverterString.write(value.`query`, buf)
+            FfiConverterTypeLanguage.write(value.`language`, buf)
+            FfiConverterSequenceTypeGeocodeResult.write(value.`results`, buf)
+            FfiConverterOptionalBoolean.write(value.`truncated`, buf)
+            FfiConverterOptionalSequenceTypeWarning.write(value.`warnings`, buf)
+            FfiConverterString.write(value.`correlationId`, buf)
+    }
+}
+
+
+
+/**
+ * One place the geocoder found.
+ */
+data class GeocodeResult (
+    /**
+     * The place's name in the requested language (the default name when it has none).
+     */
+    var `name`: kotlin.String
+    , 
+    /**
+     * Where it is.
+     */
+    var `coordinates`: Coordinate
+    , 
+    /**
+     * How well it matches, 0..1.
+     */
+    var `confidence`: kotlin.Double
+    , 
+    /**
+     * `address`, `poi` or `stop`.
+     */
+    var `type`: GeocodeResultType
+    , 
+    /**
+     * The language asked for.
+     */
+    var `language`: kotlin.String?
+    , 
+    /**
+     * A short display label, e.g. "Kamppi, Helsinki".
+     */
+    var `label`: kotlin.String?
+    , 
+    /**
+     * "Street number, locality" when the provider gives a street.
+     */
+    var `address`: kotlin.String?
+    , 
+    /**
+     * The place's extent, when the provider gives one.
+     */
+    var `boundingBox`: BoundingBox?
+    , 
+    /**
+     * For a stop or station, its OTP id (for `get_departures`), e.g. `HSL:2431252`.
+     */
+    var `stopId`: kotlin.String?
+    , 
+    /**
+     * Distance from the reverse-geocoded point, in metres (`reverse_geocode` only).
+     */
+    var `distanceMeters`: kotlin.Double?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeGeocodeResult: FfiConverterRustBuffer<GeocodeResult> {
+    override fun read(buf: ByteBuffer): GeocodeResult {
+        return GeocodeResult(
+            FfiConverterString.read(buf),
+            FfiConverterTypeCoordinate.read(buf),
+            FfiConverterDouble.read(buf),
+            FfiConverterTypeGeocodeResultType.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeBoundingBox.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalDouble.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: GeocodeResult) = (
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterTypeCoordinate.allocationSize(value.`coordinates`) +
+            FfiConverterDouble.allocationSize(value.`confidence`) +
+            FfiConverterTypeGeocodeResultType.allocationSize(value.`type`) +
+            FfiConverterOptionalString.allocationSize(value.`language`) +
+            FfiConverterOptionalString.allocationSize(value.`label`) +
+            FfiConverterOptionalString.allocationSize(value.`address`) +
+            FfiConverterOptionalTypeBoundingBox.allocationSize(value.`boundingBox`) +
+            FfiConverterOptionalString.allocationSize(value.`stopId`) +
+            FfiConverterOptionalDouble.allocationSize(value.`distanceMeters`)
+    )
+
+    override fun write(value: GeocodeResult, buf: ByteBuffer) {
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterTypeCoordinate.write(value.`coordinates`, buf)
+            FfiConverterDouble.write(value.`confidence`, buf)
+            FfiConverterTypeGeocodeResultType.write(value.`type`, buf)
+            FfiConverterOptionalString.write(value.`language`, buf)
+            FfiConverterOptionalString.write(value.`label`, buf)
+            FfiConverterOptionalString.write(value.`address`, buf)
+            FfiConverterOptionalTypeBoundingBox.write(value.`boundingBox`, buf)
+            FfiConverterOptionalString.write(value.`stopId`, buf)
+            FfiConverterOptionalDouble.write(value.`distanceMeters`, buf)
+    }
+}
+
+
+
+/**
+ * `get_departures` arguments.
+ */
+data class GetDeparturesRequest (
+    /**
+     * The stop or station.
+     */
+    var `stop`: StopRef
+    , 
+    /**
+     * How far ahead to look, 1..120 minutes (default 30).
+     */
+    var `windowMinutes`: kotlin.Long?
+    , 
+    /**
+     * Most departures returned, 1..50 (default 10).
+     */
+    var `limit`: kotlin.Long?
+    , 
+    /**
+     * Language of stop names and headsigns: `fi`, `sv` or `en` (default).
+     */
+    var `language`: Language?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeGetDeparturesRequest: FfiConverterRustBuffer<GetDeparturesRequest> {
+    override fun read(buf: ByteBuffer): GetDeparturesRequest {
+        return GetDeparturesRequest(
+            FfiConverterTypeStopRef.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalTypeLanguage.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: GetDeparturesRequest) = (
+            FfiConverterTypeStopRef.allocationSize(value.`stop`) +
+            FfiConverterOptionalLong.allocationSize(value.`windowMinutes`) +
+            FfiConverterOptionalLong.allocationSize(value.`limit`) +
+            FfiConverterOptionalTypeLanguage.allocationSize(value.`language`)
+    )
+
+    override fun write(value: GetDeparturesRequest, buf: ByteBuffer) {
+            FfiConverterTypeStopRef.write(value.`stop`, buf)
+            FfiConverterOptionalLong.write(value.`windowMinutes`, buf)
+            FfiConverterOptionalLong.write(value.`limit`, buf)
+            FfiConverterOptionalTypeLanguage.write(value.`language`, buf)
+    }
+}
+
+
+
+/**
+ * `get_departures` success body.
+ */
+data class GetDeparturesResult (
+    /**
+     * The stop or station id asked about.
+     */
+    var `stopId`: kotlin.String
+    , 
+    /**
+     * Its name, when known.
+     */
+    var `stopName`: kotlin.String?
+    , 
+    /**
+     * Whether any departure has realtime data.
+     */
+    var `realtimeUsed`: kotlin.Boolean
+    , 
+    /**
+     * When the data was received (ISO 8601 UTC).
+     */
+    var `dataFreshness`: kotlin.String
+    , 
+    /**
+     * Next departures, soonest first (realtime time when known), then by line.
+     */
+    var `departures`: List<Departure>
+    , 
+    /**
+     * The call's correlation id (UUID).
+     */
+    var `correlationId`: kotlin.String
+    , 
+    /**
+     * Notes on the answer (`truncated-results`).
+     */
+    var `warnings`: List<Warning>?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeGetDeparturesResult: FfiConverterRustBuffer<GetDeparturesResult> {
+    override fun read(buf: ByteBuffer): GetDeparturesResult {
+        return GetDeparturesResult(
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterBoolean.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterSequenceTypeDeparture.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalSequenceTypeWarning.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: GetDeparturesResult) = (
+            FfiConverterString.allocationSize(value.`stopId`) +
+            FfiConverterOptionalString.allocationSize(value.`stopName`) +
+            FfiConverterBoolean.allocationSize(value.`realtimeUsed`) +
+            FfiConverterString.allocationSize(value.`dataFreshness`) +
+            FfiConverterSequenceTypeDeparture.allocationSize(value.`departures`) +
+            FfiConverterString.allocationSize(value.`correlationId`) +
+            FfiConverterOptionalSequenceTypeWarning.allocationSize(value.`warnings`)
+    )
+
+    override fun write(value: GetDeparturesResult, buf: ByteBuffer) {
+            FfiConverterString.write(value.`stopId`, buf)
+            FfiConverterOptionalString.write(value.`stopName`, buf)
+            FfiConverterBoolean.write(value.`realtimeUsed`, buf)
+            FfiConverterString.write(value.`dataFreshness`, buf)
+            FfiConverterSequenceTypeDeparture.write(value.`departures`, buf)
+            FfiConverterString.write(value.`correlationId`, buf)
+            FfiConverterOptionalSequenceTypeWarning.write(value.`warnings`, buf)
+    }
+}
+
+
+
+/**
+ * `get_user_variables` arguments.
+ */
+data class GetUserVariablesRequest (
+    /**
+     * Only variables of this type (all when absent).
+     */
+    var `type`: UserVariableType?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeGetUserVariablesRequest: FfiConverterRustBuffer<GetUserVariablesRequest> {
+    override fun read(buf: ByteBuffer): GetUserVariablesRequest {
+        return GetUserVariablesRequest(
+            FfiConverterOptionalTypeUserVariableType.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: GetUserVariablesRequest) = (
+            FfiConverterOptionalTypeUserVariableType.allocationSize(value.`type`)
+    )
+
+    override fun write(value: GetUserVariablesRequest, buf: ByteBuffer) {
+            FfiConverterOptionalTypeUserVariableType.write(value.`type`, buf)
+    }
+}
+
+
+
+/**
+ * `get_user_variables` success body.
+ */
+data class GetUserVariablesResult (
+    /**
+     * Every saved variable (of the type asked for), by key.
+     */
+    var `variables`: List<UserVariable>
+    , 
+    /**
+     * The call's correlation id (UUID).
+     */
+    var `correlationId`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeGetUserVariablesResult: FfiConverterRustBuffer<GetUserVariablesResult> {
+    override fun read(buf: ByteBuffer): GetUserVariablesResult {
+        return GetUserVariablesResult(
+            FfiConverterSequenceTypeUserVariable.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: GetUserVariablesResult) = (
+            FfiConverterSequenceTypeUserVariable.allocationSize(value.`variables`) +
+            FfiConverterString.allocationSize(value.`correlationId`)
+    )
+
+    override fun write(value: GetUserVariablesResult, buf: ByteBuffer) {
+            FfiConverterSequenceTypeUserVariable.write(value.`variables`, buf)
+            FfiConverterString.write(value.`correlationId`, buf)
+    }
+}
+
+
+
+/**
+ * One way to make the trip.
+ */
+data class Itinerary (
+    /**
+     * Departure (ISO 8601 with offset; realtime when known).
+     */
+    var `start`: kotlin.String
+    , 
+    /**
+     * Arrival.
+     */
+    var `end`: kotlin.String
+    , 
+    /**
+     * Door to door, seconds.
+     */
+    var `durationSeconds`: kotlin.Long
+    , 
+    /**
+     * Transfers between vehicles.
+     */
+    var `numberOfTransfers`: kotlin.UInt
+    , 
+    /**
+     * Walking, metres.
+     */
+    var `walkDistanceMeters`: kotlin.Double
+    , 
+    /**
+     * The legs, in order.
+     */
+    var `legs`: List<Leg>
+    , 
+    /**
+     * Whether realtime data backs its transit legs.
+     */
+    var `scheduleType`: ScheduleType
+    , 
+    /**
+     * `sha1:…` of its legs and start time: equal fingerprints are the same trip.
+     */
+    var `fingerprint`: kotlin.String
+    , 
+    /**
+     * `true` when it came from the relaxed search run because of a disruption.
+     */
+    var `disruptionFlag`: kotlin.Boolean?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeItinerary: FfiConverterRustBuffer<Itinerary> {
+    override fun read(buf: ByteBuffer): Itinerary {
+        return Itinerary(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterLong.read(buf),
+            FfiConverterUInt.read(buf),
+            FfiConverterDouble.read(buf),
+            FfiConverterSequenceTypeLeg.read(buf),
+            FfiConverterTypeScheduleType.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalBoolean.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: Itinerary) = (
+            FfiConverterString.allocationSize(value.`start`) +
+            FfiConverterString.allocationSize(value.`end`) +
+            FfiConverterLong.allocationSize(value.`durationSeconds`) +
+            FfiConverterUInt.allocationSize(value.`numberOfTransfers`) +
+            FfiConverterDouble.allocationSize(value.`walkDistanceMeters`) +
+            FfiConverterSequenceTypeLeg.allocationSize(value.`legs`) +
+            FfiConverterTypeScheduleType.allocationSize(value.`scheduleType`) +
+            FfiConverterString.allocationSize(value.`fingerprint`) +
+            FfiConverterOptionalBoolean.allocationSize(value.`disruptionFlag`)
+    )
+
+    override fun write(value: Itinerary, buf: ByteBuffer) {
+            FfiConverterString.write(value.`start`, buf)
+            FfiConverterString.write(value.`end`, buf)
+            FfiConverterLong.write(value.`durationSeconds`, buf)
+            FfiConverterUInt.write(value.`numberOfTransfers`, buf)
+            FfiConverterDouble.write(value.`walkDistanceMeters`, buf)
+            FfiConverterSequenceTypeLeg.write(value.`legs`, buf)
+            FfiConverterTypeScheduleType.write(value.`scheduleType`, buf)
+            FfiConverterString.write(value.`fingerprint`, buf)
+            FfiConverterOptionalBoolean.write(value.`disruptionFlag`, buf)
     }
 }
 
@@ -1412,6 +2602,1153 @@ public object FfiConverterTypeJourneyPlanToolResponse: FfiConverterRustBuffer<Jo
 
 
 /**
+ * One leg of an itinerary.
+ */
+data class Leg (
+    /**
+     * WALK, BUS, TRAM, RAIL, METRO, FERRY, BIKE, …
+     */
+    var `mode`: kotlin.String
+    , 
+    /**
+     * Line, e.g. `10`, for transit legs.
+     */
+    var `line`: kotlin.String?
+    , 
+    /**
+     * Where the vehicle is heading.
+     */
+    var `headsign`: kotlin.String?
+    , 
+    /**
+     * Start of the leg.
+     */
+    var `from`: LegPlace
+    , 
+    /**
+     * End of the leg.
+     */
+    var `to`: LegPlace
+    , 
+    /**
+     * Timetabled departure (ISO 8601 with offset).
+     */
+    var `scheduledDeparture`: kotlin.String
+    , 
+    /**
+     * Expected departure from realtime data.
+     */
+    var `realtimeDeparture`: kotlin.String?
+    , 
+    /**
+     * Timetabled arrival.
+     */
+    var `scheduledArrival`: kotlin.String
+    , 
+    /**
+     * Expected arrival from realtime data.
+     */
+    var `realtimeArrival`: kotlin.String?
+    , 
+    /**
+     * Realtime delay in seconds (negative when early).
+     */
+    var `realtimeDelaySeconds`: kotlin.Long?
+    , 
+    /**
+     * `on_time`, `delayed` (beyond 60 s either way), `cancelled` or `scheduled_only`.
+     */
+    var `status`: TransitStatus
+    , 
+    /**
+     * Length, metres.
+     */
+    var `distanceMeters`: kotlin.Double
+    , 
+    /**
+     * Service alerts on this leg (their headlines).
+     */
+    var `alerts`: List<kotlin.String>?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeLeg: FfiConverterRustBuffer<Leg> {
+    override fun read(buf: ByteBuffer): Leg {
+        return Leg(
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeLegPlace.read(buf),
+            FfiConverterTypeLegPlace.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterTypeTransitStatus.read(buf),
+            FfiConverterDouble.read(buf),
+            FfiConverterOptionalSequenceString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: Leg) = (
+            FfiConverterString.allocationSize(value.`mode`) +
+            FfiConverterOptionalString.allocationSize(value.`line`) +
+            FfiConverterOptionalString.allocationSize(value.`headsign`) +
+            FfiConverterTypeLegPlace.allocationSize(value.`from`) +
+            FfiConverterTypeLegPlace.allocationSize(value.`to`) +
+            FfiConverterString.allocationSize(value.`scheduledDeparture`) +
+            FfiConverterOptionalString.allocationSize(value.`realtimeDeparture`) +
+            FfiConverterString.allocationSize(value.`scheduledArrival`) +
+            FfiConverterOptionalString.allocationSize(value.`realtimeArrival`) +
+            FfiConverterOptionalLong.allocationSize(value.`realtimeDelaySeconds`) +
+            FfiConverterTypeTransitStatus.allocationSize(value.`status`) +
+            FfiConverterDouble.allocationSize(value.`distanceMeters`) +
+            FfiConverterOptionalSequenceString.allocationSize(value.`alerts`)
+    )
+
+    override fun write(value: Leg, buf: ByteBuffer) {
+            FfiConverterString.write(value.`mode`, buf)
+            FfiConverterOptionalString.write(value.`line`, buf)
+            FfiConverterOptionalString.write(value.`headsign`, buf)
+            FfiConverterTypeLegPlace.write(value.`from`, buf)
+            FfiConverterTypeLegPlace.write(value.`to`, buf)
+            FfiConverterString.write(value.`scheduledDeparture`, buf)
+            FfiConverterOptionalString.write(value.`realtimeDeparture`, buf)
+            FfiConverterString.write(value.`scheduledArrival`, buf)
+            FfiConverterOptionalString.write(value.`realtimeArrival`, buf)
+            FfiConverterOptionalLong.write(value.`realtimeDelaySeconds`, buf)
+            FfiConverterTypeTransitStatus.write(value.`status`, buf)
+            FfiConverterDouble.write(value.`distanceMeters`, buf)
+            FfiConverterOptionalSequenceString.write(value.`alerts`, buf)
+    }
+}
+
+
+
+/**
+ * One end of a leg.
+ */
+data class LegPlace (
+    /**
+     * The place's name.
+     */
+    var `name`: kotlin.String
+    , 
+    /**
+     * Where it is.
+     */
+    var `coordinate`: Coordinate
+    , 
+    /**
+     * The OTP stop id, at a stop.
+     */
+    var `stopId`: kotlin.String?
+    , 
+    /**
+     * Platform or track, when known.
+     */
+    var `platform`: kotlin.String?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeLegPlace: FfiConverterRustBuffer<LegPlace> {
+    override fun read(buf: ByteBuffer): LegPlace {
+        return LegPlace(
+            FfiConverterString.read(buf),
+            FfiConverterTypeCoordinate.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: LegPlace) = (
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterTypeCoordinate.allocationSize(value.`coordinate`) +
+            FfiConverterOptionalString.allocationSize(value.`stopId`) +
+            FfiConverterOptionalString.allocationSize(value.`platform`)
+    )
+
+    override fun write(value: LegPlace, buf: ByteBuffer) {
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterTypeCoordinate.write(value.`coordinate`, buf)
+            FfiConverterOptionalString.write(value.`stopId`, buf)
+            FfiConverterOptionalString.write(value.`platform`, buf)
+    }
+}
+
+
+
+/**
+ * A resolved origin or destination.
+ */
+data class LocationRef (
+    /**
+     * The point routed from or to.
+     */
+    var `coordinate`: Coordinate
+    , 
+    /**
+     * The saved key, for a saved location.
+     */
+    var `label`: kotlin.String?
+    , 
+    /**
+     * The place's name, when known.
+     */
+    var `name`: kotlin.String?
+    , 
+    /**
+     * The place's address, when known.
+     */
+    var `address`: kotlin.String?
+    , 
+    /**
+     * `input`, `user-variable` or `geocode`.
+     */
+    var `rawSource`: RawSource
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeLocationRef: FfiConverterRustBuffer<LocationRef> {
+    override fun read(buf: ByteBuffer): LocationRef {
+        return LocationRef(
+            FfiConverterTypeCoordinate.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterTypeRawSource.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: LocationRef) = (
+            FfiConverterTypeCoordinate.allocationSize(value.`coordinate`) +
+            FfiConverterOptionalString.allocationSize(value.`label`) +
+            FfiConverterOptionalString.allocationSize(value.`name`) +
+            FfiConverterOptionalString.allocationSize(value.`address`) +
+            FfiConverterTypeRawSource.allocationSize(value.`rawSource`)
+    )
+
+    override fun write(value: LocationRef, buf: ByteBuffer) {
+            FfiConverterTypeCoordinate.write(value.`coordinate`, buf)
+            FfiConverterOptionalString.write(value.`label`, buf)
+            FfiConverterOptionalString.write(value.`name`, buf)
+            FfiConverterOptionalString.write(value.`address`, buf)
+            FfiConverterTypeRawSource.write(value.`rawSource`, buf)
+    }
+}
+
+
+
+/**
+ * A stop near the point.
+ */
+data class NearbyStop (
+    /**
+     * The OTP stop id (what `get_departures` takes), e.g. `HSL:1020444`.
+     */
+    var `id`: kotlin.String
+    , 
+    /**
+     * The stop's name.
+     */
+    var `name`: kotlin.String
+    , 
+    /**
+     * Where it is.
+     */
+    var `coordinate`: Coordinate
+    , 
+    /**
+     * Walking distance in metres.
+     */
+    var `distance`: kotlin.Double
+    , 
+    /**
+     * Modes serving it.
+     */
+    var `modes`: List<kotlin.String>
+    , 
+    /**
+     * The stop's short code shown on its sign, e.g. `H0101`.
+     */
+    var `code`: kotlin.String?
+    , 
+    /**
+     * Platform or track, when the stop is one.
+     */
+    var `platform`: kotlin.String?
+    , 
+    /**
+     * The stop's description (usually its street address).
+     */
+    var `address`: kotlin.String?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeNearbyStop: FfiConverterRustBuffer<NearbyStop> {
+    override fun read(buf: ByteBuffer): NearbyStop {
+        return NearbyStop(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterTypeCoordinate.read(buf),
+            FfiConverterDouble.read(buf),
+            FfiConverterSequenceString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: NearbyStop) = (
+            FfiConverterString.allocationSize(value.`id`) +
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterTypeCoordinate.allocationSize(value.`coordinate`) +
+            FfiConverterDouble.allocationSize(value.`distance`) +
+            FfiConverterSequenceString.allocationSize(value.`modes`) +
+            FfiConverterOptionalString.allocationSize(value.`code`) +
+            FfiConverterOptionalString.allocationSize(value.`platform`) +
+            FfiConverterOptionalString.allocationSize(value.`address`)
+    )
+
+    override fun write(value: NearbyStop, buf: ByteBuffer) {
+            FfiConverterString.write(value.`id`, buf)
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterTypeCoordinate.write(value.`coordinate`, buf)
+            FfiConverterDouble.write(value.`distance`, buf)
+            FfiConverterSequenceString.write(value.`modes`, buf)
+            FfiConverterOptionalString.write(value.`code`, buf)
+            FfiConverterOptionalString.write(value.`platform`, buf)
+            FfiConverterOptionalString.write(value.`address`, buf)
+    }
+}
+
+
+
+/**
+ * The constraints as applied, defaults filled in.
+ */
+data class PlanConstraints (
+    /**
+     * What was optimised for.
+     */
+    var `optimize`: Optimize
+    , 
+    /**
+     * Most walking, metres.
+     */
+    var `maxWalkingDistance`: kotlin.Double
+    , 
+    /**
+     * Most transfers.
+     */
+    var `maxTransfers`: kotlin.UInt
+    , 
+    /**
+     * Accessibility wishes.
+     */
+    var `accessibility`: Accessibility
+    , 
+    /**
+     * Language of names and headsigns.
+     */
+    var `language`: Language
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePlanConstraints: FfiConverterRustBuffer<PlanConstraints> {
+    override fun read(buf: ByteBuffer): PlanConstraints {
+        return PlanConstraints(
+            FfiConverterTypeOptimize.read(buf),
+            FfiConverterDouble.read(buf),
+            FfiConverterUInt.read(buf),
+            FfiConverterTypeAccessibility.read(buf),
+            FfiConverterTypeLanguage.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: PlanConstraints) = (
+            FfiConverterTypeOptimize.allocationSize(value.`optimize`) +
+            FfiConverterDouble.allocationSize(value.`maxWalkingDistance`) +
+            FfiConverterUInt.allocationSize(value.`maxTransfers`) +
+            FfiConverterTypeAccessibility.allocationSize(value.`accessibility`) +
+            FfiConverterTypeLanguage.allocationSize(value.`language`)
+    )
+
+    override fun write(value: PlanConstraints, buf: ByteBuffer) {
+            FfiConverterTypeOptimize.write(value.`optimize`, buf)
+            FfiConverterDouble.write(value.`maxWalkingDistance`, buf)
+            FfiConverterUInt.write(value.`maxTransfers`, buf)
+            FfiConverterTypeAccessibility.write(value.`accessibility`, buf)
+            FfiConverterTypeLanguage.write(value.`language`, buf)
+    }
+}
+
+
+
+/**
+ * `constraints` of a `plan_trip` call.
+ */
+data class PlanConstraintsInput (
+    /**
+     * `balanced` (default), `few_transfers` or `shortest_time`.
+     */
+    var `optimize`: Optimize?
+    , 
+    /**
+     * Most walking in one itinerary, 1..3000 m (default 1500).
+     */
+    var `maxWalkingDistance`: kotlin.Double?
+    , 
+    /**
+     * Most transfers, 0..8 (default 4).
+     */
+    var `maxTransfers`: kotlin.Long?
+    , 
+    /**
+     * Accessibility wishes.
+     */
+    var `accessibility`: AccessibilityInput?
+    , 
+    /**
+     * Language of names and headsigns: `fi`, `sv` or `en` (default).
+     */
+    var `language`: Language?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePlanConstraintsInput: FfiConverterRustBuffer<PlanConstraintsInput> {
+    override fun read(buf: ByteBuffer): PlanConstraintsInput {
+        return PlanConstraintsInput(
+            FfiConverterOptionalTypeOptimize.read(buf),
+            FfiConverterOptionalDouble.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalTypeAccessibilityInput.read(buf),
+            FfiConverterOptionalTypeLanguage.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: PlanConstraintsInput) = (
+            FfiConverterOptionalTypeOptimize.allocationSize(value.`optimize`) +
+            FfiConverterOptionalDouble.allocationSize(value.`maxWalkingDistance`) +
+            FfiConverterOptionalLong.allocationSize(value.`maxTransfers`) +
+            FfiConverterOptionalTypeAccessibilityInput.allocationSize(value.`accessibility`) +
+            FfiConverterOptionalTypeLanguage.allocationSize(value.`language`)
+    )
+
+    override fun write(value: PlanConstraintsInput, buf: ByteBuffer) {
+            FfiConverterOptionalTypeOptimize.write(value.`optimize`, buf)
+            FfiConverterOptionalDouble.write(value.`maxWalkingDistance`, buf)
+            FfiConverterOptionalLong.write(value.`maxTransfers`, buf)
+            FfiConverterOptionalTypeAccessibilityInput.write(value.`accessibility`, buf)
+            FfiConverterOptionalTypeLanguage.write(value.`language`, buf)
+    }
+}
+
+
+
+/**
+ * Extra facts about the answer.
+ */
+data class PlanMeta (
+    /**
+     * How many itineraries there were before duplicates were removed.
+     */
+    var `deduplicatedFrom`: kotlin.UInt?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePlanMeta: FfiConverterRustBuffer<PlanMeta> {
+    override fun read(buf: ByteBuffer): PlanMeta {
+        return PlanMeta(
+            FfiConverterOptionalUInt.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: PlanMeta) = (
+            FfiConverterOptionalUInt.allocationSize(value.`deduplicatedFrom`)
+    )
+
+    override fun write(value: PlanMeta, buf: ByteBuffer) {
+            FfiConverterOptionalUInt.write(value.`deduplicatedFrom`, buf)
+    }
+}
+
+
+
+/**
+ * `plan_trip` arguments.
+ */
+data class PlanTripRequest (
+    /**
+     * Where from.
+     */
+    var `origin`: PlaceRef
+    , 
+    /**
+     * Where to.
+     */
+    var `destination`: PlaceRef
+    , 
+    /**
+     * When (default: depart now).
+     */
+    var `when`: TripTime?
+    , 
+    /**
+     * Routing constraints.
+     */
+    var `constraints`: PlanConstraintsInput?
+    , 
+    /**
+     * Most itineraries returned, 1..3 (default 2), after duplicates are removed.
+     */
+    var `limit`: kotlin.Long?
+    , 
+    /**
+     * When a leg is cancelled or over 5 min late, search once more with relaxed
+     * constraints and add what it finds (default true).
+     */
+    var `includeDisruptionAlt`: kotlin.Boolean?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePlanTripRequest: FfiConverterRustBuffer<PlanTripRequest> {
+    override fun read(buf: ByteBuffer): PlanTripRequest {
+        return PlanTripRequest(
+            FfiConverterTypePlaceRef.read(buf),
+            FfiConverterTypePlaceRef.read(buf),
+            FfiConverterOptionalTypeTripTime.read(buf),
+            FfiConverterOptionalTypePlanConstraintsInput.read(buf),
+            FfiConverterOptionalLong.read(buf),
+            FfiConverterOptionalBoolean.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: PlanTripRequest) = (
+            FfiConverterTypePlaceRef.allocationSize(value.`origin`) +
+            FfiConverterTypePlaceRef.allocationSize(value.`destination`) +
+            FfiConverterOptionalTypeTripTime.allocationSize(value.`when`) +
+            FfiConverterOptionalTypePlanConstraintsInput.allocationSize(value.`constraints`) +
+            FfiConverterOptionalLong.allocationSize(value.`limit`) +
+            FfiConverterOptionalBoolean.allocationSize(value.`includeDisruptionAlt`)
+    )
+
+    override fun write(value: PlanTripRequest, buf: ByteBuffer) {
+            FfiConverterTypePlaceRef.write(value.`origin`, buf)
+            FfiConverterTypePlaceRef.write(value.`destination`, buf)
+            FfiConverterOptionalTypeTripTime.write(value.`when`, buf)
+            FfiConverterOptionalTypePlanConstraintsInput.write(value.`constraints`, buf)
+            FfiConverterOptionalLong.write(value.`limit`, buf)
+            FfiConverterOptionalBoolean.write(value.`includeDisruptionAlt`, buf)
+    }
+}
+
+
+
+/**
+ * `plan_trip` success body.
+ */
+data class PlanTripResult (
+    /**
+     * Where from.
+     */
+    var `origin`: LocationRef
+    , 
+    /**
+     * Where to.
+     */
+    var `destination`: LocationRef
+    , 
+    /**
+     * When.
+     */
+    var `requested`: RequestedTime
+    , 
+    /**
+     * The constraints applied.
+     */
+    var `constraints`: PlanConstraints
+    , 
+    /**
+     * Itineraries: earliest arrival first, then fewer transfers, then shorter.
+     */
+    var `itineraries`: List<Itinerary>
+    , 
+    /**
+     * Realtime coverage over every transit leg returned.
+     */
+    var `realtimeUsed`: ScheduleType
+    , 
+    /**
+     * When the data was received (ISO 8601 UTC).
+     */
+    var `dataFreshness`: kotlin.String
+    , 
+    /**
+     * Notes (`truncated-results`, `preference-unmet`, `unsupported-accessibility-flag`).
+     */
+    var `warnings`: List<Warning>?
+    , 
+    /**
+     * The call's correlation id (UUID).
+     */
+    var `correlationId`: kotlin.String
+    , 
+    /**
+     * Present when duplicates were removed.
+     */
+    var `meta`: PlanMeta?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePlanTripResult: FfiConverterRustBuffer<PlanTripResult> {
+    override fun read(buf: ByteBuffer): PlanTripResult {
+        return PlanTripResult(
+            FfiConverterTypeLocationRef.read(buf),
+            FfiConverterTypeLocationRef.read(buf),
+            FfiConverterTypeRequestedTime.read(buf),
+            FfiConverterTypePlanConstraints.read(buf),
+            FfiConverterSequenceTypeItinerary.read(buf),
+            FfiConverterTypeScheduleType.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalSequenceTypeWarning.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalTypePlanMeta.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: PlanTripResult) = (
+            FfiConverterTypeLocationRef.allocationSize(value.`origin`) +
+            FfiConverterTypeLocationRef.allocationSize(value.`destination`) +
+            FfiConverterTypeRequestedTime.allocationSize(value.`requested`) +
+            FfiConverterTypePlanConstraints.allocationSize(value.`constraints`) +
+            FfiConverterSequenceTypeItinerary.allocationSize(value.`itineraries`) +
+            FfiConverterTypeScheduleType.allocationSize(value.`realtimeUsed`) +
+            FfiConverterString.allocationSize(value.`dataFreshness`) +
+            FfiConverterOptionalSequenceTypeWarning.allocationSize(value.`warnings`) +
+            FfiConverterString.allocationSize(value.`correlationId`) +
+            FfiConverterOptionalTypePlanMeta.allocationSize(value.`meta`)
+    )
+
+    override fun write(value: PlanTripResult, buf: ByteBuffer) {
+            FfiConverterTypeLocationRef.write(value.`origin`, buf)
+            FfiConverterTypeLocationRef.write(value.`destination`, buf)
+            FfiConverterTypeRequestedTime.write(value.`requested`, buf)
+            FfiConverterTypePlanConstraints.write(value.`constraints`, buf)
+            FfiConverterSequenceTypeItinerary.write(value.`itineraries`, buf)
+            FfiConverterTypeScheduleType.write(value.`realtimeUsed`, buf)
+            FfiConverterString.write(value.`dataFreshness`, buf)
+            FfiConverterOptionalSequenceTypeWarning.write(value.`warnings`, buf)
+            FfiConverterString.write(value.`correlationId`, buf)
+            FfiConverterOptionalTypePlanMeta.write(value.`meta`, buf)
+    }
+}
+
+
+
+/**
+ * What a key held before it was replaced.
+ */
+data class PreviousVariable (
+    /**
+     * The key.
+     */
+    var `key`: kotlin.String
+    , 
+    /**
+     * Its type before.
+     */
+    var `type`: UserVariableType
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePreviousVariable: FfiConverterRustBuffer<PreviousVariable> {
+    override fun read(buf: ByteBuffer): PreviousVariable {
+        return PreviousVariable(
+            FfiConverterString.read(buf),
+            FfiConverterTypeUserVariableType.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: PreviousVariable) = (
+            FfiConverterString.allocationSize(value.`key`) +
+            FfiConverterTypeUserVariableType.allocationSize(value.`type`)
+    )
+
+    override fun write(value: PreviousVariable, buf: ByteBuffer) {
+            FfiConverterString.write(value.`key`, buf)
+            FfiConverterTypeUserVariableType.write(value.`type`, buf)
+    }
+}
+
+
+
+/**
+ * The time the trip was planned for.
+ */
+data class RequestedTime (
+    /**
+     * `depart` or `arrive`.
+     */
+    var `type`: WhenType
+    , 
+    /**
+     * ISO 8601 in Helsinki time (`now` resolved to the current time).
+     */
+    var `time`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeRequestedTime: FfiConverterRustBuffer<RequestedTime> {
+    override fun read(buf: ByteBuffer): RequestedTime {
+        return RequestedTime(
+            FfiConverterTypeWhenType.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: RequestedTime) = (
+            FfiConverterTypeWhenType.allocationSize(value.`type`) +
+            FfiConverterString.allocationSize(value.`time`)
+    )
+
+    override fun write(value: RequestedTime, buf: ByteBuffer) {
+            FfiConverterTypeWhenType.write(value.`type`, buf)
+            FfiConverterString.write(value.`time`, buf)
+    }
+}
+
+
+
+/**
+ * `reverse_geocode` arguments.
+ */
+data class ReverseGeocodeRequest (
+    /**
+     * Latitude, -90..90.
+     */
+    var `lat`: kotlin.Double
+    , 
+    /**
+     * Longitude, -180..180.
+     */
+    var `lon`: kotlin.Double
+    , 
+    /**
+     * Language of names and labels: `fi`, `sv` or `en` (default).
+     */
+    var `language`: Language?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeReverseGeocodeRequest: FfiConverterRustBuffer<ReverseGeocodeRequest> {
+    override fun read(buf: ByteBuffer): ReverseGeocodeRequest {
+        return ReverseGeocodeRequest(
+            FfiConverterDouble.read(buf),
+            FfiConverterDouble.read(buf),
+            FfiConverterOptionalTypeLanguage.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ReverseGeocodeRequest) = (
+            FfiConverterDouble.allocationSize(value.`lat`) +
+            FfiConverterDouble.allocationSize(value.`lon`) +
+            FfiConverterOptionalTypeLanguage.allocationSize(value.`language`)
+    )
+
+    override fun write(value: ReverseGeocodeRequest, buf: ByteBuffer) {
+            FfiConverterDouble.write(value.`lat`, buf)
+            FfiConverterDouble.write(value.`lon`, buf)
+            FfiConverterOptionalTypeLanguage.write(value.`language`, buf)
+    }
+}
+
+
+
+/**
+ * `reverse_geocode` success body.
+ */
+data class ReverseGeocodeResult (
+    /**
+     * The point asked about.
+     */
+    var `query`: Coordinate
+    , 
+    /**
+     * The nearest place (absent when nothing is known there).
+     */
+    var `result`: GeocodeResult?
+    , 
+    /**
+     * Other places nearby, nearest first.
+     */
+    var `candidates`: List<GeocodeResult>
+    , 
+    /**
+     * The call's correlation id (UUID).
+     */
+    var `correlationId`: kotlin.String
+    , 
+    /**
+     * Notes on the answer (`no-results`).
+     */
+    var `warnings`: List<Warning>?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeReverseGeocodeResult: FfiConverterRustBuffer<ReverseGeocodeResult> {
+    override fun read(buf: ByteBuffer): ReverseGeocodeResult {
+        return ReverseGeocodeResult(
+            FfiConverterTypeCoordinate.read(buf),
+            FfiConverterOptionalTypeGeocodeResult.read(buf),
+            FfiConverterSequenceTypeGeocodeResult.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalSequenceTypeWarning.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ReverseGeocodeResult) = (
+            FfiConverterTypeCoordinate.allocationSize(value.`query`) +
+            FfiConverterOptionalTypeGeocodeResult.allocationSize(value.`result`) +
+            FfiConverterSequenceTypeGeocodeResult.allocationSize(value.`candidates`) +
+            FfiConverterString.allocationSize(value.`correlationId`) +
+            FfiConverterOptionalSequenceTypeWarning.allocationSize(value.`warnings`)
+    )
+
+    override fun write(value: ReverseGeocodeResult, buf: ByteBuffer) {
+            FfiConverterTypeCoordinate.write(value.`query`, buf)
+            FfiConverterOptionalTypeGeocodeResult.write(value.`result`, buf)
+            FfiConverterSequenceTypeGeocodeResult.write(value.`candidates`, buf)
+            FfiConverterString.write(value.`correlationId`, buf)
+            FfiConverterOptionalSequenceTypeWarning.write(value.`warnings`, buf)
+    }
+}
+
+
+
+/**
+ * `save_user_variable` arguments.
+ */
+data class SaveUserVariableRequest (
+    /**
+     * The name to save under: 1..50 characters, case-sensitive, e.g. `home`. Saving an
+     * existing key replaces its value (the answer's `previous` says what it was).
+     */
+    var `key`: kotlin.String
+    , 
+    /**
+     * What the value is.
+     */
+    var `type`: UserVariableType
+    , 
+    /**
+     * A location object `{lat, lon, label?, name?, address?, stopId?}` for
+     * `type: location`; text for `preference` and `other`.
+     */
+    var `value`: UserVariableValue
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeSaveUserVariableRequest: FfiConverterRustBuffer<SaveUserVariableRequest> {
+    override fun read(buf: ByteBuffer): SaveUserVariableRequest {
+        return SaveUserVariableRequest(
+            FfiConverterString.read(buf),
+            FfiConverterTypeUserVariableType.read(buf),
+            FfiConverterTypeUserVariableValue.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: SaveUserVariableRequest) = (
+            FfiConverterString.allocationSize(value.`key`) +
+            FfiConverterTypeUserVariableType.allocationSize(value.`type`) +
+            FfiConverterTypeUserVariableValue.allocationSize(value.`value`)
+    )
+
+    override fun write(value: SaveUserVariableRequest, buf: ByteBuffer) {
+            FfiConverterString.write(value.`key`, buf)
+            FfiConverterTypeUserVariableType.write(value.`type`, buf)
+            FfiConverterTypeUserVariableValue.write(value.`value`, buf)
+    }
+}
+
+
+
+/**
+ * `save_user_variable` success body.
+ */
+data class SaveUserVariableResult (
+    /**
+     * The variable as saved.
+     */
+    var `variable`: UserVariable
+    , 
+    /**
+     * Present when the key existed before.
+     */
+    var `previous`: PreviousVariable?
+    , 
+    /**
+     * The call's correlation id (UUID).
+     */
+    var `correlationId`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeSaveUserVariableResult: FfiConverterRustBuffer<SaveUserVariableResult> {
+    override fun read(buf: ByteBuffer): SaveUserVariableResult {
+        return SaveUserVariableResult(
+            FfiConverterTypeUserVariable.read(buf),
+            FfiConverterOptionalTypePreviousVariable.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: SaveUserVariableResult) = (
+            FfiConverterTypeUserVariable.allocationSize(value.`variable`) +
+            FfiConverterOptionalTypePreviousVariable.allocationSize(value.`previous`) +
+            FfiConverterString.allocationSize(value.`correlationId`)
+    )
+
+    override fun write(value: SaveUserVariableResult, buf: ByteBuffer) {
+            FfiConverterTypeUserVariable.write(value.`variable`, buf)
+            FfiConverterOptionalTypePreviousVariable.write(value.`previous`, buf)
+            FfiConverterString.write(value.`correlationId`, buf)
+    }
+}
+
+
+
+/**
+ * A saved place.
+ */
+data class SavedLocation (
+    /**
+     * Latitude, -90..90.
+     */
+    var `lat`: kotlin.Double
+    , 
+    /**
+     * Longitude, -180..180.
+     */
+    var `lon`: kotlin.Double
+    , 
+    /**
+     * A short display label, e.g. "Home".
+     */
+    var `label`: kotlin.String?
+    , 
+    /**
+     * The place's name, e.g. "Kamppi".
+     */
+    var `name`: kotlin.String?
+    , 
+    /**
+     * A one-line address.
+     */
+    var `address`: kotlin.String?
+    , 
+    /**
+     * The OTP id of the stop or station to use for departures here, e.g. `HSL:1040129`.
+     */
+    var `stopId`: kotlin.String?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeSavedLocation: FfiConverterRustBuffer<SavedLocation> {
+    override fun read(buf: ByteBuffer): SavedLocation {
+        return SavedLocation(
+            FfiConverterDouble.read(buf),
+            FfiConverterDouble.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: SavedLocation) = (
+            FfiConverterDouble.allocationSize(value.`lat`) +
+            FfiConverterDouble.allocationSize(value.`lon`) +
+            FfiConverterOptionalString.allocationSize(value.`label`) +
+            FfiConverterOptionalString.allocationSize(value.`name`) +
+            FfiConverterOptionalString.allocationSize(value.`address`) +
+            FfiConverterOptionalString.allocationSize(value.`stopId`)
+    )
+
+    override fun write(value: SavedLocation, buf: ByteBuffer) {
+            FfiConverterDouble.write(value.`lat`, buf)
+            FfiConverterDouble.write(value.`lon`, buf)
+            FfiConverterOptionalString.write(value.`label`, buf)
+            FfiConverterOptionalString.write(value.`name`, buf)
+            FfiConverterOptionalString.write(value.`address`, buf)
+            FfiConverterOptionalString.write(value.`stopId`, buf)
+    }
+}
+
+
+
+/**
  * `StationDisambiguationSuggestion`: one candidate station.
  */
 data class StationDisambiguationSuggestion (
@@ -1674,6 +4011,490 @@ public object FfiConverterTypeStationToiletToolResponse: FfiConverterRustBuffer<
 
 
 /**
+ * When to travel.
+ */
+data class TripTime (
+    /**
+     * `depart` (default) or `arrive`.
+     */
+    var `type`: WhenType?
+    , 
+    /**
+     * `now` (default; not allowed with `arrive`) or ISO 8601, e.g. `2024-06-13T14:30:00+03:00`;
+     * a time without an offset is Helsinki time.
+     */
+    var `time`: kotlin.String?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeTripTime: FfiConverterRustBuffer<TripTime> {
+    override fun read(buf: ByteBuffer): TripTime {
+        return TripTime(
+            FfiConverterOptionalTypeWhenType.read(buf),
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: TripTime) = (
+            FfiConverterOptionalTypeWhenType.allocationSize(value.`type`) +
+            FfiConverterOptionalString.allocationSize(value.`time`)
+    )
+
+    override fun write(value: TripTime, buf: ByteBuffer) {
+            FfiConverterOptionalTypeWhenType.write(value.`type`, buf)
+            FfiConverterOptionalString.write(value.`time`, buf)
+    }
+}
+
+
+
+/**
+ * A saved variable.
+ */
+data class UserVariable (
+    /**
+     * Its key.
+     */
+    var `key`: kotlin.String
+    , 
+    /**
+     * What its value is.
+     */
+    var `type`: UserVariableType
+    , 
+    /**
+     * The value.
+     */
+    var `value`: UserVariableValue
+    , 
+    /**
+     * When it was first saved (ISO 8601 UTC).
+     */
+    var `createdAt`: kotlin.String
+    , 
+    /**
+     * When it was last saved (ISO 8601 UTC).
+     */
+    var `updatedAt`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeUserVariable: FfiConverterRustBuffer<UserVariable> {
+    override fun read(buf: ByteBuffer): UserVariable {
+        return UserVariable(
+            FfiConverterString.read(buf),
+            FfiConverterTypeUserVariableType.read(buf),
+            FfiConverterTypeUserVariableValue.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: UserVariable) = (
+            FfiConverterString.allocationSize(value.`key`) +
+            FfiConverterTypeUserVariableType.allocationSize(value.`type`) +
+            FfiConverterTypeUserVariableValue.allocationSize(value.`value`) +
+            FfiConverterString.allocationSize(value.`createdAt`) +
+            FfiConverterString.allocationSize(value.`updatedAt`)
+    )
+
+    override fun write(value: UserVariable, buf: ByteBuffer) {
+            FfiConverterString.write(value.`key`, buf)
+            FfiConverterTypeUserVariableType.write(value.`type`, buf)
+            FfiConverterTypeUserVariableValue.write(value.`value`, buf)
+            FfiConverterString.write(value.`createdAt`, buf)
+            FfiConverterString.write(value.`updatedAt`, buf)
+    }
+}
+
+
+
+/**
+ * A note on a successful answer.
+ */
+data class Warning (
+    /**
+     * What kind of note.
+     */
+    var `code`: WarningCode
+    , 
+    /**
+     * The note, for a person.
+     */
+    var `message`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeWarning: FfiConverterRustBuffer<Warning> {
+    override fun read(buf: ByteBuffer): Warning {
+        return Warning(
+            FfiConverterTypeWarningCode.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: Warning) = (
+            FfiConverterTypeWarningCode.allocationSize(value.`code`) +
+            FfiConverterString.allocationSize(value.`message`)
+    )
+
+    override fun write(value: Warning, buf: ByteBuffer) {
+            FfiConverterTypeWarningCode.write(value.`code`, buf)
+            FfiConverterString.write(value.`message`, buf)
+    }
+}
+
+
+
+/**
+ * The Digitransit contracts' error codes (kebab-case on the wire).
+ */
+
+enum class DigitransitErrorCode {
+    
+    /**
+     * The arguments break a rule of the contract (or Pelias refused a parameter).
+     */
+    VALIDATION_ERROR,
+    /**
+     * `geocode_address`: the geocoder found nothing for the text.
+     */
+    GEOCODE_NO_RESULTS,
+    /**
+     * `plan_trip`: origin or destination is outside the router's area.
+     */
+    UNSUPPORTED_REGION,
+    /**
+     * `plan_trip`: no itinerary, even after one relaxed second search.
+     */
+    NO_ITINERARY_FOUND,
+    /**
+     * `get_departures`: no stop or station has this id.
+     */
+    NOT_FOUND,
+    /**
+     * Digitransit answered with an error, refused the key, or sent an unusable body.
+     */
+    UPSTREAM_ERROR,
+    /**
+     * Digitransit did not answer in time (default 8 s).
+     */
+    UPSTREAM_TIMEOUT,
+    /**
+     * Throttled, by Digitransit (429, or 403 quota) or by the local rate limit; see `retryAfter`.
+     */
+    RATE_LIMITED,
+    /**
+     * Digitransit could not be reached (DNS, connect, reset).
+     */
+    NETWORK_ERROR,
+    /**
+     * The saved-places database could not be opened, read or written.
+     */
+    STORAGE_ERROR,
+    /**
+     * A bug inside toolpack; nobody's input is at fault.
+     */
+    INTERNAL_ERROR;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeDigitransitErrorCode: FfiConverterRustBuffer<DigitransitErrorCode> {
+    override fun read(buf: ByteBuffer) = try {
+        DigitransitErrorCode.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: DigitransitErrorCode) = 4UL
+
+    override fun write(value: DigitransitErrorCode, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * What kind of place a result is.
+ */
+
+enum class GeocodeResultType {
+    
+    /**
+     * A street address or a street.
+     */
+    ADDRESS,
+    /**
+     * A venue, area or anything else.
+     */
+    POI,
+    /**
+     * A public transport stop or station.
+     */
+    STOP;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeGeocodeResultType: FfiConverterRustBuffer<GeocodeResultType> {
+    override fun read(buf: ByteBuffer) = try {
+        GeocodeResultType.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: GeocodeResultType) = 4UL
+
+    override fun write(value: GeocodeResultType, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * The language of names, labels and headsigns.
+ */
+
+enum class Language {
+    
+    /**
+     * Finnish.
+     */
+    FI,
+    /**
+     * Swedish.
+     */
+    SV,
+    /**
+     * English (the default).
+     */
+    EN;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeLanguage: FfiConverterRustBuffer<Language> {
+    override fun read(buf: ByteBuffer) = try {
+        Language.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: Language) = 4UL
+
+    override fun write(value: Language, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * What to optimise for.
+ */
+
+enum class Optimize {
+    
+    /**
+     * A moderate transfer penalty (default).
+     */
+    BALANCED,
+    /**
+     * A high transfer penalty.
+     */
+    FEW_TRANSFERS,
+    /**
+     * No transfer penalty: the earliest arrival.
+     */
+    SHORTEST_TIME;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeOptimize: FfiConverterRustBuffer<Optimize> {
+    override fun read(buf: ByteBuffer) = try {
+        Optimize.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: Optimize) = 4UL
+
+    override fun write(value: Optimize, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * An origin or destination: coordinates, or the key of a saved location.
+ */
+sealed class PlaceRef {
+    
+    /**
+     * `{type: 'coords', value: {lat, lon}}`.
+     */
+    data class Coords(
+        /**
+         * The point.
+         */
+        val `value`: uniffi.toolpack.Coordinate) : PlaceRef()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * `{type: 'label', value: 'home'}`: a location saved with `save_user_variable`.
+     */
+    data class Label(
+        /**
+         * The saved key.
+         */
+        val `value`: kotlin.String) : PlaceRef()
+        
+    {
+        
+
+        companion object
+    }
+    
+
+    
+
+    
+    
+
+
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypePlaceRef : FfiConverterRustBuffer<PlaceRef>{
+    override fun read(buf: ByteBuffer): PlaceRef {
+        return when(buf.getInt()) {
+            1 -> PlaceRef.Coords(
+                FfiConverterTypeCoordinate.read(buf),
+                )
+            2 -> PlaceRef.Label(
+                FfiConverterString.read(buf),
+                )
+            else -> throw RuntimeException("invalid enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: PlaceRef): ULong = when(value) {
+        is PlaceRef.Coords -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeCoordinate.allocationSize(value.`value`)
+            )
+        }
+        is PlaceRef.Label -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`value`)
+            )
+        }
+    }
+
+    override fun write(value: PlaceRef, buf: ByteBuffer) {
+        when(value) {
+            is PlaceRef.Coords -> {
+                buf.putInt(1)
+                FfiConverterTypeCoordinate.write(value.`value`, buf)
+                Unit
+            }
+            is PlaceRef.Label -> {
+                buf.putInt(2)
+                FfiConverterString.write(value.`value`, buf)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
+
+
+
+/**
  * Result or error code of `planJourney`.
  */
 
@@ -1728,6 +4549,100 @@ public object FfiConverterTypePlanJourneyCode: FfiConverterRustBuffer<PlanJourne
     override fun allocationSize(value: PlanJourneyCode) = 4UL
 
     override fun write(value: PlanJourneyCode, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * Where a location came from.
+ */
+
+enum class RawSource {
+    
+    /**
+     * Coordinates given in the call.
+     */
+    INPUT,
+    /**
+     * A saved location.
+     */
+    USER_VARIABLE,
+    /**
+     * A geocoder lookup.
+     */
+    GEOCODE;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeRawSource: FfiConverterRustBuffer<RawSource> {
+    override fun read(buf: ByteBuffer) = try {
+        RawSource.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: RawSource) = 4UL
+
+    override fun write(value: RawSource, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * Whether realtime data backs an itinerary (or the whole answer).
+ */
+
+enum class ScheduleType {
+    
+    /**
+     * Every transit leg has realtime data.
+     */
+    REALTIME,
+    /**
+     * No transit leg has realtime data.
+     */
+    SCHEDULED,
+    /**
+     * Some transit legs do.
+     */
+    MIXED;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeScheduleType: FfiConverterRustBuffer<ScheduleType> {
+    override fun read(buf: ByteBuffer) = try {
+        ScheduleType.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: ScheduleType) = 4UL
+
+    override fun write(value: ScheduleType, buf: ByteBuffer) {
         buf.putInt(value.ordinal + 1)
     }
 }
@@ -1799,6 +4714,457 @@ public object FfiConverterTypeStationToiletsCode: FfiConverterRustBuffer<Station
 
 
 
+/**
+ * Which stop: an OTP stop or station id, or the label of a saved place with a `stopId`.
+ */
+sealed class StopRef {
+    
+    /**
+     * A stop or station id, e.g. `HSL:1040129` (from `find_stops` or `geocode_address`).
+     */
+    data class Id(
+        /**
+         * The id.
+         */
+        val `value`: kotlin.String) : StopRef()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * The key of a saved location that has a `stopId` (see `save_user_variable`).
+     */
+    data class Label(
+        /**
+         * The key.
+         */
+        val `value`: kotlin.String) : StopRef()
+        
+    {
+        
+
+        companion object
+    }
+    
+
+    
+
+    
+    
+
+
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeStopRef : FfiConverterRustBuffer<StopRef>{
+    override fun read(buf: ByteBuffer): StopRef {
+        return when(buf.getInt()) {
+            1 -> StopRef.Id(
+                FfiConverterString.read(buf),
+                )
+            2 -> StopRef.Label(
+                FfiConverterString.read(buf),
+                )
+            else -> throw RuntimeException("invalid enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: StopRef): ULong = when(value) {
+        is StopRef.Id -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`value`)
+            )
+        }
+        is StopRef.Label -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.`value`)
+            )
+        }
+    }
+
+    override fun write(value: StopRef, buf: ByteBuffer) {
+        when(value) {
+            is StopRef.Id -> {
+                buf.putInt(1)
+                FfiConverterString.write(value.`value`, buf)
+                Unit
+            }
+            is StopRef.Label -> {
+                buf.putInt(2)
+                FfiConverterString.write(value.`value`, buf)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
+
+
+
+/**
+ * How a departure or a leg stands against its timetable.
+ */
+
+enum class TransitStatus {
+    
+    /**
+     * Realtime data: within 60 s of the timetable.
+     */
+    ON_TIME,
+    /**
+     * Realtime data: more than 60 s late or early (the delay keeps its sign).
+     */
+    DELAYED,
+    /**
+     * Cancelled.
+     */
+    CANCELLED,
+    /**
+     * No realtime data: the timetable only.
+     */
+    SCHEDULED_ONLY;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeTransitStatus: FfiConverterRustBuffer<TransitStatus> {
+    override fun read(buf: ByteBuffer) = try {
+        TransitStatus.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: TransitStatus) = 4UL
+
+    override fun write(value: TransitStatus, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * What a saved variable holds.
+ */
+
+enum class UserVariableType {
+    
+    /**
+     * A place (`value` is a location object); `plan_trip` and `get_departures` resolve it
+     * by its key.
+     */
+    LOCATION,
+    /**
+     * A preference (`value` is text), e.g. `preferred_mode` = `TRAM`.
+     */
+    PREFERENCE,
+    /**
+     * Anything else worth remembering (`value` is text).
+     */
+    OTHER;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeUserVariableType: FfiConverterRustBuffer<UserVariableType> {
+    override fun read(buf: ByteBuffer) = try {
+        UserVariableType.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: UserVariableType) = 4UL
+
+    override fun write(value: UserVariableType, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * A saved value: a location object, or text.
+ */
+sealed class UserVariableValue {
+    
+    /**
+     * A place (for `type: location`).
+     */
+    data class Location(
+        val v1: uniffi.toolpack.SavedLocation) : UserVariableValue()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * Text (for `type: preference` or `other`), 1..500 characters.
+     */
+    data class Text(
+        val v1: kotlin.String) : UserVariableValue()
+        
+    {
+        
+
+        companion object
+    }
+    
+
+    
+
+    
+    
+
+
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeUserVariableValue : FfiConverterRustBuffer<UserVariableValue>{
+    override fun read(buf: ByteBuffer): UserVariableValue {
+        return when(buf.getInt()) {
+            1 -> UserVariableValue.Location(
+                FfiConverterTypeSavedLocation.read(buf),
+                )
+            2 -> UserVariableValue.Text(
+                FfiConverterString.read(buf),
+                )
+            else -> throw RuntimeException("invalid enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: UserVariableValue): ULong = when(value) {
+        is UserVariableValue.Location -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeSavedLocation.allocationSize(value.v1)
+            )
+        }
+        is UserVariableValue.Text -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterString.allocationSize(value.v1)
+            )
+        }
+    }
+
+    override fun write(value: UserVariableValue, buf: ByteBuffer) {
+        when(value) {
+            is UserVariableValue.Location -> {
+                buf.putInt(1)
+                FfiConverterTypeSavedLocation.write(value.v1, buf)
+                Unit
+            }
+            is UserVariableValue.Text -> {
+                buf.putInt(2)
+                FfiConverterString.write(value.v1, buf)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
+
+
+
+/**
+ * Why a success carries a warning.
+ */
+
+enum class WarningCode {
+    
+    /**
+     * More results existed than were returned (`size`, `limit` or `maxResults` cap).
+     */
+    TRUNCATED_RESULTS,
+    /**
+     * An accessibility flag could not be acted on by the upstream.
+     */
+    UNSUPPORTED_ACCESSIBILITY_FLAG,
+    /**
+     * A constraint could not be fully honoured, but results are returned.
+     */
+    PREFERENCE_UNMET,
+    /**
+     * `find_stops`: stops were found, but none passed the text or mode filter.
+     */
+    NO_MATCHES_AFTER_FILTER,
+    /**
+     * `reverse_geocode`: nothing is known at this point.
+     */
+    NO_RESULTS;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeWarningCode: FfiConverterRustBuffer<WarningCode> {
+    override fun read(buf: ByteBuffer) = try {
+        WarningCode.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: WarningCode) = 4UL
+
+    override fun write(value: WarningCode, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * Whether `time` is when to leave or when to arrive.
+ */
+
+enum class WhenType {
+    
+    /**
+     * Leave at or after `time` (default).
+     */
+    DEPART,
+    /**
+     * Arrive by `time` (needs an explicit time).
+     */
+    ARRIVE;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeWhenType: FfiConverterRustBuffer<WhenType> {
+    override fun read(buf: ByteBuffer) = try {
+        WhenType.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: WhenType) = 4UL
+
+    override fun write(value: WhenType, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalUInt: FfiConverterRustBuffer<kotlin.UInt?> {
+    override fun read(buf: ByteBuffer): kotlin.UInt? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterUInt.read(buf)
+    }
+
+    override fun allocationSize(value: kotlin.UInt?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterUInt.allocationSize(value)
+        }
+    }
+
+    override fun write(value: kotlin.UInt?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterUInt.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalULong: FfiConverterRustBuffer<kotlin.ULong?> {
+    override fun read(buf: ByteBuffer): kotlin.ULong? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterULong.read(buf)
+    }
+
+    override fun allocationSize(value: kotlin.ULong?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterULong.allocationSize(value)
+        }
+    }
+
+    override fun write(value: kotlin.ULong?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterULong.write(value, buf)
+        }
+    }
+}
+
+
+
 
 /**
  * @suppress
@@ -1825,6 +5191,38 @@ public object FfiConverterOptionalLong: FfiConverterRustBuffer<kotlin.Long?> {
         } else {
             buf.put(1)
             FfiConverterLong.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalDouble: FfiConverterRustBuffer<kotlin.Double?> {
+    override fun read(buf: ByteBuffer): kotlin.Double? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterDouble.read(buf)
+    }
+
+    override fun allocationSize(value: kotlin.Double?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterDouble.allocationSize(value)
+        }
+    }
+
+    override fun write(value: kotlin.Double?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterDouble.write(value, buf)
         }
     }
 }
@@ -1889,6 +5287,422 @@ public object FfiConverterOptionalString: FfiConverterRustBuffer<kotlin.String?>
         } else {
             buf.put(1)
             FfiConverterString.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeAccessibilityInput: FfiConverterRustBuffer<AccessibilityInput?> {
+    override fun read(buf: ByteBuffer): AccessibilityInput? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeAccessibilityInput.read(buf)
+    }
+
+    override fun allocationSize(value: AccessibilityInput?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeAccessibilityInput.allocationSize(value)
+        }
+    }
+
+    override fun write(value: AccessibilityInput?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeAccessibilityInput.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeBoundingBox: FfiConverterRustBuffer<BoundingBox?> {
+    override fun read(buf: ByteBuffer): BoundingBox? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeBoundingBox.read(buf)
+    }
+
+    override fun allocationSize(value: BoundingBox?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeBoundingBox.allocationSize(value)
+        }
+    }
+
+    override fun write(value: BoundingBox?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeBoundingBox.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeCoordinate: FfiConverterRustBuffer<Coordinate?> {
+    override fun read(buf: ByteBuffer): Coordinate? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeCoordinate.read(buf)
+    }
+
+    override fun allocationSize(value: Coordinate?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeCoordinate.allocationSize(value)
+        }
+    }
+
+    override fun write(value: Coordinate?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeCoordinate.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeGeocodeResult: FfiConverterRustBuffer<GeocodeResult?> {
+    override fun read(buf: ByteBuffer): GeocodeResult? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeGeocodeResult.read(buf)
+    }
+
+    override fun allocationSize(value: GeocodeResult?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeGeocodeResult.allocationSize(value)
+        }
+    }
+
+    override fun write(value: GeocodeResult?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeGeocodeResult.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypePlanConstraintsInput: FfiConverterRustBuffer<PlanConstraintsInput?> {
+    override fun read(buf: ByteBuffer): PlanConstraintsInput? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypePlanConstraintsInput.read(buf)
+    }
+
+    override fun allocationSize(value: PlanConstraintsInput?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypePlanConstraintsInput.allocationSize(value)
+        }
+    }
+
+    override fun write(value: PlanConstraintsInput?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypePlanConstraintsInput.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypePlanMeta: FfiConverterRustBuffer<PlanMeta?> {
+    override fun read(buf: ByteBuffer): PlanMeta? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypePlanMeta.read(buf)
+    }
+
+    override fun allocationSize(value: PlanMeta?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypePlanMeta.allocationSize(value)
+        }
+    }
+
+    override fun write(value: PlanMeta?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypePlanMeta.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypePreviousVariable: FfiConverterRustBuffer<PreviousVariable?> {
+    override fun read(buf: ByteBuffer): PreviousVariable? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypePreviousVariable.read(buf)
+    }
+
+    override fun allocationSize(value: PreviousVariable?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypePreviousVariable.allocationSize(value)
+        }
+    }
+
+    override fun write(value: PreviousVariable?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypePreviousVariable.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeTripTime: FfiConverterRustBuffer<TripTime?> {
+    override fun read(buf: ByteBuffer): TripTime? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeTripTime.read(buf)
+    }
+
+    override fun allocationSize(value: TripTime?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeTripTime.allocationSize(value)
+        }
+    }
+
+    override fun write(value: TripTime?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeTripTime.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeLanguage: FfiConverterRustBuffer<Language?> {
+    override fun read(buf: ByteBuffer): Language? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeLanguage.read(buf)
+    }
+
+    override fun allocationSize(value: Language?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeLanguage.allocationSize(value)
+        }
+    }
+
+    override fun write(value: Language?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeLanguage.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeOptimize: FfiConverterRustBuffer<Optimize?> {
+    override fun read(buf: ByteBuffer): Optimize? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeOptimize.read(buf)
+    }
+
+    override fun allocationSize(value: Optimize?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeOptimize.allocationSize(value)
+        }
+    }
+
+    override fun write(value: Optimize?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeOptimize.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeUserVariableType: FfiConverterRustBuffer<UserVariableType?> {
+    override fun read(buf: ByteBuffer): UserVariableType? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeUserVariableType.read(buf)
+    }
+
+    override fun allocationSize(value: UserVariableType?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeUserVariableType.allocationSize(value)
+        }
+    }
+
+    override fun write(value: UserVariableType?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeUserVariableType.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalTypeWhenType: FfiConverterRustBuffer<WhenType?> {
+    override fun read(buf: ByteBuffer): WhenType? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeWhenType.read(buf)
+    }
+
+    override fun allocationSize(value: WhenType?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeWhenType.allocationSize(value)
+        }
+    }
+
+    override fun write(value: WhenType?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeWhenType.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalSequenceString: FfiConverterRustBuffer<List<kotlin.String>?> {
+    override fun read(buf: ByteBuffer): List<kotlin.String>? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterSequenceString.read(buf)
+    }
+
+    override fun allocationSize(value: List<kotlin.String>?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterSequenceString.allocationSize(value)
+        }
+    }
+
+    override fun write(value: List<kotlin.String>?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterSequenceString.write(value, buf)
         }
     }
 }
@@ -2027,6 +5841,38 @@ public object FfiConverterOptionalSequenceTypeStationToiletDetail: FfiConverterR
 /**
  * @suppress
  */
+public object FfiConverterOptionalSequenceTypeWarning: FfiConverterRustBuffer<List<Warning>?> {
+    override fun read(buf: ByteBuffer): List<Warning>? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterSequenceTypeWarning.read(buf)
+    }
+
+    override fun allocationSize(value: List<Warning>?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterSequenceTypeWarning.allocationSize(value)
+        }
+    }
+
+    override fun write(value: List<Warning>?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterSequenceTypeWarning.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterSequenceUInt: FfiConverterRustBuffer<List<kotlin.UInt>> {
     override fun read(buf: ByteBuffer): List<kotlin.UInt> {
         val len = buf.getInt()
@@ -2073,6 +5919,90 @@ public object FfiConverterSequenceString: FfiConverterRustBuffer<List<kotlin.Str
         buf.putInt(value.size)
         value.iterator().forEach {
             FfiConverterString.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeDeparture: FfiConverterRustBuffer<List<Departure>> {
+    override fun read(buf: ByteBuffer): List<Departure> {
+        val len = buf.getInt()
+        return List<Departure>(len) {
+            FfiConverterTypeDeparture.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<Departure>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeDeparture.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<Departure>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeDeparture.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeGeocodeResult: FfiConverterRustBuffer<List<GeocodeResult>> {
+    override fun read(buf: ByteBuffer): List<GeocodeResult> {
+        val len = buf.getInt()
+        return List<GeocodeResult>(len) {
+            FfiConverterTypeGeocodeResult.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<GeocodeResult>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeGeocodeResult.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<GeocodeResult>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeGeocodeResult.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeItinerary: FfiConverterRustBuffer<List<Itinerary>> {
+    override fun read(buf: ByteBuffer): List<Itinerary> {
+        val len = buf.getInt()
+        return List<Itinerary>(len) {
+            FfiConverterTypeItinerary.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<Itinerary>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeItinerary.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<Itinerary>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeItinerary.write(it, buf)
         }
     }
 }
@@ -2167,6 +6097,62 @@ public object FfiConverterSequenceTypeJourneyOptionSummary: FfiConverterRustBuff
 /**
  * @suppress
  */
+public object FfiConverterSequenceTypeLeg: FfiConverterRustBuffer<List<Leg>> {
+    override fun read(buf: ByteBuffer): List<Leg> {
+        val len = buf.getInt()
+        return List<Leg>(len) {
+            FfiConverterTypeLeg.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<Leg>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeLeg.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<Leg>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeLeg.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeNearbyStop: FfiConverterRustBuffer<List<NearbyStop>> {
+    override fun read(buf: ByteBuffer): List<NearbyStop> {
+        val len = buf.getInt()
+        return List<NearbyStop>(len) {
+            FfiConverterTypeNearbyStop.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<NearbyStop>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeNearbyStop.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<NearbyStop>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeNearbyStop.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterSequenceTypeStationDisambiguationSuggestion: FfiConverterRustBuffer<List<StationDisambiguationSuggestion>> {
     override fun read(buf: ByteBuffer): List<StationDisambiguationSuggestion> {
         val len = buf.getInt()
@@ -2213,6 +6199,62 @@ public object FfiConverterSequenceTypeStationToiletDetail: FfiConverterRustBuffe
         buf.putInt(value.size)
         value.iterator().forEach {
             FfiConverterTypeStationToiletDetail.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeUserVariable: FfiConverterRustBuffer<List<UserVariable>> {
+    override fun read(buf: ByteBuffer): List<UserVariable> {
+        val len = buf.getInt()
+        return List<UserVariable>(len) {
+            FfiConverterTypeUserVariable.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<UserVariable>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeUserVariable.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<UserVariable>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeUserVariable.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeWarning: FfiConverterRustBuffer<List<Warning>> {
+    override fun read(buf: ByteBuffer): List<Warning> {
+        val len = buf.getInt()
+        return List<Warning>(len) {
+            FfiConverterTypeWarning.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<Warning>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeWarning.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<Warning>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeWarning.write(it, buf)
         }
     }
 }

@@ -38,16 +38,58 @@ import kotlinx.coroutines.GlobalScope
 import kotlinx.coroutines.Job
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.suspendCancellableCoroutine
+import uniffi.toolpack.FfiConverterTypeFindStopsRequest
+import uniffi.toolpack.FfiConverterTypeFindStopsResult
+import uniffi.toolpack.FfiConverterTypeGeocodeAddressRequest
+import uniffi.toolpack.FfiConverterTypeGeocodeAddressResult
+import uniffi.toolpack.FfiConverterTypeGetDeparturesRequest
+import uniffi.toolpack.FfiConverterTypeGetDeparturesResult
+import uniffi.toolpack.FfiConverterTypeGetUserVariablesRequest
+import uniffi.toolpack.FfiConverterTypeGetUserVariablesResult
 import uniffi.toolpack.FfiConverterTypeJourneyPlanRequest
 import uniffi.toolpack.FfiConverterTypeJourneyPlanToolResponse
+import uniffi.toolpack.FfiConverterTypePlanTripRequest
+import uniffi.toolpack.FfiConverterTypePlanTripResult
+import uniffi.toolpack.FfiConverterTypeReverseGeocodeRequest
+import uniffi.toolpack.FfiConverterTypeReverseGeocodeResult
+import uniffi.toolpack.FfiConverterTypeSaveUserVariableRequest
+import uniffi.toolpack.FfiConverterTypeSaveUserVariableResult
 import uniffi.toolpack.FfiConverterTypeStationToiletLookupRequest
 import uniffi.toolpack.FfiConverterTypeStationToiletToolResponse
+import uniffi.toolpack.FindStopsRequest
+import uniffi.toolpack.FindStopsResult
+import uniffi.toolpack.GeocodeAddressRequest
+import uniffi.toolpack.GeocodeAddressResult
+import uniffi.toolpack.GetDeparturesRequest
+import uniffi.toolpack.GetDeparturesResult
+import uniffi.toolpack.GetUserVariablesRequest
+import uniffi.toolpack.GetUserVariablesResult
 import uniffi.toolpack.JourneyPlanRequest
 import uniffi.toolpack.JourneyPlanToolResponse
+import uniffi.toolpack.PlanTripRequest
+import uniffi.toolpack.PlanTripResult
+import uniffi.toolpack.ReverseGeocodeRequest
+import uniffi.toolpack.ReverseGeocodeResult
+import uniffi.toolpack.SaveUserVariableRequest
+import uniffi.toolpack.SaveUserVariableResult
 import uniffi.toolpack.StationToiletLookupRequest
 import uniffi.toolpack.StationToiletToolResponse
+import uniffi.toolpack.RustBuffer as RustBufferFindStopsRequest
+import uniffi.toolpack.RustBuffer as RustBufferFindStopsResult
+import uniffi.toolpack.RustBuffer as RustBufferGeocodeAddressRequest
+import uniffi.toolpack.RustBuffer as RustBufferGeocodeAddressResult
+import uniffi.toolpack.RustBuffer as RustBufferGetDeparturesRequest
+import uniffi.toolpack.RustBuffer as RustBufferGetDeparturesResult
+import uniffi.toolpack.RustBuffer as RustBufferGetUserVariablesRequest
+import uniffi.toolpack.RustBuffer as RustBufferGetUserVariablesResult
 import uniffi.toolpack.RustBuffer as RustBufferJourneyPlanRequest
 import uniffi.toolpack.RustBuffer as RustBufferJourneyPlanToolResponse
+import uniffi.toolpack.RustBuffer as RustBufferPlanTripRequest
+import uniffi.toolpack.RustBuffer as RustBufferPlanTripResult
+import uniffi.toolpack.RustBuffer as RustBufferReverseGeocodeRequest
+import uniffi.toolpack.RustBuffer as RustBufferReverseGeocodeResult
+import uniffi.toolpack.RustBuffer as RustBufferSaveUserVariableRequest
+import uniffi.toolpack.RustBuffer as RustBufferSaveUserVariableResult
 import uniffi.toolpack.RustBuffer as RustBufferStationToiletLookupRequest
 import uniffi.toolpack.RustBuffer as RustBufferStationToiletToolResponse
 
@@ -696,7 +738,21 @@ internal object IntegrityCheckingUniffiLib {
     internal fun ensureInitialized() = Unit
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_call(
     ): Int
+    external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_find_stops(
+    ): Int
+    external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_geocode_address(
+    ): Int
+    external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_get_departures(
+    ): Int
+    external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_get_user_variables(
+    ): Int
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_plan_journey(
+    ): Int
+    external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_plan_trip(
+    ): Int
+    external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_reverse_geocode(
+    ): Int
+    external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_save_user_variable(
     ): Int
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_station_toilets(
     ): Int
@@ -737,7 +793,21 @@ internal object UniffiLib {
     ): Long
     external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_call(`ptr`: Long,`name`: RustBuffer.ByValue,`arguments`: RustBuffer.ByValue,
     ): Long
+    external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_find_stops(`ptr`: Long,`request`: RustBufferFindStopsRequest.ByValue,
+    ): Long
+    external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_geocode_address(`ptr`: Long,`request`: RustBufferGeocodeAddressRequest.ByValue,
+    ): Long
+    external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_get_departures(`ptr`: Long,`request`: RustBufferGetDeparturesRequest.ByValue,
+    ): Long
+    external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_get_user_variables(`ptr`: Long,`request`: RustBufferGetUserVariablesRequest.ByValue,
+    ): Long
     external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_plan_journey(`ptr`: Long,`request`: RustBufferJourneyPlanRequest.ByValue,
+    ): Long
+    external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_plan_trip(`ptr`: Long,`request`: RustBufferPlanTripRequest.ByValue,
+    ): Long
+    external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_reverse_geocode(`ptr`: Long,`request`: RustBufferReverseGeocodeRequest.ByValue,
+    ): Long
+    external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_save_user_variable(`ptr`: Long,`request`: RustBufferSaveUserVariableRequest.ByValue,
     ): Long
     external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_station_toilets(`ptr`: Long,`request`: RustBufferStationToiletLookupRequest.ByValue,
     ): Long
@@ -865,7 +935,28 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_call() and 0xFFFF) != 11048) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_find_stops() and 0xFFFF) != 25998) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_geocode_address() and 0xFFFF) != 55932) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_get_departures() and 0xFFFF) != 64565) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_get_user_variables() and 0xFFFF) != 42673) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_plan_journey() and 0xFFFF) != 33343) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_plan_trip() and 0xFFFF) != 46906) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_reverse_geocode() and 0xFFFF) != 25800) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_save_user_variable() and 0xFFFF) != 13389) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_station_toilets() and 0xFFFF) != 47265) {
@@ -1241,7 +1332,21 @@ public interface ToolpackClientInterface {
      */
     suspend fun `call`(`name`: kotlin.String, `arguments`: kotlin.String): kotlin.String
     
+    suspend fun `findStops`(`request`: FindStopsRequest): FindStopsResult
+    
+    suspend fun `geocodeAddress`(`request`: GeocodeAddressRequest): GeocodeAddressResult
+    
+    suspend fun `getDepartures`(`request`: GetDeparturesRequest): GetDeparturesResult
+    
+    suspend fun `getUserVariables`(`request`: GetUserVariablesRequest): GetUserVariablesResult
+    
     suspend fun `planJourney`(`request`: JourneyPlanRequest): JourneyPlanToolResponse
+    
+    suspend fun `planTrip`(`request`: PlanTripRequest): PlanTripResult
+    
+    suspend fun `reverseGeocode`(`request`: ReverseGeocodeRequest): ReverseGeocodeResult
+    
+    suspend fun `saveUserVariable`(`request`: SaveUserVariableRequest): SaveUserVariableResult
     
     suspend fun `stationToilets`(`request`: StationToiletLookupRequest): StationToiletToolResponse
     
@@ -1401,6 +1506,94 @@ open class ToolpackClient: Disposable, AutoCloseable, ToolpackClientInterface
     
     @Throws(ToolpackException::class)
     @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
+    override suspend fun `findStops`(`request`: FindStopsRequest) : FindStopsResult {
+        return uniffiRustCallAsync(
+        callWithHandle { uniffiHandle ->
+            UniffiLib.uniffi_toolpack_uniffi_fn_method_toolpackclient_find_stops(
+                uniffiHandle,
+                
+        FfiConverterTypeFindStopsRequest.lower(`request`),
+            )
+        },
+        { future, callback, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_poll_rust_buffer(future, callback, continuation) },
+        { future, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_complete_rust_buffer(future, continuation).let { RustBufferFindStopsResult.create(it.capacity.toULong(), it.len.toULong(), it.data) } },
+        { future -> UniffiLib.ffi_toolpack_uniffi_rust_future_free_rust_buffer(future) },
+        // lift function
+        { FfiConverterTypeFindStopsResult.lift(it) },
+        // Error FFI converter
+        ToolpackException.ErrorHandler,
+    )
+    }
+
+    
+    @Throws(ToolpackException::class)
+    @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
+    override suspend fun `geocodeAddress`(`request`: GeocodeAddressRequest) : GeocodeAddressResult {
+        return uniffiRustCallAsync(
+        callWithHandle { uniffiHandle ->
+            UniffiLib.uniffi_toolpack_uniffi_fn_method_toolpackclient_geocode_address(
+                uniffiHandle,
+                
+        FfiConverterTypeGeocodeAddressRequest.lower(`request`),
+            )
+        },
+        { future, callback, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_poll_rust_buffer(future, callback, continuation) },
+        { future, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_complete_rust_buffer(future, continuation).let { RustBufferGeocodeAddressResult.create(it.capacity.toULong(), it.len.toULong(), it.data) } },
+        { future -> UniffiLib.ffi_toolpack_uniffi_rust_future_free_rust_buffer(future) },
+        // lift function
+        { FfiConverterTypeGeocodeAddressResult.lift(it) },
+        // Error FFI converter
+        ToolpackException.ErrorHandler,
+    )
+    }
+
+    
+    @Throws(ToolpackException::class)
+    @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
+    override suspend fun `getDepartures`(`request`: GetDeparturesRequest) : GetDeparturesResult {
+        return uniffiRustCallAsync(
+        callWithHandle { uniffiHandle ->
+            UniffiLib.uniffi_toolpack_uniffi_fn_method_toolpackclient_get_departures(
+                uniffiHandle,
+                
+        FfiConverterTypeGetDeparturesRequest.lower(`request`),
+            )
+        },
+        { future, callback, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_poll_rust_buffer(future, callback, continuation) },
+        { future, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_complete_rust_buffer(future, continuation).let { RustBufferGetDeparturesResult.create(it.capacity.toULong(), it.len.toULong(), it.data) } },
+        { future -> UniffiLib.ffi_toolpack_uniffi_rust_future_free_rust_buffer(future) },
+        // lift function
+        { FfiConverterTypeGetDeparturesResult.lift(it) },
+        // Error FFI converter
+        ToolpackException.ErrorHandler,
+    )
+    }
+
+    
+    @Throws(ToolpackException::class)
+    @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
+    override suspend fun `getUserVariables`(`request`: GetUserVariablesRequest) : GetUserVariablesResult {
+        return uniffiRustCallAsync(
+        callWithHandle { uniffiHandle ->
+            UniffiLib.uniffi_toolpack_uniffi_fn_method_toolpackclient_get_user_variables(
+                uniffiHandle,
+                
+        FfiConverterTypeGetUserVariablesRequest.lower(`request`),
+            )
+        },
+        { future, callback, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_poll_rust_buffer(future, callback, continuation) },
+        { future, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_complete_rust_buffer(future, continuation).let { RustBufferGetUserVariablesResult.create(it.capacity.toULong(), it.len.toULong(), it.data) } },
+        { future -> UniffiLib.ffi_toolpack_uniffi_rust_future_free_rust_buffer(future) },
+        // lift function
+        { FfiConverterTypeGetUserVariablesResult.lift(it) },
+        // Error FFI converter
+        ToolpackException.ErrorHandler,
+    )
+    }
+
+    
+    @Throws(ToolpackException::class)
+    @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
     override suspend fun `planJourney`(`request`: JourneyPlanRequest) : JourneyPlanToolResponse {
         return uniffiRustCallAsync(
         callWithHandle { uniffiHandle ->
@@ -1415,6 +1608,72 @@ open class ToolpackClient: Disposable, AutoCloseable, ToolpackClientInterface
         { future -> UniffiLib.ffi_toolpack_uniffi_rust_future_free_rust_buffer(future) },
         // lift function
         { FfiConverterTypeJourneyPlanToolResponse.lift(it) },
+        // Error FFI converter
+        ToolpackException.ErrorHandler,
+    )
+    }
+
+    
+    @Throws(ToolpackException::class)
+    @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
+    override suspend fun `planTrip`(`request`: PlanTripRequest) : PlanTripResult {
+        return uniffiRustCallAsync(
+        callWithHandle { uniffiHandle ->
+            UniffiLib.uniffi_toolpack_uniffi_fn_method_toolpackclient_plan_trip(
+                uniffiHandle,
+                
+        FfiConverterTypePlanTripRequest.lower(`request`),
+            )
+        },
+        { future, callback, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_poll_rust_buffer(future, callback, continuation) },
+        { future, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_complete_rust_buffer(future, continuation).let { RustBufferPlanTripResult.create(it.capacity.toULong(), it.len.toULong(), it.data) } },
+        { future -> UniffiLib.ffi_toolpack_uniffi_rust_future_free_rust_buffer(future) },
+        // lift function
+        { FfiConverterTypePlanTripResult.lift(it) },
+        // Error FFI converter
+        ToolpackException.ErrorHandler,
+    )
+    }
+
+    
+    @Throws(ToolpackException::class)
+    @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
+    override suspend fun `reverseGeocode`(`request`: ReverseGeocodeRequest) : ReverseGeocodeResult {
+        return uniffiRustCallAsync(
+        callWithHandle { uniffiHandle ->
+            UniffiLib.uniffi_toolpack_uniffi_fn_method_toolpackclient_reverse_geocode(
+                uniffiHandle,
+                
+        FfiConverterTypeReverseGeocodeRequest.lower(`request`),
+            )
+        },
+        { future, callback, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_poll_rust_buffer(future, callback, continuation) },
+        { future, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_complete_rust_buffer(future, continuation).let { RustBufferReverseGeocodeResult.create(it.capacity.toULong(), it.len.toULong(), it.data) } },
+        { future -> UniffiLib.ffi_toolpack_uniffi_rust_future_free_rust_buffer(future) },
+        // lift function
+        { FfiConverterTypeReverseGeocodeResult.lift(it) },
+        // Error FFI converter
+        ToolpackException.ErrorHandler,
+    )
+    }
+
+    
+    @Throws(ToolpackException::class)
+    @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
+    override suspend fun `saveUserVariable`(`request`: SaveUserVariableRequest) : SaveUserVariableResult {
+        return uniffiRustCallAsync(
+        callWithHandle { uniffiHandle ->
+            UniffiLib.uniffi_toolpack_uniffi_fn_method_toolpackclient_save_user_variable(
+                uniffiHandle,
+                
+        FfiConverterTypeSaveUserVariableRequest.lower(`request`),
+            )
+        },
+        { future, callback, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_poll_rust_buffer(future, callback, continuation) },
+        { future, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_complete_rust_buffer(future, continuation).let { RustBufferSaveUserVariableResult.create(it.capacity.toULong(), it.len.toULong(), it.data) } },
+        { future -> UniffiLib.ffi_toolpack_uniffi_rust_future_free_rust_buffer(future) },
+        // lift function
+        { FfiConverterTypeSaveUserVariableResult.lift(it) },
         // Error FFI converter
         ToolpackException.ErrorHandler,
     )
@@ -1949,6 +2208,34 @@ public object FfiConverterMapStringString: FfiConverterRustBuffer<Map<kotlin.Str
         }
     }
 }
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
 
 
 
