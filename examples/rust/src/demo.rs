@@ -1,7 +1,8 @@
 //! The toolpack demo: calls real tools through the catalog (the path MCP and every
 //! binding use) and prints what they return. Offline: no keys, no network.
-//! `planJourney` talks real HTTP to the fake upstream on loopback, which replays
-//! recorded TfL responses; those answers are labelled as recorded.
+//! `planJourney` and the Digitransit tools talk real HTTP to the fake upstream on
+//! loopback, which replays recorded TfL and Digitransit responses; those answers are
+//! labelled as recorded. Saved places go to a temporary directory, removed at the end.
 //!
 //! Run: `cargo run -q -p toolpack-examples --bin demo`
 
@@ -12,8 +13,17 @@ use serde_json::{Value, json};
 use toolpack::{Catalog, Config, Toolpack};
 use toolpack_testkit::FakeUpstream;
 
-/// The key sent to the local replay server (never to TfL).
+/// The key sent to the local replay server (never to TfL or Digitransit).
 const DEMO_KEY: &str = "demo-key-for-the-local-replay";
+
+/// The Helsinki trip of the Digitransit recordings: Rautatientori → Mannerheimintie 89.
+fn helsinki_trip() -> Value {
+    json!({
+        "origin": {"type": "label", "value": "home"},
+        "destination": {"type": "coords", "value": {"lat": 60.194445, "lon": 24.904976}},
+        "when": {"type": "depart", "time": "2021-06-29T17:05:00+03:00"}
+    })
+}
 
 /// The example calls: (tool, arguments, what it shows).
 fn calls() -> Vec<(&'static str, Value, &'static str)> {
@@ -53,6 +63,38 @@ fn calls() -> Vec<(&'static str, Value, &'static str)> {
             json!({"stationName": "xyzzy"}),
             "no such station: STATION_NOT_FOUND",
         ),
+        (
+            "geocode_address",
+            json!({"text": "kamppi"}),
+            "RECORDED Digitransit (Pelias) response of 2025-09-29, replayed offline",
+        ),
+        (
+            "find_stops",
+            json!({"coordinate": {"lat": 60.169018, "lon": 24.932362}}),
+            "stops of a RECORDED HSL plan (2021-06-29) in the stopsByRadius shape, replayed offline",
+        ),
+        (
+            "save_user_variable",
+            json!({"key": "home", "type": "location",
+                   "value": {"lat": 60.170384, "lon": 24.939846, "name": "Rautatientori"}}),
+            "a saved place (SQLite in a temporary TOOLPACK_DATA_DIR), no key needed",
+        ),
+        (
+            "plan_trip",
+            helsinki_trip(),
+            "from the saved place: a RECORDED HSL itinerary (2021-06-29, realtime on time), replayed offline",
+        ),
+        (
+            "get_departures",
+            json!({"stop": {"type": "id", "value": "HSL:2434202"}, "limit": 4}),
+            "SYNTHETIC departures derived from a RECORDED HSL stop page (late, early, cancelled)",
+        ),
+        (
+            "plan_trip",
+            json!({"origin": {"type": "coords", "value": {"lat": 60.17, "lon": 24.94}},
+                   "destination": {"type": "coords", "value": {"lat": 60.17, "lon": 24.94}}}),
+            "origin equals destination: the contract's validation-error envelope",
+        ),
     ]
 }
 
@@ -66,11 +108,16 @@ async fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let data_dir = std::env::temp_dir().join(format!("toolpack-demo-{}", std::process::id()));
     let toolpack = match Config::from_env()
         .map(|c| {
             c.to_builder()
                 .tfl_api_base_url(fake.base_url())
                 .tfl_api_key(DEMO_KEY)
+                .digitransit_base_url(fake.base_url())
+                .digitransit_api_key(DEMO_KEY)
+                .digitransit_router(toolpack::config::DigitransitRouter::Hsl)
+                .data_dir(&data_dir)
                 .build()
         })
         .map_err(|e| e.to_string())
@@ -108,8 +155,11 @@ async fn main() -> ExitCode {
         let body = serde_json::to_string_pretty(&result.body).unwrap_or_default();
         out += &format!("   → {marker}\n{body}\n\n");
     }
+    let _ = std::fs::remove_dir_all(&data_dir);
     out += "planJourney answers above come from recorded TfL responses replayed on loopback \
 (tests/fixtures/tfl/journey, see PROVENANCE.md), not from live TfL.\n";
+    out += "Digitransit answers come from recorded Pelias and OTP responses replayed on loopback \
+(tests/fixtures/digitransit, see PROVENANCE.md), not from live Digitransit.\n";
     out += "Station data: Powered by TfL Open Data (bundled snapshot, feed of 2026-08-03).\n";
     // A closed pipe (`| head`) is not a failure of the demo.
     let _ = std::io::stdout().lock().write_all(out.as_bytes());
