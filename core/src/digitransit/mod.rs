@@ -108,6 +108,18 @@ impl crate::Toolpack {
         self.call::<SaveUserVariable>(request).await
     }
 
+    /// The variable saved under `key` (what a `{type: 'label'}` origin resolves), if any.
+    pub async fn user_variable(
+        &self,
+        key: &str,
+    ) -> Result<Option<UserVariable>, DigitransitErrorEnvelope> {
+        self.digitransit()
+            .store
+            .get(key.to_owned())
+            .await
+            .map_err(|f| f.into_envelope(crate::http::new_correlation_id()))
+    }
+
     /// `get_user_variables`: the saved places and preferences (see [`GetUserVariables`]).
     pub async fn get_user_variables(
         &self,
