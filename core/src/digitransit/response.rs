@@ -274,3 +274,51 @@ where
         ))
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    type Response = DigitransitResponse<Warning>;
+
+    #[test]
+    fn the_catalog_errors_are_envelopes_with_a_correlation_id() {
+        for (response, code) in [
+            (Response::internal_error("t"), "internal-error"),
+            (Response::rate_limited("t"), "rate-limited"),
+            (
+                Response::invalid_arguments("t", "bad".into()),
+                "validation-error",
+            ),
+        ] {
+            assert_eq!(response.error_code(), Some(code));
+            let json = serde_json::to_value(&response).unwrap();
+            assert_eq!(json["error"]["code"], code);
+            assert_eq!(json["error"]["correlationId"].as_str().unwrap().len(), 36);
+            assert!(response.into_success().is_err());
+        }
+        assert_eq!(
+            Response::rate_limited("t")
+                .into_result()
+                .unwrap_err()
+                .error
+                .retry_after,
+            Some(1)
+        );
+    }
+
+    #[test]
+    fn a_success_is_the_bare_body() {
+        let ok = Response::Ok(Warning::new(WarningCode::NoResults, "none"));
+        assert_eq!(ok.error_code(), None);
+        assert_eq!(
+            serde_json::to_value(&ok).unwrap(),
+            serde_json::json!({"code": "no-results", "message": "none"})
+        );
+        assert!(ok.into_success().is_ok());
+        assert_eq!(
+            provider_message(&"x".repeat(300)).len(),
+            MAX_PROVIDER_MESSAGE
+        );
+    }
+}

@@ -119,7 +119,7 @@ async fn plan_trip(
     let before_dedupe = planned.len();
     let mut seen = HashSet::new();
     planned.retain(|p| seen.insert(p.itinerary.fingerprint.clone()));
-    let meta = (planned.len() < before_dedupe).then(|| PlanMeta {
+    let meta = (planned.len() < before_dedupe).then_some(PlanMeta {
         deduplicated_from: Some(before_dedupe as u32),
     });
     if planned.len() > plan.limit {
