@@ -10,7 +10,6 @@ use super::response::{DigitransitResponse, Failure, Warning, WarningCode, warnin
 use super::upstream::{self, UpstreamFailure};
 use crate::Toolpack;
 use crate::config::Config;
-use crate::http::new_correlation_id;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 
 /// The query sent (also checked against the OTP schema in tests).
@@ -119,9 +118,7 @@ default 10, capped at 25 with a warning. Needs DIGITRANSIT_API_KEY.",
     }
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
-        let correlation_id = new_correlation_id();
-        let result = find(toolpack, input, &correlation_id).await;
-        DigitransitResponse::of(result, correlation_id)
+        DigitransitResponse::answer(|id| find(toolpack, input, id)).await
     }
 }
 
@@ -164,7 +161,7 @@ struct Stop {
 async fn find(
     toolpack: &Toolpack,
     input: FindStopsRequest,
-    correlation_id: &str,
+    correlation_id: String,
 ) -> Result<FindStopsResult, Failure> {
     input.coordinate.validate("coordinate")?;
     let radius = checked_range("radius", input.radius, 1..=3000, 500)?;
@@ -239,7 +236,7 @@ async fn find(
     }
     Ok(FindStopsResult {
         stops,
-        correlation_id: correlation_id.to_owned(),
+        correlation_id,
         warnings: warnings(notes),
     })
 }

@@ -113,6 +113,22 @@ pub(crate) fn checked_range(
     }
 }
 
+/// An OTP `Route` as the routing queries select it.
+#[derive(Debug, Clone, serde::Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct OtpRoute {
+    pub short_name: Option<String>,
+    pub long_name: Option<String>,
+    pub mode: Option<String>,
+}
+
+impl OtpRoute {
+    /// The line as riders know it: the short name, else the long name.
+    pub fn line(&self) -> Option<String> {
+        self.short_name.clone().or_else(|| self.long_name.clone())
+    }
+}
+
 /// Maps an OTP mode to the contracts' names: SUBWAY → METRO, BICYCLE → BIKE,
 /// COACH / TROLLEYBUS → BUS; the rest pass through.
 pub(crate) fn contract_mode(otp_mode: &str) -> String {

@@ -205,6 +205,17 @@ impl<T> DigitransitResponse<T> {
         }
     }
 
+    /// Runs a tool's `work` with a fresh correlation id, and answers its result with that id
+    /// on the success body (which `work` puts there) or on the error envelope.
+    pub(crate) async fn answer<F, Fut>(work: F) -> Self
+    where
+        F: FnOnce(String) -> Fut,
+        Fut: std::future::Future<Output = Result<T, Failure>>,
+    {
+        let correlation_id = new_correlation_id();
+        Self::of(work(correlation_id.clone()).await, correlation_id)
+    }
+
     /// The success body, or the error envelope.
     pub fn into_result(self) -> Result<T, DigitransitErrorEnvelope> {
         match self {

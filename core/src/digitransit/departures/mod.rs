@@ -8,7 +8,7 @@ pub use types::{Departure, GetDeparturesRequest, GetDeparturesResult, StopRef, T
 use serde::Deserialize;
 use serde_json::json;
 
-use super::place::{Language, checked_range, checked_text, contract_mode};
+use super::place::{Language, OtpRoute, checked_range, checked_text, contract_mode};
 use super::response::{
     DigitransitErrorCode, DigitransitResponse, Failure, Warning, WarningCode, warnings,
 };
@@ -17,7 +17,6 @@ use super::upstream::{self, UpstreamFailure};
 use super::user_variables::saved_location;
 use crate::Toolpack;
 use crate::config::Config;
-use crate::http::new_correlation_id;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 
 /// The query sent (also checked against the OTP schema in tests).
@@ -53,9 +52,7 @@ delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_
     }
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
-        let correlation_id = new_correlation_id();
-        let result = departures(toolpack, input, &correlation_id).await;
-        DigitransitResponse::of(result, correlation_id)
+        DigitransitResponse::answer(|id| departures(toolpack, input, id)).await
     }
 }
 
@@ -99,21 +96,13 @@ struct StoptimeStop {
 #[serde(rename_all = "camelCase")]
 struct Trip {
     trip_headsign: Option<String>,
-    route: Option<Route>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Route {
-    short_name: Option<String>,
-    long_name: Option<String>,
-    mode: Option<String>,
+    route: Option<OtpRoute>,
 }
 
 async fn departures(
     toolpack: &Toolpack,
     input: GetDeparturesRequest,
-    correlation_id: &str,
+    correlation_id: String,
 ) -> Result<GetDeparturesResult, Failure> {
     let window = checked_range("windowMinutes", input.window_minutes, 1..=120, 30)?;
     let limit = checked_range("limit", input.limit, 1..=50, 10)? as usize;
@@ -168,7 +157,7 @@ async fn departures(
         realtime_used,
         data_freshness: utc_iso(received),
         departures: list.into_iter().map(|(_, d)| d).collect(),
-        correlation_id: correlation_id.to_owned(),
+        correlation_id,
         warnings: warnings(notes),
     })
 }
@@ -186,9 +175,7 @@ fn departure(stoptime: Stoptime) -> (i64, Departure) {
     let delay = realtime.then(|| stoptime.departure_delay.unwrap_or(0));
     let status = transit_status(stoptime.realtime_state.as_deref(), delay);
     let route = stoptime.trip.as_ref().and_then(|t| t.route.as_ref());
-    let line = route
-        .and_then(|r| r.short_name.clone().or_else(|| r.long_name.clone()))
-        .unwrap_or_default();
+    let line = route.and_then(OtpRoute::line).unwrap_or_default();
     let destination = stoptime
         .headsign
         .clone()

@@ -17,7 +17,6 @@ use super::response::{
 use super::upstream;
 use crate::Toolpack;
 use crate::config::Config;
-use crate::http::new_correlation_id;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 
 /// Longest `text`, in characters.
@@ -66,16 +65,14 @@ geocode-no-results. Needs DIGITRANSIT_API_KEY.",
     }
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
-        let correlation_id = new_correlation_id();
-        let result = geocode(toolpack, input, &correlation_id).await;
-        DigitransitResponse::of(result, correlation_id)
+        DigitransitResponse::answer(|id| geocode(toolpack, input, id)).await
     }
 }
 
 async fn geocode(
     toolpack: &Toolpack,
     input: GeocodeAddressRequest,
-    correlation_id: &str,
+    correlation_id: String,
 ) -> Result<GeocodeAddressResult, Failure> {
     let text = checked_text("text", &input.text, MAX_TEXT_CHARS)?.to_owned();
     let asked = input.size.unwrap_or(DEFAULT_SIZE);
@@ -134,7 +131,7 @@ async fn geocode(
         results: ranked.into_iter().map(|r| r.result).collect(),
         truncated: truncated.then_some(true),
         warnings: warnings(notes),
-        correlation_id: correlation_id.to_owned(),
+        correlation_id,
     })
 }
 
@@ -182,16 +179,14 @@ first, each with distanceMeters). `language` fi|sv|en (default en). When nothing
     }
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
-        let correlation_id = new_correlation_id();
-        let result = reverse(toolpack, input, &correlation_id).await;
-        DigitransitResponse::of(result, correlation_id)
+        DigitransitResponse::answer(|id| reverse(toolpack, input, id)).await
     }
 }
 
 async fn reverse(
     toolpack: &Toolpack,
     input: ReverseGeocodeRequest,
-    correlation_id: &str,
+    correlation_id: String,
 ) -> Result<ReverseGeocodeResult, Failure> {
     let point = Coordinate::new(input.lat, input.lon);
     point.validate("point")?;
@@ -238,7 +233,7 @@ async fn reverse(
         query: point,
         result,
         candidates: rest.collect(),
-        correlation_id: correlation_id.to_owned(),
+        correlation_id,
         warnings: warnings(notes),
     })
 }

@@ -27,7 +27,6 @@ use super::time::{now, utc_iso};
 use super::upstream::{self, UpstreamFailure};
 use crate::Toolpack;
 use crate::config::Config;
-use crate::http::new_correlation_id;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 
 /// The query sent (also checked against the OTP schema in tests).
@@ -66,16 +65,14 @@ retryAfter. Needs DIGITRANSIT_API_KEY.",
     }
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
-        let correlation_id = new_correlation_id();
-        let result = plan_trip(toolpack, input, &correlation_id).await;
-        DigitransitResponse::of(result, correlation_id)
+        DigitransitResponse::answer(|id| plan_trip(toolpack, input, id)).await
     }
 }
 
 async fn plan_trip(
     toolpack: &Toolpack,
     input: PlanTripRequest,
-    correlation_id: &str,
+    correlation_id: String,
 ) -> Result<PlanTripResult, Failure> {
     let plan = Plan::check(toolpack, input).await?;
     let (mut planned, mut reason) = search(toolpack, &plan, &plan.constraints).await?;
@@ -163,7 +160,7 @@ these stops are step-free: {}.",
         realtime_used: wire::schedule_type(with_estimate, transit),
         data_freshness: utc_iso(received),
         warnings: warnings(notes),
-        correlation_id: correlation_id.to_owned(),
+        correlation_id,
         meta,
     })
 }

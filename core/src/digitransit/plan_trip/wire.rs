@@ -6,7 +6,7 @@ use sha1::{Digest, Sha1};
 
 use super::types::{Itinerary, Leg, LegPlace, ScheduleType};
 use crate::digitransit::departures::{TransitStatus, transit_status};
-use crate::digitransit::place::{Coordinate, contract_mode};
+use crate::digitransit::place::{Coordinate, OtpRoute, contract_mode};
 use crate::digitransit::time::{duration_seconds, parse_offset_time};
 use crate::http::encode_component;
 
@@ -65,7 +65,7 @@ struct WireLeg {
     end: LegTime,
     from: WirePlace,
     to: WirePlace,
-    route: Option<Route>,
+    route: Option<OtpRoute>,
     #[serde(default)]
     alerts: Option<Vec<Alert>>,
 }
@@ -97,14 +97,6 @@ struct WireStop {
     gtfs_id: Option<String>,
     platform_code: Option<String>,
     wheelchair_boarding: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Route {
-    short_name: Option<String>,
-    long_name: Option<String>,
-    mode: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -179,7 +171,7 @@ fn planned(node: Node) -> Option<Planned> {
                     .or(route.and_then(|r| r.mode.as_deref()))
                     .unwrap_or("WALK"),
             ),
-            line: route.and_then(|r| r.short_name.clone().or_else(|| r.long_name.clone())),
+            line: route.and_then(OtpRoute::line),
             headsign: wire.headsign.clone(),
             from: leg_place(wire.from),
             to: leg_place(wire.to),

@@ -15,7 +15,6 @@ use super::place::{Coordinate, checked_text};
 use super::response::{DigitransitResponse, Failure};
 use super::time;
 use crate::Toolpack;
-use crate::http::new_correlation_id;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 
 /// Longest key, in characters.
@@ -51,16 +50,14 @@ replaces it, and `previous` says what it held. Needs no API key.",
     };
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
-        let correlation_id = new_correlation_id();
-        let result = save(toolpack, input, &correlation_id).await;
-        DigitransitResponse::of(result, correlation_id)
+        DigitransitResponse::answer(|id| save(toolpack, input, id)).await
     }
 }
 
 async fn save(
     toolpack: &Toolpack,
     input: SaveUserVariableRequest,
-    correlation_id: &str,
+    correlation_id: String,
 ) -> Result<SaveUserVariableResult, Failure> {
     let key = checked_text("key", &input.key, MAX_KEY_CHARS)?.to_owned();
     let value = checked_value(input.r#type, input.value)?;
@@ -73,7 +70,7 @@ async fn save(
     Ok(SaveUserVariableResult {
         variable,
         previous,
-        correlation_id: correlation_id.to_owned(),
+        correlation_id,
     })
 }
 
@@ -132,17 +129,14 @@ plan_trip and get_departures accept. Needs no API key.",
     };
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
-        let correlation_id = new_correlation_id();
-        let result = toolpack
-            .digitransit()
-            .store
-            .list(input.r#type)
-            .await
-            .map(|variables| GetUserVariablesResult {
+        DigitransitResponse::answer(|correlation_id| async move {
+            let variables = toolpack.digitransit().store.list(input.r#type).await?;
+            Ok(GetUserVariablesResult {
                 variables,
-                correlation_id: correlation_id.clone(),
-            });
-        DigitransitResponse::of(result, correlation_id)
+                correlation_id,
+            })
+        })
+        .await
     }
 }
 
