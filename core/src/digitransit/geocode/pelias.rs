@@ -209,6 +209,45 @@ mod tests {
     }
 
     #[test]
+    fn percentages_become_fractions_and_layers_become_types() {
+        let envelope = serde_json::json!({"features": [
+            {"geometry": {"coordinates": [24.9, 60.1]}, "properties": {
+                "name": "A", "layer": "venue", "confidence": 94}},
+            {"geometry": {"coordinates": [24.9, 60.1]}, "properties": {
+                "name": "B", "layer": "street", "confidence": 0.5, "street": "Mannerheimintie"}},
+            {"geometry": {"coordinates": [24.9, 60.1]}, "properties": {
+                "name": "C", "layer": "stop", "source": "gtfsHSL", "id": "GTFS:HSL:1#X",
+                "confidence": 1.5e3}},
+            {"geometry": {"coordinates": [24.9, 60.1]}, "properties": {"layer": "venue"}}
+        ]});
+        let found = results(envelope, Language::Fi).unwrap();
+        let got: Vec<_> = found
+            .iter()
+            .map(|r| {
+                (
+                    r.result.confidence,
+                    r.result.r#type,
+                    r.result.address.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            got,
+            [
+                (0.94, GeocodeResultType::Poi, None),
+                (
+                    0.5,
+                    GeocodeResultType::Address,
+                    Some("Mannerheimintie".into())
+                ),
+                (1.0, GeocodeResultType::Stop, None),
+            ]
+        );
+        assert_eq!(found[2].result.stop_id.as_deref(), Some("HSL:1"));
+        assert_eq!(found[0].result.language.as_deref(), Some("fi"));
+    }
+
+    #[test]
     fn gtfs_ids_become_otp_ids() {
         assert_eq!(otp_id("GTFS:HSL:2431252#E4314"), "HSL:2431252");
         assert_eq!(otp_id("GTFS:MATKA:318915"), "MATKA:318915");
