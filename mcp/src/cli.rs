@@ -3,14 +3,15 @@
 use std::net::SocketAddr;
 use std::process::ExitCode;
 
+use std::time::Duration;
+
 use clap::{Args, Parser, Subcommand};
 use rmcp::ServiceExt;
-use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
-use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
 use serde_json::Value;
 use toolpack::{Catalog, Config, Toolpack};
 
-use crate::{ToolpackServer, select_tools};
+use crate::http::{HttpOptions, TOKENS_ENV, parse_tokens};
+use crate::{ServerLimits, ToolpackServer, select_tools};
 
 /// Exit status of a successful run.
 pub const EXIT_OK: u8 = 0;
@@ -47,8 +48,33 @@ enum Command {
 #[derive(Debug, Args, Default)]
 struct ServeArgs {
     /// Serve streamable HTTP at http://ADDR/mcp instead of stdio (e.g. 127.0.0.1:8080).
+    /// Bearer tokens come from TOOLPACK_HTTP_TOKENS (`tok1,tok2` or `@file`).
     #[arg(long, value_name = "ADDR")]
     http: Option<SocketAddr>,
+    /// Serve a non-loopback address without TOOLPACK_HTTP_TOKENS (warns on every start).
+    #[arg(long)]
+    allow_unauthenticated: bool,
+    /// Comma-separated host names accepted in `Host` besides localhost (behind a proxy).
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    allowed_hosts: Vec<String>,
+    /// Comma-separated browser origins accepted in `Origin`, e.g. https://app.example.com.
+    #[arg(long, value_name = "LIST", value_delimiter = ',')]
+    allowed_origins: Vec<String>,
+    /// Stateless HTTP: no sessions, JSON responses; replicas need no sticky sessions.
+    #[arg(long)]
+    stateless: bool,
+    /// Largest HTTP request body, in bytes.
+    #[arg(long, value_name = "BYTES", default_value_t = crate::http::DEFAULT_MAX_BODY_BYTES)]
+    max_body_bytes: usize,
+    /// Tool calls in flight at once; further calls are refused at once (JSON-RPC -32001).
+    #[arg(long, value_name = "N", default_value_t = ServerLimits::default().max_in_flight)]
+    max_in_flight: usize,
+    /// Per-call deadline in milliseconds (JSON-RPC -32002 when exceeded).
+    #[arg(long, value_name = "MS", default_value_t = 30_000)]
+    call_timeout_ms: u64,
+    /// On SIGTERM or Ctrl-C, how long calls in flight may take to finish, in milliseconds.
+    #[arg(long, value_name = "MS", default_value_t = 10_000)]
+    shutdown_grace_ms: u64,
     #[command(flatten)]
     toolsets: ToolsetArgs,
 }
@@ -100,33 +126,109 @@ fn server(args: &ToolsetArgs) -> Result<ToolpackServer, Usage> {
 }
 
 async fn serve(args: ServeArgs) -> Result<u8, Usage> {
-    let server = server(&args.toolsets)?;
+    let limits = ServerLimits {
+        max_in_flight: args.max_in_flight.max(1),
+        call_deadline: Duration::from_millis(args.call_timeout_ms.max(1)),
+    };
+    let server = server(&args.toolsets)?.with_limits(limits);
     match args.http {
         None => {
             let running = server.serve(rmcp::transport::stdio()).await?;
             running.waiting().await?;
         }
-        Some(addr) => serve_http(server, addr).await?,
+        Some(addr) => serve_http(server, addr, &args).await?,
     }
     Ok(EXIT_OK)
 }
 
-/// Serves streamable HTTP at `/mcp` until Ctrl-C or SIGTERM.
-async fn serve_http(server: ToolpackServer, addr: SocketAddr) -> Result<(), Usage> {
-    let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
-        LocalSessionManager::default().into(),
-        StreamableHttpServerConfig::default(),
-    );
-    let router = axum::Router::new().nest_service("/mcp", service);
+/// The HTTP options of `args`, with the tokens of `TOOLPACK_HTTP_TOKENS`; refuses a
+/// non-loopback address without tokens unless `--allow-unauthenticated`.
+fn http_options(addr: SocketAddr, args: &ServeArgs) -> Result<HttpOptions, Usage> {
+    let tokens = match std::env::var(TOKENS_ENV) {
+        Ok(value) => parse_tokens(&value)
+            .map_err(|e| Usage(format!("{TOKENS_ENV}: cannot read the token file: {e}")))?,
+        Err(_) => Vec::new(),
+    };
+    if tokens.is_empty() && !addr.ip().is_loopback() {
+        if !args.allow_unauthenticated {
+            return Err(Usage(format!(
+                "refusing to serve {addr} without authentication: set {TOKENS_ENV}, or pass \
+--allow-unauthenticated"
+            )));
+        }
+        eprintln!(
+            "toolpack-mcp: WARNING: serving {addr} without authentication (--allow-unauthenticated)"
+        );
+    }
+    Ok(HttpOptions {
+        tokens,
+        allowed_hosts: args.allowed_hosts.clone(),
+        allowed_origins: args.allowed_origins.clone(),
+        stateless: args.stateless,
+        max_body_bytes: args.max_body_bytes,
+    })
+}
+
+/// Serves streamable HTTP at `/mcp` (and `/healthz`) until Ctrl-C or SIGTERM; then stops
+/// accepting and lets calls in flight finish for up to `--shutdown-grace-ms`.
+async fn serve_http(
+    server: ToolpackServer,
+    addr: SocketAddr,
+    args: &ServeArgs,
+) -> Result<(), Usage> {
+    let options = http_options(addr, args)?;
+    let watcher = server.clone();
+    let (router, end_sessions) = crate::http::router(server, &options);
     let listener = tokio::net::TcpListener::bind(addr).await?;
+    let mode = if options.stateless {
+        "stateless"
+    } else {
+        "sessions"
+    };
+    let auth = if options.tokens.is_empty() {
+        "no auth"
+    } else {
+        "bearer auth"
+    };
     eprintln!(
-        "toolpack-mcp: serving MCP at http://{}/mcp",
+        "toolpack-mcp: serving MCP at http://{}/mcp ({mode}, {auth})",
         listener.local_addr()?
     );
-    axum::serve(listener, router)
-        .with_graceful_shutdown(shutdown_signal())
-        .await?;
+    // On the signal: stop accepting at once, let the calls in flight finish (at most the
+    // grace period), then end the sessions so open event streams close and axum returns.
+    let grace = Duration::from_millis(args.shutdown_grace_ms);
+    let (stopped_tx, stopped_rx) = tokio::sync::oneshot::channel::<()>();
+    let serving = axum::serve(listener, router).with_graceful_shutdown(async move {
+        shutdown_signal().await;
+        eprintln!(
+            "toolpack-mcp: stopping; waiting for {} calls in flight",
+            watcher.calls_in_flight()
+        );
+        tokio::spawn(async move {
+            if tokio::time::timeout(grace, watcher.drained())
+                .await
+                .is_err()
+            {
+                eprintln!(
+                    "toolpack-mcp: shutdown grace of {} ms elapsed with calls in flight",
+                    grace.as_millis()
+                );
+            }
+            end_sessions();
+            let _ = stopped_tx.send(());
+        });
+    });
+    tokio::select! {
+        served = serving => served?,
+        // Sessions ended: give connections a moment to close, then stop regardless.
+        () = async {
+            if stopped_rx.await.is_ok() {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+            } else {
+                std::future::pending::<()>().await;
+            }
+        } => {}
+    }
     Ok(())
 }
 

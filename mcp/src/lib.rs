@@ -7,6 +7,7 @@ mod server;
 mod toolsets;
 
 pub mod cli;
+pub mod http;
 
-pub use server::ToolpackServer;
+pub use server::{CALL_DEADLINE_EXCEEDED, SERVER_BUSY, ServerLimits, ToolpackServer};
 pub use toolsets::{Selection, SelectionError, select_tools};

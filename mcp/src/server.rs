@@ -1,35 +1,85 @@
 //! [`ToolpackServer`]: the rmcp [`ServerHandler`] that lists and calls catalog tools.
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use rmcp::ErrorData as McpError;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, Implementation, ListToolsResult,
-    PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, Implementation,
+    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
+    ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 use toolpack::{ToolEntry, ToolResult, Toolpack};
 
+/// How much work a server takes on at once.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ServerLimits {
+    /// Tool calls in flight at once, over every session; one more is refused at once
+    /// with a JSON-RPC error, never queued.
+    pub max_in_flight: usize,
+    /// The longest a tool call may run; then it is abandoned with a JSON-RPC error.
+    pub call_deadline: Duration,
+}
+
+impl Default for ServerLimits {
+    fn default() -> Self {
+        Self {
+            max_in_flight: 256,
+            call_deadline: Duration::from_secs(30),
+        }
+    }
+}
+
+/// The JSON-RPC error code of a call refused because too many are in flight.
+pub const SERVER_BUSY: i32 = -32001;
+/// The JSON-RPC error code of a call abandoned at the server's deadline.
+pub const CALL_DEADLINE_EXCEEDED: i32 = -32002;
+
 /// Serves the selected catalog tools of one [`Toolpack`]. Cheap to clone (one per
-/// HTTP session shares the same toolpack, caches and rate limiters).
+/// HTTP session shares the same toolpack, caches, rate limiters and limits).
 #[derive(Clone)]
 pub struct ToolpackServer {
     toolpack: Toolpack,
     tools: Arc<Vec<&'static ToolEntry>>,
     listed: Arc<Vec<Tool>>,
+    limits: ServerLimits,
+    in_flight: Arc<tokio::sync::Semaphore>,
 }
 
 impl ToolpackServer {
-    /// A server for `tools` of `toolpack`.
+    /// A server for `tools` of `toolpack`, with the default [`ServerLimits`].
     pub fn new(toolpack: Toolpack, tools: Vec<&'static ToolEntry>) -> Self {
         let listed = tools.iter().map(|entry| mcp_tool(entry)).collect();
+        let limits = ServerLimits::default();
         Self {
             toolpack,
             tools: Arc::new(tools),
             listed: Arc::new(listed),
+            in_flight: Arc::new(tokio::sync::Semaphore::new(limits.max_in_flight)),
+            limits,
         }
+    }
+
+    /// Tool calls running now, over every session.
+    pub fn calls_in_flight(&self) -> usize {
+        self.limits.max_in_flight - self.in_flight.available_permits()
+    }
+
+    /// Resolves when no tool call is running.
+    pub async fn drained(&self) {
+        while self.calls_in_flight() > 0 {
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// The same server with `limits`.
+    pub fn with_limits(mut self, limits: ServerLimits) -> Self {
+        self.in_flight = Arc::new(tokio::sync::Semaphore::new(limits.max_in_flight));
+        self.limits = limits;
+        self
     }
 
     /// The served tools.
@@ -107,10 +157,33 @@ machine-readable code.",
                 None,
             ));
         }
+        let Ok(_permit) = self.in_flight.clone().try_acquire_owned() else {
+            return Err(McpError::new(
+                ErrorCode(SERVER_BUSY),
+                format!(
+                    "server busy: {} tool calls are in flight; retry shortly",
+                    self.limits.max_in_flight
+                ),
+                None,
+            ));
+        };
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
-        let call = self.toolpack.call_json(name, arguments);
+        let call = tokio::time::timeout(
+            self.limits.call_deadline,
+            self.toolpack.call_json(name, arguments),
+        );
         tokio::select! {
             result = call => {
+                let Ok(result) = result else {
+                    return Err(McpError::new(
+                        ErrorCode(CALL_DEADLINE_EXCEEDED),
+                        format!(
+                            "the call to {name} exceeded the server's {} ms deadline",
+                            self.limits.call_deadline.as_millis()
+                        ),
+                        None,
+                    ));
+                };
                 let result = result.map_err(|e| McpError::invalid_params(e.to_string(), None))?;
                 Ok(mcp_result(result).into())
             }

@@ -395,3 +395,94 @@ fn two_processes_writing_saved_places_at_once_lose_nothing() {
     let body: Value = serde_json::from_slice(&output.stdout).unwrap();
     assert_eq!(body["variables"].as_array().unwrap().len(), 24, "{body}");
 }
+
+#[test]
+fn a_public_address_without_tokens_is_refused_unless_allowed() {
+    let (code, _, stderr) = run(&["serve", "--http", "0.0.0.0:0"], &[]);
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("refusing to serve 0.0.0.0:0 without authentication")
+            && stderr.contains("TOOLPACK_HTTP_TOKENS"),
+        "{stderr}"
+    );
+    let (code, _, stderr) = run(
+        &["serve", "--http", "0.0.0.0:0"],
+        &[("TOOLPACK_HTTP_TOKENS", "@/no/such/tokens")],
+    );
+    assert_eq!(code, 2);
+    assert!(stderr.contains("cannot read the token file"), "{stderr}");
+}
+
+/// Starts `toolpack-mcp serve --http` on a free loopback port (plus `extra` arguments);
+/// returns the child and the base URL once `/healthz` answers.
+async fn start_http(
+    settings: &BTreeMap<String, String>,
+    extra: &[&str],
+) -> (tokio::process::Child, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = tokio::process::Command::from(command(settings))
+        .args(["serve", "--http", &format!("127.0.0.1:{port}")])
+        .args(extra)
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let base = format!("http://127.0.0.1:{port}");
+    for _ in 0..200 {
+        if reqwest::get(format!("{base}/healthz")).await.is_ok() {
+            return (child, base);
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("the HTTP server did not start");
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn sigterm_lets_the_call_in_flight_finish_then_exits() {
+    let fake = toolpack_testkit::FakeUpstream::start(&toolpack_testkit::default_fixtures_dir())
+        .await
+        .unwrap();
+    fake.push_scenario(toolpack_testkit::Scenario::on("/geocoding").delay_ms(1500));
+    let settings: BTreeMap<String, String> = [
+        ("DIGITRANSIT_API_KEY", "k"),
+        ("DIGITRANSIT_BASE_URL", fake.base_url().as_str()),
+    ]
+    .iter()
+    .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+    .collect();
+    let (mut child, base) = start_http(&settings, &["--shutdown-grace-ms", "5000"]).await;
+    let client = ()
+        .serve(StreamableHttpClientTransport::from_uri(format!(
+            "{base}/mcp"
+        )))
+        .await
+        .unwrap();
+    let call =
+        tokio::spawn(
+            async move { call(&client, "geocode_address", &json!({"text": "kamppi"})).await },
+        );
+    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    let pid = child.id().unwrap().to_string();
+    assert!(
+        Command::new("kill")
+            .args(["-TERM", &pid])
+            .status()
+            .unwrap()
+            .success()
+    );
+    let answer = call.await.unwrap();
+    let (is_error, body) = body_of(&answer);
+    assert!(!is_error, "{body}");
+    assert_eq!(body["results"][0]["name"], "Kamppi");
+    let status = tokio::time::timeout(std::time::Duration::from_secs(8), child.wait())
+        .await
+        .expect("exits after the call")
+        .unwrap();
+    assert!(status.success(), "{status:?}");
+    // No new connection is accepted any more.
+    assert!(reqwest::get(format!("{base}/healthz")).await.is_err());
+}
