@@ -276,3 +276,102 @@ async fn a_call_past_the_deadline_is_abandoned_with_a_json_rpc_error() {
     );
     assert_eq!(served.calls_in_flight(), 0);
 }
+
+/// Initializes a session over raw HTTP; returns its id.
+async fn session(base: &str) -> String {
+    let response = post(base).body(INITIALIZE).send().await.unwrap();
+    let id = response.headers()["mcp-session-id"]
+        .to_str()
+        .unwrap()
+        .to_owned();
+    let initialized = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+    let ack = post(base)
+        .header("mcp-session-id", &id)
+        .body(initialized)
+        .send()
+        .await
+        .unwrap();
+    assert!(ack.status().is_success());
+    id
+}
+
+#[tokio::test]
+async fn bad_json_rpc_gets_an_answer_and_the_server_keeps_serving() {
+    let base = serve(server(&[]), HttpOptions::default()).await;
+    let id = session(&base).await;
+    // Not JSON at all, JSON that is not JSON-RPC, and an unknown method.
+    for (body, expect) in [
+        ("{not json", "parse"),
+        (r#"{"hello":"world"}"#, "invalid"),
+        (
+            r#"{"jsonrpc":"2.0","id":7,"method":"no/such/method"}"#,
+            "-32601",
+        ),
+    ] {
+        let response = post(&base)
+            .header("mcp-session-id", &id)
+            .body(body)
+            .send()
+            .await
+            .unwrap();
+        let status = response.status();
+        let text = response.text().await.unwrap().to_lowercase();
+        assert!(
+            status.is_client_error() || text.contains(expect),
+            "{body}: {status} {text}"
+        );
+    }
+    let call = r#"{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"stationToilets","arguments":{"stationName":"Victoria"}}}"#;
+    let response = post(&base)
+        .header("mcp-session-id", &id)
+        .body(call)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), 200);
+    assert!(response.text().await.unwrap().contains("\"isError\":false"));
+}
+
+#[tokio::test]
+async fn a_client_that_disconnects_mid_call_does_not_stop_the_others() {
+    let fake = slow_upstream().await;
+    let upstream = fake.base_url();
+    let served = server(&[
+        ("DIGITRANSIT_API_KEY", "k"),
+        ("DIGITRANSIT_BASE_URL", &upstream),
+    ]);
+    let base = serve(served.clone(), HttpOptions::default()).await;
+    let id = session(&base).await;
+    let slow = r#"{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"geocode_address","arguments":{"text":"kamppi"}}}"#;
+    // Gives up after 150 ms, while the upstream takes 800 ms.
+    let abandoned = async {
+        post(&base)
+            .header("mcp-session-id", &id)
+            .timeout(Duration::from_millis(150))
+            .body(slow)
+            .send()
+            .await?
+            .text()
+            .await
+    }
+    .await;
+    assert!(abandoned.is_err(), "{abandoned:?}");
+    let other = ()
+        .serve(StreamableHttpClientTransport::from_uri(format!(
+            "{base}/mcp"
+        )))
+        .await
+        .unwrap();
+    let answer = common::call(
+        &other,
+        "stationToilets",
+        &json!({"stationName": "Abbey Wood"}),
+    )
+    .await;
+    assert_eq!(answer.is_error, Some(false));
+    // The abandoned call ends (answered or cancelled) and frees its slot.
+    tokio::time::timeout(Duration::from_secs(5), served.drained())
+        .await
+        .expect("the abandoned call finishes");
+    other.cancel().await.ok();
+}
