@@ -1,0 +1,215 @@
+//! A bounded load test of the built `toolpack-mcp` binary over loopback HTTP: 50
+//! concurrent clients × 200 `stationToilets` calls, with sessions (rmcp's own client over
+//! streamable HTTP) and in `--stateless` JSON mode (plain JSON-RPC POSTs). Reports calls
+//! per second, p50/p99 latency, errors, the server's CPU time per call (from
+//! `/proc/<pid>/stat`) and its resident memory before and after (Linux).
+//! Run: `cargo bench -p toolpack-mcp --bench load`.
+
+use std::time::{Duration, Instant};
+
+use rmcp::ServiceExt;
+use rmcp::model::CallToolRequestParams;
+use rmcp::transport::StreamableHttpClientTransport;
+use serde_json::json;
+
+const CLIENTS: usize = 50;
+const CALLS: usize = 200;
+const STATIONS: [&str; 4] = ["Kings Cross", "Victoria", "Abbey Wood", "Edgware Road"];
+const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"load","version":"1"}}}"#;
+
+/// User + system CPU seconds of `pid`.
+fn cpu_seconds(pid: u32) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
+    let fields: Vec<&str> = stat
+        .rsplit_once(')')
+        .map(|(_, rest)| rest.split_whitespace().collect())
+        .unwrap_or_default();
+    let ticks: f64 = [11, 12]
+        .iter()
+        .filter_map(|i| fields.get(*i).and_then(|f| f.parse::<f64>().ok()))
+        .sum();
+    ticks / 100.0
+}
+
+/// Resident memory of `pid` in MiB.
+fn rss_mib(pid: u32) -> f64 {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmRSS:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(0.0, |kb| kb / 1024.0)
+}
+
+fn percentile(sorted: &[f64], p: f64) -> f64 {
+    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
+}
+
+async fn start(extra: &[&str]) -> (tokio::process::Child, String) {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolpack-mcp"))
+        .env_clear()
+        .env("TOOLPACK_RATE_LIMIT_PER_SECOND", "0")
+        .args(["serve", "--http", &format!("127.0.0.1:{port}")])
+        .args(extra)
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    let base = format!("http://127.0.0.1:{port}");
+    for _ in 0..400 {
+        if reqwest::get(format!("{base}/healthz")).await.is_ok() {
+            return (child, base);
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("server did not start");
+}
+
+/// One session client: `calls` calls; returns the latencies (µs) and the error count.
+async fn session_client(base: String, calls: usize, offset: usize) -> (Vec<f64>, usize) {
+    let client = ()
+        .serve(StreamableHttpClientTransport::from_uri(format!(
+            "{base}/mcp"
+        )))
+        .await
+        .unwrap();
+    let (mut latencies, mut errors) = (Vec::with_capacity(calls), 0);
+    for i in 0..calls {
+        let station = STATIONS[(i + offset) % STATIONS.len()];
+        let mut arguments = serde_json::Map::new();
+        arguments.insert("stationName".into(), json!(station));
+        let started = Instant::now();
+        let result = client
+            .call_tool(CallToolRequestParams::new("stationToilets").with_arguments(arguments))
+            .await;
+        latencies.push(started.elapsed().as_secs_f64() * 1e6);
+        errors += usize::from(result.is_err());
+    }
+    client.cancel().await.ok();
+    (latencies, errors)
+}
+
+/// One stateless client: plain JSON-RPC POSTs with a shared keep-alive HTTP client.
+async fn stateless_client(base: String, calls: usize, offset: usize) -> (Vec<f64>, usize) {
+    let http = reqwest::Client::new();
+    let url = format!("{base}/mcp");
+    let post = |body: String| {
+        http.post(&url)
+            .header("content-type", "application/json")
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", "2025-06-18")
+            .body(body)
+    };
+    post(INITIALIZE.to_owned()).send().await.unwrap();
+    let (mut latencies, mut errors) = (Vec::with_capacity(calls), 0);
+    for i in 0..calls {
+        let station = STATIONS[(i + offset) % STATIONS.len()];
+        let body = json!({"jsonrpc": "2.0", "id": i + 2, "method": "tools/call",
+            "params": {"name": "stationToilets", "arguments": {"stationName": station}}});
+        let started = Instant::now();
+        let ok = match post(body.to_string()).send().await {
+            Ok(response) => {
+                response.status().is_success()
+                    && response
+                        .text()
+                        .await
+                        .is_ok_and(|t| t.contains("\"result\""))
+            }
+            Err(_) => false,
+        };
+        latencies.push(started.elapsed().as_secs_f64() * 1e6);
+        errors += usize::from(!ok);
+    }
+    (latencies, errors)
+}
+
+async fn run(label: &str, stateless: bool, clients: usize, calls: usize) {
+    let extra: &[&str] = if stateless { &["--stateless"] } else { &[] };
+    let (child, base) = start(extra).await;
+    let pid = child.id().unwrap();
+    // Warm up: load the station data and the connection pools.
+    if stateless {
+        stateless_client(base.clone(), 20, 0).await;
+    } else {
+        session_client(base.clone(), 20, 0).await;
+    }
+    let rss_start = rss_mib(pid);
+    // Two rounds on one server: the second shows whether memory keeps growing.
+    for round in 1..=2 {
+        load_round(
+            &format!("{label}, round {round}"),
+            stateless,
+            &base,
+            pid,
+            clients,
+            calls,
+        )
+        .await;
+    }
+    println!(
+        "  {label}: RSS at start {rss_start:.1} MiB, after both rounds {:.1} MiB",
+        rss_mib(pid)
+    );
+}
+
+async fn load_round(
+    label: &str,
+    stateless: bool,
+    base: &str,
+    pid: u32,
+    clients: usize,
+    calls: usize,
+) {
+    let (rss_before, cpu_before) = (rss_mib(pid), cpu_seconds(pid));
+    let started = Instant::now();
+    let tasks: Vec<_> = (0..clients)
+        .map(|c| {
+            let base = base.to_owned();
+            if stateless {
+                tokio::spawn(stateless_client(base, calls, c))
+            } else {
+                tokio::spawn(session_client(base, calls, c))
+            }
+        })
+        .collect();
+    let (mut latencies, mut errors) = (Vec::new(), 0);
+    for task in tasks {
+        let (l, e) = task.await.unwrap();
+        latencies.extend(l);
+        errors += e;
+    }
+    let wall = started.elapsed().as_secs_f64();
+    let (rss_after, cpu_after) = (rss_mib(pid), cpu_seconds(pid));
+    latencies.sort_by(f64::total_cmp);
+    let total = latencies.len();
+    println!(
+        "{label}: {clients} clients x {calls} calls = {total}: {:.0} calls/s, p50 {:.0} µs, p99 {:.0} µs, \
+errors {errors}, server CPU {:.0} µs/call, RSS {rss_before:.1} -> {rss_after:.1} MiB",
+        total as f64 / wall,
+        percentile(&latencies, 0.5),
+        percentile(&latencies, 0.99),
+        (cpu_after - cpu_before) * 1e6 / total as f64,
+    );
+}
+
+fn main() {
+    // `cargo test --benches` runs bench targets without `--bench`: stay small then.
+    let (clients, calls) = if std::env::args().any(|a| a == "--bench") {
+        (CLIENTS, CALLS)
+    } else {
+        (2, 5)
+    };
+    let runtime = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .unwrap();
+    runtime.block_on(async {
+        run("sessions (streamable HTTP, SSE)", false, clients, calls).await;
+        run("stateless (JSON)", true, clients, calls).await;
+    });
+}
