@@ -33,6 +33,7 @@ pub mod config;
 pub mod error_kind;
 pub mod http;
 pub mod rate_limit;
+pub mod report;
 pub mod schema;
 pub mod secret;
 pub mod tool;

@@ -83,7 +83,7 @@ pub fn router(
     let sessions = config.cancellation_token.clone();
     let tool_count = server.tools().len();
     let service = StreamableHttpService::new(
-        move || Ok(server.clone()),
+        move || Ok(server.for_session()),
         LocalSessionManager::default().into(),
         config,
     );

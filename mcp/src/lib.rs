@@ -3,6 +3,7 @@
 //! [`toolpack::Catalog`] is served with its input and output schemas and
 //! annotations; there is no per-tool code here.
 
+mod notify;
 mod server;
 mod toolsets;
 

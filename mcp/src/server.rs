@@ -14,6 +14,10 @@ use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 use toolpack::{ToolEntry, ToolResult, Toolpack};
 
+use crate::notify::{Forwarder, SessionLevel};
+#[allow(deprecated)] // MCP logging: see `notify`.
+use rmcp::model::SetLevelRequestParams;
+
 /// How much work a server takes on at once.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ServerLimits {
@@ -47,6 +51,7 @@ pub struct ToolpackServer {
     listed: Arc<Vec<Tool>>,
     limits: ServerLimits,
     in_flight: Arc<tokio::sync::Semaphore>,
+    level: SessionLevel,
 }
 
 impl ToolpackServer {
@@ -60,6 +65,15 @@ impl ToolpackServer {
             listed: Arc::new(listed),
             in_flight: Arc::new(tokio::sync::Semaphore::new(limits.max_in_flight)),
             limits,
+            level: SessionLevel::default(),
+        }
+    }
+
+    /// The server for a new session: everything shared, but its own logging level.
+    pub fn for_session(&self) -> Self {
+        Self {
+            level: SessionLevel::default(),
+            ..self.clone()
         }
     }
 
@@ -122,6 +136,7 @@ pub(crate) fn mcp_result(result: ToolResult) -> CallToolResult {
 }
 
 impl ServerHandler for ToolpackServer {
+    #[allow(deprecated)] // MCP logging: see `notify`.
     fn get_info(&self) -> ServerConfig {
         ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
             .with_server_info(Implementation::new(
@@ -168,10 +183,44 @@ machine-readable code.",
             ));
         };
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
+        let forwarder = Forwarder::start(
+            context.peer.clone(),
+            self.level.clone(),
+            context.meta.get_progress_token(),
+        );
         let call = tokio::time::timeout(
             self.limits.call_deadline,
-            self.toolpack.call_json(name, arguments),
+            toolpack::report::with_reporter(
+                forwarder.reporter(),
+                self.toolpack.call_json(name, arguments),
+            ),
         );
+        let answer = self.finish_call(name, call, &context).await;
+        forwarder.finish().await;
+        answer
+    }
+
+    #[allow(deprecated)] // MCP logging: see `notify`.
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.level.set(request.level);
+        Ok(())
+    }
+}
+
+impl ToolpackServer {
+    /// Waits for `call` (or the client's cancellation) and shapes the answer.
+    async fn finish_call(
+        &self,
+        name: &str,
+        call: impl std::future::Future<
+            Output = Result<Result<ToolResult, toolpack::UnknownTool>, tokio::time::error::Elapsed>,
+        >,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
         tokio::select! {
             result = call => {
                 let Ok(result) = result else {

@@ -195,6 +195,20 @@ impl HttpClient {
             );
             match wait {
                 Some(wait) if attempt < max_attempts && TokioInstant::now() + wait < deadline => {
+                    let why = match &outcome {
+                        Ok(response) => format!("answered HTTP {}", response.status.as_u16()),
+                        Err(_) => "could not be reached".to_owned(),
+                    };
+                    crate::report::log(
+                        crate::report::Level::Warning,
+                        "toolpack::http",
+                        format!(
+                            "{} {why}; retrying in {} ms (attempt {} of {max_attempts})",
+                            request.log_target(),
+                            wait.as_millis(),
+                            attempt + 1
+                        ),
+                    );
                     tokio::time::sleep(wait).await;
                 }
                 _ => {

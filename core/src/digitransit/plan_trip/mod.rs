@@ -27,6 +27,7 @@ use super::time::{now, utc_iso};
 use super::upstream::{self, UpstreamFailure};
 use crate::Toolpack;
 use crate::config::Config;
+use crate::report;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 
 /// The query sent (also checked against the OTP schema in tests).
@@ -76,12 +77,19 @@ async fn plan_trip(
 ) -> Result<PlanTripResult, Failure> {
     let plan = Plan::check(toolpack, input).await?;
     let (mut planned, mut reason) = search(toolpack, &plan, &plan.constraints).await?;
+    report::progress(
+        1.0,
+        None,
+        Some(format!("{} itineraries found", planned.len())),
+    );
     if planned.is_empty() {
         if let Some(relaxed) = plan.relaxed() {
             (planned, reason) = search(toolpack, &plan, &relaxed).await?;
+            report::progress(2.0, None, Some("relaxed search done".into()));
         }
     } else if plan.include_disruption_alt && planned.iter().any(|p| p.disrupted) {
         add_alternatives(toolpack, &plan, &mut planned).await;
+        report::progress(2.0, None, Some("disruption alternatives searched".into()));
     }
     let received = now();
     if planned.is_empty() {

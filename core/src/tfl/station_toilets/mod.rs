@@ -15,6 +15,7 @@ pub use types::{
 use self::data::{StationData, StationDataSource};
 use self::matching::{NormalizedName, Resolution, resolve};
 use crate::Toolpack;
+use crate::report::{self, Level};
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 
 /// Longest accepted station name, in characters.
@@ -100,12 +101,27 @@ async fn station_data(toolpack: &Toolpack) -> Result<Arc<StationData>, ()> {
             // Finding the source (a directory check) and parsing the CSVs block: keep them
             // off the caller's thread, which may be an event loop (Node, asyncio).
             let config = toolpack.config().clone();
-            let loaded = tokio::task::spawn_blocking(move || {
-                StationData::load(&StationDataSource::resolve(&config))
+            let (source, loaded) = tokio::task::spawn_blocking(move || {
+                let source = StationDataSource::resolve(&config);
+                let loaded = StationData::load(&source);
+                (source, loaded)
             })
             .await
             .map_err(|_| ())?;
+            if source == StationDataSource::Bundled {
+                report::log(
+                    Level::Notice,
+                    "toolpack::tfl",
+                    "no station data directory is configured or found: using the bundled \
+snapshot (TfL feed of 2026-08-03)",
+                );
+            }
             loaded.map(Arc::new).map_err(|error| {
+                report::log(
+                    Level::Error,
+                    "toolpack::tfl",
+                    format!("station data not available: {error}"),
+                );
                 tracing::warn!(%error, "station data not available");
             })
         })

@@ -1,0 +1,127 @@
+//! What a tool reports while it runs: log events (an upstream retry, a data source falling
+//! back) and progress. One mechanism for every tool and every surface: a tool calls
+//! [`log`] or [`progress`]; whoever drives the call decides where reports go by running
+//! it inside [`with_reporter`] (the MCP server turns them into `notifications/message`
+//! and `notifications/progress`). Without a reporter, reports go nowhere.
+
+use std::future::Future;
+use std::sync::Arc;
+
+/// How much a log event matters (the MCP / syslog levels a tool uses).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Level {
+    /// Detail for debugging.
+    Debug,
+    /// Normal operation worth knowing.
+    Info,
+    /// Normal but significant: a fallback was taken.
+    Notice,
+    /// Something went wrong and was handled: a retry.
+    Warning,
+    /// Something failed.
+    Error,
+}
+
+/// One report of a running tool.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Report {
+    /// A log event.
+    Log {
+        /// How much it matters.
+        level: Level,
+        /// Where it comes from, e.g. `toolpack::http`.
+        logger: &'static str,
+        /// What happened (never a secret).
+        message: String,
+    },
+    /// Progress of the call.
+    Progress {
+        /// Work done so far; grows with every report.
+        done: f64,
+        /// All the work, when known.
+        total: Option<f64>,
+        /// What is being done.
+        message: Option<String>,
+    },
+}
+
+/// Receives the reports of the calls run inside [`with_reporter`].
+pub trait Reporter: Send + Sync {
+    /// Takes one report. Called on the tool's task: keep it quick and never block.
+    fn report(&self, report: Report);
+}
+
+tokio::task_local! {
+    static REPORTER: Arc<dyn Reporter>;
+}
+
+/// Runs `call` with its reports going to `reporter`.
+pub async fn with_reporter<F: Future>(reporter: Arc<dyn Reporter>, call: F) -> F::Output {
+    REPORTER.scope(reporter, call).await
+}
+
+/// Reports a log event (a no-op outside [`with_reporter`]).
+pub fn log(level: Level, logger: &'static str, message: impl Into<String>) {
+    let _ = REPORTER.try_with(|r| {
+        r.report(Report::Log {
+            level,
+            logger,
+            message: message.into(),
+        })
+    });
+}
+
+/// Reports progress (a no-op outside [`with_reporter`]).
+pub fn progress(done: f64, total: Option<f64>, message: Option<String>) {
+    let _ = REPORTER.try_with(|r| {
+        r.report(Report::Progress {
+            done,
+            total,
+            message,
+        })
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::Mutex;
+
+    #[derive(Default)]
+    struct Collect(Mutex<Vec<Report>>);
+
+    impl Reporter for Collect {
+        fn report(&self, report: Report) {
+            self.0.lock().unwrap().push(report);
+        }
+    }
+
+    #[tokio::test]
+    async fn reports_reach_the_reporter_of_their_call_only() {
+        let collect = Arc::new(Collect::default());
+        log(Level::Info, "test", "nobody listens");
+        with_reporter(collect.clone(), async {
+            log(Level::Warning, "test", "retrying");
+            tokio::task::yield_now().await;
+            progress(1.0, Some(2.0), Some("half".into()));
+        })
+        .await;
+        progress(2.0, Some(2.0), None);
+        let got = collect.0.lock().unwrap().clone();
+        assert_eq!(
+            got,
+            [
+                Report::Log {
+                    level: Level::Warning,
+                    logger: "test",
+                    message: "retrying".into()
+                },
+                Report::Progress {
+                    done: 1.0,
+                    total: Some(2.0),
+                    message: Some("half".into())
+                }
+            ]
+        );
+    }
+}

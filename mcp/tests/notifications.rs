@@ -1,0 +1,179 @@
+//! Tool reports reach MCP clients: `logging/setLevel` filters `notifications/message`
+//! (an upstream retry, the station data falling back to the bundled snapshot), and a
+//! call with a progress token gets `notifications/progress` before its response.
+#![allow(deprecated)] // MCP logging (SEP-2577): still part of the protocol versions served.
+
+use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex};
+
+use rmcp::ServiceExt;
+use rmcp::handler::client::ClientHandler;
+use rmcp::model::{
+    CallToolRequestParams, LoggingLevel, LoggingMessageNotificationParam, NumberOrString,
+    ProgressNotificationParam, ProgressToken, RequestMetaObject, SetLevelRequestParams,
+};
+use rmcp::service::{NotificationContext, RoleClient, RunningService};
+use serde_json::{Value, json};
+use toolpack::{Config, Toolpack};
+use toolpack_mcp::{ToolpackServer, select_tools};
+use toolpack_testkit::{FakeUpstream, Scenario};
+
+/// What the client received, in order.
+type Seen<T> = Arc<Mutex<Vec<T>>>;
+
+#[derive(Clone, Default)]
+struct Recorder {
+    logs: Seen<(LoggingLevel, String)>,
+    progress: Seen<(f64, Option<String>)>,
+}
+
+impl ClientHandler for Recorder {
+    async fn on_logging_message(
+        &self,
+        params: LoggingMessageNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        let message = params.data["message"]
+            .as_str()
+            .unwrap_or_default()
+            .to_owned();
+        self.logs.lock().unwrap().push((params.level, message));
+    }
+
+    async fn on_progress(
+        &self,
+        params: ProgressNotificationParam,
+        _context: NotificationContext<RoleClient>,
+    ) {
+        self.progress
+            .lock()
+            .unwrap()
+            .push((params.progress, params.message));
+    }
+}
+
+async fn connect(settings: &[(&str, &str)]) -> (RunningService<RoleClient, Recorder>, Recorder) {
+    let settings: BTreeMap<String, String> = settings
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    let config = Config::from_pairs(settings).unwrap();
+    let tools = select_tools(&config, None).unwrap().tools;
+    let server = ToolpackServer::new(Toolpack::new(config).unwrap(), tools);
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    let recorder = Recorder::default();
+    let client = recorder.clone().serve(client_io).await.unwrap();
+    (client, recorder)
+}
+
+fn params(tool: &'static str, arguments: Value) -> CallToolRequestParams {
+    let Value::Object(map) = arguments else {
+        unreachable!()
+    };
+    CallToolRequestParams::new(tool).with_arguments(map)
+}
+
+#[tokio::test]
+async fn set_level_filters_log_messages() {
+    let fake = FakeUpstream::start(&toolpack_testkit::default_fixtures_dir())
+        .await
+        .unwrap();
+    let base = fake.base_url();
+    let settings = [
+        ("DIGITRANSIT_API_KEY", "k"),
+        ("DIGITRANSIT_BASE_URL", base.as_str()),
+    ];
+
+    // Default level (warning): the station-data notice is not sent.
+    let (quiet, quiet_seen) = connect(&settings).await;
+    quiet
+        .call_tool(params("stationToilets", json!({"stationName": "Victoria"})))
+        .await
+        .unwrap();
+    assert!(quiet_seen.logs.lock().unwrap().is_empty());
+
+    let (client, seen) = connect(&settings).await;
+    client
+        .set_level(SetLevelRequestParams::new(LoggingLevel::Info))
+        .await
+        .unwrap();
+    client
+        .call_tool(params("stationToilets", json!({"stationName": "Victoria"})))
+        .await
+        .unwrap();
+    fake.push_scenario(Scenario::on("/geocoding").status(500).times(1));
+    let answer = client
+        .call_tool(params("geocode_address", json!({"text": "kamppi"})))
+        .await
+        .unwrap();
+    assert_eq!(answer.is_error, Some(false));
+    let logs = seen.logs.lock().unwrap().clone();
+    assert!(
+        logs.iter()
+            .any(|(level, m)| *level == LoggingLevel::Notice && m.contains("bundled snapshot")),
+        "{logs:?}"
+    );
+    assert!(
+        logs.iter().any(|(level, m)| *level == LoggingLevel::Warning
+            && m.contains("answered HTTP 500; retrying")
+            && m.contains("/geocoding/v1/search")
+            && !m.contains("kamppi")),
+        "{logs:?}"
+    );
+
+    // Error level: the retry warning is filtered out.
+    client
+        .set_level(SetLevelRequestParams::new(LoggingLevel::Error))
+        .await
+        .unwrap();
+    let before = seen.logs.lock().unwrap().len();
+    fake.push_scenario(Scenario::on("/geocoding").status(500).times(1));
+    client
+        .call_tool(params("geocode_address", json!({"text": "kamppi"})))
+        .await
+        .unwrap();
+    assert_eq!(seen.logs.lock().unwrap().len(), before);
+}
+
+#[tokio::test]
+async fn progress_reaches_the_client_before_the_response_when_asked_for() {
+    let fake = FakeUpstream::start(&toolpack_testkit::default_fixtures_dir())
+        .await
+        .unwrap();
+    fake.push_scenario(
+        Scenario::on("/routing").file("digitransit/otp/plan-alternative.DERIVED.json"),
+    );
+    fake.push_scenario(
+        Scenario::on("/routing")
+            .file("digitransit/otp/planConnection-hsl-delayed-cancelled.SYNTHETIC.json")
+            .times(1),
+    );
+    let base = fake.base_url();
+    let (client, seen) = connect(&[
+        ("DIGITRANSIT_API_KEY", "k"),
+        ("DIGITRANSIT_BASE_URL", base.as_str()),
+    ])
+    .await;
+    let trip = json!({
+        "origin": {"type": "coords", "value": {"lat": 60.170384, "lon": 24.939846}},
+        "destination": {"type": "coords", "value": {"lat": 60.194445, "lon": 24.904976}}
+    });
+    let mut with_token = params("plan_trip", trip);
+    let mut meta = RequestMetaObject::default();
+    meta.set_progress_token(ProgressToken(NumberOrString::Number(7)));
+    with_token.meta = Some(meta);
+    let answer = client.call_tool(with_token).await.unwrap();
+    assert_eq!(answer.is_error, Some(false));
+    let progress = seen.progress.lock().unwrap().clone();
+    assert_eq!(progress.len(), 2, "{progress:?}");
+    assert_eq!(progress[0].0, 1.0);
+    assert_eq!(
+        progress[1],
+        (2.0, Some("disruption alternatives searched".into()))
+    );
+}
