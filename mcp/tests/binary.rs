@@ -465,7 +465,14 @@ async fn sigterm_lets_the_call_in_flight_finish_then_exits() {
         tokio::spawn(
             async move { call(&client, "geocode_address", &json!({"text": "kamppi"})).await },
         );
-    tokio::time::sleep(std::time::Duration::from_millis(400)).await;
+    // SIGTERM only once the call is in flight: its upstream request has arrived.
+    for _ in 0..400 {
+        if !fake.requests().is_empty() {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(10)).await;
+    }
+    assert_eq!(fake.requests().len(), 1, "the call reached the upstream");
     let pid = child.id().unwrap().to_string();
     assert!(
         Command::new("kill")
@@ -474,7 +481,10 @@ async fn sigterm_lets_the_call_in_flight_finish_then_exits() {
             .unwrap()
             .success()
     );
-    let answer = call.await.unwrap();
+    let answer = tokio::time::timeout(std::time::Duration::from_secs(10), call)
+        .await
+        .expect("the call in flight is answered")
+        .unwrap();
     let (is_error, body) = body_of(&answer);
     assert!(!is_error, "{body}");
     assert_eq!(body["results"][0]["name"], "Kamppi");
