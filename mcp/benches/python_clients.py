@@ -25,20 +25,23 @@ import urllib.request
 
 PROCESSES = 4
 CALLS = 250
-STATIONS = ["Kings Cross", "Victoria", "Abbey Wood", "Edgware Road"]
+STATIONS = ["Kings Cross", "Victoria", "Abbey Wood", "Bank"]
 
 
 async def client(url: str, calls: int) -> None:
     from mcp import ClientSession
-    from mcp.client.streamable_http import streamablehttp_client
+    from mcp.client import streamable_http
 
-    async with streamablehttp_client(url) as (read, write, _):
-        async with ClientSession(read, write) as session:
+    # `streamable_http_client` (mcp 2.x) or `streamablehttp_client` (1.x).
+    connect = getattr(streamable_http, "streamable_http_client", None) or getattr(
+        streamable_http, "streamablehttp_client")
+    async with connect(url) as streams:
+        async with ClientSession(streams[0], streams[1]) as session:
             await session.initialize()
             started = time.perf_counter()
             for i in range(calls):
                 result = await session.call_tool("stationToilets", {"stationName": STATIONS[i % 4]})
-                assert not result.isError, result
+                assert not getattr(result, "is_error", getattr(result, "isError", False)), result
             wall = time.perf_counter() - started
     usage = resource.getrusage(resource.RUSAGE_SELF)
     print(json.dumps({"wall": wall, "cpu": usage.ru_utime + usage.ru_stime}))
