@@ -4,27 +4,17 @@
 
 mod common;
 
-use std::collections::BTreeMap;
 use std::time::Duration;
 
 use rmcp::ServiceExt;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
-use toolpack::{Config, Toolpack};
 use toolpack_mcp::http::{HttpOptions, router};
-use toolpack_mcp::{
-    CALL_DEADLINE_EXCEEDED, SERVER_BUSY, ServerLimits, ToolpackServer, select_tools,
-};
+use toolpack_mcp::{CALL_DEADLINE_EXCEEDED, SERVER_BUSY, ServerLimits, ToolpackServer};
 
 fn server(settings: &[(&str, &str)]) -> ToolpackServer {
-    let settings: BTreeMap<String, String> = settings
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-        .collect();
-    let config = Config::from_pairs(settings).unwrap();
-    let tools = select_tools(&config, None).unwrap().tools;
-    ToolpackServer::new(Toolpack::new(config).unwrap(), tools)
+    common::server_with(&common::settings(settings))
 }
 
 /// Serves `server` with `options` on a loopback port; returns the base URL.
@@ -199,13 +189,7 @@ async fn only_allowed_hosts_pass() {
 
 /// A client for `server` over an in-process duplex.
 async fn client(server: ToolpackServer) -> common::Client {
-    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    ().serve(client_io).await.unwrap()
+    common::duplex_client(server, ()).await
 }
 
 async fn slow_upstream() -> toolpack_testkit::FakeUpstream {

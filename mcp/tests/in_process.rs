@@ -4,24 +4,13 @@ mod common;
 
 use std::collections::BTreeMap;
 
-use rmcp::ServiceExt;
 use serde_json::json;
 use toolpack::{Catalog, Config, Toolpack};
-use toolpack_mcp::{ToolpackServer, select_tools};
 
 use common::{Client, body_of, call, run_all_vectors};
 
 async fn connect(settings: BTreeMap<String, String>) -> Client {
-    let config = Config::from_pairs(settings).expect("valid settings");
-    let tools = select_tools(&config, None).unwrap().tools;
-    let server = ToolpackServer::new(Toolpack::new(config).unwrap(), tools);
-    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
-    ().serve(client_io).await.expect("client connects")
+    common::duplex_client(common::server_with(&settings), ()).await
 }
 
 #[tokio::test]

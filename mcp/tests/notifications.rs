@@ -3,10 +3,10 @@
 //! call with a progress token gets `notifications/progress` before its response.
 #![allow(deprecated)] // MCP logging (SEP-2577): still part of the protocol versions served.
 
-use std::collections::BTreeMap;
+mod common;
+
 use std::sync::{Arc, Mutex};
 
-use rmcp::ServiceExt;
 use rmcp::handler::client::ClientHandler;
 use rmcp::model::{
     CallToolRequestParams, LoggingLevel, LoggingMessageNotificationParam, NumberOrString,
@@ -14,8 +14,6 @@ use rmcp::model::{
 };
 use rmcp::service::{NotificationContext, RoleClient, RunningService};
 use serde_json::{Value, json};
-use toolpack::{Config, Toolpack};
-use toolpack_mcp::{ToolpackServer, select_tools};
 use toolpack_testkit::{FakeUpstream, Scenario};
 
 /// What the client received, in order.
@@ -53,22 +51,12 @@ impl ClientHandler for Recorder {
 }
 
 async fn connect(settings: &[(&str, &str)]) -> (RunningService<RoleClient, Recorder>, Recorder) {
-    let settings: BTreeMap<String, String> = settings
-        .iter()
-        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
-        .collect();
-    let config = Config::from_pairs(settings).unwrap();
-    let tools = select_tools(&config, None).unwrap().tools;
-    let server = ToolpackServer::new(Toolpack::new(config).unwrap(), tools);
-    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    tokio::spawn(async move {
-        if let Ok(running) = server.serve(server_io).await {
-            let _ = running.waiting().await;
-        }
-    });
     let recorder = Recorder::default();
-    let client = recorder.clone().serve(client_io).await.unwrap();
-    (client, recorder)
+    let server = common::server_with(&common::settings(settings));
+    (
+        common::duplex_client(server, recorder.clone()).await,
+        recorder,
+    )
 }
 
 fn params(tool: &'static str, arguments: Value) -> CallToolRequestParams {

@@ -13,6 +13,36 @@ use toolpack_testkit::vectors;
 /// A connected MCP client.
 pub type Client = RunningService<RoleClient, ()>;
 
+/// A server for the tools `settings` (setting name → value) make available.
+pub fn server_with(settings: &BTreeMap<String, String>) -> toolpack_mcp::ToolpackServer {
+    let config = toolpack::Config::from_pairs(settings).expect("valid settings");
+    let tools = toolpack_mcp::select_tools(&config, None).unwrap().tools;
+    toolpack_mcp::ToolpackServer::new(toolpack::Toolpack::new(config).unwrap(), tools)
+}
+
+/// `(name, value)` pairs as settings.
+pub fn settings(pairs: &[(&str, &str)]) -> BTreeMap<String, String> {
+    pairs
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect()
+}
+
+/// `handler` connected to `server` over an in-process duplex transport.
+pub async fn duplex_client<H: rmcp::handler::client::ClientHandler>(
+    server: toolpack_mcp::ToolpackServer,
+    handler: H,
+) -> RunningService<RoleClient, H> {
+    use rmcp::ServiceExt;
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    tokio::spawn(async move {
+        if let Ok(running) = server.serve(server_io).await {
+            let _ = running.waiting().await;
+        }
+    });
+    handler.serve(client_io).await.expect("client connects")
+}
+
 /// The structured body and `isError` of a tool result, after checking that the text
 /// copy says the same thing as the structured content.
 pub fn body_of(result: &CallToolResult) -> (bool, Value) {
