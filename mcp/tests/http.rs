@@ -206,18 +206,25 @@ fn geocode() -> rmcp::model::CallToolRequestParams {
     rmcp::model::CallToolRequestParams::new("geocode_address").with_arguments(arguments)
 }
 
-#[tokio::test]
-async fn calls_beyond_the_in_flight_limit_are_refused_at_once() {
+/// A server whose Digitransit upstream takes 800 ms, with `limits` (keep the fake alive).
+async fn limited(limits: ServerLimits) -> (toolpack_testkit::FakeUpstream, ToolpackServer) {
     let fake = slow_upstream().await;
     let base = fake.base_url();
-    let served = server(&[
+    let settings = [
         ("DIGITRANSIT_API_KEY", "k"),
-        ("DIGITRANSIT_BASE_URL", &base),
-    ])
-    .with_limits(ServerLimits {
+        ("DIGITRANSIT_BASE_URL", base.as_str()),
+    ];
+    let served = server(&settings).with_limits(limits);
+    (fake, served)
+}
+
+#[tokio::test]
+async fn calls_beyond_the_in_flight_limit_are_refused_at_once() {
+    let (_fake, served) = limited(ServerLimits {
         max_in_flight: 1,
         call_deadline: Duration::from_secs(10),
-    });
+    })
+    .await;
     let (first, second) = (client(served.clone()).await, client(served).await);
     let slow = tokio::spawn(async move { first.call_tool(geocode()).await });
     tokio::time::sleep(Duration::from_millis(200)).await;
@@ -242,16 +249,11 @@ async fn calls_beyond_the_in_flight_limit_are_refused_at_once() {
 
 #[tokio::test]
 async fn a_call_past_the_deadline_is_abandoned_with_a_json_rpc_error() {
-    let fake = slow_upstream().await;
-    let base = fake.base_url();
-    let served = server(&[
-        ("DIGITRANSIT_API_KEY", "k"),
-        ("DIGITRANSIT_BASE_URL", &base),
-    ])
-    .with_limits(ServerLimits {
+    let (_fake, served) = limited(ServerLimits {
         max_in_flight: 4,
         call_deadline: Duration::from_millis(200),
-    });
+    })
+    .await;
     let client = client(served.clone()).await;
     let error = client.call_tool(geocode()).await.unwrap_err().to_string();
     assert!(
