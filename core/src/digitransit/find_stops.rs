@@ -114,7 +114,7 @@ default 10, capped at 25 with a warning. Needs DIGITRANSIT_API_KEY.",
     };
 
     fn missing_prerequisite(config: &Config) -> Option<String> {
-        super::geocode::missing_key(config)
+        upstream::missing_key(config)
     }
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {

@@ -146,6 +146,14 @@ impl UpstreamFailure {
     }
 }
 
+/// Why a Digitransit tool that needs the key cannot run (the catalog's prerequisite).
+pub(crate) fn missing_key(config: &crate::Config) -> Option<String> {
+    config
+        .digitransit_api_key()
+        .is_none()
+        .then(|| format!("{} is not set", env::DIGITRANSIT_API_KEY))
+}
+
 /// The request policy: 8 s in all, 5 attempts with backoff from 200 ms, 429 and 5xx
 /// retried, a `Retry-After` above 3 s returned instead of waited out.
 fn policy(toolpack: &Toolpack) -> RequestPolicy {

@@ -48,7 +48,7 @@ delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_
     };
 
     fn missing_prerequisite(config: &Config) -> Option<String> {
-        super::geocode::missing_key(config)
+        upstream::missing_key(config)
     }
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {

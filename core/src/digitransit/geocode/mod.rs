@@ -30,14 +30,6 @@ pub const MAX_LAYERS: usize = 8;
 /// How many places `reverse_geocode` asks for.
 pub const REVERSE_SIZE: usize = 10;
 
-/// Why a Digitransit tool that needs the key cannot run.
-pub(crate) fn missing_key(config: &Config) -> Option<String> {
-    config
-        .digitransit_api_key()
-        .is_none()
-        .then(|| format!("{} is not set", crate::config::env::DIGITRANSIT_API_KEY))
-}
-
 /// The `geocode_address` tool.
 #[derive(Debug, Clone, Copy)]
 pub struct GeocodeAddress;
@@ -61,7 +53,7 @@ geocode-no-results. Needs DIGITRANSIT_API_KEY.",
     };
 
     fn missing_prerequisite(config: &Config) -> Option<String> {
-        missing_key(config)
+        upstream::missing_key(config)
     }
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
@@ -175,7 +167,7 @@ first, each with distanceMeters). `language` fi|sv|en (default en). When nothing
     };
 
     fn missing_prerequisite(config: &Config) -> Option<String> {
-        missing_key(config)
+        upstream::missing_key(config)
     }
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {

@@ -62,7 +62,7 @@ retryAfter. Needs DIGITRANSIT_API_KEY.",
     };
 
     fn missing_prerequisite(config: &Config) -> Option<String> {
-        super::geocode::missing_key(config)
+        upstream::missing_key(config)
     }
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
