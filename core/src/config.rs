@@ -471,6 +471,25 @@ fn trim_url(url: String) -> String {
 mod tests {
     use super::*;
 
+    #[test]
+    #[cfg(all(unix, not(target_os = "macos")))]
+    fn the_data_directory_is_the_setting_else_the_platform_default() {
+        let config = |pairs: &[(&str, &str)]| Config::from_pairs(pairs.iter().copied()).unwrap();
+        assert_eq!(config(&[]).data_dir(), None);
+        assert_eq!(
+            config(&[("HOME", "/home/u")]).data_dir(),
+            Some(PathBuf::from("/home/u/.local/share/toolpack"))
+        );
+        assert_eq!(
+            config(&[("HOME", "/home/u"), ("XDG_DATA_HOME", "/xdg")]).data_dir(),
+            Some(PathBuf::from("/xdg/toolpack"))
+        );
+        assert_eq!(
+            config(&[("XDG_DATA_HOME", "/xdg"), ("TOOLPACK_DATA_DIR", "/srv/tp")]).data_dir(),
+            Some(PathBuf::from("/srv/tp"))
+        );
+    }
+
     fn from(pairs: &[(&str, &str)]) -> Result<Config, ConfigError> {
         Config::from_pairs(pairs.iter().copied())
     }
