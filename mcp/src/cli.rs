@@ -8,6 +8,7 @@ use std::time::Duration;
 use clap::{Args, Parser, Subcommand};
 use rmcp::ServiceExt;
 use serde_json::Value;
+use toolpack::report::{Level, Report, Reporter, with_reporter};
 use toolpack::{Catalog, Config, Toolpack};
 
 use crate::http::{HttpOptions, TOKENS_ENV, parse_tokens};
@@ -259,13 +260,49 @@ async fn call(tool: &str, arguments: Option<&str>) -> Result<u8, Usage> {
     if let Some(why) = entry.missing_prerequisite(&config) {
         return Err(Usage(format!("{tool} cannot run: {why}")));
     }
-    let result = Toolpack::new(config)?.call_json(tool, arguments).await?;
+    let terminal = std::io::IsTerminal::is_terminal(&std::io::stderr());
+    let reporter: std::sync::Arc<dyn Reporter> =
+        std::sync::Arc::new(StderrReporter { progress: terminal });
+    let toolpack = Toolpack::new(config)?;
+    let result = with_reporter(reporter, toolpack.call_json(tool, arguments)).await?;
+    if terminal {
+        eprint!("\r\x1b[2K"); // clear a progress line left open
+    }
     print_json(&result.body)?;
     Ok(if result.is_error() {
         EXIT_TOOL_ERROR
     } else {
         EXIT_OK
     })
+}
+
+/// What `call` shows of a tool's reports on stderr: log events at warning and above, and
+/// progress when stderr is a terminal (one line, redrawn).
+struct StderrReporter {
+    progress: bool,
+}
+
+impl Reporter for StderrReporter {
+    fn report(&self, report: Report) {
+        match report {
+            Report::Log { level, message, .. } if level >= Level::Warning => {
+                eprintln!("toolpack-mcp: {level:?}: {message}")
+            }
+            Report::Progress {
+                done,
+                total,
+                message,
+            } if self.progress => {
+                let of = total.map(|t| format!("/{t}")).unwrap_or_default();
+                let text = message.unwrap_or_default();
+                eprint!("\r\x1b[2Kprogress {done}{of} {text}");
+                if total.is_some_and(|t| done >= t) {
+                    eprintln!();
+                }
+            }
+            _ => {}
+        }
+    }
 }
 
 /// Prints `value` as pretty JSON on stdout. A closed pipe (`| head`) is not an error.

@@ -496,3 +496,38 @@ async fn sigterm_lets_the_call_in_flight_finish_then_exits() {
     // No new connection is accepted any more.
     assert!(reqwest::get(format!("{base}/healthz")).await.is_err());
 }
+
+#[tokio::test(flavor = "multi_thread")]
+async fn call_shows_upstream_retries_on_stderr() {
+    let fake = toolpack_testkit::FakeUpstream::start(&toolpack_testkit::default_fixtures_dir())
+        .await
+        .unwrap();
+    fake.push_scenario(
+        toolpack_testkit::Scenario::on("/geocoding")
+            .status(503)
+            .times(1),
+    );
+    let base = fake.base_url();
+    let (code, body, stderr) = tokio::task::spawn_blocking(move || {
+        let settings = [
+            ("DIGITRANSIT_API_KEY", "sk-not-in-stderr"),
+            ("DIGITRANSIT_BASE_URL", base.as_str()),
+        ];
+        run(
+            &["call", "geocode_address", r#"{"text":"kamppi"}"#],
+            &settings,
+        )
+    })
+    .await
+    .unwrap();
+    assert_eq!(code, 0, "{stderr}");
+    assert_eq!(body["results"][0]["name"], "Kamppi");
+    assert!(
+        stderr.contains("Warning") && stderr.contains("answered HTTP 503; retrying"),
+        "{stderr}"
+    );
+    assert!(
+        !stderr.contains("sk-not-in-stderr") && !stderr.contains("kamppi"),
+        "{stderr}"
+    );
+}
