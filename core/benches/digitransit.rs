@@ -16,7 +16,6 @@ use toolpack::digitransit::{
     Coordinate, GeocodeAddressRequest, PLAN_TRIP_QUERY, PlaceRef, PlanTripRequest, TripTime,
 };
 use toolpack::{Config, Toolpack};
-use toolpack_testkit::FakeUpstream;
 
 const KEY: &str = "bench-key";
 
@@ -41,11 +40,7 @@ fn plan_request() -> PlanTripRequest {
 fn main() {
     let rounds = support::rounds();
     let runtime = support::runtime();
-    let fake = runtime
-        .block_on(FakeUpstream::start(
-            &toolpack_testkit::default_fixtures_dir(),
-        ))
-        .unwrap();
+    let fake = support::fake_upstream(&runtime);
     let data_dir = tempfile::tempdir().unwrap();
     let config = Config::builder()
         .digitransit_base_url(fake.base_url())

@@ -11,7 +11,6 @@ use std::time::Instant;
 use serde_json::json;
 use toolpack::tfl::JourneyPlanRequest;
 use toolpack::{Config, Toolpack};
-use toolpack_testkit::FakeUpstream;
 
 const FROM: &str = "Bank Underground Station";
 const TO: &str = "Mile End Underground Station";
@@ -19,11 +18,7 @@ const TO: &str = "Mile End Underground Station";
 fn main() {
     let rounds = support::rounds();
     let runtime = support::runtime();
-    let fake = runtime
-        .block_on(FakeUpstream::start(
-            &toolpack_testkit::default_fixtures_dir(),
-        ))
-        .unwrap();
+    let fake = support::fake_upstream(&runtime);
     let config = Config::builder()
         .tfl_api_base_url(fake.base_url())
         .tfl_api_key("bench-key")

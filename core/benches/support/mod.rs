@@ -30,6 +30,15 @@ pub fn runtime() -> tokio::runtime::Runtime {
         .unwrap()
 }
 
+/// The fake upstream on loopback, replaying the recorded responses of `tests/fixtures`.
+pub fn fake_upstream(runtime: &tokio::runtime::Runtime) -> toolpack_testkit::FakeUpstream {
+    runtime
+        .block_on(toolpack_testkit::FakeUpstream::start(
+            &toolpack_testkit::default_fixtures_dir(),
+        ))
+        .unwrap()
+}
+
 /// The median of `samples`.
 pub fn median(mut samples: Vec<f64>) -> f64 {
     samples.sort_by(f64::total_cmp);
