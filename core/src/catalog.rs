@@ -42,6 +42,20 @@ macro_rules! with_every_tool {
                 $crate::digitransit::SaveUserVariableRequest => $crate::digitransit::SaveUserVariableResult;
             "digitransit" get_user_variables: $crate::digitransit::GetUserVariables,
                 $crate::digitransit::GetUserVariablesRequest => $crate::digitransit::GetUserVariablesResult;
+            "loko" query_project: $crate::loko::QueryProject,
+                $crate::loko::QueryProjectRequest => $crate::loko::QueryProjectResult;
+            "loko" query_architecture: $crate::loko::QueryArchitecture,
+                $crate::loko::QueryArchitectureRequest => $crate::loko::ArchitectureView;
+            "loko" create_system: $crate::loko::CreateSystem,
+                $crate::loko::CreateSystemRequest => $crate::loko::CreateSystemResult;
+            "loko" create_container: $crate::loko::CreateContainer,
+                $crate::loko::CreateContainerRequest => $crate::loko::CreateContainerResult;
+            "loko" create_component: $crate::loko::CreateComponent,
+                $crate::loko::CreateComponentRequest => $crate::loko::CreateComponentResult;
+            "loko" update_diagram: $crate::loko::UpdateDiagram,
+                $crate::loko::UpdateDiagramRequest => $crate::loko::UpdateDiagramResult;
+            "loko" validate: $crate::loko::Validate,
+                $crate::loko::ValidateRequest => $crate::loko::ValidateResult;
         }
     };
 }

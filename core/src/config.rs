@@ -42,6 +42,11 @@ pub mod env {
     pub const XDG_DATA_HOME: &str = "XDG_DATA_HOME";
     /// The roaming application-data directory (Windows), for the default data directory.
     pub const APPDATA: &str = "APPDATA";
+    /// The `d2` binary the loko tools run (default: `d2` found on `PATH`).
+    pub const D2_BIN: &str = "D2_BIN";
+    /// Directories a loko `project_path` must lie in, separated like `PATH` (`:` on
+    /// Unix); unset means any directory.
+    pub const LOKO_ALLOWED_ROOTS: &str = "LOKO_ALLOWED_ROOTS";
 }
 
 /// Default TfL API base URL.
@@ -125,6 +130,8 @@ pub struct Config {
     data_dir: Option<PathBuf>,
     xdg_data_home: Option<PathBuf>,
     appdata_dir: Option<PathBuf>,
+    d2_bin: Option<PathBuf>,
+    loko_allowed_roots: Vec<PathBuf>,
     digitransit_api_key: Option<Secret>,
     digitransit_base_url: String,
     digitransit_router: DigitransitRouter,
@@ -143,6 +150,8 @@ impl Default for Config {
             data_dir: None,
             xdg_data_home: None,
             appdata_dir: None,
+            d2_bin: None,
+            loko_allowed_roots: Vec::new(),
             digitransit_api_key: None,
             digitransit_base_url: DEFAULT_DIGITRANSIT_BASE_URL.to_owned(),
             digitransit_router: DigitransitRouter::default(),
@@ -161,6 +170,8 @@ impl fmt::Debug for Config {
             .field("station_data_dir", &self.station_data_dir)
             .field("home_dir", &self.home_dir)
             .field("data_dir", &self.data_dir)
+            .field("d2_bin", &self.d2_bin)
+            .field("loko_allowed_roots", &self.loko_allowed_roots)
             .field("digitransit_api_key", &self.digitransit_api_key)
             .field("digitransit_base_url", &self.digitransit_base_url)
             .field("digitransit_router", &self.digitransit_router)
@@ -249,6 +260,14 @@ impl Config {
         };
         platform.map(|dir| dir.join("toolpack"))
     }
+    /// The configured `d2` binary (`D2_BIN`), if any.
+    pub fn d2_bin(&self) -> Option<&PathBuf> {
+        self.d2_bin.as_ref()
+    }
+    /// The directories a loko project must lie in (`LOKO_ALLOWED_ROOTS`); empty = any.
+    pub fn loko_allowed_roots(&self) -> &[PathBuf] {
+        &self.loko_allowed_roots
+    }
     /// Digitransit API key, if configured.
     pub fn digitransit_api_key(&self) -> Option<&Secret> {
         self.digitransit_api_key.as_ref()
@@ -272,6 +291,16 @@ impl Config {
             .get(tool)
             .copied()
             .unwrap_or(self.default_rate_limit)
+    }
+    /// The local rate limit of a tool of `toolset`: its own setting, else the default
+    /// for toolsets that call upstream APIs. loko tools work on local files, so they
+    /// are unlimited unless a per-tool limit is set.
+    pub fn rate_limit_in(&self, tool: &str, toolset: crate::Toolset) -> u32 {
+        match self.rate_limits.get(tool) {
+            Some(limit) => *limit,
+            None if toolset == crate::Toolset::Loko => 0,
+            None => self.default_rate_limit,
+        }
     }
 }
 
@@ -305,6 +334,16 @@ impl ConfigBuilder {
     /// Sets the data directory (`TOOLPACK_DATA_DIR`).
     pub fn data_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.config.data_dir = Some(dir.into());
+        self
+    }
+    /// Sets the `d2` binary the loko tools run (`D2_BIN`).
+    pub fn d2_bin(mut self, path: impl Into<PathBuf>) -> Self {
+        self.config.d2_bin = Some(path.into());
+        self
+    }
+    /// Fences loko projects to these directories (`LOKO_ALLOWED_ROOTS`).
+    pub fn loko_allowed_roots(mut self, roots: impl IntoIterator<Item = PathBuf>) -> Self {
+        self.config.loko_allowed_roots = roots.into_iter().collect();
         self
     }
     /// Sets the Digitransit API key.
@@ -358,6 +397,8 @@ impl ConfigBuilder {
                 self.config.appdata_dir = Some(PathBuf::from(value));
                 self
             }
+            env::D2_BIN => self.d2_bin(value),
+            env::LOKO_ALLOWED_ROOTS => self.loko_allowed_roots(std::env::split_paths(value)),
             env::DIGITRANSIT_API_KEY => self.digitransit_api_key(value),
             env::DIGITRANSIT_BASE_URL => self.digitransit_base_url(value),
             env::DIGITRANSIT_ROUTER => self.digitransit_router(value.parse()?),
@@ -418,6 +459,8 @@ pub fn all_names() -> Vec<String> {
         env::TOOLPACK_DATA_DIR,
         env::XDG_DATA_HOME,
         env::APPDATA,
+        env::D2_BIN,
+        env::LOKO_ALLOWED_ROOTS,
     ]
     .iter()
     .map(|s| (*s).to_owned())

@@ -41,6 +41,8 @@ mod toolpack;
 
 #[cfg(feature = "digitransit")]
 pub mod digitransit;
+#[cfg(feature = "loko")]
+pub mod loko;
 #[cfg(feature = "tfl")]
 pub mod tfl;
 

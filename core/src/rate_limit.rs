@@ -14,12 +14,16 @@ pub struct RateLimiters {
 }
 
 impl RateLimiters {
-    /// Limiters for `tools`, with the per-second limits of `config` (0 = unlimited).
-    pub fn new(config: &Config, tools: impl IntoIterator<Item = &'static str>) -> Self {
+    /// Limiters for `tools` (name, toolset), with the per-second limits of `config`
+    /// (0 = unlimited; see [`Config::rate_limit_in`]).
+    pub fn new(
+        config: &Config,
+        tools: impl IntoIterator<Item = (&'static str, crate::Toolset)>,
+    ) -> Self {
         let by_tool = tools
             .into_iter()
-            .filter_map(|tool| {
-                NonZeroU32::new(config.rate_limit(tool))
+            .filter_map(|(tool, toolset)| {
+                NonZeroU32::new(config.rate_limit_in(tool, toolset))
                     .map(|n| (tool, RateLimiter::direct(Quota::per_second(n))))
             })
             .collect();
@@ -37,6 +41,7 @@ impl RateLimiters {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::Toolset;
 
     #[test]
     fn burst_then_refuse_and_unlimited_tools_pass() {
@@ -44,12 +49,23 @@ mod tests {
             .rate_limit("limited", 2)
             .rate_limit("free", 0)
             .build();
-        let limiters = RateLimiters::new(&config, ["limited", "free"]);
+        let limiters = RateLimiters::new(
+            &config,
+            [
+                ("limited", Toolset::Tfl),
+                ("free", Toolset::Tfl),
+                ("local", Toolset::Loko),
+            ],
+        );
         assert!(limiters.try_acquire("limited"));
         assert!(limiters.try_acquire("limited"));
         assert!(!limiters.try_acquire("limited"));
         for _ in 0..100 {
             assert!(limiters.try_acquire("free"));
+            assert!(
+                limiters.try_acquire("local"),
+                "loko tools are unlimited by default"
+            );
         }
     }
 }

@@ -44,6 +44,8 @@ struct Inner {
     tfl: crate::tfl::TflState,
     #[cfg(feature = "digitransit")]
     digitransit: crate::digitransit::DigitransitState,
+    #[cfg(feature = "loko")]
+    loko: crate::loko::LokoState,
 }
 
 impl Toolpack {
@@ -52,7 +54,10 @@ impl Toolpack {
         let http = HttpClient::new()?;
         let limiters = RateLimiters::new(
             &config,
-            Catalog::get().entries().iter().map(|e| e.spec.name),
+            Catalog::get()
+                .entries()
+                .iter()
+                .map(|e| (e.spec.name, e.spec.toolset)),
         );
         Ok(Self {
             inner: Arc::new(Inner {
@@ -60,6 +65,8 @@ impl Toolpack {
                 tfl: crate::tfl::TflState::default(),
                 #[cfg(feature = "digitransit")]
                 digitransit: crate::digitransit::DigitransitState::new(&config),
+                #[cfg(feature = "loko")]
+                loko: crate::loko::LokoState::default(),
                 config,
                 http,
                 limiters,
@@ -90,6 +97,11 @@ impl Toolpack {
     #[cfg(feature = "digitransit")]
     pub(crate) fn digitransit(&self) -> &crate::digitransit::DigitransitState {
         &self.inner.digitransit
+    }
+
+    #[cfg(feature = "loko")]
+    pub(crate) fn loko(&self) -> &crate::loko::LokoState {
+        &self.inner.loko
     }
 
     /// Calls tool `T` with a typed request: the rate limit is checked first, and a

@@ -69,6 +69,15 @@ export function settingsOf(c, upstream, tempDir) {
   )
 }
 
+/** The case with `${TESTS_DIR}` and `${TEMP_DIR}` filled in in its arguments and its `before` calls' arguments. */
+export function withPaths(c, tempDir) {
+  let text = JSON.stringify(c)
+  for (const [name, value] of [['${TESTS_DIR}', TESTS_DIR], ['${TEMP_DIR}', tempDir]]) {
+    text = text.replaceAll(name, JSON.stringify(value).slice(1, -1))
+  }
+  return JSON.parse(text)
+}
+
 /** Core setting names (`TFL_API_KEY`) as client options (`tflApiKey`). */
 export function optionsOf(settings) {
   return Object.fromEntries(

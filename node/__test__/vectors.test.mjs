@@ -7,7 +7,7 @@ import { join } from 'node:path'
 import { after, before, describe, test } from 'node:test'
 
 import { Toolpack, ToolpackError } from 'toolpack'
-import { loadVectors, optionsOf, problems, settingsOf, startFake } from './helpers.mjs'
+import { loadVectors, optionsOf, problems, settingsOf, startFake, withPaths } from './helpers.mjs'
 
 const schemas = Object.fromEntries(Toolpack.tools().map((t) => [t.name, t.inputSchema]))
 const camel = (s) => s.replace(/[_-]([a-z0-9])/g, (_, c) => c.toUpperCase())
@@ -45,16 +45,17 @@ describe('shared vectors', () => {
   })
   after(() => fake.stop())
 
-  for (const { tool, case: c } of loadVectors()) {
+  for (const { tool, case: vector } of loadVectors()) {
     for (const path of ['typed', 'call']) {
-      test(`${path} · ${tool}: ${c.name}`, async (t) => {
-        if (path === 'typed' && !typedCanExpress(tool, c.arguments)) {
+      test(`${path} · ${tool}: ${vector.name}`, async (t) => {
+        if (path === 'typed' && !typedCanExpress(tool, vector.arguments)) {
           t.skip('a typed call cannot express these arguments')
           return
         }
         const tempDir = mkdtempSync(join(tmpdir(), 'toolpack-vector-'))
         t.after(() => rmSync(tempDir, { recursive: true, force: true }))
-        const settings = settingsOf(c, fake.baseUrl, tempDir)
+        const settings = settingsOf(vector, fake.baseUrl, tempDir)
+        const c = withPaths(vector, tempDir)
         await fake.reset(c.upstream ?? [])
         const client = new Toolpack(optionsOf(settings))
         for (const setup of c.before ?? []) await client.call(setup.tool, setup.arguments)

@@ -86,6 +86,7 @@ def run(case: Case, path: str, settings: dict[str, str]) -> tuple[bool, Any] | N
 def test_vector(case: Case, path: str, fake: FakeUpstream) -> None:
     with tempfile.TemporaryDirectory() as temp_dir:
         settings = case.settings(fake.base_url, temp_dir)
+        case = case.with_paths(temp_dir)
         fake.reset(case.data.get("upstream", []))
         outcome = run(case, path, settings)
     if outcome is None:

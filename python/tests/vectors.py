@@ -30,6 +30,15 @@ class Case:
         }
 
 
+    def with_paths(self, temp_dir: str) -> Case:
+        """The case with `${TESTS_DIR}` and `${TEMP_DIR}` filled in in its arguments and
+        its `before` calls' arguments."""
+        text = json.dumps(self.data)
+        for name, value in (("${TESTS_DIR}", str(TESTS_DIR)), ("${TEMP_DIR}", temp_dir)):
+            text = text.replace(name, json.dumps(value)[1:-1])
+        return Case(self.tool, json.loads(text))
+
+
 def load() -> list[Case]:
     cases = []
     for path in sorted((TESTS_DIR / "vectors").rglob("*.json")):

@@ -223,6 +223,31 @@ impl Case {
     }
 }
 
+impl Case {
+    /// The case with `${TESTS_DIR}` and `${TEMP_DIR}` filled in in its arguments and in
+    /// its `before` calls' arguments (e.g. a loko `project_path`).
+    pub fn with_paths(mut self, temp_dir: &Path) -> Self {
+        let fill = |value: &Value| -> Value {
+            let text = value
+                .to_string()
+                .replace("${TESTS_DIR}", &json_text(&crate::tests_dir().to_string_lossy()))
+                .replace("${TEMP_DIR}", &json_text(&temp_dir.to_string_lossy()));
+            serde_json::from_str(&text).unwrap_or_else(|_| value.clone())
+        };
+        self.arguments = fill(&self.arguments);
+        for setup in &mut self.before {
+            setup.arguments = fill(&setup.arguments);
+        }
+        self
+    }
+}
+
+/// `text` as it appears inside a JSON string.
+fn json_text(text: &str) -> String {
+    let quoted = Value::String(text.to_owned()).to_string();
+    quoted[1..quoted.len() - 1].to_owned()
+}
+
 /// Removes the value at JSON `pointer` from `value` (when there is one).
 fn remove_pointer(value: &mut Value, pointer: &str) {
     let Some((parent, last)) = pointer.rsplit_once('/') else {
@@ -364,6 +389,10 @@ where
             .for_each(|s| fake.push_scenario(s));
         let temp_dir = tempfile::tempdir().expect("a temporary directory");
         let settings = tool_case.case.settings(&fake.base_url(), temp_dir.path());
+        let tool_case = ToolCase {
+            case: tool_case.case.with_paths(temp_dir.path()),
+            tool: tool_case.tool,
+        };
         let label = tool_case.label();
         let expect = tool_case.case.expect.clone();
         let Some((is_error, body)) = run_case(tool_case, settings.clone()).await else {

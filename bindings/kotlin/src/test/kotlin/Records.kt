@@ -62,6 +62,7 @@ fun toJson(value: Any?): Any = when (value) {
     is Number -> value
     is Enum<*> -> EnumValue(value.name)
     is List<*> -> JSONArray(value.map { toJson(it) })
+    is Map<*, *> -> JSONObject().also { json -> value.forEach { (k, v) -> json.put(k.toString(), toJson(v)) } }
     else -> {
         val kClass = value::class
         val properties = kClass.memberProperties.associateBy { it.name }

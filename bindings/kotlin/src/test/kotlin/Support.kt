@@ -62,6 +62,15 @@ class Case(val tool: String, val data: JSONObject) {
         get() = data.optJSONArray("before")?.map { it as JSONObject }
             ?.map { it.getString("tool") to it.get("arguments").toString() } ?: emptyList()
 
+    /** The case with `${TESTS_DIR}` and `${TEMP_DIR}` filled in in its arguments and its `before` calls' arguments. */
+    fun withPaths(tempDir: String): Case {
+        var text = data.toString()
+        for ((name, value) in listOf("\${TESTS_DIR}" to TESTS_DIR, "\${TEMP_DIR}" to tempDir)) {
+            text = text.replace(name, JSONObject.quote(value).removeSurrounding("\""))
+        }
+        return Case(tool, JSONObject(text))
+    }
+
     /** The case's settings with `${TESTS_DIR}`, `${UPSTREAM}` and `${TEMP_DIR}` filled in. */
     fun settings(upstream: String, tempDir: String): Map<String, String> {
         val config = data.optJSONObject("config") ?: return emptyMap()
@@ -92,12 +101,20 @@ data class EnumValue(val name: String) {
     override fun toString(): String = name
 }
 
+private fun isNull(v: Any?): Boolean = v == null || v == JSONObject.NULL
+private fun isEmptyContainer(v: Any?): Boolean = (v is JSONArray && v.length() == 0) || (v is JSONObject && v.length() == 0)
+
 /**
  * Deep JSON equality (numbers by value, Kotlin enums by name). With `lenient`, a missing
- * key equals `null`: typed records always carry every optional field, as `null`.
+ * key equals `null` or an empty list or map (typed records always carry every field),
+ * and a string equals the JSON it holds (a `JsonValue` field is JSON text in Kotlin).
  */
 fun jsonEquals(a: Any?, b: Any?, lenient: Boolean = false): Boolean = when {
-    (a == null || a == JSONObject.NULL) -> b == null || b == JSONObject.NULL
+    lenient && isNull(a) && isEmptyContainer(b) -> true
+    lenient && isNull(b) && isEmptyContainer(a) -> true
+    lenient && a is String && (b is JSONObject || b is JSONArray) -> jsonEquals(parseJson(a), b, true)
+    lenient && b is String && (a is JSONObject || a is JSONArray) -> jsonEquals(a, parseJson(b), true)
+    isNull(a) -> isNull(b)
     a is EnumValue && b is String -> a.matches(b)
     a is String && b is EnumValue -> b.matches(a)
     a is Number && b is Number -> BigDecimal(a.toString()).compareTo(BigDecimal(b.toString())) == 0

@@ -46,12 +46,14 @@ class VectorsTest {
     }
 
     @TestFactory
-    fun everyVector(): List<DynamicTest> = loadVectors().flatMap { case ->
+    fun everyVector(): List<DynamicTest> = loadVectors().flatMap { vector ->
         listOf("typed", "call").map { path ->
-            DynamicTest.dynamicTest("$path · ${case.tool}: ${case.name}") {
-                val request = if (path == "typed") requestFor(case.tool, case.arguments) else null
-                assumeTrue(path == "call" || request != null, "a typed call cannot express these arguments")
+            DynamicTest.dynamicTest("$path · ${vector.tool}: ${vector.name}") {
                 val tempDir = createTempDirectory("toolpack-vector-").toFile()
+                val case = vector.withPaths(tempDir.path)
+                val request = if (path == "typed") requestFor(case.tool, case.arguments) else null
+                if (path == "typed" && request == null) tempDir.deleteRecursively()
+                assumeTrue(path == "call" || request != null, "a typed call cannot express these arguments")
                 val settings = case.settings(FakeUpstream.baseUrl, tempDir.path)
                 FakeUpstream.reset(case.data.optJSONArray("upstream"))
                 val client = ToolpackClient(settings)

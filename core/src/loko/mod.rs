@@ -1,0 +1,173 @@
+//! loko tools: C4 architecture docs as code, on real project files (`loko.toml`,
+//! `src/<system>/system.md`, containers, components, D2 diagrams).
+//!
+//! `query_project`, `query_architecture` (JSON or TOON), `create_system`,
+//! `create_container`, `create_component`, `update_diagram` and `validate`. Every tool
+//! answers its success body or `{"error":{"code","message","details"?}}` with the
+//! contract's codes ([`LokoErrorCode`]). Nothing is read or written outside the project
+//! directory, and `LOKO_ALLOWED_ROOTS` can fence the projects themselves.
+
+mod create;
+pub mod d2;
+mod fence;
+mod json_value;
+pub mod markdown;
+pub mod model;
+mod project_tool;
+mod query_architecture;
+mod query_project;
+pub mod relationships;
+mod response;
+pub mod settings;
+pub mod slug;
+pub mod toon;
+mod update_diagram;
+mod validate;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+
+use sha2::{Digest, Sha256};
+
+pub use create::{
+    CreateComponent, CreateComponentRequest, CreateComponentResult, CreateContainer,
+    CreateContainerRequest, CreateContainerResult, CreateSystem, CreateSystemRequest,
+    CreateSystemResult, CreatedEntity,
+};
+pub use fence::{ProjectRoot, WriteMode, write_atomic};
+pub use json_value::JsonValue;
+pub use project_tool::EntityRef;
+pub use query_architecture::{
+    ArchitectureView, ContainerFull, ContainerOutline, ContainerStructure, ContainerSummary,
+    Detail, EntityDetail, ProjectStructure, ProjectSummary, QueryArchitecture,
+    QueryArchitectureRequest, RelationshipView, SystemFull, SystemOutline, SystemStructure,
+    SystemSummary, ToonView,
+};
+pub use query_project::{QueryProject, QueryProjectRequest, QueryProjectResult, SystemOverview};
+pub use response::{LokoErrorBody, LokoErrorCode, LokoErrorEnvelope, LokoResponse};
+pub use update_diagram::{
+    DiagramLocation, MAX_D2_BYTES, UpdateDiagram, UpdateDiagramRequest, UpdateDiagramResult,
+};
+pub use validate::{
+    HIGH_COUPLING, Validate, ValidateRequest, ValidateResult, ValidationIssue, ValidationReport,
+};
+
+use d2::{D2, SyntaxError};
+use response::Failure;
+
+/// Per-toolpack loko state: d2 syntax results by source and d2 version, so checking an
+/// unchanged project runs no d2 process.
+#[derive(Debug, Default)]
+pub(crate) struct LokoState {
+    syntax: Arc<Mutex<HashMap<[u8; 32], Option<SyntaxError>>>>,
+    versions: Mutex<HashMap<std::path::PathBuf, String>>,
+}
+
+impl LokoState {
+    /// A checker for `d2`, sharing this toolpack's results.
+    pub(crate) async fn syntax_checker(&self, d2: D2) -> SyntaxChecker {
+        let known = self
+            .versions
+            .lock()
+            .ok()
+            .and_then(|v| v.get(d2.path()).cloned());
+        let version = match known {
+            Some(v) => v,
+            None => {
+                let v = d2.version().await.unwrap_or_default();
+                if let Ok(mut versions) = self.versions.lock() {
+                    versions.insert(d2.path().to_owned(), v.clone());
+                }
+                v
+            }
+        };
+        SyntaxChecker {
+            d2,
+            version,
+            results: self.syntax.clone(),
+        }
+    }
+}
+
+/// Checks D2 sources with one d2 binary, remembering each answer.
+#[derive(Debug, Clone)]
+pub(crate) struct SyntaxChecker {
+    d2: D2,
+    version: String,
+    results: Arc<Mutex<HashMap<[u8; 32], Option<SyntaxError>>>>,
+}
+
+impl SyntaxChecker {
+    /// The first syntax error of `source`, or `None` when d2 accepts it.
+    pub(crate) async fn check(&self, source: &str) -> Result<Option<SyntaxError>, Failure> {
+        let key: [u8; 32] = Sha256::new()
+            .chain_update(self.version.as_bytes())
+            .chain_update([0])
+            .chain_update(source.as_bytes())
+            .finalize()
+            .into();
+        if let Some(known) = self.results.lock().ok().and_then(|r| r.get(&key).cloned()) {
+            return Ok(known);
+        }
+        let result = self.d2.validate(source).await?.err();
+        if let Ok(mut results) = self.results.lock() {
+            results.insert(key, result.clone());
+        }
+        Ok(result)
+    }
+}
+
+impl crate::Toolpack {
+    /// `query_project`: a loko project's metadata and systems (see [`QueryProject`]).
+    pub async fn query_project(
+        &self,
+        request: QueryProjectRequest,
+    ) -> LokoResponse<QueryProjectResult> {
+        self.call::<QueryProject>(request).await
+    }
+
+    /// `query_architecture`: the architecture at a scope and detail (see [`QueryArchitecture`]).
+    pub async fn query_architecture(
+        &self,
+        request: QueryArchitectureRequest,
+    ) -> LokoResponse<ArchitectureView> {
+        self.call::<QueryArchitecture>(request).await
+    }
+
+    /// `create_system` (see [`CreateSystem`]).
+    pub async fn create_system(
+        &self,
+        request: CreateSystemRequest,
+    ) -> LokoResponse<CreateSystemResult> {
+        self.call::<CreateSystem>(request).await
+    }
+
+    /// `create_container` (see [`CreateContainer`]).
+    pub async fn create_container(
+        &self,
+        request: CreateContainerRequest,
+    ) -> LokoResponse<CreateContainerResult> {
+        self.call::<CreateContainer>(request).await
+    }
+
+    /// `create_component` (see [`CreateComponent`]).
+    pub async fn create_component(
+        &self,
+        request: CreateComponentRequest,
+    ) -> LokoResponse<CreateComponentResult> {
+        self.call::<CreateComponent>(request).await
+    }
+
+    /// `update_diagram` (see [`UpdateDiagram`]).
+    pub async fn update_diagram(
+        &self,
+        request: UpdateDiagramRequest,
+    ) -> LokoResponse<UpdateDiagramResult> {
+        self.call::<UpdateDiagram>(request).await
+    }
+
+    /// `validate` (see [`Validate`]).
+    pub async fn validate(&self, request: ValidateRequest) -> LokoResponse<ValidateResult> {
+        self.call::<Validate>(request).await
+    }
+}

@@ -1,0 +1,503 @@
+//! The project model: a loko project read from disk as real projects are laid out
+//! (`src/<system>/system.md`, `…/<container>/container.md`,
+//! `…/<component>/component.md`, a diagram beside each), with what reading found
+//! wrong kept as findings for `validate` instead of failing the read.
+
+use std::path::{Path, PathBuf};
+
+use super::fence::{ProjectRoot, io_failure};
+use super::markdown::{self, Document};
+use super::response::{Failure, LokoErrorCode};
+use super::settings::{ProjectSettings, SETTINGS_FILE};
+use super::slug::{same_entity, slugify};
+
+/// The three levels of entities below a project.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Level {
+    /// A software system (`system.md`).
+    System,
+    /// A container inside a system (`container.md`).
+    Container,
+    /// A component inside a container (`component.md`).
+    Component,
+}
+
+impl Level {
+    /// The role name: `system`, `container` or `component`.
+    pub fn role(self) -> &'static str {
+        match self {
+            Self::System => "system",
+            Self::Container => "container",
+            Self::Component => "component",
+        }
+    }
+
+    /// The capitalised role, for messages.
+    pub fn title(self) -> &'static str {
+        match self {
+            Self::System => "System",
+            Self::Container => "Container",
+            Self::Component => "Component",
+        }
+    }
+
+    /// The markdown file that makes a directory an entity of this level.
+    pub fn markdown_file(self) -> String {
+        format!("{}.md", self.role())
+    }
+
+    fn child(self) -> Option<Level> {
+        match self {
+            Self::System => Some(Self::Container),
+            Self::Container => Some(Self::Component),
+            Self::Component => None,
+        }
+    }
+
+    /// The diagram file names to try, in the notes' lookup order.
+    pub fn diagram_candidates(self, dir_name: &str) -> Vec<String> {
+        let mut names = vec![format!("{}.d2", self.role()), format!("{dir_name}.d2")];
+        if self != Self::System {
+            names.push("system.d2".to_owned());
+        }
+        names.dedup();
+        names
+    }
+}
+
+/// A system, container or component.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Entity {
+    /// The level.
+    pub level: Level,
+    /// The id: the directory name.
+    pub id: String,
+    /// The directory, project-relative (`src/shop/api`).
+    pub dir: String,
+    /// The markdown file, project-relative.
+    pub file: String,
+    /// The parsed markdown.
+    pub doc: Document,
+    /// The diagram file, project-relative, when there is one.
+    pub diagram: Option<String>,
+    /// The entities one level down, sorted by id.
+    pub children: Vec<Entity>,
+}
+
+impl Entity {
+    /// The display name: frontmatter `name`, else the first `# ` heading, else the id.
+    pub fn name(&self) -> String {
+        markdown::text(&self.doc.frontmatter, "name")
+            .or_else(|| markdown::first_heading(&self.doc.body))
+            .unwrap_or_else(|| self.id.clone())
+    }
+
+    /// Frontmatter `description` (empty when missing).
+    pub fn description(&self) -> String {
+        markdown::text(&self.doc.frontmatter, "description").unwrap_or_default()
+    }
+
+    /// Frontmatter `technology`.
+    pub fn technology(&self) -> Option<String> {
+        markdown::text(&self.doc.frontmatter, "technology")
+    }
+
+    /// Whether this entity is the one `wanted` (an id or a name) means.
+    pub fn matches(&self, wanted: &str) -> bool {
+        same_entity(&self.id, &self.name(), wanted)
+    }
+
+    /// Every entity below this one, depth first.
+    pub fn descendants(&self) -> impl Iterator<Item = &Entity> {
+        self.children
+            .iter()
+            .flat_map(|c| std::iter::once(c).chain(c.children.iter()))
+    }
+}
+
+/// How serious a finding is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Severity {
+    /// Blocks a build.
+    Error,
+    /// Worth fixing; an error under `strict`.
+    Warning,
+    /// For information only.
+    Info,
+}
+
+/// Something reading or checking the project found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// How serious it is.
+    pub severity: Severity,
+    /// A stable code, e.g. `ORPHANED_DIRECTORY`.
+    pub code: &'static str,
+    /// What is wrong, for a person.
+    pub message: String,
+    /// The project-relative file or directory it is about.
+    pub location: String,
+}
+
+impl Finding {
+    /// A finding.
+    pub fn new(
+        severity: Severity,
+        code: &'static str,
+        message: impl Into<String>,
+        location: impl Into<String>,
+    ) -> Self {
+        Self {
+            severity,
+            code,
+            message: message.into(),
+            location: location.into(),
+        }
+    }
+}
+
+/// A loaded project.
+#[derive(Debug, Clone)]
+pub struct Project {
+    /// The project directory.
+    pub root: ProjectRoot,
+    /// `loko.toml`.
+    pub settings: ProjectSettings,
+    /// The source directory, project-relative (`src`).
+    pub source: String,
+    /// The systems, sorted by id.
+    pub systems: Vec<Entity>,
+    /// What reading found wrong (orphans, broken frontmatter, naming conflicts).
+    pub findings: Vec<Finding>,
+    /// The newest modification time of a source file.
+    pub updated_at: Option<std::time::SystemTime>,
+}
+
+impl Project {
+    /// Reads the project at `root`. A directory with neither `loko.toml` nor a source
+    /// directory is "Not a valid loko project".
+    pub fn load(root: ProjectRoot) -> Result<Project, Failure> {
+        let settings = read_settings(&root)?;
+        let source = settings
+            .source
+            .trim_start_matches("./")
+            .trim_end_matches('/')
+            .to_owned();
+        let source = if source.is_empty() {
+            ".".to_owned()
+        } else {
+            source
+        };
+        let source_dir = root.resolve(Path::new(&source))?;
+        if !settings.found && !source_dir.is_dir() {
+            return Err(
+                Failure::new(LokoErrorCode::NotFound, "Not a valid loko project").details(format!(
+                    "{} has no {SETTINGS_FILE} and no {source}/ directory",
+                    root.path().display()
+                )),
+            );
+        }
+        let mut reader = Reader {
+            root: &root,
+            findings: Vec::new(),
+            updated_at: None,
+        };
+        let systems = if source_dir.is_dir() {
+            reader.read_level(&source_dir, Level::System)?
+        } else {
+            Vec::new()
+        };
+        let Reader {
+            findings,
+            updated_at,
+            ..
+        } = reader;
+        let source = root.relative(&source_dir);
+        Ok(Project {
+            root,
+            settings,
+            source,
+            systems,
+            findings,
+            updated_at,
+        })
+    }
+
+    /// The system `wanted` (an id or a name).
+    pub fn system(&self, wanted: &str) -> Option<&Entity> {
+        find(&self.systems, wanted)
+    }
+
+    /// The container `wanted`: `system/container`, or a container id or name that is
+    /// unique in the project. `Err` lists the candidates when it is not unique.
+    pub fn container(&self, wanted: &str) -> Result<Option<(&Entity, &Entity)>, Vec<String>> {
+        if let Some((system, container)) = wanted.split_once('/') {
+            return Ok(self
+                .system(system)
+                .and_then(|s| find(&s.children, container).map(|c| (s, c))));
+        }
+        let all: Vec<(&Entity, &Entity)> = self
+            .systems
+            .iter()
+            .flat_map(|s| s.children.iter().map(move |c| (s, c)))
+            .filter(|(_, c)| c.matches(wanted))
+            .collect();
+        match all.as_slice() {
+            [] => Ok(None),
+            [one] => Ok(Some(*one)),
+            many => Err(many
+                .iter()
+                .map(|(s, c)| format!("{}/{}", s.id, c.id))
+                .collect()),
+        }
+    }
+
+    /// Every container, with its system.
+    pub fn containers(&self) -> impl Iterator<Item = (&Entity, &Entity)> {
+        self.systems
+            .iter()
+            .flat_map(|s| s.children.iter().map(move |c| (s, c)))
+    }
+
+    /// Every component, with its system and container.
+    pub fn components(&self) -> impl Iterator<Item = (&Entity, &Entity, &Entity)> {
+        self.containers()
+            .flat_map(|(s, c)| c.children.iter().map(move |k| (s, c, k)))
+    }
+
+    /// The number of entities (systems, containers and components).
+    pub fn entity_count(&self) -> usize {
+        self.systems
+            .iter()
+            .map(|s| 1 + s.descendants().count())
+            .sum()
+    }
+}
+
+/// The child of `entities` that `wanted` (an id or a name) means: an exact id first.
+pub fn find<'a>(entities: &'a [Entity], wanted: &str) -> Option<&'a Entity> {
+    entities
+        .iter()
+        .find(|e| e.id == wanted.trim())
+        .or_else(|| entities.iter().find(|e| e.matches(wanted)))
+}
+
+fn read_settings(root: &ProjectRoot) -> Result<ProjectSettings, Failure> {
+    let path = root.resolve(Path::new(SETTINGS_FILE))?;
+    match std::fs::read_to_string(&path) {
+        Ok(text) => ProjectSettings::parse(&text, &root.dir_name()),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Ok(ProjectSettings::defaults(&root.dir_name()))
+        }
+        Err(e) => Err(io_failure(&path, &e)),
+    }
+}
+
+struct Reader<'a> {
+    root: &'a ProjectRoot,
+    findings: Vec<Finding>,
+    updated_at: Option<std::time::SystemTime>,
+}
+
+impl Reader<'_> {
+    /// The entities of `level` in the subdirectories of `dir`.
+    fn read_level(&mut self, dir: &Path, level: Level) -> Result<Vec<Entity>, Failure> {
+        let mut entities = Vec::new();
+        for sub in self.subdirectories(dir)? {
+            let rel = self.root.relative(&sub);
+            let md = sub.join(level.markdown_file());
+            if md.is_file() {
+                entities.push(self.read_entity(&sub, level)?);
+            } else if looks_like_entity(&sub, level) {
+                self.findings.push(Finding::new(
+                    Severity::Error,
+                    missing_code(level),
+                    format!(
+                        "{} directory '{}' has no {}",
+                        level.title(),
+                        dir_name(&sub),
+                        level.markdown_file()
+                    ),
+                    format!("{rel}/"),
+                ));
+            } else {
+                self.findings.push(Finding::new(
+                    Severity::Warning,
+                    "ORPHANED_DIRECTORY",
+                    format!(
+                        "Directory '{}' is not a {} (no {})",
+                        dir_name(&sub),
+                        level.role(),
+                        level.markdown_file()
+                    ),
+                    format!("{rel}/"),
+                ));
+            }
+        }
+        let mut seen: Vec<(String, String)> = Vec::new();
+        for entity in &entities {
+            let key = slugify(&entity.id);
+            if let Some((_, first)) = seen.iter().find(|(k, _)| *k == key) {
+                self.findings.push(Finding::new(
+                    Severity::Error,
+                    duplicate_code(level),
+                    format!(
+                        "{} id '{}' is not unique: '{}' is the same after normalisation",
+                        level.title(),
+                        entity.id,
+                        first
+                    ),
+                    format!("{}/", entity.dir),
+                ));
+            } else {
+                seen.push((key, entity.id.clone()));
+            }
+        }
+        Ok(entities)
+    }
+
+    fn read_entity(&mut self, dir: &Path, level: Level) -> Result<Entity, Failure> {
+        let id = dir_name(dir);
+        let md = dir.join(level.markdown_file());
+        let rel_dir = self.root.relative(dir);
+        let file = self.root.relative(&md);
+        let text = std::fs::read_to_string(&md).map_err(|e| io_failure(&md, &e))?;
+        self.touch(&md);
+        let doc = markdown::parse(&text).unwrap_or_else(|problem| {
+            self.findings.push(Finding::new(
+                Severity::Error,
+                "INVALID_FRONTMATTER",
+                format!(
+                    "Invalid YAML frontmatter in {}: {problem}",
+                    level.markdown_file()
+                ),
+                file.clone(),
+            ));
+            Document {
+                frontmatter: Default::default(),
+                body: text.clone(),
+            }
+        });
+        let present: Vec<String> = level
+            .diagram_candidates(&id)
+            .into_iter()
+            .filter(|name| dir.join(name).is_file())
+            .collect();
+        if present.len() > 1 {
+            self.findings.push(Finding::new(
+                Severity::Warning,
+                "MULTIPLE_DIAGRAMS",
+                format!(
+                    "{} '{}' has {} diagrams ({}); {} is used",
+                    level.title(),
+                    id,
+                    present.len(),
+                    present.join(", "),
+                    present[0]
+                ),
+                format!("{rel_dir}/"),
+            ));
+        }
+        let diagram = present.first().map(|name| {
+            self.touch(&dir.join(name));
+            format!("{rel_dir}/{name}")
+        });
+        let children = match level.child() {
+            Some(child) => self.read_level(dir, child)?,
+            None => Vec::new(),
+        };
+        Ok(Entity {
+            level,
+            id,
+            dir: rel_dir,
+            file,
+            doc,
+            diagram,
+            children,
+        })
+    }
+
+    /// The subdirectories of `dir`, sorted, without dot-directories; symlinks that
+    /// lead out of the project are reported and skipped.
+    fn subdirectories(&mut self, dir: &Path) -> Result<Vec<PathBuf>, Failure> {
+        let entries = std::fs::read_dir(dir).map_err(|e| {
+            Failure::new(
+                LokoErrorCode::PermissionDenied,
+                "Unable to read project structure",
+            )
+            .details(format!("{}: {e}", self.root.relative(dir)))
+        })?;
+        let mut dirs = Vec::new();
+        for entry in entries.flatten() {
+            let path = entry.path();
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if name.starts_with('.') || !path.is_dir() {
+                continue;
+            }
+            let rel = self.root.relative(&path);
+            if self.root.resolve(Path::new(&rel)).is_err() {
+                self.findings.push(Finding::new(
+                    Severity::Error,
+                    "PATH_OUTSIDE_PROJECT",
+                    format!("'{name}' is a symlink that leads outside the project; it is ignored"),
+                    format!("{rel}/"),
+                ));
+                continue;
+            }
+            dirs.push(path);
+        }
+        dirs.sort();
+        Ok(dirs)
+    }
+
+    fn touch(&mut self, file: &Path) {
+        if let Ok(modified) = std::fs::metadata(file).and_then(|m| m.modified()) {
+            self.updated_at = Some(self.updated_at.map_or(modified, |t| t.max(modified)));
+        }
+    }
+}
+
+fn dir_name(dir: &Path) -> String {
+    dir.file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// Whether a directory without its markdown file still holds entity content: a
+/// diagram, or children that are entities.
+fn looks_like_entity(dir: &Path, level: Level) -> bool {
+    let has_d2 = std::fs::read_dir(dir)
+        .map(|entries| {
+            entries.flatten().any(|e| {
+                let p = e.path();
+                p.is_file() && p.extension().is_some_and(|x| x == "d2")
+            })
+        })
+        .unwrap_or(false);
+    let has_children = level.child().is_some_and(|child| {
+        std::fs::read_dir(dir)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .any(|e| e.path().join(child.markdown_file()).is_file())
+            })
+            .unwrap_or(false)
+    });
+    has_d2 || has_children
+}
+
+fn missing_code(level: Level) -> &'static str {
+    match level {
+        Level::System => "MISSING_SYSTEM_MD",
+        Level::Container => "MISSING_CONTAINER_MD",
+        Level::Component => "MISSING_COMPONENT_MD",
+    }
+}
+
+fn duplicate_code(level: Level) -> &'static str {
+    match level {
+        Level::System => "DUPLICATE_SYSTEM_ID",
+        Level::Container => "DUPLICATE_CONTAINER_ID",
+        Level::Component => "DUPLICATE_COMPONENT_ID",
+    }
+}

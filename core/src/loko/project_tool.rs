@@ -1,0 +1,67 @@
+//! What every loko tool shares: the `project_path` argument (with loko's
+//! `project_root` alias), opening and loading the project off the async executor, and
+//! the timestamps answers carry.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use super::fence::ProjectRoot;
+use super::model::Project;
+use super::response::{Failure, LokoResponse};
+use crate::Toolpack;
+
+/// Runs blocking file work on tokio's blocking pool and answers its result.
+pub(crate) async fn blocking<T, F>(work: F) -> Result<T, Failure>
+where
+    F: FnOnce() -> Result<T, Failure> + Send + 'static,
+    T: Send + 'static,
+{
+    tokio::task::spawn_blocking(work).await.unwrap_or_else(|_| {
+        Err(Failure::internal(
+            "Unexpected error while reading the project",
+        ))
+    })
+}
+
+/// Opens `project_path` (fenced by `LOKO_ALLOWED_ROOTS`) and loads the project.
+pub(crate) async fn load_project(
+    toolpack: &Toolpack,
+    project_path: Option<String>,
+) -> Result<Project, Failure> {
+    let config = toolpack.config().clone();
+    blocking(move || Project::load(ProjectRoot::open(&config, project_path.as_deref())?)).await
+}
+
+/// Answers a tool's `work` in the loko envelope.
+pub(crate) async fn answer<T, Fut>(work: Fut) -> LokoResponse<T>
+where
+    Fut: std::future::Future<Output = Result<T, Failure>>,
+{
+    LokoResponse::of(work.await)
+}
+
+/// A time as RFC 3339 in UTC, e.g. `2026-11-22T18:00:00Z`.
+pub(crate) fn rfc3339(time: std::time::SystemTime) -> Option<String> {
+    jiff::Timestamp::try_from(time)
+        .ok()
+        .map(|t| t.round(jiff::Unit::Second).unwrap_or(t).to_string())
+}
+
+/// The `{id, name}` of an entity, as lists in answers show it.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+pub struct EntityRef {
+    /// The id (the directory name).
+    pub id: String,
+    /// The display name.
+    pub name: String,
+}
+
+impl From<&super::model::Entity> for EntityRef {
+    fn from(e: &super::model::Entity) -> Self {
+        Self {
+            id: e.id.clone(),
+            name: e.name(),
+        }
+    }
+}

@@ -1,0 +1,366 @@
+//! A TOON encoder (Token-Oriented Object Notation, spec v4.0,
+//! <https://github.com/toon-format/spec>): comma delimiter, two-space indent, keyed and
+//! nested-group tabular forms, no `[#N]` markers. Only encoding is needed here; tests
+//! decode the output with the official decoders and compare it with their encoder.
+
+use serde_json::{Map, Value};
+
+/// The TOON text of `value`.
+pub fn encode(value: &Value) -> String {
+    let mut out = Lines::default();
+    match value {
+        Value::Object(map) if map.is_empty() => {}
+        Value::Object(map) => match keyed_fields(map) {
+            Some(fields) => keyed(&mut out, 0, "", map, &fields),
+            None => object_fields(&mut out, 0, map),
+        },
+        Value::Array(items) => array(&mut out, 0, "", items, Position::Root),
+        primitive => out.push(0, primitive_text(primitive, ',')),
+    }
+    out.finish()
+}
+
+#[derive(Default)]
+struct Lines {
+    lines: Vec<(usize, String)>,
+}
+
+impl Lines {
+    fn push(&mut self, depth: usize, text: String) {
+        self.lines.push((depth, text));
+    }
+
+    fn finish(self) -> String {
+        let mut text = String::new();
+        for (i, (depth, line)) in self.lines.iter().enumerate() {
+            if i > 0 {
+                text.push('\n');
+            }
+            text.push_str(&"  ".repeat(*depth));
+            text.push_str(line);
+        }
+        text
+    }
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Position {
+    Root,
+    Field,
+    ListItem,
+}
+
+fn object_fields(out: &mut Lines, depth: usize, map: &Map<String, Value>) {
+    for (key, value) in map {
+        field(out, depth, key, value);
+    }
+}
+
+fn field(out: &mut Lines, depth: usize, key: &str, value: &Value) {
+    let key = key_text(key);
+    match value {
+        Value::Array(items) => array(out, depth, &key, items, Position::Field),
+        Value::Object(map) if map.is_empty() => out.push(depth, format!("{key}:")),
+        Value::Object(map) => match keyed_fields(map) {
+            Some(fields) => keyed(out, depth, &key, map, &fields),
+            None => {
+                out.push(depth, format!("{key}:"));
+                object_fields(out, depth + 1, map);
+            }
+        },
+        primitive => out.push(depth, format!("{key}: {}", primitive_text(primitive, ','))),
+    }
+}
+
+fn array(out: &mut Lines, depth: usize, key: &str, items: &[Value], position: Position) {
+    let n = items.len();
+    if n == 0 {
+        let text = match position {
+            Position::ListItem => format!("{key}[0]:"),
+            Position::Root => "[]".to_owned(),
+            Position::Field => format!("{key}: []"),
+        };
+        out.push(depth, text);
+        return;
+    }
+    if items.iter().all(is_primitive) {
+        let cells: Vec<String> = items.iter().map(|v| primitive_text(v, ',')).collect();
+        out.push(depth, format!("{key}[{n}]: {}", cells.join(",")));
+        return;
+    }
+    if position != Position::ListItem
+        && let Some(fields) = tabular_fields(items)
+    {
+        out.push(depth, format!("{key}[{n}]{{{}}}:", header(&fields)));
+        for item in items {
+            out.push(depth + 1, row(item, &fields).join(","));
+        }
+        return;
+    }
+    out.push(depth, format!("{key}[{n}]:"));
+    for item in items {
+        list_item(out, depth + 1, item);
+    }
+}
+
+fn list_item(out: &mut Lines, depth: usize, item: &Value) {
+    match item {
+        Value::Array(inner) => array(out, depth, "- ", inner, Position::ListItem),
+        Value::Object(map) if map.is_empty() => out.push(depth, "-".to_owned()),
+        Value::Object(map) => {
+            let start = out.lines.len();
+            let mut entries = map.iter();
+            if let Some((key, value)) = entries.next() {
+                field(out, depth + 1, key, value);
+            }
+            let (first_depth, first_line) = &mut out.lines[start];
+            *first_depth = depth;
+            *first_line = format!("- {first_line}");
+            for (key, value) in entries {
+                field(out, depth + 1, key, value);
+            }
+        }
+        primitive => out.push(depth, format!("- {}", primitive_text(primitive, ','))),
+    }
+}
+
+/// A tabular column: a leaf, or a nested field group.
+#[derive(Debug, Clone, PartialEq)]
+struct Field {
+    name: String,
+    group: Option<Vec<Field>>,
+}
+
+fn header(fields: &[Field]) -> String {
+    fields
+        .iter()
+        .map(|f| match &f.group {
+            Some(group) => format!("{}{{{}}}", key_text(&f.name), header(group)),
+            None => key_text(&f.name),
+        })
+        .collect::<Vec<_>>()
+        .join(",")
+}
+
+fn row(value: &Value, fields: &[Field]) -> Vec<String> {
+    let mut cells = Vec::new();
+    for f in fields {
+        let cell = &value[&f.name];
+        match &f.group {
+            Some(group) => cells.extend(row(cell, group)),
+            None => cells.push(primitive_text(cell, ',')),
+        }
+    }
+    cells
+}
+
+/// The fields of a uniform set of objects (same key set, every column uniform-primitive
+/// or nested-uniform), in the first object's order; `None` when not uniform.
+fn uniform_fields<'a>(objects: &[&'a Map<String, Value>]) -> Option<Vec<Field>> {
+    let first = objects.first()?;
+    if first.is_empty()
+        || objects
+            .iter()
+            .any(|o| o.len() != first.len() || !first.keys().all(|k| o.contains_key(k)))
+    {
+        return None;
+    }
+    first
+        .keys()
+        .map(|key| {
+            let column: Vec<&Value> = objects.iter().map(|o| &o[key]).collect();
+            if column.iter().all(|v| is_primitive(v)) {
+                return Some(Field {
+                    name: key.clone(),
+                    group: None,
+                });
+            }
+            let maps: Vec<&Map<String, Value>> =
+                column.iter().filter_map(|v| v.as_object()).collect();
+            (maps.len() == column.len()).then_some(())?;
+            uniform_fields(&maps).map(|group| Field {
+                name: key.clone(),
+                group: Some(group),
+            })
+        })
+        .collect()
+}
+
+fn tabular_fields(items: &[Value]) -> Option<Vec<Field>> {
+    let objects: Vec<&Map<String, Value>> = items.iter().filter_map(Value::as_object).collect();
+    (objects.len() == items.len()).then_some(())?;
+    uniform_fields(&objects)
+}
+
+fn keyed_fields(map: &Map<String, Value>) -> Option<Vec<Field>> {
+    if map.len() < 2 {
+        return None;
+    }
+    let objects: Vec<&Map<String, Value>> = map.values().filter_map(Value::as_object).collect();
+    (objects.len() == map.len()).then_some(())?;
+    uniform_fields(&objects)
+}
+
+fn keyed(out: &mut Lines, depth: usize, key: &str, map: &Map<String, Value>, fields: &[Field]) {
+    out.push(
+        depth,
+        format!("{key}[{}:]{{{}}}:", map.len(), header(fields)),
+    );
+    for (entry, value) in map {
+        out.push(
+            depth + 1,
+            format!("{}: {}", key_text(entry), row(value, fields).join(",")),
+        );
+    }
+}
+
+fn is_primitive(value: &Value) -> bool {
+    !matches!(value, Value::Array(_) | Value::Object(_))
+}
+
+fn primitive_text(value: &Value, delimiter: char) -> String {
+    match value {
+        Value::Null => "null".to_owned(),
+        Value::Bool(b) => b.to_string(),
+        Value::Number(n) => number_text(n),
+        Value::String(s) if needs_quotes(s, delimiter) => quoted(s),
+        Value::String(s) => s.clone(),
+        Value::Array(_) | Value::Object(_) => "null".to_owned(),
+    }
+}
+
+/// Canonical decimal form (§2): no exponent, no trailing zeros, `-0` as `0`.
+fn number_text(n: &serde_json::Number) -> String {
+    if let Some(i) = n.as_i64() {
+        return i.to_string();
+    }
+    if let Some(u) = n.as_u64() {
+        return u.to_string();
+    }
+    let f = n.as_f64().unwrap_or(0.0);
+    if f == 0.0 || !f.is_finite() {
+        return if f.is_finite() {
+            "0".to_owned()
+        } else {
+            "null".to_owned()
+        };
+    }
+    // Rust's `Display` for f64 is the shortest round-trip decimal, never an exponent.
+    format!("{f}")
+}
+
+fn needs_quotes(s: &str, delimiter: char) -> bool {
+    s.is_empty()
+        || s.starts_with([' ', '\t'])
+        || s.ends_with([' ', '\t'])
+        || matches!(s, "true" | "false" | "null")
+        || numeric_like(s)
+        || s.contains([':', '"', '\\', '[', ']', '{', '}'])
+        || s.chars().any(|c| (c as u32) < 0x20)
+        || s.contains(delimiter)
+        || s.starts_with(['-', '#'])
+}
+
+/// `/^[+-]?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?$/i`
+fn numeric_like(s: &str) -> bool {
+    let s = s.strip_prefix(['+', '-']).unwrap_or(s);
+    let (mantissa, exponent) = match s.find(['e', 'E']) {
+        Some(i) => (&s[..i], Some(&s[i + 1..])),
+        None => (s, None),
+    };
+    let digits = |t: &str| !t.is_empty() && t.bytes().all(|b| b.is_ascii_digit());
+    let mantissa_ok = match mantissa.split_once('.') {
+        Some((int, frac)) => digits(int) && digits(frac),
+        None => digits(mantissa),
+    };
+    let exponent_ok = exponent.is_none_or(|e| digits(e.strip_prefix(['+', '-']).unwrap_or(e)));
+    mantissa_ok && exponent_ok
+}
+
+fn key_text(key: &str) -> String {
+    let mut chars = key.chars();
+    let plain = chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.');
+    if plain { key.to_owned() } else { quoted(key) }
+}
+
+fn quoted(s: &str) -> String {
+    let mut out = String::with_capacity(s.len() + 2);
+    out.push('"');
+    for c in s.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x20 => out.push_str(&format!("\\u{:04x}", c as u32)),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn the_notes_example() {
+        let value = json!({"type":"structure","systems":[{"id":"payment-api","name":"Payment API","containers":[{"id":"api","name":"API Service"}]}]});
+        assert_eq!(
+            encode(&value),
+            "type: structure\nsystems[1]:\n  - id: payment-api\n    name: Payment API\n    containers[1]{id,name}:\n      api,API Service"
+        );
+    }
+
+    #[test]
+    fn primitives_arrays_and_quoting() {
+        let value = json!({
+            "tags": ["a", "b,c", "", "true", "42", "-x", "# h", " pad"],
+            "n": [1, 1.5, -0.0, 1e21, 0.000001],
+            "empty": [], "obj": {}, "nested": {"k": null},
+            "weird key": "a: b", "ok.key": "unicode é ✓"
+        });
+        assert_eq!(
+            encode(&value),
+            concat!(
+                "tags[8]: a,\"b,c\",\"\",\"true\",\"42\",\"-x\",\"# h\",\" pad\"\n",
+                "n[5]: 1,1.5,0,1000000000000000000000,0.000001\n",
+                "empty: []\nobj:\nnested:\n  k: null\n",
+                "\"weird key\": \"a: b\"\nok.key: unicode é ✓"
+            )
+        );
+    }
+
+    #[test]
+    fn tables_keyed_objects_nested_groups_and_lists() {
+        let value = json!({
+            "rows": [{"a": 1, "p": {"x": 1, "y": 2}}, {"p": {"y": 4, "x": 3}, "a": 2}],
+            "byId": {"k1": {"x": 1}, "k2": {"x": 2}},
+            "mixed": [1, {"a": [{"b": 1}, {"b": 2}], "c": 3}, [1, 2], [], {}]
+        });
+        assert_eq!(
+            encode(&value),
+            concat!(
+                "rows[2]{a,p{x,y}}:\n  1,1,2\n  2,3,4\n",
+                "byId[2:]{x}:\n  k1: 1\n  k2: 2\n",
+                "mixed[5]:\n  - 1\n  - a[2]{b}:\n      1\n      2\n    c: 3\n  - [2]: 1,2\n  - [0]:\n  -"
+            )
+        );
+    }
+
+    #[test]
+    fn numeric_like_strings_are_recognised() {
+        for s in ["42", "-3.14", "05", "+1", "1e-6", "1E+9"] {
+            assert!(numeric_like(s), "{s}");
+        }
+        for s in ["1.", ".5", "1e", "abc", "1_000", "0x10", ""] {
+            assert!(!numeric_like(s), "{s}");
+        }
+    }
+}
