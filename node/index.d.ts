@@ -681,6 +681,418 @@ export interface GetUserVariablesResult {
   correlationId: string
 }
 
+/** `query_project` arguments. */
+export interface QueryProjectRequest {
+  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  project_path?: string | null
+}
+
+/** `query_project` answer. */
+export interface QueryProjectResult {
+  /** `[project] name` (default: the directory name). */
+  name: string
+  /** `[project] description`. */
+  description: string
+  /** `[project] version`. */
+  version: string
+  /** How many systems. */
+  system_count: number
+  /** How many containers, in all systems. */
+  total_containers: number
+  /** How many components, in all containers. */
+  total_components: number
+  /** When the project was created (`[project] created_at`), when it says. */
+  created_at?: string | null
+  /** When a source file last changed (RFC 3339, UTC). */
+  updated_at?: string | null
+  /** The systems, by id. */
+  systems: SystemOverview[]
+}
+
+/** A system in the project overview. */
+export interface SystemOverview {
+  /** The id (directory name). */
+  id: string
+  /** The display name. */
+  name: string
+  /** How many containers it has. */
+  container_count: number
+}
+
+/** `query_architecture` arguments. */
+export interface QueryArchitectureRequest {
+  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  project_path?: string | null
+  /** `project` (default), `system` or `container`. */
+  scope?: "project" | "system" | "container"
+  /**
+   * For `system`/`container` scope: the system id, or the container as
+   * `system/container` (a container id alone works when it is unique). Ids or names.
+   */
+  target?: string | null
+  /** `summary` (default), `structure` or `full` (which needs a target). */
+  detail?: "summary" | "structure" | "full"
+  /**
+   * `json` (default) or `toon` (the same answer as TOON text, fewer tokens; `text` is
+   * accepted as `toon`).
+   */
+  format?: "json" | "toon"
+  /** loko's spelling: the system (instead of `scope` + `target`). */
+  system_name?: string | null
+  /** loko's spelling: the container inside `system_name`. */
+  container_name?: string | null
+}
+
+/** A `query_architecture` answer. */
+export type ArchitectureView = ProjectSummary | SystemSummary | ContainerSummary | ProjectStructure | SystemStructure | ContainerStructure | SystemFull | ContainerFull | ToonView
+
+/** Counts and system ids of the whole project. */
+export interface ProjectSummary {
+  /** `summary`. */
+  type: Detail
+  /** How many systems. */
+  systems: number
+  /** How many containers. */
+  containers: number
+  /** How many components. */
+  components: number
+  /** The system ids. */
+  system_names: string[]
+}
+
+/** The detail level of an answer. */
+export type Detail = "summary" | "structure" | "full"
+
+/** Counts and container ids of one system. */
+export interface SystemSummary {
+  /** `summary`. */
+  type: Detail
+  /** The system id. */
+  system: string
+  /** The system's name. */
+  name: string
+  /** How many containers. */
+  containers: number
+  /** How many components. */
+  components: number
+  /** The container ids. */
+  container_names: string[]
+}
+
+/** Counts and component ids of one container. */
+export interface ContainerSummary {
+  /** `summary`. */
+  type: Detail
+  /** The system id. */
+  system: string
+  /** The container id. */
+  container: string
+  /** The container's name. */
+  name: string
+  /** How many components. */
+  components: number
+  /** The component ids. */
+  component_names: string[]
+}
+
+/** The structure of the whole project. */
+export interface ProjectStructure {
+  /** `structure`. */
+  type: Detail
+  /** The systems. */
+  systems: SystemOutline[]
+}
+
+/** A system in a structure answer. */
+export interface SystemOutline {
+  /** The id. */
+  id: string
+  /** The name. */
+  name: string
+  /** The description, when there is one. */
+  description?: string | null
+  /** Its containers. */
+  containers: ContainerOutline[]
+}
+
+/** A container in a structure answer. */
+export interface ContainerOutline {
+  /** The id. */
+  id: string
+  /** The name. */
+  name: string
+  /** The description (system and container scope only). */
+  description?: string | null
+  /** Its components (system and container scope only). */
+  components?: EntityRef[] | null
+}
+
+/** The `{id, name}` of an entity, as lists in answers show it. */
+export interface EntityRef {
+  /** The id (the directory name). */
+  id: string
+  /** The display name. */
+  name: string
+}
+
+/** The structure of one system. */
+export interface SystemStructure {
+  /** `structure`. */
+  type: Detail
+  /** The system. */
+  system: SystemOutline
+}
+
+/** The structure of one container. */
+export interface ContainerStructure {
+  /** `structure`. */
+  type: Detail
+  /** The system id. */
+  system: string
+  /** The container. */
+  container: ContainerOutline
+}
+
+/** One system in full detail. */
+export interface SystemFull {
+  /** `full`. */
+  type: Detail
+  /** The system. */
+  system: EntityDetail
+}
+
+/** Everything the files say about a system, container or component. */
+export interface EntityDetail {
+  /** The id. */
+  id: string
+  /** The name. */
+  name: string
+  /** The description. */
+  description: string
+  /** The technology, when stated. */
+  technology?: string | null
+  /** Tags. */
+  tags?: string[]
+  /** The directory, project-relative. */
+  path: string
+  /** The diagram file, project-relative. */
+  diagram?: string | null
+  /** Every other frontmatter key, as written (e.g. `responsibilities`, `code_annotations`). */
+  frontmatter?: JsonValue | null
+  /** A system's containers. */
+  containers?: EntityDetail[] | null
+  /** A container's components. */
+  components?: EntityDetail[] | null
+  /** A component's outgoing relationships (all three forms, deduplicated). */
+  relationships?: RelationshipView[] | null
+}
+
+/** Any JSON value (kept as written). */
+export type JsonValue = unknown
+
+/** A relationship of a component. */
+export interface RelationshipView {
+  /**
+   * The target component, qualified (`system/container/component`) when it
+   * resolves, else as written.
+   */
+  target: string
+  /** What the relationship does. */
+  description: string
+  /** Whether the target is a known component. */
+  resolved: boolean
+}
+
+/** One container in full detail. */
+export interface ContainerFull {
+  /** `full`. */
+  type: Detail
+  /** The system id. */
+  system: string
+  /** The container. */
+  container: EntityDetail
+}
+
+/** An answer as TOON text. */
+export interface ToonView {
+  /** The detail level. */
+  type: Detail
+  /** `toon`. */
+  format: string
+  /** The JSON answer encoded as TOON (spec v4.0). */
+  toon: string
+}
+
+/** `create_system` arguments. */
+export interface CreateSystemRequest {
+  /**
+   * Path to the loko project (created as a project, with a `loko.toml`, when it is
+   * an empty directory). Alias: `project_root`.
+   */
+  project_path: string
+  /** The system's name, e.g. `Payment Service`; its id is the slug (`payment-service`). Alias: `name`. */
+  system_name: string
+  /** What the system does. */
+  description?: string | null
+  /** Template: `system` (default) or a project template in `.loko/templates/<name>/`. */
+  template?: string | null
+  /** The system's main technology. */
+  technology?: string | null
+}
+
+/** `create_system` answer. */
+export interface CreateSystemResult {
+  /** Always `true` (a failure is the error envelope). */
+  success: boolean
+  /** The new system. */
+  system: CreatedEntity
+  /** The files written, project-relative. */
+  files_created: string[]
+  /** `System '<id>' created successfully`. */
+  message: string
+}
+
+/** The entity a create call made. */
+export interface CreatedEntity {
+  /** The id (directory name). */
+  id: string
+  /** The display name. */
+  name: string
+  /** The directory, project-relative. */
+  path: string
+}
+
+/** `create_container` arguments. */
+export interface CreateContainerRequest {
+  /** Path to the loko project. Alias: `project_root`. */
+  project_path: string
+  /** The parent system (id or name). */
+  system_name: string
+  /** The container's name, e.g. `API Service`. Alias: `name`. */
+  container_name: string
+  /** What the container does. */
+  description?: string | null
+  /** Container type, e.g. `Web Service`, `Database` (a store is drawn as a cylinder). */
+  type?: string | null
+  /** The container's technology, e.g. `Node.js`. */
+  technology?: string | null
+}
+
+/** `create_container` answer. */
+export interface CreateContainerResult {
+  /** Always `true`. */
+  success: boolean
+  /** The new container. */
+  container: CreatedEntity
+  /** The files written, project-relative. */
+  files_created: string[]
+  /** `Container '<id>' created in system '<system>'`. */
+  message: string
+}
+
+/** `create_component` arguments. */
+export interface CreateComponentRequest {
+  /** Path to the loko project. Alias: `project_root`. */
+  project_path: string
+  /** The parent system (id or name). */
+  system_name: string
+  /** The parent container (id or name). */
+  container_name: string
+  /** The component's name. Alias: `name`. */
+  component_name: string
+  /** What the component does. */
+  description?: string | null
+  /** The component's technology. */
+  technology?: string | null
+}
+
+/** `create_component` answer. */
+export interface CreateComponentResult {
+  /** Always `true`. */
+  success: boolean
+  /** The new component. */
+  component: CreatedEntity
+  /** The files written, project-relative. */
+  files_created: string[]
+  /** `Component '<id>' created in container '<container>' of system '<system>'`. */
+  message: string
+}
+
+/** `update_diagram` arguments. */
+export interface UpdateDiagramRequest {
+  /** Path to the loko project. Alias: `project_root`. */
+  project_path: string
+  /** `system` or `container` (`component` also works). Optional with `system_name`/`container_name`. */
+  scope?: "system" | "container" | "component"
+  /**
+   * The system id, or the container as `system/container` (a unique container id
+   * alone works), or `system/container/component`.
+   */
+  target?: string | null
+  /** The new D2 source. Alias: `d2_source`. */
+  d2_code: string
+  /** loko's spelling of the target: the system. */
+  system_name?: string | null
+  /** loko's spelling of the target: the container inside `system_name`. */
+  container_name?: string | null
+}
+
+/** `update_diagram` answer. */
+export interface UpdateDiagramResult {
+  /** Always `true`. */
+  success: boolean
+  /** The source and the SVG. */
+  diagram: DiagramLocation
+  /** `Diagram updated and rendered successfully`. */
+  message: string
+}
+
+/** Where the diagram went. */
+export interface DiagramLocation {
+  /** The D2 source file, project-relative. */
+  path: string
+  /** The rendered SVG, project-relative. */
+  rendered_to: string
+}
+
+/** `validate` arguments. */
+export interface ValidateRequest {
+  /** Path to the loko project. Alias: `project_root`. */
+  project_path: string
+  /** Treat warnings as errors (default false). */
+  strict?: boolean | null
+}
+
+/** `validate` answer. */
+export interface ValidateResult {
+  /** No errors (and, under `strict`, no warnings). */
+  success: boolean
+  /** The findings. */
+  validation: ValidationReport
+  /** E.g. `Validation passed with 1 warning`. */
+  message: string
+}
+
+/** The findings, by severity. */
+export interface ValidationReport {
+  /** Errors: they block a build. */
+  errors: ValidationIssue[]
+  /** Warnings: errors too under `strict`. */
+  warnings: ValidationIssue[]
+  /** For information only (e.g. `isolated_component`); never fail validation. */
+  infos: ValidationIssue[]
+}
+
+/** One finding. */
+export interface ValidationIssue {
+  /** A stable code, e.g. `ORPHANED_CONTAINER` or `circular_dependency`. */
+  code: string
+  /** What is wrong, for a person. */
+  message: string
+  /** The project-relative file or directory (a directory ends with `/`). */
+  location: string
+}
+
 /** Settings: the core's setting names in camelCase (`tflApiKey` is `TFL_API_KEY`). */
 export interface ToolpackOptions {
   [setting: string]: string | number | undefined | null
@@ -717,7 +1129,7 @@ export declare class ToolpackError extends Error {
 }
 
 /** Every tool of the catalog, in catalog order. */
-export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables"]
+export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "validate"]
 
 /** The toolpack client: one async method per catalog tool, plus `call` and `tools`. */
 export declare class Toolpack {
@@ -783,6 +1195,48 @@ export declare class Toolpack {
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   getUserVariables(args: GetUserVariablesRequest): Promise<GetUserVariablesResult>
+  /**
+   * Metadata of a loko project (C4 architecture docs as code): name, description, version, counts, and its systems with their container counts. Start here to understand a project.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  queryProject(args: QueryProjectRequest): Promise<QueryProjectResult>
+  /**
+   * The C4 architecture of a loko project at a chosen scope (project, system or container) and detail (summary: counts and ids; structure: the tree of names; full: every field of one system or container, with relationships). format=toon returns the same answer as TOON text, which costs fewer tokens.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  queryArchitecture(args: QueryArchitectureRequest): Promise<ArchitectureView>
+  /**
+   * Scaffolds a new C4 software system in a loko project: src/<id>/system.md (YAML frontmatter) and system.d2. The id is the slug of the name ("Payment Service" → payment-service). Never overwrites: an existing system gives ALREADY_EXISTS.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  createSystem(args: CreateSystemRequest): Promise<CreateSystemResult>
+  /**
+   * Scaffolds a new C4 container (an app, service or data store) in a system of a loko project: container.md and container.d2 in src/<system>/<id>/. Never overwrites.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  createContainer(args: CreateContainerRequest): Promise<CreateContainerResult>
+  /**
+   * Adds a C4 component to a container of a loko project: component.md (frontmatter with id, name, description, technology) and component.d2 in src/<system>/<container>/<id>/. Never overwrites.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  createComponent(args: CreateComponentRequest): Promise<CreateComponentResult>
+  /**
+   * Replaces the D2 diagram of a system or container in a loko project. The source is checked with the real d2 first: a syntax error answers INVALID_SYNTAX with line and column and leaves the file untouched. Then it is written atomically and rendered to SVG (layout and theme from loko.toml).
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  updateDiagram(args: UpdateDiagramRequest): Promise<UpdateDiagramResult>
+  /**
+   * Checks a loko project: unique ids, required markdown files, YAML frontmatter, D2 syntax of every diagram (with the real d2), orphaned directories, unreferenced containers, missing descriptions, empty systems, outdated renders, and the component graph (cycles with their path, dangling references, high coupling, isolated components). strict=true fails on warnings too.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  validate(args: ValidateRequest): Promise<ValidateResult>
 }
 
 declare const toolpack: { Toolpack: typeof Toolpack; ToolpackError: typeof ToolpackError; TOOL_NAMES: typeof TOOL_NAMES }

@@ -145,7 +145,11 @@ async fn every_tool_answers_every_generated_argument_in_contract_shape() {
         .await
         .unwrap();
     let data_dir = tempfile::tempdir().unwrap();
+    // loko tools may only touch projects inside the temporary directory, whatever
+    // `project_path` the generator comes up with.
+    let loko_root = tempfile::tempdir().unwrap();
     let config = Config::builder()
+        .loko_allowed_roots([loko_root.path().to_owned()])
         .tfl_api_base_url(fake.base_url())
         .tfl_api_key("property-key")
         .digitransit_base_url(fake.base_url())

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict
 
 #: Every tool of the catalog, in catalog order.
-TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables",)
+TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "validate",)
 
 #: `JourneyPlanRequest`: where from, where to, and whether the route must be step-free.
 JourneyPlanRequest = TypedDict("JourneyPlanRequest", {"from": str, "to": str, "needAccessibleRoute": NotRequired[bool | None]})
@@ -663,6 +663,421 @@ class GetUserVariablesResult(TypedDict):
     """The call's correlation id (UUID)."""
 
 
+class QueryProjectRequest(TypedDict):
+    """`query_project` arguments."""
+    project_path: NotRequired[str | None]
+    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+
+
+class SystemOverview(TypedDict):
+    """A system in the project overview."""
+    id: str
+    """The id (directory name)."""
+    name: str
+    """The display name."""
+    container_count: int
+    """How many containers it has."""
+
+
+class QueryProjectResult(TypedDict):
+    """`query_project` answer."""
+    name: str
+    """`[project] name` (default: the directory name)."""
+    description: str
+    """`[project] description`."""
+    version: str
+    """`[project] version`."""
+    system_count: int
+    """How many systems."""
+    total_containers: int
+    """How many containers, in all systems."""
+    total_components: int
+    """How many components, in all containers."""
+    created_at: NotRequired[str | None]
+    """When the project was created (`[project] created_at`), when it says."""
+    updated_at: NotRequired[str | None]
+    """When a source file last changed (RFC 3339, UTC)."""
+    systems: list[SystemOverview]
+    """The systems, by id."""
+
+
+class QueryArchitectureRequest(TypedDict):
+    """`query_architecture` arguments."""
+    project_path: NotRequired[str | None]
+    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+    scope: NotRequired[Literal["project", "system", "container"]]
+    """`project` (default), `system` or `container`."""
+    target: NotRequired[str | None]
+    """
+    For `system`/`container` scope: the system id, or the container as
+    `system/container` (a container id alone works when it is unique). Ids or names.
+    """
+    detail: NotRequired[Literal["summary", "structure", "full"]]
+    """`summary` (default), `structure` or `full` (which needs a target)."""
+    format: NotRequired[Literal["json", "toon"]]
+    """
+    `json` (default) or `toon` (the same answer as TOON text, fewer tokens; `text` is
+    accepted as `toon`).
+    """
+    system_name: NotRequired[str | None]
+    """loko's spelling: the system (instead of `scope` + `target`)."""
+    container_name: NotRequired[str | None]
+    """loko's spelling: the container inside `system_name`."""
+
+
+#: The detail level of an answer.
+Detail = Literal["summary", "structure", "full"]
+
+
+class ProjectSummary(TypedDict):
+    """Counts and system ids of the whole project."""
+    type: Detail
+    """`summary`."""
+    systems: int
+    """How many systems."""
+    containers: int
+    """How many containers."""
+    components: int
+    """How many components."""
+    system_names: list[str]
+    """The system ids."""
+
+
+class SystemSummary(TypedDict):
+    """Counts and container ids of one system."""
+    type: Detail
+    """`summary`."""
+    system: str
+    """The system id."""
+    name: str
+    """The system's name."""
+    containers: int
+    """How many containers."""
+    components: int
+    """How many components."""
+    container_names: list[str]
+    """The container ids."""
+
+
+class ContainerSummary(TypedDict):
+    """Counts and component ids of one container."""
+    type: Detail
+    """`summary`."""
+    system: str
+    """The system id."""
+    container: str
+    """The container id."""
+    name: str
+    """The container's name."""
+    components: int
+    """How many components."""
+    component_names: list[str]
+    """The component ids."""
+
+
+class EntityRef(TypedDict):
+    """The `{id, name}` of an entity, as lists in answers show it."""
+    id: str
+    """The id (the directory name)."""
+    name: str
+    """The display name."""
+
+
+class ContainerOutline(TypedDict):
+    """A container in a structure answer."""
+    id: str
+    """The id."""
+    name: str
+    """The name."""
+    description: NotRequired[str | None]
+    """The description (system and container scope only)."""
+    components: NotRequired[list[EntityRef] | None]
+    """Its components (system and container scope only)."""
+
+
+class SystemOutline(TypedDict):
+    """A system in a structure answer."""
+    id: str
+    """The id."""
+    name: str
+    """The name."""
+    description: NotRequired[str | None]
+    """The description, when there is one."""
+    containers: list[ContainerOutline]
+    """Its containers."""
+
+
+class ProjectStructure(TypedDict):
+    """The structure of the whole project."""
+    type: Detail
+    """`structure`."""
+    systems: list[SystemOutline]
+    """The systems."""
+
+
+class SystemStructure(TypedDict):
+    """The structure of one system."""
+    type: Detail
+    """`structure`."""
+    system: SystemOutline
+    """The system."""
+
+
+class ContainerStructure(TypedDict):
+    """The structure of one container."""
+    type: Detail
+    """`structure`."""
+    system: str
+    """The system id."""
+    container: ContainerOutline
+    """The container."""
+
+
+#: Any JSON value (kept as written).
+JsonValue = Any
+
+
+class RelationshipView(TypedDict):
+    """A relationship of a component."""
+    target: str
+    """
+    The target component, qualified (`system/container/component`) when it
+    resolves, else as written.
+    """
+    description: str
+    """What the relationship does."""
+    resolved: bool
+    """Whether the target is a known component."""
+
+
+class EntityDetail(TypedDict):
+    """Everything the files say about a system, container or component."""
+    id: str
+    """The id."""
+    name: str
+    """The name."""
+    description: str
+    """The description."""
+    technology: NotRequired[str | None]
+    """The technology, when stated."""
+    tags: NotRequired[list[str]]
+    """Tags."""
+    path: str
+    """The directory, project-relative."""
+    diagram: NotRequired[str | None]
+    """The diagram file, project-relative."""
+    frontmatter: NotRequired[JsonValue | None]
+    """Every other frontmatter key, as written (e.g. `responsibilities`, `code_annotations`)."""
+    containers: NotRequired[list[EntityDetail] | None]
+    """A system's containers."""
+    components: NotRequired[list[EntityDetail] | None]
+    """A container's components."""
+    relationships: NotRequired[list[RelationshipView] | None]
+    """A component's outgoing relationships (all three forms, deduplicated)."""
+
+
+class SystemFull(TypedDict):
+    """One system in full detail."""
+    type: Detail
+    """`full`."""
+    system: EntityDetail
+    """The system."""
+
+
+class ContainerFull(TypedDict):
+    """One container in full detail."""
+    type: Detail
+    """`full`."""
+    system: str
+    """The system id."""
+    container: EntityDetail
+    """The container."""
+
+
+class ToonView(TypedDict):
+    """An answer as TOON text."""
+    type: Detail
+    """The detail level."""
+    format: str
+    """`toon`."""
+    toon: str
+    """The JSON answer encoded as TOON (spec v4.0)."""
+
+
+#: A `query_architecture` answer.
+ArchitectureView = ProjectSummary | SystemSummary | ContainerSummary | ProjectStructure | SystemStructure | ContainerStructure | SystemFull | ContainerFull | ToonView
+
+
+class CreateSystemRequest(TypedDict):
+    """`create_system` arguments."""
+    project_path: str
+    """
+    Path to the loko project (created as a project, with a `loko.toml`, when it is
+    an empty directory). Alias: `project_root`.
+    """
+    system_name: str
+    """The system's name, e.g. `Payment Service`; its id is the slug (`payment-service`). Alias: `name`."""
+    description: NotRequired[str | None]
+    """What the system does."""
+    template: NotRequired[str | None]
+    """Template: `system` (default) or a project template in `.loko/templates/<name>/`."""
+    technology: NotRequired[str | None]
+    """The system's main technology."""
+
+
+class CreatedEntity(TypedDict):
+    """The entity a create call made."""
+    id: str
+    """The id (directory name)."""
+    name: str
+    """The display name."""
+    path: str
+    """The directory, project-relative."""
+
+
+class CreateSystemResult(TypedDict):
+    """`create_system` answer."""
+    success: bool
+    """Always `true` (a failure is the error envelope)."""
+    system: CreatedEntity
+    """The new system."""
+    files_created: list[str]
+    """The files written, project-relative."""
+    message: str
+    """`System '<id>' created successfully`."""
+
+
+class CreateContainerRequest(TypedDict):
+    """`create_container` arguments."""
+    project_path: str
+    """Path to the loko project. Alias: `project_root`."""
+    system_name: str
+    """The parent system (id or name)."""
+    container_name: str
+    """The container's name, e.g. `API Service`. Alias: `name`."""
+    description: NotRequired[str | None]
+    """What the container does."""
+    type: NotRequired[str | None]
+    """Container type, e.g. `Web Service`, `Database` (a store is drawn as a cylinder)."""
+    technology: NotRequired[str | None]
+    """The container's technology, e.g. `Node.js`."""
+
+
+class CreateContainerResult(TypedDict):
+    """`create_container` answer."""
+    success: bool
+    """Always `true`."""
+    container: CreatedEntity
+    """The new container."""
+    files_created: list[str]
+    """The files written, project-relative."""
+    message: str
+    """`Container '<id>' created in system '<system>'`."""
+
+
+class CreateComponentRequest(TypedDict):
+    """`create_component` arguments."""
+    project_path: str
+    """Path to the loko project. Alias: `project_root`."""
+    system_name: str
+    """The parent system (id or name)."""
+    container_name: str
+    """The parent container (id or name)."""
+    component_name: str
+    """The component's name. Alias: `name`."""
+    description: NotRequired[str | None]
+    """What the component does."""
+    technology: NotRequired[str | None]
+    """The component's technology."""
+
+
+class CreateComponentResult(TypedDict):
+    """`create_component` answer."""
+    success: bool
+    """Always `true`."""
+    component: CreatedEntity
+    """The new component."""
+    files_created: list[str]
+    """The files written, project-relative."""
+    message: str
+    """`Component '<id>' created in container '<container>' of system '<system>'`."""
+
+
+class UpdateDiagramRequest(TypedDict):
+    """`update_diagram` arguments."""
+    project_path: str
+    """Path to the loko project. Alias: `project_root`."""
+    scope: NotRequired[Literal["system", "container", "component"]]
+    """`system` or `container` (`component` also works). Optional with `system_name`/`container_name`."""
+    target: NotRequired[str | None]
+    """
+    The system id, or the container as `system/container` (a unique container id
+    alone works), or `system/container/component`.
+    """
+    d2_code: str
+    """The new D2 source. Alias: `d2_source`."""
+    system_name: NotRequired[str | None]
+    """loko's spelling of the target: the system."""
+    container_name: NotRequired[str | None]
+    """loko's spelling of the target: the container inside `system_name`."""
+
+
+class DiagramLocation(TypedDict):
+    """Where the diagram went."""
+    path: str
+    """The D2 source file, project-relative."""
+    rendered_to: str
+    """The rendered SVG, project-relative."""
+
+
+class UpdateDiagramResult(TypedDict):
+    """`update_diagram` answer."""
+    success: bool
+    """Always `true`."""
+    diagram: DiagramLocation
+    """The source and the SVG."""
+    message: str
+    """`Diagram updated and rendered successfully`."""
+
+
+class ValidateRequest(TypedDict):
+    """`validate` arguments."""
+    project_path: str
+    """Path to the loko project. Alias: `project_root`."""
+    strict: NotRequired[bool | None]
+    """Treat warnings as errors (default false)."""
+
+
+class ValidationIssue(TypedDict):
+    """One finding."""
+    code: str
+    """A stable code, e.g. `ORPHANED_CONTAINER` or `circular_dependency`."""
+    message: str
+    """What is wrong, for a person."""
+    location: str
+    """The project-relative file or directory (a directory ends with `/`)."""
+
+
+class ValidationReport(TypedDict):
+    """The findings, by severity."""
+    errors: list[ValidationIssue]
+    """Errors: they block a build."""
+    warnings: list[ValidationIssue]
+    """Warnings: errors too under `strict`."""
+    infos: list[ValidationIssue]
+    """For information only (e.g. `isolated_component`); never fail validation."""
+
+
+class ValidateResult(TypedDict):
+    """`validate` answer."""
+    success: bool
+    """No errors (and, under `strict`, no warnings)."""
+    validation: ValidationReport
+    """The findings."""
+    message: str
+    """E.g. `Validation passed with 1 warning`."""
+
+
 class AsyncTools:
     """One awaitable method per catalog tool (mixed into ``AsyncToolpack``)."""
 
@@ -800,6 +1215,123 @@ class AsyncTools:
         if type is not None:
             arguments["type"] = type
         return await self._typed("get_user_variables", arguments)  # type: ignore[no-any-return]
+
+    async def query_project(self, *, project_path: str | None = None) -> QueryProjectResult:
+        """
+        Metadata of a loko project (C4 architecture docs as code): name, description, version, counts, and its systems with their container counts. Start here to understand a project.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        return await self._typed("query_project", arguments)  # type: ignore[no-any-return]
+
+    async def query_architecture(self, *, project_path: str | None = None, scope: Literal["project", "system", "container"] | None = None, target: str | None = None, detail: Literal["summary", "structure", "full"] | None = None, format: Literal["json", "toon"] | None = None, system_name: str | None = None, container_name: str | None = None) -> ArchitectureView:
+        """
+        The C4 architecture of a loko project at a chosen scope (project, system or container) and detail (summary: counts and ids; structure: the tree of names; full: every field of one system or container, with relationships). format=toon returns the same answer as TOON text, which costs fewer tokens.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        if scope is not None:
+            arguments["scope"] = scope
+        if target is not None:
+            arguments["target"] = target
+        if detail is not None:
+            arguments["detail"] = detail
+        if format is not None:
+            arguments["format"] = format
+        if system_name is not None:
+            arguments["system_name"] = system_name
+        if container_name is not None:
+            arguments["container_name"] = container_name
+        return await self._typed("query_architecture", arguments)  # type: ignore[no-any-return]
+
+    async def create_system(self, *, project_path: str, system_name: str, description: str | None = None, template: str | None = None, technology: str | None = None) -> CreateSystemResult:
+        """
+        Scaffolds a new C4 software system in a loko project: src/<id>/system.md (YAML frontmatter) and system.d2. The id is the slug of the name ("Payment Service" → payment-service). Never overwrites: an existing system gives ALREADY_EXISTS.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        if description is not None:
+            arguments["description"] = description
+        if template is not None:
+            arguments["template"] = template
+        if technology is not None:
+            arguments["technology"] = technology
+        return await self._typed("create_system", arguments)  # type: ignore[no-any-return]
+
+    async def create_container(self, *, project_path: str, system_name: str, container_name: str, description: str | None = None, type: str | None = None, technology: str | None = None) -> CreateContainerResult:
+        """
+        Scaffolds a new C4 container (an app, service or data store) in a system of a loko project: container.md and container.d2 in src/<system>/<id>/. Never overwrites.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        arguments["container_name"] = container_name
+        if description is not None:
+            arguments["description"] = description
+        if type is not None:
+            arguments["type"] = type
+        if technology is not None:
+            arguments["technology"] = technology
+        return await self._typed("create_container", arguments)  # type: ignore[no-any-return]
+
+    async def create_component(self, *, project_path: str, system_name: str, container_name: str, component_name: str, description: str | None = None, technology: str | None = None) -> CreateComponentResult:
+        """
+        Adds a C4 component to a container of a loko project: component.md (frontmatter with id, name, description, technology) and component.d2 in src/<system>/<container>/<id>/. Never overwrites.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        arguments["container_name"] = container_name
+        arguments["component_name"] = component_name
+        if description is not None:
+            arguments["description"] = description
+        if technology is not None:
+            arguments["technology"] = technology
+        return await self._typed("create_component", arguments)  # type: ignore[no-any-return]
+
+    async def update_diagram(self, *, project_path: str, scope: Literal["system", "container", "component"] | None = None, target: str | None = None, d2_code: str, system_name: str | None = None, container_name: str | None = None) -> UpdateDiagramResult:
+        """
+        Replaces the D2 diagram of a system or container in a loko project. The source is checked with the real d2 first: a syntax error answers INVALID_SYNTAX with line and column and leaves the file untouched. Then it is written atomically and rendered to SVG (layout and theme from loko.toml).
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        if scope is not None:
+            arguments["scope"] = scope
+        if target is not None:
+            arguments["target"] = target
+        arguments["d2_code"] = d2_code
+        if system_name is not None:
+            arguments["system_name"] = system_name
+        if container_name is not None:
+            arguments["container_name"] = container_name
+        return await self._typed("update_diagram", arguments)  # type: ignore[no-any-return]
+
+    async def validate(self, *, project_path: str, strict: bool | None = None) -> ValidateResult:
+        """
+        Checks a loko project: unique ids, required markdown files, YAML frontmatter, D2 syntax of every diagram (with the real d2), orphaned directories, unreferenced containers, missing descriptions, empty systems, outdated renders, and the component graph (cycles with their path, dangling references, high coupling, isolated components). strict=true fails on warnings too.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        if strict is not None:
+            arguments["strict"] = strict
+        return await self._typed("validate", arguments)  # type: ignore[no-any-return]
 
 
 class SyncTools:
@@ -939,3 +1471,120 @@ class SyncTools:
         if type is not None:
             arguments["type"] = type
         return self._typed("get_user_variables", arguments)  # type: ignore[no-any-return]
+
+    def query_project(self, *, project_path: str | None = None) -> QueryProjectResult:
+        """
+        Metadata of a loko project (C4 architecture docs as code): name, description, version, counts, and its systems with their container counts. Start here to understand a project.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        return self._typed("query_project", arguments)  # type: ignore[no-any-return]
+
+    def query_architecture(self, *, project_path: str | None = None, scope: Literal["project", "system", "container"] | None = None, target: str | None = None, detail: Literal["summary", "structure", "full"] | None = None, format: Literal["json", "toon"] | None = None, system_name: str | None = None, container_name: str | None = None) -> ArchitectureView:
+        """
+        The C4 architecture of a loko project at a chosen scope (project, system or container) and detail (summary: counts and ids; structure: the tree of names; full: every field of one system or container, with relationships). format=toon returns the same answer as TOON text, which costs fewer tokens.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        if scope is not None:
+            arguments["scope"] = scope
+        if target is not None:
+            arguments["target"] = target
+        if detail is not None:
+            arguments["detail"] = detail
+        if format is not None:
+            arguments["format"] = format
+        if system_name is not None:
+            arguments["system_name"] = system_name
+        if container_name is not None:
+            arguments["container_name"] = container_name
+        return self._typed("query_architecture", arguments)  # type: ignore[no-any-return]
+
+    def create_system(self, *, project_path: str, system_name: str, description: str | None = None, template: str | None = None, technology: str | None = None) -> CreateSystemResult:
+        """
+        Scaffolds a new C4 software system in a loko project: src/<id>/system.md (YAML frontmatter) and system.d2. The id is the slug of the name ("Payment Service" → payment-service). Never overwrites: an existing system gives ALREADY_EXISTS.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        if description is not None:
+            arguments["description"] = description
+        if template is not None:
+            arguments["template"] = template
+        if technology is not None:
+            arguments["technology"] = technology
+        return self._typed("create_system", arguments)  # type: ignore[no-any-return]
+
+    def create_container(self, *, project_path: str, system_name: str, container_name: str, description: str | None = None, type: str | None = None, technology: str | None = None) -> CreateContainerResult:
+        """
+        Scaffolds a new C4 container (an app, service or data store) in a system of a loko project: container.md and container.d2 in src/<system>/<id>/. Never overwrites.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        arguments["container_name"] = container_name
+        if description is not None:
+            arguments["description"] = description
+        if type is not None:
+            arguments["type"] = type
+        if technology is not None:
+            arguments["technology"] = technology
+        return self._typed("create_container", arguments)  # type: ignore[no-any-return]
+
+    def create_component(self, *, project_path: str, system_name: str, container_name: str, component_name: str, description: str | None = None, technology: str | None = None) -> CreateComponentResult:
+        """
+        Adds a C4 component to a container of a loko project: component.md (frontmatter with id, name, description, technology) and component.d2 in src/<system>/<container>/<id>/. Never overwrites.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        arguments["container_name"] = container_name
+        arguments["component_name"] = component_name
+        if description is not None:
+            arguments["description"] = description
+        if technology is not None:
+            arguments["technology"] = technology
+        return self._typed("create_component", arguments)  # type: ignore[no-any-return]
+
+    def update_diagram(self, *, project_path: str, scope: Literal["system", "container", "component"] | None = None, target: str | None = None, d2_code: str, system_name: str | None = None, container_name: str | None = None) -> UpdateDiagramResult:
+        """
+        Replaces the D2 diagram of a system or container in a loko project. The source is checked with the real d2 first: a syntax error answers INVALID_SYNTAX with line and column and leaves the file untouched. Then it is written atomically and rendered to SVG (layout and theme from loko.toml).
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        if scope is not None:
+            arguments["scope"] = scope
+        if target is not None:
+            arguments["target"] = target
+        arguments["d2_code"] = d2_code
+        if system_name is not None:
+            arguments["system_name"] = system_name
+        if container_name is not None:
+            arguments["container_name"] = container_name
+        return self._typed("update_diagram", arguments)  # type: ignore[no-any-return]
+
+    def validate(self, *, project_path: str, strict: bool | None = None) -> ValidateResult:
+        """
+        Checks a loko project: unique ids, required markdown files, YAML frontmatter, D2 syntax of every diagram (with the real d2), orphaned directories, unreferenced containers, missing descriptions, empty systems, outdated renders, and the component graph (cycles with their path, dangling references, high coupling, isolated components). strict=true fails on warnings too.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        if strict is not None:
+            arguments["strict"] = strict
+        return self._typed("validate", arguments)  # type: ignore[no-any-return]

@@ -156,7 +156,7 @@ fn row(value: &Value, fields: &[Field]) -> Vec<String> {
 
 /// The fields of a uniform set of objects (same key set, every column uniform-primitive
 /// or nested-uniform), in the first object's order; `None` when not uniform.
-fn uniform_fields<'a>(objects: &[&'a Map<String, Value>]) -> Option<Vec<Field>> {
+fn uniform_fields(objects: &[&Map<String, Value>]) -> Option<Vec<Field>> {
     let first = objects.first()?;
     if first.is_empty()
         || objects

@@ -230,7 +230,10 @@ impl Case {
         let fill = |value: &Value| -> Value {
             let text = value
                 .to_string()
-                .replace("${TESTS_DIR}", &json_text(&crate::tests_dir().to_string_lossy()))
+                .replace(
+                    "${TESTS_DIR}",
+                    &json_text(&crate::tests_dir().to_string_lossy()),
+                )
                 .replace("${TEMP_DIR}", &json_text(&temp_dir.to_string_lossy()));
             serde_json::from_str(&text).unwrap_or_else(|_| value.clone())
         };

@@ -825,6 +825,362 @@ public func FfiConverterTypeBoundingBox_lower(_ value: BoundingBox) -> RustBuffe
 
 
 /**
+ * One container in full detail.
+ */
+public struct ContainerFull: Equatable, Hashable {
+    /**
+     * `full`.
+     */
+    public var kind: Detail
+    /**
+     * The system id.
+     */
+    public var system: String
+    /**
+     * The container.
+     */
+    public var container: EntityDetail
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `full`.
+         */kind: Detail, 
+        /**
+         * The system id.
+         */system: String, 
+        /**
+         * The container.
+         */container: EntityDetail) {
+        self.kind = kind
+        self.system = system
+        self.container = container
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ContainerFull: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeContainerFull: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ContainerFull {
+        return
+            try ContainerFull(
+                kind: FfiConverterTypeDetail.read(from: &buf), 
+                system: FfiConverterString.read(from: &buf), 
+                container: FfiConverterTypeEntityDetail.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ContainerFull, into buf: inout [UInt8]) {
+        FfiConverterTypeDetail.write(value.kind, into: &buf)
+        FfiConverterString.write(value.system, into: &buf)
+        FfiConverterTypeEntityDetail.write(value.container, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeContainerFull_lift(_ buf: RustBuffer) throws -> ContainerFull {
+    return try FfiConverterTypeContainerFull.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeContainerFull_lower(_ value: ContainerFull) -> RustBuffer {
+    return FfiConverterTypeContainerFull.lower(value)
+}
+
+
+/**
+ * A container in a structure answer.
+ */
+public struct ContainerOutline: Equatable, Hashable {
+    /**
+     * The id.
+     */
+    public var id: String
+    /**
+     * The name.
+     */
+    public var name: String
+    /**
+     * The description (system and container scope only).
+     */
+    public var description: String?
+    /**
+     * Its components (system and container scope only).
+     */
+    public var components: [EntityRef]?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The id.
+         */id: String, 
+        /**
+         * The name.
+         */name: String, 
+        /**
+         * The description (system and container scope only).
+         */description: String?, 
+        /**
+         * Its components (system and container scope only).
+         */components: [EntityRef]?) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.components = components
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ContainerOutline: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeContainerOutline: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ContainerOutline {
+        return
+            try ContainerOutline(
+                id: FfiConverterString.read(from: &buf), 
+                name: FfiConverterString.read(from: &buf), 
+                description: FfiConverterOptionString.read(from: &buf), 
+                components: FfiConverterOptionSequenceTypeEntityRef.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ContainerOutline, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.id, into: &buf)
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterOptionString.write(value.description, into: &buf)
+        FfiConverterOptionSequenceTypeEntityRef.write(value.components, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeContainerOutline_lift(_ buf: RustBuffer) throws -> ContainerOutline {
+    return try FfiConverterTypeContainerOutline.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeContainerOutline_lower(_ value: ContainerOutline) -> RustBuffer {
+    return FfiConverterTypeContainerOutline.lower(value)
+}
+
+
+/**
+ * The structure of one container.
+ */
+public struct ContainerStructure: Equatable, Hashable {
+    /**
+     * `structure`.
+     */
+    public var kind: Detail
+    /**
+     * The system id.
+     */
+    public var system: String
+    /**
+     * The container.
+     */
+    public var container: ContainerOutline
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `structure`.
+         */kind: Detail, 
+        /**
+         * The system id.
+         */system: String, 
+        /**
+         * The container.
+         */container: ContainerOutline) {
+        self.kind = kind
+        self.system = system
+        self.container = container
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ContainerStructure: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeContainerStructure: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ContainerStructure {
+        return
+            try ContainerStructure(
+                kind: FfiConverterTypeDetail.read(from: &buf), 
+                system: FfiConverterString.read(from: &buf), 
+                container: FfiConverterTypeContainerOutline.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ContainerStructure, into buf: inout [UInt8]) {
+        FfiConverterTypeDetail.write(value.kind, into: &buf)
+        FfiConverterString.write(value.system, into: &buf)
+        FfiConverterTypeContainerOutline.write(value.container, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeContainerStructure_lift(_ buf: RustBuffer) throws -> ContainerStructure {
+    return try FfiConverterTypeContainerStructure.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeContainerStructure_lower(_ value: ContainerStructure) -> RustBuffer {
+    return FfiConverterTypeContainerStructure.lower(value)
+}
+
+
+/**
+ * Counts and component ids of one container.
+ */
+public struct ContainerSummary: Equatable, Hashable {
+    /**
+     * `summary`.
+     */
+    public var kind: Detail
+    /**
+     * The system id.
+     */
+    public var system: String
+    /**
+     * The container id.
+     */
+    public var container: String
+    /**
+     * The container's name.
+     */
+    public var name: String
+    /**
+     * How many components.
+     */
+    public var components: UInt32
+    /**
+     * The component ids.
+     */
+    public var componentNames: [String]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `summary`.
+         */kind: Detail, 
+        /**
+         * The system id.
+         */system: String, 
+        /**
+         * The container id.
+         */container: String, 
+        /**
+         * The container's name.
+         */name: String, 
+        /**
+         * How many components.
+         */components: UInt32, 
+        /**
+         * The component ids.
+         */componentNames: [String]) {
+        self.kind = kind
+        self.system = system
+        self.container = container
+        self.name = name
+        self.components = components
+        self.componentNames = componentNames
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ContainerSummary: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeContainerSummary: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ContainerSummary {
+        return
+            try ContainerSummary(
+                kind: FfiConverterTypeDetail.read(from: &buf), 
+                system: FfiConverterString.read(from: &buf), 
+                container: FfiConverterString.read(from: &buf), 
+                name: FfiConverterString.read(from: &buf), 
+                components: FfiConverterUInt32.read(from: &buf), 
+                componentNames: FfiConverterSequenceString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ContainerSummary, into buf: inout [UInt8]) {
+        FfiConverterTypeDetail.write(value.kind, into: &buf)
+        FfiConverterString.write(value.system, into: &buf)
+        FfiConverterString.write(value.container, into: &buf)
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterUInt32.write(value.components, into: &buf)
+        FfiConverterSequenceString.write(value.componentNames, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeContainerSummary_lift(_ buf: RustBuffer) throws -> ContainerSummary {
+    return try FfiConverterTypeContainerSummary.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeContainerSummary_lower(_ value: ContainerSummary) -> RustBuffer {
+    return FfiConverterTypeContainerSummary.lower(value)
+}
+
+
+/**
  * A WGS 84 point.
  */
 public struct Coordinate: Equatable, Hashable {
@@ -890,6 +1246,671 @@ public func FfiConverterTypeCoordinate_lift(_ buf: RustBuffer) throws -> Coordin
 #endif
 public func FfiConverterTypeCoordinate_lower(_ value: Coordinate) -> RustBuffer {
     return FfiConverterTypeCoordinate.lower(value)
+}
+
+
+/**
+ * `create_component` arguments.
+ */
+public struct CreateComponentRequest: Equatable, Hashable {
+    /**
+     * Path to the loko project. Alias: `project_root`.
+     */
+    public var projectPath: String
+    /**
+     * The parent system (id or name).
+     */
+    public var systemName: String
+    /**
+     * The parent container (id or name).
+     */
+    public var containerName: String
+    /**
+     * The component's name. Alias: `name`.
+     */
+    public var componentName: String
+    /**
+     * What the component does.
+     */
+    public var description: String?
+    /**
+     * The component's technology.
+     */
+    public var technology: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Path to the loko project. Alias: `project_root`.
+         */projectPath: String, 
+        /**
+         * The parent system (id or name).
+         */systemName: String, 
+        /**
+         * The parent container (id or name).
+         */containerName: String, 
+        /**
+         * The component's name. Alias: `name`.
+         */componentName: String, 
+        /**
+         * What the component does.
+         */description: String?, 
+        /**
+         * The component's technology.
+         */technology: String?) {
+        self.projectPath = projectPath
+        self.systemName = systemName
+        self.containerName = containerName
+        self.componentName = componentName
+        self.description = description
+        self.technology = technology
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension CreateComponentRequest: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCreateComponentRequest: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CreateComponentRequest {
+        return
+            try CreateComponentRequest(
+                projectPath: FfiConverterString.read(from: &buf), 
+                systemName: FfiConverterString.read(from: &buf), 
+                containerName: FfiConverterString.read(from: &buf), 
+                componentName: FfiConverterString.read(from: &buf), 
+                description: FfiConverterOptionString.read(from: &buf), 
+                technology: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: CreateComponentRequest, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.projectPath, into: &buf)
+        FfiConverterString.write(value.systemName, into: &buf)
+        FfiConverterString.write(value.containerName, into: &buf)
+        FfiConverterString.write(value.componentName, into: &buf)
+        FfiConverterOptionString.write(value.description, into: &buf)
+        FfiConverterOptionString.write(value.technology, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCreateComponentRequest_lift(_ buf: RustBuffer) throws -> CreateComponentRequest {
+    return try FfiConverterTypeCreateComponentRequest.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCreateComponentRequest_lower(_ value: CreateComponentRequest) -> RustBuffer {
+    return FfiConverterTypeCreateComponentRequest.lower(value)
+}
+
+
+/**
+ * `create_component` answer.
+ */
+public struct CreateComponentResult: Equatable, Hashable {
+    /**
+     * Always `true`.
+     */
+    public var success: Bool
+    /**
+     * The new component.
+     */
+    public var component: CreatedEntity
+    /**
+     * The files written, project-relative.
+     */
+    public var filesCreated: [String]
+    /**
+     * `Component '<id>' created in container '<container>' of system '<system>'`.
+     */
+    public var message: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Always `true`.
+         */success: Bool, 
+        /**
+         * The new component.
+         */component: CreatedEntity, 
+        /**
+         * The files written, project-relative.
+         */filesCreated: [String], 
+        /**
+         * `Component '<id>' created in container '<container>' of system '<system>'`.
+         */message: String) {
+        self.success = success
+        self.component = component
+        self.filesCreated = filesCreated
+        self.message = message
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension CreateComponentResult: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCreateComponentResult: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CreateComponentResult {
+        return
+            try CreateComponentResult(
+                success: FfiConverterBool.read(from: &buf), 
+                component: FfiConverterTypeCreatedEntity.read(from: &buf), 
+                filesCreated: FfiConverterSequenceString.read(from: &buf), 
+                message: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: CreateComponentResult, into buf: inout [UInt8]) {
+        FfiConverterBool.write(value.success, into: &buf)
+        FfiConverterTypeCreatedEntity.write(value.component, into: &buf)
+        FfiConverterSequenceString.write(value.filesCreated, into: &buf)
+        FfiConverterString.write(value.message, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCreateComponentResult_lift(_ buf: RustBuffer) throws -> CreateComponentResult {
+    return try FfiConverterTypeCreateComponentResult.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCreateComponentResult_lower(_ value: CreateComponentResult) -> RustBuffer {
+    return FfiConverterTypeCreateComponentResult.lower(value)
+}
+
+
+/**
+ * `create_container` arguments.
+ */
+public struct CreateContainerRequest: Equatable, Hashable {
+    /**
+     * Path to the loko project. Alias: `project_root`.
+     */
+    public var projectPath: String
+    /**
+     * The parent system (id or name).
+     */
+    public var systemName: String
+    /**
+     * The container's name, e.g. `API Service`. Alias: `name`.
+     */
+    public var containerName: String
+    /**
+     * What the container does.
+     */
+    public var description: String?
+    /**
+     * Container type, e.g. `Web Service`, `Database` (a store is drawn as a cylinder).
+     */
+    public var kind: String?
+    /**
+     * The container's technology, e.g. `Node.js`.
+     */
+    public var technology: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Path to the loko project. Alias: `project_root`.
+         */projectPath: String, 
+        /**
+         * The parent system (id or name).
+         */systemName: String, 
+        /**
+         * The container's name, e.g. `API Service`. Alias: `name`.
+         */containerName: String, 
+        /**
+         * What the container does.
+         */description: String?, 
+        /**
+         * Container type, e.g. `Web Service`, `Database` (a store is drawn as a cylinder).
+         */kind: String?, 
+        /**
+         * The container's technology, e.g. `Node.js`.
+         */technology: String?) {
+        self.projectPath = projectPath
+        self.systemName = systemName
+        self.containerName = containerName
+        self.description = description
+        self.kind = kind
+        self.technology = technology
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension CreateContainerRequest: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCreateContainerRequest: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CreateContainerRequest {
+        return
+            try CreateContainerRequest(
+                projectPath: FfiConverterString.read(from: &buf), 
+                systemName: FfiConverterString.read(from: &buf), 
+                containerName: FfiConverterString.read(from: &buf), 
+                description: FfiConverterOptionString.read(from: &buf), 
+                kind: FfiConverterOptionString.read(from: &buf), 
+                technology: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: CreateContainerRequest, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.projectPath, into: &buf)
+        FfiConverterString.write(value.systemName, into: &buf)
+        FfiConverterString.write(value.containerName, into: &buf)
+        FfiConverterOptionString.write(value.description, into: &buf)
+        FfiConverterOptionString.write(value.kind, into: &buf)
+        FfiConverterOptionString.write(value.technology, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCreateContainerRequest_lift(_ buf: RustBuffer) throws -> CreateContainerRequest {
+    return try FfiConverterTypeCreateContainerRequest.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCreateContainerRequest_lower(_ value: CreateContainerRequest) -> RustBuffer {
+    return FfiConverterTypeCreateContainerRequest.lower(value)
+}
+
+
+/**
+ * `create_container` answer.
+ */
+public struct CreateContainerResult: Equatable, Hashable {
+    /**
+     * Always `true`.
+     */
+    public var success: Bool
+    /**
+     * The new container.
+     */
+    public var container: CreatedEntity
+    /**
+     * The files written, project-relative.
+     */
+    public var filesCreated: [String]
+    /**
+     * `Container '<id>' created in system '<system>'`.
+     */
+    public var message: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Always `true`.
+         */success: Bool, 
+        /**
+         * The new container.
+         */container: CreatedEntity, 
+        /**
+         * The files written, project-relative.
+         */filesCreated: [String], 
+        /**
+         * `Container '<id>' created in system '<system>'`.
+         */message: String) {
+        self.success = success
+        self.container = container
+        self.filesCreated = filesCreated
+        self.message = message
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension CreateContainerResult: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCreateContainerResult: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CreateContainerResult {
+        return
+            try CreateContainerResult(
+                success: FfiConverterBool.read(from: &buf), 
+                container: FfiConverterTypeCreatedEntity.read(from: &buf), 
+                filesCreated: FfiConverterSequenceString.read(from: &buf), 
+                message: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: CreateContainerResult, into buf: inout [UInt8]) {
+        FfiConverterBool.write(value.success, into: &buf)
+        FfiConverterTypeCreatedEntity.write(value.container, into: &buf)
+        FfiConverterSequenceString.write(value.filesCreated, into: &buf)
+        FfiConverterString.write(value.message, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCreateContainerResult_lift(_ buf: RustBuffer) throws -> CreateContainerResult {
+    return try FfiConverterTypeCreateContainerResult.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCreateContainerResult_lower(_ value: CreateContainerResult) -> RustBuffer {
+    return FfiConverterTypeCreateContainerResult.lower(value)
+}
+
+
+/**
+ * `create_system` arguments.
+ */
+public struct CreateSystemRequest: Equatable, Hashable {
+    /**
+     * Path to the loko project (created as a project, with a `loko.toml`, when it is
+     * an empty directory). Alias: `project_root`.
+     */
+    public var projectPath: String
+    /**
+     * The system's name, e.g. `Payment Service`; its id is the slug (`payment-service`). Alias: `name`.
+     */
+    public var systemName: String
+    /**
+     * What the system does.
+     */
+    public var description: String?
+    /**
+     * Template: `system` (default) or a project template in `.loko/templates/<name>/`.
+     */
+    public var template: String?
+    /**
+     * The system's main technology.
+     */
+    public var technology: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Path to the loko project (created as a project, with a `loko.toml`, when it is
+         * an empty directory). Alias: `project_root`.
+         */projectPath: String, 
+        /**
+         * The system's name, e.g. `Payment Service`; its id is the slug (`payment-service`). Alias: `name`.
+         */systemName: String, 
+        /**
+         * What the system does.
+         */description: String?, 
+        /**
+         * Template: `system` (default) or a project template in `.loko/templates/<name>/`.
+         */template: String?, 
+        /**
+         * The system's main technology.
+         */technology: String?) {
+        self.projectPath = projectPath
+        self.systemName = systemName
+        self.description = description
+        self.template = template
+        self.technology = technology
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension CreateSystemRequest: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCreateSystemRequest: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CreateSystemRequest {
+        return
+            try CreateSystemRequest(
+                projectPath: FfiConverterString.read(from: &buf), 
+                systemName: FfiConverterString.read(from: &buf), 
+                description: FfiConverterOptionString.read(from: &buf), 
+                template: FfiConverterOptionString.read(from: &buf), 
+                technology: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: CreateSystemRequest, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.projectPath, into: &buf)
+        FfiConverterString.write(value.systemName, into: &buf)
+        FfiConverterOptionString.write(value.description, into: &buf)
+        FfiConverterOptionString.write(value.template, into: &buf)
+        FfiConverterOptionString.write(value.technology, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCreateSystemRequest_lift(_ buf: RustBuffer) throws -> CreateSystemRequest {
+    return try FfiConverterTypeCreateSystemRequest.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCreateSystemRequest_lower(_ value: CreateSystemRequest) -> RustBuffer {
+    return FfiConverterTypeCreateSystemRequest.lower(value)
+}
+
+
+/**
+ * `create_system` answer.
+ */
+public struct CreateSystemResult: Equatable, Hashable {
+    /**
+     * Always `true` (a failure is the error envelope).
+     */
+    public var success: Bool
+    /**
+     * The new system.
+     */
+    public var system: CreatedEntity
+    /**
+     * The files written, project-relative.
+     */
+    public var filesCreated: [String]
+    /**
+     * `System '<id>' created successfully`.
+     */
+    public var message: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Always `true` (a failure is the error envelope).
+         */success: Bool, 
+        /**
+         * The new system.
+         */system: CreatedEntity, 
+        /**
+         * The files written, project-relative.
+         */filesCreated: [String], 
+        /**
+         * `System '<id>' created successfully`.
+         */message: String) {
+        self.success = success
+        self.system = system
+        self.filesCreated = filesCreated
+        self.message = message
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension CreateSystemResult: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCreateSystemResult: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CreateSystemResult {
+        return
+            try CreateSystemResult(
+                success: FfiConverterBool.read(from: &buf), 
+                system: FfiConverterTypeCreatedEntity.read(from: &buf), 
+                filesCreated: FfiConverterSequenceString.read(from: &buf), 
+                message: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: CreateSystemResult, into buf: inout [UInt8]) {
+        FfiConverterBool.write(value.success, into: &buf)
+        FfiConverterTypeCreatedEntity.write(value.system, into: &buf)
+        FfiConverterSequenceString.write(value.filesCreated, into: &buf)
+        FfiConverterString.write(value.message, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCreateSystemResult_lift(_ buf: RustBuffer) throws -> CreateSystemResult {
+    return try FfiConverterTypeCreateSystemResult.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCreateSystemResult_lower(_ value: CreateSystemResult) -> RustBuffer {
+    return FfiConverterTypeCreateSystemResult.lower(value)
+}
+
+
+/**
+ * The entity a create call made.
+ */
+public struct CreatedEntity: Equatable, Hashable {
+    /**
+     * The id (directory name).
+     */
+    public var id: String
+    /**
+     * The display name.
+     */
+    public var name: String
+    /**
+     * The directory, project-relative.
+     */
+    public var path: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The id (directory name).
+         */id: String, 
+        /**
+         * The display name.
+         */name: String, 
+        /**
+         * The directory, project-relative.
+         */path: String) {
+        self.id = id
+        self.name = name
+        self.path = path
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension CreatedEntity: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeCreatedEntity: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> CreatedEntity {
+        return
+            try CreatedEntity(
+                id: FfiConverterString.read(from: &buf), 
+                name: FfiConverterString.read(from: &buf), 
+                path: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: CreatedEntity, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.id, into: &buf)
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterString.write(value.path, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCreatedEntity_lift(_ buf: RustBuffer) throws -> CreatedEntity {
+    return try FfiConverterTypeCreatedEntity.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeCreatedEntity_lower(_ value: CreatedEntity) -> RustBuffer {
+    return FfiConverterTypeCreatedEntity.lower(value)
 }
 
 
@@ -1019,6 +2040,75 @@ public func FfiConverterTypeDeparture_lift(_ buf: RustBuffer) throws -> Departur
 #endif
 public func FfiConverterTypeDeparture_lower(_ value: Departure) -> RustBuffer {
     return FfiConverterTypeDeparture.lower(value)
+}
+
+
+/**
+ * Where the diagram went.
+ */
+public struct DiagramLocation: Equatable, Hashable {
+    /**
+     * The D2 source file, project-relative.
+     */
+    public var path: String
+    /**
+     * The rendered SVG, project-relative.
+     */
+    public var renderedTo: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The D2 source file, project-relative.
+         */path: String, 
+        /**
+         * The rendered SVG, project-relative.
+         */renderedTo: String) {
+        self.path = path
+        self.renderedTo = renderedTo
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension DiagramLocation: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeDiagramLocation: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> DiagramLocation {
+        return
+            try DiagramLocation(
+                path: FfiConverterString.read(from: &buf), 
+                renderedTo: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: DiagramLocation, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.path, into: &buf)
+        FfiConverterString.write(value.renderedTo, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDiagramLocation_lift(_ buf: RustBuffer) throws -> DiagramLocation {
+    return try FfiConverterTypeDiagramLocation.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDiagramLocation_lower(_ value: DiagramLocation) -> RustBuffer {
+    return FfiConverterTypeDiagramLocation.lower(value)
 }
 
 
@@ -1177,6 +2267,234 @@ public func FfiConverterTypeDigitransitErrorEnvelope_lift(_ buf: RustBuffer) thr
 #endif
 public func FfiConverterTypeDigitransitErrorEnvelope_lower(_ value: DigitransitErrorEnvelope) -> RustBuffer {
     return FfiConverterTypeDigitransitErrorEnvelope.lower(value)
+}
+
+
+/**
+ * Everything the files say about a system, container or component.
+ */
+public struct EntityDetail: Equatable, Hashable {
+    /**
+     * The id.
+     */
+    public var id: String
+    /**
+     * The name.
+     */
+    public var name: String
+    /**
+     * The description.
+     */
+    public var description: String
+    /**
+     * The technology, when stated.
+     */
+    public var technology: String?
+    /**
+     * Tags.
+     */
+    public var tags: [String]
+    /**
+     * The directory, project-relative.
+     */
+    public var path: String
+    /**
+     * The diagram file, project-relative.
+     */
+    public var diagram: String?
+    /**
+     * Every other frontmatter key, as written (e.g. `responsibilities`, `code_annotations`).
+     */
+    public var frontmatter: JsonValue?
+    /**
+     * A system's containers.
+     */
+    public var containers: [EntityDetail]?
+    /**
+     * A container's components.
+     */
+    public var components: [EntityDetail]?
+    /**
+     * A component's outgoing relationships (all three forms, deduplicated).
+     */
+    public var relationships: [RelationshipView]?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The id.
+         */id: String, 
+        /**
+         * The name.
+         */name: String, 
+        /**
+         * The description.
+         */description: String, 
+        /**
+         * The technology, when stated.
+         */technology: String?, 
+        /**
+         * Tags.
+         */tags: [String], 
+        /**
+         * The directory, project-relative.
+         */path: String, 
+        /**
+         * The diagram file, project-relative.
+         */diagram: String?, 
+        /**
+         * Every other frontmatter key, as written (e.g. `responsibilities`, `code_annotations`).
+         */frontmatter: JsonValue?, 
+        /**
+         * A system's containers.
+         */containers: [EntityDetail]?, 
+        /**
+         * A container's components.
+         */components: [EntityDetail]?, 
+        /**
+         * A component's outgoing relationships (all three forms, deduplicated).
+         */relationships: [RelationshipView]?) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.technology = technology
+        self.tags = tags
+        self.path = path
+        self.diagram = diagram
+        self.frontmatter = frontmatter
+        self.containers = containers
+        self.components = components
+        self.relationships = relationships
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension EntityDetail: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeEntityDetail: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> EntityDetail {
+        return
+            try EntityDetail(
+                id: FfiConverterString.read(from: &buf), 
+                name: FfiConverterString.read(from: &buf), 
+                description: FfiConverterString.read(from: &buf), 
+                technology: FfiConverterOptionString.read(from: &buf), 
+                tags: FfiConverterSequenceString.read(from: &buf), 
+                path: FfiConverterString.read(from: &buf), 
+                diagram: FfiConverterOptionString.read(from: &buf), 
+                frontmatter: FfiConverterOptionTypeJsonValue.read(from: &buf), 
+                containers: FfiConverterOptionSequenceTypeEntityDetail.read(from: &buf), 
+                components: FfiConverterOptionSequenceTypeEntityDetail.read(from: &buf), 
+                relationships: FfiConverterOptionSequenceTypeRelationshipView.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: EntityDetail, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.id, into: &buf)
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterString.write(value.description, into: &buf)
+        FfiConverterOptionString.write(value.technology, into: &buf)
+        FfiConverterSequenceString.write(value.tags, into: &buf)
+        FfiConverterString.write(value.path, into: &buf)
+        FfiConverterOptionString.write(value.diagram, into: &buf)
+        FfiConverterOptionTypeJsonValue.write(value.frontmatter, into: &buf)
+        FfiConverterOptionSequenceTypeEntityDetail.write(value.containers, into: &buf)
+        FfiConverterOptionSequenceTypeEntityDetail.write(value.components, into: &buf)
+        FfiConverterOptionSequenceTypeRelationshipView.write(value.relationships, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeEntityDetail_lift(_ buf: RustBuffer) throws -> EntityDetail {
+    return try FfiConverterTypeEntityDetail.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeEntityDetail_lower(_ value: EntityDetail) -> RustBuffer {
+    return FfiConverterTypeEntityDetail.lower(value)
+}
+
+
+/**
+ * The `{id, name}` of an entity, as lists in answers show it.
+ */
+public struct EntityRef: Equatable, Hashable {
+    /**
+     * The id (the directory name).
+     */
+    public var id: String
+    /**
+     * The display name.
+     */
+    public var name: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The id (the directory name).
+         */id: String, 
+        /**
+         * The display name.
+         */name: String) {
+        self.id = id
+        self.name = name
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension EntityRef: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeEntityRef: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> EntityRef {
+        return
+            try EntityRef(
+                id: FfiConverterString.read(from: &buf), 
+                name: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: EntityRef, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.id, into: &buf)
+        FfiConverterString.write(value.name, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeEntityRef_lift(_ buf: RustBuffer) throws -> EntityRef {
+    return try FfiConverterTypeEntityRef.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeEntityRef_lower(_ value: EntityRef) -> RustBuffer {
+    return FfiConverterTypeEntityRef.lower(value)
 }
 
 
@@ -3101,6 +4419,144 @@ public func FfiConverterTypeLocationRef_lower(_ value: LocationRef) -> RustBuffe
 
 
 /**
+ * The body of a loko error.
+ */
+public struct LokoErrorBody: Equatable, Hashable {
+    /**
+     * The contract's error code.
+     */
+    public var code: LokoErrorCode
+    /**
+     * What went wrong, for a person (the contract's message).
+     */
+    public var message: String
+    /**
+     * More context: the file, d2's own message with line and column, the candidates.
+     */
+    public var details: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The contract's error code.
+         */code: LokoErrorCode, 
+        /**
+         * What went wrong, for a person (the contract's message).
+         */message: String, 
+        /**
+         * More context: the file, d2's own message with line and column, the candidates.
+         */details: String?) {
+        self.code = code
+        self.message = message
+        self.details = details
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension LokoErrorBody: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeLokoErrorBody: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> LokoErrorBody {
+        return
+            try LokoErrorBody(
+                code: FfiConverterTypeLokoErrorCode.read(from: &buf), 
+                message: FfiConverterString.read(from: &buf), 
+                details: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: LokoErrorBody, into buf: inout [UInt8]) {
+        FfiConverterTypeLokoErrorCode.write(value.code, into: &buf)
+        FfiConverterString.write(value.message, into: &buf)
+        FfiConverterOptionString.write(value.details, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLokoErrorBody_lift(_ buf: RustBuffer) throws -> LokoErrorBody {
+    return try FfiConverterTypeLokoErrorBody.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLokoErrorBody_lower(_ value: LokoErrorBody) -> RustBuffer {
+    return FfiConverterTypeLokoErrorBody.lower(value)
+}
+
+
+/**
+ * `{"error": {...}}`: how every loko tool answers a failure.
+ */
+public struct LokoErrorEnvelope: Equatable, Hashable {
+    /**
+     * The error.
+     */
+    public var error: LokoErrorBody
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The error.
+         */error: LokoErrorBody) {
+        self.error = error
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension LokoErrorEnvelope: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeLokoErrorEnvelope: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> LokoErrorEnvelope {
+        return
+            try LokoErrorEnvelope(
+                error: FfiConverterTypeLokoErrorBody.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: LokoErrorEnvelope, into buf: inout [UInt8]) {
+        FfiConverterTypeLokoErrorBody.write(value.error, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLokoErrorEnvelope_lift(_ buf: RustBuffer) throws -> LokoErrorEnvelope {
+    return try FfiConverterTypeLokoErrorEnvelope.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLokoErrorEnvelope_lower(_ value: LokoErrorEnvelope) -> RustBuffer {
+    return FfiConverterTypeLokoErrorEnvelope.lower(value)
+}
+
+
+/**
  * A stop near the point.
  */
 public struct NearbyStop: Equatable, Hashable {
@@ -3812,6 +5268,576 @@ public func FfiConverterTypePreviousVariable_lift(_ buf: RustBuffer) throws -> P
 #endif
 public func FfiConverterTypePreviousVariable_lower(_ value: PreviousVariable) -> RustBuffer {
     return FfiConverterTypePreviousVariable.lower(value)
+}
+
+
+/**
+ * The structure of the whole project.
+ */
+public struct ProjectStructure: Equatable, Hashable {
+    /**
+     * `structure`.
+     */
+    public var kind: Detail
+    /**
+     * The systems.
+     */
+    public var systems: [SystemOutline]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `structure`.
+         */kind: Detail, 
+        /**
+         * The systems.
+         */systems: [SystemOutline]) {
+        self.kind = kind
+        self.systems = systems
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ProjectStructure: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeProjectStructure: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ProjectStructure {
+        return
+            try ProjectStructure(
+                kind: FfiConverterTypeDetail.read(from: &buf), 
+                systems: FfiConverterSequenceTypeSystemOutline.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ProjectStructure, into buf: inout [UInt8]) {
+        FfiConverterTypeDetail.write(value.kind, into: &buf)
+        FfiConverterSequenceTypeSystemOutline.write(value.systems, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeProjectStructure_lift(_ buf: RustBuffer) throws -> ProjectStructure {
+    return try FfiConverterTypeProjectStructure.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeProjectStructure_lower(_ value: ProjectStructure) -> RustBuffer {
+    return FfiConverterTypeProjectStructure.lower(value)
+}
+
+
+/**
+ * Counts and system ids of the whole project.
+ */
+public struct ProjectSummary: Equatable, Hashable {
+    /**
+     * `summary`.
+     */
+    public var kind: Detail
+    /**
+     * How many systems.
+     */
+    public var systems: UInt32
+    /**
+     * How many containers.
+     */
+    public var containers: UInt32
+    /**
+     * How many components.
+     */
+    public var components: UInt32
+    /**
+     * The system ids.
+     */
+    public var systemNames: [String]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `summary`.
+         */kind: Detail, 
+        /**
+         * How many systems.
+         */systems: UInt32, 
+        /**
+         * How many containers.
+         */containers: UInt32, 
+        /**
+         * How many components.
+         */components: UInt32, 
+        /**
+         * The system ids.
+         */systemNames: [String]) {
+        self.kind = kind
+        self.systems = systems
+        self.containers = containers
+        self.components = components
+        self.systemNames = systemNames
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ProjectSummary: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeProjectSummary: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ProjectSummary {
+        return
+            try ProjectSummary(
+                kind: FfiConverterTypeDetail.read(from: &buf), 
+                systems: FfiConverterUInt32.read(from: &buf), 
+                containers: FfiConverterUInt32.read(from: &buf), 
+                components: FfiConverterUInt32.read(from: &buf), 
+                systemNames: FfiConverterSequenceString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ProjectSummary, into buf: inout [UInt8]) {
+        FfiConverterTypeDetail.write(value.kind, into: &buf)
+        FfiConverterUInt32.write(value.systems, into: &buf)
+        FfiConverterUInt32.write(value.containers, into: &buf)
+        FfiConverterUInt32.write(value.components, into: &buf)
+        FfiConverterSequenceString.write(value.systemNames, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeProjectSummary_lift(_ buf: RustBuffer) throws -> ProjectSummary {
+    return try FfiConverterTypeProjectSummary.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeProjectSummary_lower(_ value: ProjectSummary) -> RustBuffer {
+    return FfiConverterTypeProjectSummary.lower(value)
+}
+
+
+/**
+ * `query_architecture` arguments.
+ */
+public struct QueryArchitectureRequest: Equatable, Hashable {
+    /**
+     * Path to the loko project (default: the current directory). Alias: `project_root`.
+     */
+    public var projectPath: String?
+    /**
+     * `project` (default), `system` or `container`.
+     */
+    public var scope: String?
+    /**
+     * For `system`/`container` scope: the system id, or the container as
+     * `system/container` (a container id alone works when it is unique). Ids or names.
+     */
+    public var target: String?
+    /**
+     * `summary` (default), `structure` or `full` (which needs a target).
+     */
+    public var detail: String?
+    /**
+     * `json` (default) or `toon` (the same answer as TOON text, fewer tokens; `text` is
+     * accepted as `toon`).
+     */
+    public var format: String?
+    /**
+     * loko's spelling: the system (instead of `scope` + `target`).
+     */
+    public var systemName: String?
+    /**
+     * loko's spelling: the container inside `system_name`.
+     */
+    public var containerName: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Path to the loko project (default: the current directory). Alias: `project_root`.
+         */projectPath: String?, 
+        /**
+         * `project` (default), `system` or `container`.
+         */scope: String?, 
+        /**
+         * For `system`/`container` scope: the system id, or the container as
+         * `system/container` (a container id alone works when it is unique). Ids or names.
+         */target: String?, 
+        /**
+         * `summary` (default), `structure` or `full` (which needs a target).
+         */detail: String?, 
+        /**
+         * `json` (default) or `toon` (the same answer as TOON text, fewer tokens; `text` is
+         * accepted as `toon`).
+         */format: String?, 
+        /**
+         * loko's spelling: the system (instead of `scope` + `target`).
+         */systemName: String?, 
+        /**
+         * loko's spelling: the container inside `system_name`.
+         */containerName: String?) {
+        self.projectPath = projectPath
+        self.scope = scope
+        self.target = target
+        self.detail = detail
+        self.format = format
+        self.systemName = systemName
+        self.containerName = containerName
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension QueryArchitectureRequest: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeQueryArchitectureRequest: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> QueryArchitectureRequest {
+        return
+            try QueryArchitectureRequest(
+                projectPath: FfiConverterOptionString.read(from: &buf), 
+                scope: FfiConverterOptionString.read(from: &buf), 
+                target: FfiConverterOptionString.read(from: &buf), 
+                detail: FfiConverterOptionString.read(from: &buf), 
+                format: FfiConverterOptionString.read(from: &buf), 
+                systemName: FfiConverterOptionString.read(from: &buf), 
+                containerName: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: QueryArchitectureRequest, into buf: inout [UInt8]) {
+        FfiConverterOptionString.write(value.projectPath, into: &buf)
+        FfiConverterOptionString.write(value.scope, into: &buf)
+        FfiConverterOptionString.write(value.target, into: &buf)
+        FfiConverterOptionString.write(value.detail, into: &buf)
+        FfiConverterOptionString.write(value.format, into: &buf)
+        FfiConverterOptionString.write(value.systemName, into: &buf)
+        FfiConverterOptionString.write(value.containerName, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeQueryArchitectureRequest_lift(_ buf: RustBuffer) throws -> QueryArchitectureRequest {
+    return try FfiConverterTypeQueryArchitectureRequest.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeQueryArchitectureRequest_lower(_ value: QueryArchitectureRequest) -> RustBuffer {
+    return FfiConverterTypeQueryArchitectureRequest.lower(value)
+}
+
+
+/**
+ * `query_project` arguments.
+ */
+public struct QueryProjectRequest: Equatable, Hashable {
+    /**
+     * Path to the loko project (default: the current directory). Alias: `project_root`.
+     */
+    public var projectPath: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Path to the loko project (default: the current directory). Alias: `project_root`.
+         */projectPath: String?) {
+        self.projectPath = projectPath
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension QueryProjectRequest: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeQueryProjectRequest: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> QueryProjectRequest {
+        return
+            try QueryProjectRequest(
+                projectPath: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: QueryProjectRequest, into buf: inout [UInt8]) {
+        FfiConverterOptionString.write(value.projectPath, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeQueryProjectRequest_lift(_ buf: RustBuffer) throws -> QueryProjectRequest {
+    return try FfiConverterTypeQueryProjectRequest.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeQueryProjectRequest_lower(_ value: QueryProjectRequest) -> RustBuffer {
+    return FfiConverterTypeQueryProjectRequest.lower(value)
+}
+
+
+/**
+ * `query_project` answer.
+ */
+public struct QueryProjectResult: Equatable, Hashable {
+    /**
+     * `[project] name` (default: the directory name).
+     */
+    public var name: String
+    /**
+     * `[project] description`.
+     */
+    public var description: String
+    /**
+     * `[project] version`.
+     */
+    public var version: String
+    /**
+     * How many systems.
+     */
+    public var systemCount: UInt32
+    /**
+     * How many containers, in all systems.
+     */
+    public var totalContainers: UInt32
+    /**
+     * How many components, in all containers.
+     */
+    public var totalComponents: UInt32
+    /**
+     * When the project was created (`[project] created_at`), when it says.
+     */
+    public var createdAt: String?
+    /**
+     * When a source file last changed (RFC 3339, UTC).
+     */
+    public var updatedAt: String?
+    /**
+     * The systems, by id.
+     */
+    public var systems: [SystemOverview]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `[project] name` (default: the directory name).
+         */name: String, 
+        /**
+         * `[project] description`.
+         */description: String, 
+        /**
+         * `[project] version`.
+         */version: String, 
+        /**
+         * How many systems.
+         */systemCount: UInt32, 
+        /**
+         * How many containers, in all systems.
+         */totalContainers: UInt32, 
+        /**
+         * How many components, in all containers.
+         */totalComponents: UInt32, 
+        /**
+         * When the project was created (`[project] created_at`), when it says.
+         */createdAt: String?, 
+        /**
+         * When a source file last changed (RFC 3339, UTC).
+         */updatedAt: String?, 
+        /**
+         * The systems, by id.
+         */systems: [SystemOverview]) {
+        self.name = name
+        self.description = description
+        self.version = version
+        self.systemCount = systemCount
+        self.totalContainers = totalContainers
+        self.totalComponents = totalComponents
+        self.createdAt = createdAt
+        self.updatedAt = updatedAt
+        self.systems = systems
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension QueryProjectResult: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeQueryProjectResult: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> QueryProjectResult {
+        return
+            try QueryProjectResult(
+                name: FfiConverterString.read(from: &buf), 
+                description: FfiConverterString.read(from: &buf), 
+                version: FfiConverterString.read(from: &buf), 
+                systemCount: FfiConverterUInt32.read(from: &buf), 
+                totalContainers: FfiConverterUInt32.read(from: &buf), 
+                totalComponents: FfiConverterUInt32.read(from: &buf), 
+                createdAt: FfiConverterOptionString.read(from: &buf), 
+                updatedAt: FfiConverterOptionString.read(from: &buf), 
+                systems: FfiConverterSequenceTypeSystemOverview.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: QueryProjectResult, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterString.write(value.description, into: &buf)
+        FfiConverterString.write(value.version, into: &buf)
+        FfiConverterUInt32.write(value.systemCount, into: &buf)
+        FfiConverterUInt32.write(value.totalContainers, into: &buf)
+        FfiConverterUInt32.write(value.totalComponents, into: &buf)
+        FfiConverterOptionString.write(value.createdAt, into: &buf)
+        FfiConverterOptionString.write(value.updatedAt, into: &buf)
+        FfiConverterSequenceTypeSystemOverview.write(value.systems, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeQueryProjectResult_lift(_ buf: RustBuffer) throws -> QueryProjectResult {
+    return try FfiConverterTypeQueryProjectResult.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeQueryProjectResult_lower(_ value: QueryProjectResult) -> RustBuffer {
+    return FfiConverterTypeQueryProjectResult.lower(value)
+}
+
+
+/**
+ * A relationship of a component.
+ */
+public struct RelationshipView: Equatable, Hashable {
+    /**
+     * The target component, qualified (`system/container/component`) when it
+     * resolves, else as written.
+     */
+    public var target: String
+    /**
+     * What the relationship does.
+     */
+    public var description: String
+    /**
+     * Whether the target is a known component.
+     */
+    public var resolved: Bool
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The target component, qualified (`system/container/component`) when it
+         * resolves, else as written.
+         */target: String, 
+        /**
+         * What the relationship does.
+         */description: String, 
+        /**
+         * Whether the target is a known component.
+         */resolved: Bool) {
+        self.target = target
+        self.description = description
+        self.resolved = resolved
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension RelationshipView: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeRelationshipView: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> RelationshipView {
+        return
+            try RelationshipView(
+                target: FfiConverterString.read(from: &buf), 
+                description: FfiConverterString.read(from: &buf), 
+                resolved: FfiConverterBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: RelationshipView, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.target, into: &buf)
+        FfiConverterString.write(value.description, into: &buf)
+        FfiConverterBool.write(value.resolved, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRelationshipView_lift(_ buf: RustBuffer) throws -> RelationshipView {
+    return try FfiConverterTypeRelationshipView.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeRelationshipView_lower(_ value: RelationshipView) -> RustBuffer {
+    return FfiConverterTypeRelationshipView.lower(value)
 }
 
 
@@ -4704,6 +6730,500 @@ public func FfiConverterTypeStationToiletToolResponse_lower(_ value: StationToil
 
 
 /**
+ * One system in full detail.
+ */
+public struct SystemFull: Equatable, Hashable {
+    /**
+     * `full`.
+     */
+    public var kind: Detail
+    /**
+     * The system.
+     */
+    public var system: EntityDetail
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `full`.
+         */kind: Detail, 
+        /**
+         * The system.
+         */system: EntityDetail) {
+        self.kind = kind
+        self.system = system
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension SystemFull: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSystemFull: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SystemFull {
+        return
+            try SystemFull(
+                kind: FfiConverterTypeDetail.read(from: &buf), 
+                system: FfiConverterTypeEntityDetail.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: SystemFull, into buf: inout [UInt8]) {
+        FfiConverterTypeDetail.write(value.kind, into: &buf)
+        FfiConverterTypeEntityDetail.write(value.system, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSystemFull_lift(_ buf: RustBuffer) throws -> SystemFull {
+    return try FfiConverterTypeSystemFull.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSystemFull_lower(_ value: SystemFull) -> RustBuffer {
+    return FfiConverterTypeSystemFull.lower(value)
+}
+
+
+/**
+ * A system in a structure answer.
+ */
+public struct SystemOutline: Equatable, Hashable {
+    /**
+     * The id.
+     */
+    public var id: String
+    /**
+     * The name.
+     */
+    public var name: String
+    /**
+     * The description, when there is one.
+     */
+    public var description: String?
+    /**
+     * Its containers.
+     */
+    public var containers: [ContainerOutline]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The id.
+         */id: String, 
+        /**
+         * The name.
+         */name: String, 
+        /**
+         * The description, when there is one.
+         */description: String?, 
+        /**
+         * Its containers.
+         */containers: [ContainerOutline]) {
+        self.id = id
+        self.name = name
+        self.description = description
+        self.containers = containers
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension SystemOutline: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSystemOutline: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SystemOutline {
+        return
+            try SystemOutline(
+                id: FfiConverterString.read(from: &buf), 
+                name: FfiConverterString.read(from: &buf), 
+                description: FfiConverterOptionString.read(from: &buf), 
+                containers: FfiConverterSequenceTypeContainerOutline.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: SystemOutline, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.id, into: &buf)
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterOptionString.write(value.description, into: &buf)
+        FfiConverterSequenceTypeContainerOutline.write(value.containers, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSystemOutline_lift(_ buf: RustBuffer) throws -> SystemOutline {
+    return try FfiConverterTypeSystemOutline.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSystemOutline_lower(_ value: SystemOutline) -> RustBuffer {
+    return FfiConverterTypeSystemOutline.lower(value)
+}
+
+
+/**
+ * A system in the project overview.
+ */
+public struct SystemOverview: Equatable, Hashable {
+    /**
+     * The id (directory name).
+     */
+    public var id: String
+    /**
+     * The display name.
+     */
+    public var name: String
+    /**
+     * How many containers it has.
+     */
+    public var containerCount: UInt32
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The id (directory name).
+         */id: String, 
+        /**
+         * The display name.
+         */name: String, 
+        /**
+         * How many containers it has.
+         */containerCount: UInt32) {
+        self.id = id
+        self.name = name
+        self.containerCount = containerCount
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension SystemOverview: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSystemOverview: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SystemOverview {
+        return
+            try SystemOverview(
+                id: FfiConverterString.read(from: &buf), 
+                name: FfiConverterString.read(from: &buf), 
+                containerCount: FfiConverterUInt32.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: SystemOverview, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.id, into: &buf)
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterUInt32.write(value.containerCount, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSystemOverview_lift(_ buf: RustBuffer) throws -> SystemOverview {
+    return try FfiConverterTypeSystemOverview.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSystemOverview_lower(_ value: SystemOverview) -> RustBuffer {
+    return FfiConverterTypeSystemOverview.lower(value)
+}
+
+
+/**
+ * The structure of one system.
+ */
+public struct SystemStructure: Equatable, Hashable {
+    /**
+     * `structure`.
+     */
+    public var kind: Detail
+    /**
+     * The system.
+     */
+    public var system: SystemOutline
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `structure`.
+         */kind: Detail, 
+        /**
+         * The system.
+         */system: SystemOutline) {
+        self.kind = kind
+        self.system = system
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension SystemStructure: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSystemStructure: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SystemStructure {
+        return
+            try SystemStructure(
+                kind: FfiConverterTypeDetail.read(from: &buf), 
+                system: FfiConverterTypeSystemOutline.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: SystemStructure, into buf: inout [UInt8]) {
+        FfiConverterTypeDetail.write(value.kind, into: &buf)
+        FfiConverterTypeSystemOutline.write(value.system, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSystemStructure_lift(_ buf: RustBuffer) throws -> SystemStructure {
+    return try FfiConverterTypeSystemStructure.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSystemStructure_lower(_ value: SystemStructure) -> RustBuffer {
+    return FfiConverterTypeSystemStructure.lower(value)
+}
+
+
+/**
+ * Counts and container ids of one system.
+ */
+public struct SystemSummary: Equatable, Hashable {
+    /**
+     * `summary`.
+     */
+    public var kind: Detail
+    /**
+     * The system id.
+     */
+    public var system: String
+    /**
+     * The system's name.
+     */
+    public var name: String
+    /**
+     * How many containers.
+     */
+    public var containers: UInt32
+    /**
+     * How many components.
+     */
+    public var components: UInt32
+    /**
+     * The container ids.
+     */
+    public var containerNames: [String]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * `summary`.
+         */kind: Detail, 
+        /**
+         * The system id.
+         */system: String, 
+        /**
+         * The system's name.
+         */name: String, 
+        /**
+         * How many containers.
+         */containers: UInt32, 
+        /**
+         * How many components.
+         */components: UInt32, 
+        /**
+         * The container ids.
+         */containerNames: [String]) {
+        self.kind = kind
+        self.system = system
+        self.name = name
+        self.containers = containers
+        self.components = components
+        self.containerNames = containerNames
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension SystemSummary: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeSystemSummary: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SystemSummary {
+        return
+            try SystemSummary(
+                kind: FfiConverterTypeDetail.read(from: &buf), 
+                system: FfiConverterString.read(from: &buf), 
+                name: FfiConverterString.read(from: &buf), 
+                containers: FfiConverterUInt32.read(from: &buf), 
+                components: FfiConverterUInt32.read(from: &buf), 
+                containerNames: FfiConverterSequenceString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: SystemSummary, into buf: inout [UInt8]) {
+        FfiConverterTypeDetail.write(value.kind, into: &buf)
+        FfiConverterString.write(value.system, into: &buf)
+        FfiConverterString.write(value.name, into: &buf)
+        FfiConverterUInt32.write(value.containers, into: &buf)
+        FfiConverterUInt32.write(value.components, into: &buf)
+        FfiConverterSequenceString.write(value.containerNames, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSystemSummary_lift(_ buf: RustBuffer) throws -> SystemSummary {
+    return try FfiConverterTypeSystemSummary.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeSystemSummary_lower(_ value: SystemSummary) -> RustBuffer {
+    return FfiConverterTypeSystemSummary.lower(value)
+}
+
+
+/**
+ * An answer as TOON text.
+ */
+public struct ToonView: Equatable, Hashable {
+    /**
+     * The detail level.
+     */
+    public var kind: Detail
+    /**
+     * `toon`.
+     */
+    public var format: String
+    /**
+     * The JSON answer encoded as TOON (spec v4.0).
+     */
+    public var toon: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The detail level.
+         */kind: Detail, 
+        /**
+         * `toon`.
+         */format: String, 
+        /**
+         * The JSON answer encoded as TOON (spec v4.0).
+         */toon: String) {
+        self.kind = kind
+        self.format = format
+        self.toon = toon
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ToonView: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeToonView: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ToonView {
+        return
+            try ToonView(
+                kind: FfiConverterTypeDetail.read(from: &buf), 
+                format: FfiConverterString.read(from: &buf), 
+                toon: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ToonView, into buf: inout [UInt8]) {
+        FfiConverterTypeDetail.write(value.kind, into: &buf)
+        FfiConverterString.write(value.format, into: &buf)
+        FfiConverterString.write(value.toon, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeToonView_lift(_ buf: RustBuffer) throws -> ToonView {
+    return try FfiConverterTypeToonView.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeToonView_lower(_ value: ToonView) -> RustBuffer {
+    return FfiConverterTypeToonView.lower(value)
+}
+
+
+/**
  * When to travel.
  */
 public struct TripTime: Equatable, Hashable {
@@ -4771,6 +7291,196 @@ public func FfiConverterTypeTripTime_lift(_ buf: RustBuffer) throws -> TripTime 
 #endif
 public func FfiConverterTypeTripTime_lower(_ value: TripTime) -> RustBuffer {
     return FfiConverterTypeTripTime.lower(value)
+}
+
+
+/**
+ * `update_diagram` arguments.
+ */
+public struct UpdateDiagramRequest: Equatable, Hashable {
+    /**
+     * Path to the loko project. Alias: `project_root`.
+     */
+    public var projectPath: String
+    /**
+     * `system` or `container` (`component` also works). Optional with `system_name`/`container_name`.
+     */
+    public var scope: String?
+    /**
+     * The system id, or the container as `system/container` (a unique container id
+     * alone works), or `system/container/component`.
+     */
+    public var target: String?
+    /**
+     * The new D2 source. Alias: `d2_source`.
+     */
+    public var d2Code: String
+    /**
+     * loko's spelling of the target: the system.
+     */
+    public var systemName: String?
+    /**
+     * loko's spelling of the target: the container inside `system_name`.
+     */
+    public var containerName: String?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Path to the loko project. Alias: `project_root`.
+         */projectPath: String, 
+        /**
+         * `system` or `container` (`component` also works). Optional with `system_name`/`container_name`.
+         */scope: String?, 
+        /**
+         * The system id, or the container as `system/container` (a unique container id
+         * alone works), or `system/container/component`.
+         */target: String?, 
+        /**
+         * The new D2 source. Alias: `d2_source`.
+         */d2Code: String, 
+        /**
+         * loko's spelling of the target: the system.
+         */systemName: String?, 
+        /**
+         * loko's spelling of the target: the container inside `system_name`.
+         */containerName: String?) {
+        self.projectPath = projectPath
+        self.scope = scope
+        self.target = target
+        self.d2Code = d2Code
+        self.systemName = systemName
+        self.containerName = containerName
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension UpdateDiagramRequest: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeUpdateDiagramRequest: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UpdateDiagramRequest {
+        return
+            try UpdateDiagramRequest(
+                projectPath: FfiConverterString.read(from: &buf), 
+                scope: FfiConverterOptionString.read(from: &buf), 
+                target: FfiConverterOptionString.read(from: &buf), 
+                d2Code: FfiConverterString.read(from: &buf), 
+                systemName: FfiConverterOptionString.read(from: &buf), 
+                containerName: FfiConverterOptionString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: UpdateDiagramRequest, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.projectPath, into: &buf)
+        FfiConverterOptionString.write(value.scope, into: &buf)
+        FfiConverterOptionString.write(value.target, into: &buf)
+        FfiConverterString.write(value.d2Code, into: &buf)
+        FfiConverterOptionString.write(value.systemName, into: &buf)
+        FfiConverterOptionString.write(value.containerName, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUpdateDiagramRequest_lift(_ buf: RustBuffer) throws -> UpdateDiagramRequest {
+    return try FfiConverterTypeUpdateDiagramRequest.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUpdateDiagramRequest_lower(_ value: UpdateDiagramRequest) -> RustBuffer {
+    return FfiConverterTypeUpdateDiagramRequest.lower(value)
+}
+
+
+/**
+ * `update_diagram` answer.
+ */
+public struct UpdateDiagramResult: Equatable, Hashable {
+    /**
+     * Always `true`.
+     */
+    public var success: Bool
+    /**
+     * The source and the SVG.
+     */
+    public var diagram: DiagramLocation
+    /**
+     * `Diagram updated and rendered successfully`.
+     */
+    public var message: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Always `true`.
+         */success: Bool, 
+        /**
+         * The source and the SVG.
+         */diagram: DiagramLocation, 
+        /**
+         * `Diagram updated and rendered successfully`.
+         */message: String) {
+        self.success = success
+        self.diagram = diagram
+        self.message = message
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension UpdateDiagramResult: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeUpdateDiagramResult: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> UpdateDiagramResult {
+        return
+            try UpdateDiagramResult(
+                success: FfiConverterBool.read(from: &buf), 
+                diagram: FfiConverterTypeDiagramLocation.read(from: &buf), 
+                message: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: UpdateDiagramResult, into buf: inout [UInt8]) {
+        FfiConverterBool.write(value.success, into: &buf)
+        FfiConverterTypeDiagramLocation.write(value.diagram, into: &buf)
+        FfiConverterString.write(value.message, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUpdateDiagramResult_lift(_ buf: RustBuffer) throws -> UpdateDiagramResult {
+    return try FfiConverterTypeUpdateDiagramResult.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeUpdateDiagramResult_lower(_ value: UpdateDiagramResult) -> RustBuffer {
+    return FfiConverterTypeUpdateDiagramResult.lower(value)
 }
 
 
@@ -4874,6 +7584,312 @@ public func FfiConverterTypeUserVariable_lower(_ value: UserVariable) -> RustBuf
 
 
 /**
+ * `validate` arguments.
+ */
+public struct ValidateRequest: Equatable, Hashable {
+    /**
+     * Path to the loko project. Alias: `project_root`.
+     */
+    public var projectPath: String
+    /**
+     * Treat warnings as errors (default false).
+     */
+    public var strict: Bool?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Path to the loko project. Alias: `project_root`.
+         */projectPath: String, 
+        /**
+         * Treat warnings as errors (default false).
+         */strict: Bool?) {
+        self.projectPath = projectPath
+        self.strict = strict
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ValidateRequest: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeValidateRequest: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ValidateRequest {
+        return
+            try ValidateRequest(
+                projectPath: FfiConverterString.read(from: &buf), 
+                strict: FfiConverterOptionBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ValidateRequest, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.projectPath, into: &buf)
+        FfiConverterOptionBool.write(value.strict, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeValidateRequest_lift(_ buf: RustBuffer) throws -> ValidateRequest {
+    return try FfiConverterTypeValidateRequest.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeValidateRequest_lower(_ value: ValidateRequest) -> RustBuffer {
+    return FfiConverterTypeValidateRequest.lower(value)
+}
+
+
+/**
+ * `validate` answer.
+ */
+public struct ValidateResult: Equatable, Hashable {
+    /**
+     * No errors (and, under `strict`, no warnings).
+     */
+    public var success: Bool
+    /**
+     * The findings.
+     */
+    public var validation: ValidationReport
+    /**
+     * E.g. `Validation passed with 1 warning`.
+     */
+    public var message: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * No errors (and, under `strict`, no warnings).
+         */success: Bool, 
+        /**
+         * The findings.
+         */validation: ValidationReport, 
+        /**
+         * E.g. `Validation passed with 1 warning`.
+         */message: String) {
+        self.success = success
+        self.validation = validation
+        self.message = message
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ValidateResult: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeValidateResult: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ValidateResult {
+        return
+            try ValidateResult(
+                success: FfiConverterBool.read(from: &buf), 
+                validation: FfiConverterTypeValidationReport.read(from: &buf), 
+                message: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ValidateResult, into buf: inout [UInt8]) {
+        FfiConverterBool.write(value.success, into: &buf)
+        FfiConverterTypeValidationReport.write(value.validation, into: &buf)
+        FfiConverterString.write(value.message, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeValidateResult_lift(_ buf: RustBuffer) throws -> ValidateResult {
+    return try FfiConverterTypeValidateResult.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeValidateResult_lower(_ value: ValidateResult) -> RustBuffer {
+    return FfiConverterTypeValidateResult.lower(value)
+}
+
+
+/**
+ * One finding.
+ */
+public struct ValidationIssue: Equatable, Hashable {
+    /**
+     * A stable code, e.g. `ORPHANED_CONTAINER` or `circular_dependency`.
+     */
+    public var code: String
+    /**
+     * What is wrong, for a person.
+     */
+    public var message: String
+    /**
+     * The project-relative file or directory (a directory ends with `/`).
+     */
+    public var location: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * A stable code, e.g. `ORPHANED_CONTAINER` or `circular_dependency`.
+         */code: String, 
+        /**
+         * What is wrong, for a person.
+         */message: String, 
+        /**
+         * The project-relative file or directory (a directory ends with `/`).
+         */location: String) {
+        self.code = code
+        self.message = message
+        self.location = location
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ValidationIssue: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeValidationIssue: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ValidationIssue {
+        return
+            try ValidationIssue(
+                code: FfiConverterString.read(from: &buf), 
+                message: FfiConverterString.read(from: &buf), 
+                location: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ValidationIssue, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.code, into: &buf)
+        FfiConverterString.write(value.message, into: &buf)
+        FfiConverterString.write(value.location, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeValidationIssue_lift(_ buf: RustBuffer) throws -> ValidationIssue {
+    return try FfiConverterTypeValidationIssue.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeValidationIssue_lower(_ value: ValidationIssue) -> RustBuffer {
+    return FfiConverterTypeValidationIssue.lower(value)
+}
+
+
+/**
+ * The findings, by severity.
+ */
+public struct ValidationReport: Equatable, Hashable {
+    /**
+     * Errors: they block a build.
+     */
+    public var errors: [ValidationIssue]
+    /**
+     * Warnings: errors too under `strict`.
+     */
+    public var warnings: [ValidationIssue]
+    /**
+     * For information only (e.g. `isolated_component`); never fail validation.
+     */
+    public var infos: [ValidationIssue]
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Errors: they block a build.
+         */errors: [ValidationIssue], 
+        /**
+         * Warnings: errors too under `strict`.
+         */warnings: [ValidationIssue], 
+        /**
+         * For information only (e.g. `isolated_component`); never fail validation.
+         */infos: [ValidationIssue]) {
+        self.errors = errors
+        self.warnings = warnings
+        self.infos = infos
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension ValidationReport: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeValidationReport: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ValidationReport {
+        return
+            try ValidationReport(
+                errors: FfiConverterSequenceTypeValidationIssue.read(from: &buf), 
+                warnings: FfiConverterSequenceTypeValidationIssue.read(from: &buf), 
+                infos: FfiConverterSequenceTypeValidationIssue.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: ValidationReport, into buf: inout [UInt8]) {
+        FfiConverterSequenceTypeValidationIssue.write(value.errors, into: &buf)
+        FfiConverterSequenceTypeValidationIssue.write(value.warnings, into: &buf)
+        FfiConverterSequenceTypeValidationIssue.write(value.infos, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeValidationReport_lift(_ buf: RustBuffer) throws -> ValidationReport {
+    return try FfiConverterTypeValidationReport.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeValidationReport_lower(_ value: ValidationReport) -> RustBuffer {
+    return FfiConverterTypeValidationReport.lower(value)
+}
+
+
+/**
  * A note on a successful answer.
  */
 public struct Warning: Equatable, Hashable {
@@ -4940,6 +7956,263 @@ public func FfiConverterTypeWarning_lift(_ buf: RustBuffer) throws -> Warning {
 public func FfiConverterTypeWarning_lower(_ value: Warning) -> RustBuffer {
     return FfiConverterTypeWarning.lower(value)
 }
+
+
+/**
+ * A `query_architecture` answer.
+ */
+
+public enum ArchitectureView: Equatable, Hashable {
+    
+    /**
+     * `scope: project, detail: summary`.
+     */
+    case projectSummary(ProjectSummary
+    )
+    /**
+     * `scope: system, detail: summary`.
+     */
+    case systemSummary(SystemSummary
+    )
+    /**
+     * `scope: container, detail: summary`.
+     */
+    case containerSummary(ContainerSummary
+    )
+    /**
+     * `scope: project, detail: structure`.
+     */
+    case projectStructure(ProjectStructure
+    )
+    /**
+     * `scope: system, detail: structure`.
+     */
+    case systemStructure(SystemStructure
+    )
+    /**
+     * `scope: container, detail: structure`.
+     */
+    case containerStructure(ContainerStructure
+    )
+    /**
+     * `scope: system, detail: full`.
+     */
+    case systemFull(SystemFull
+    )
+    /**
+     * `scope: container, detail: full`.
+     */
+    case containerFull(ContainerFull
+    )
+    /**
+     * `format: toon`: one of the above as TOON text.
+     */
+    case toon(ToonView
+    )
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension ArchitectureView: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeArchitectureView: FfiConverterRustBuffer {
+    typealias SwiftType = ArchitectureView
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> ArchitectureView {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .projectSummary(try FfiConverterTypeProjectSummary.read(from: &buf)
+        )
+        
+        case 2: return .systemSummary(try FfiConverterTypeSystemSummary.read(from: &buf)
+        )
+        
+        case 3: return .containerSummary(try FfiConverterTypeContainerSummary.read(from: &buf)
+        )
+        
+        case 4: return .projectStructure(try FfiConverterTypeProjectStructure.read(from: &buf)
+        )
+        
+        case 5: return .systemStructure(try FfiConverterTypeSystemStructure.read(from: &buf)
+        )
+        
+        case 6: return .containerStructure(try FfiConverterTypeContainerStructure.read(from: &buf)
+        )
+        
+        case 7: return .systemFull(try FfiConverterTypeSystemFull.read(from: &buf)
+        )
+        
+        case 8: return .containerFull(try FfiConverterTypeContainerFull.read(from: &buf)
+        )
+        
+        case 9: return .toon(try FfiConverterTypeToonView.read(from: &buf)
+        )
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: ArchitectureView, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case let .projectSummary(v1):
+            writeInt(&buf, Int32(1))
+            FfiConverterTypeProjectSummary.write(v1, into: &buf)
+            
+        
+        case let .systemSummary(v1):
+            writeInt(&buf, Int32(2))
+            FfiConverterTypeSystemSummary.write(v1, into: &buf)
+            
+        
+        case let .containerSummary(v1):
+            writeInt(&buf, Int32(3))
+            FfiConverterTypeContainerSummary.write(v1, into: &buf)
+            
+        
+        case let .projectStructure(v1):
+            writeInt(&buf, Int32(4))
+            FfiConverterTypeProjectStructure.write(v1, into: &buf)
+            
+        
+        case let .systemStructure(v1):
+            writeInt(&buf, Int32(5))
+            FfiConverterTypeSystemStructure.write(v1, into: &buf)
+            
+        
+        case let .containerStructure(v1):
+            writeInt(&buf, Int32(6))
+            FfiConverterTypeContainerStructure.write(v1, into: &buf)
+            
+        
+        case let .systemFull(v1):
+            writeInt(&buf, Int32(7))
+            FfiConverterTypeSystemFull.write(v1, into: &buf)
+            
+        
+        case let .containerFull(v1):
+            writeInt(&buf, Int32(8))
+            FfiConverterTypeContainerFull.write(v1, into: &buf)
+            
+        
+        case let .toon(v1):
+            writeInt(&buf, Int32(9))
+            FfiConverterTypeToonView.write(v1, into: &buf)
+            
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeArchitectureView_lift(_ buf: RustBuffer) throws -> ArchitectureView {
+    return try FfiConverterTypeArchitectureView.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeArchitectureView_lower(_ value: ArchitectureView) -> RustBuffer {
+    return FfiConverterTypeArchitectureView.lower(value)
+}
+
+
+
+/**
+ * The detail level of an answer.
+ */
+
+public enum Detail: Equatable, Hashable {
+    
+    /**
+     * Counts and ids.
+     */
+    case summary
+    /**
+     * The tree of ids and names.
+     */
+    case structure
+    /**
+     * Everything the files say about one system or container.
+     */
+    case full
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension Detail: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeDetail: FfiConverterRustBuffer {
+    typealias SwiftType = Detail
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> Detail {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .summary
+        
+        case 2: return .structure
+        
+        case 3: return .full
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: Detail, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .summary:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .structure:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .full:
+            writeInt(&buf, Int32(3))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDetail_lift(_ buf: RustBuffer) throws -> Detail {
+    return try FfiConverterTypeDetail.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeDetail_lower(_ value: Detail) -> RustBuffer {
+    return FfiConverterTypeDetail.lower(value)
+}
+
 
 
 /**
@@ -5273,6 +8546,121 @@ public func FfiConverterTypeLanguage_lift(_ buf: RustBuffer) throws -> Language 
 #endif
 public func FfiConverterTypeLanguage_lower(_ value: Language) -> RustBuffer {
     return FfiConverterTypeLanguage.lower(value)
+}
+
+
+
+/**
+ * The loko contract's error codes.
+ */
+
+public enum LokoErrorCode: Equatable, Hashable {
+    
+    /**
+     * The arguments break a rule of the contract (also a locally configured rate limit).
+     */
+    case invalidInput
+    /**
+     * The project, system, container, component or template does not exist.
+     */
+    case notFound
+    /**
+     * The entity to create exists already (it is never overwritten).
+     */
+    case alreadyExists
+    /**
+     * A path is outside the project or `LOKO_ALLOWED_ROOTS`, or the file system refused access.
+     */
+    case permissionDenied
+    /**
+     * D2 (or frontmatter) that does not parse; `details` has the line and column.
+     */
+    case invalidSyntax
+    /**
+     * A bug or an unexpected I/O failure; nobody's input is at fault.
+     */
+    case internalError
+
+
+
+
+
+}
+
+#if compiler(>=6)
+extension LokoErrorCode: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeLokoErrorCode: FfiConverterRustBuffer {
+    typealias SwiftType = LokoErrorCode
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> LokoErrorCode {
+        let variant: Int32 = try readInt(&buf)
+        switch variant {
+        
+        case 1: return .invalidInput
+        
+        case 2: return .notFound
+        
+        case 3: return .alreadyExists
+        
+        case 4: return .permissionDenied
+        
+        case 5: return .invalidSyntax
+        
+        case 6: return .internalError
+        
+        default: throw UniffiInternalError.unexpectedEnumCase
+        }
+    }
+
+    public static func write(_ value: LokoErrorCode, into buf: inout [UInt8]) {
+        switch value {
+        
+        
+        case .invalidInput:
+            writeInt(&buf, Int32(1))
+        
+        
+        case .notFound:
+            writeInt(&buf, Int32(2))
+        
+        
+        case .alreadyExists:
+            writeInt(&buf, Int32(3))
+        
+        
+        case .permissionDenied:
+            writeInt(&buf, Int32(4))
+        
+        
+        case .invalidSyntax:
+            writeInt(&buf, Int32(5))
+        
+        
+        case .internalError:
+            writeInt(&buf, Int32(6))
+        
+        }
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLokoErrorCode_lift(_ buf: RustBuffer) throws -> LokoErrorCode {
+    return try FfiConverterTypeLokoErrorCode.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeLokoErrorCode_lower(_ value: LokoErrorCode) -> RustBuffer {
+    return FfiConverterTypeLokoErrorCode.lower(value)
 }
 
 
@@ -6856,6 +10244,54 @@ fileprivate struct FfiConverterOptionSequenceString: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionSequenceTypeEntityDetail: FfiConverterRustBuffer {
+    typealias SwiftType = [EntityDetail]?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterSequenceTypeEntityDetail.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterSequenceTypeEntityDetail.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionSequenceTypeEntityRef: FfiConverterRustBuffer {
+    typealias SwiftType = [EntityRef]?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterSequenceTypeEntityRef.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterSequenceTypeEntityRef.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterOptionSequenceTypeJourneyDisambiguationSuggestion: FfiConverterRustBuffer {
     typealias SwiftType = [JourneyDisambiguationSuggestion]?
 
@@ -6896,6 +10332,30 @@ fileprivate struct FfiConverterOptionSequenceTypeJourneyOptionSummary: FfiConver
         switch try readInt(&buf) as Int8 {
         case 0: return nil
         case 1: return try FfiConverterSequenceTypeJourneyOptionSummary.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterOptionSequenceTypeRelationshipView: FfiConverterRustBuffer {
+    typealias SwiftType = [RelationshipView]?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterSequenceTypeRelationshipView.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterSequenceTypeRelationshipView.read(from: &buf)
         default: throw UniffiInternalError.unexpectedOptionalTag
         }
     }
@@ -6976,6 +10436,30 @@ fileprivate struct FfiConverterOptionSequenceTypeWarning: FfiConverterRustBuffer
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterOptionTypeJsonValue: FfiConverterRustBuffer {
+    typealias SwiftType = JsonValue?
+
+    public static func write(_ value: SwiftType, into buf: inout [UInt8]) {
+        guard let value = value else {
+            writeInt(&buf, Int8(0))
+            return
+        }
+        writeInt(&buf, Int8(1))
+        FfiConverterTypeJsonValue.write(value, into: &buf)
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> SwiftType {
+        switch try readInt(&buf) as Int8 {
+        case 0: return nil
+        case 1: return try FfiConverterTypeJsonValue.read(from: &buf)
+        default: throw UniffiInternalError.unexpectedOptionalTag
+        }
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceUInt32: FfiConverterRustBuffer {
     typealias SwiftType = [UInt32]
 
@@ -7026,6 +10510,31 @@ fileprivate struct FfiConverterSequenceString: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeContainerOutline: FfiConverterRustBuffer {
+    typealias SwiftType = [ContainerOutline]
+
+    public static func write(_ value: [ContainerOutline], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeContainerOutline.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [ContainerOutline] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [ContainerOutline]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeContainerOutline.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypeDeparture: FfiConverterRustBuffer {
     typealias SwiftType = [Departure]
 
@@ -7043,6 +10552,56 @@ fileprivate struct FfiConverterSequenceTypeDeparture: FfiConverterRustBuffer {
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterTypeDeparture.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeEntityDetail: FfiConverterRustBuffer {
+    typealias SwiftType = [EntityDetail]
+
+    public static func write(_ value: [EntityDetail], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeEntityDetail.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [EntityDetail] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [EntityDetail]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeEntityDetail.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeEntityRef: FfiConverterRustBuffer {
+    typealias SwiftType = [EntityRef]
+
+    public static func write(_ value: [EntityRef], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeEntityRef.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [EntityRef] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [EntityRef]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeEntityRef.read(from: &buf))
         }
         return seq
     }
@@ -7226,6 +10785,31 @@ fileprivate struct FfiConverterSequenceTypeNearbyStop: FfiConverterRustBuffer {
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeRelationshipView: FfiConverterRustBuffer {
+    typealias SwiftType = [RelationshipView]
+
+    public static func write(_ value: [RelationshipView], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeRelationshipView.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [RelationshipView] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [RelationshipView]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeRelationshipView.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypeStationDisambiguationSuggestion: FfiConverterRustBuffer {
     typealias SwiftType = [StationDisambiguationSuggestion]
 
@@ -7276,6 +10860,56 @@ fileprivate struct FfiConverterSequenceTypeStationToiletDetail: FfiConverterRust
 #if swift(>=5.8)
 @_documentation(visibility: private)
 #endif
+fileprivate struct FfiConverterSequenceTypeSystemOutline: FfiConverterRustBuffer {
+    typealias SwiftType = [SystemOutline]
+
+    public static func write(_ value: [SystemOutline], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeSystemOutline.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [SystemOutline] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [SystemOutline]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeSystemOutline.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeSystemOverview: FfiConverterRustBuffer {
+    typealias SwiftType = [SystemOverview]
+
+    public static func write(_ value: [SystemOverview], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeSystemOverview.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [SystemOverview] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [SystemOverview]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeSystemOverview.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
 fileprivate struct FfiConverterSequenceTypeUserVariable: FfiConverterRustBuffer {
     typealias SwiftType = [UserVariable]
 
@@ -7293,6 +10927,31 @@ fileprivate struct FfiConverterSequenceTypeUserVariable: FfiConverterRustBuffer 
         seq.reserveCapacity(Int(len))
         for _ in 0 ..< len {
             seq.append(try FfiConverterTypeUserVariable.read(from: &buf))
+        }
+        return seq
+    }
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+fileprivate struct FfiConverterSequenceTypeValidationIssue: FfiConverterRustBuffer {
+    typealias SwiftType = [ValidationIssue]
+
+    public static func write(_ value: [ValidationIssue], into buf: inout [UInt8]) {
+        let len = Int32(value.count)
+        writeInt(&buf, len)
+        for item in value {
+            FfiConverterTypeValidationIssue.write(item, into: &buf)
+        }
+    }
+
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> [ValidationIssue] {
+        let len: Int32 = try readInt(&buf)
+        var seq = [ValidationIssue]()
+        seq.reserveCapacity(Int(len))
+        for _ in 0 ..< len {
+            seq.append(try FfiConverterTypeValidationIssue.read(from: &buf))
         }
         return seq
     }
@@ -7322,6 +10981,46 @@ fileprivate struct FfiConverterSequenceTypeWarning: FfiConverterRustBuffer {
         return seq
     }
 }
+
+
+public typealias JsonValue = String
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeJsonValue: FfiConverter {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> JsonValue {
+        return try FfiConverterString.read(from: &buf)
+    }
+
+    public static func write(_ value: JsonValue, into buf: inout [UInt8]) {
+        return FfiConverterString.write(value, into: &buf)
+    }
+
+    public static func lift(_ value: RustBuffer) throws -> JsonValue {
+        return try FfiConverterString.lift(value)
+    }
+
+    public static func lower(_ value: JsonValue) -> RustBuffer {
+        return FfiConverterString.lower(value)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeJsonValue_lift(_ value: RustBuffer) throws -> JsonValue {
+    return try FfiConverterTypeJsonValue.lift(value)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeJsonValue_lower(_ value: JsonValue) -> RustBuffer {
+    return FfiConverterTypeJsonValue.lower(value)
+}
+
 
 private enum InitializationResult {
     case ok

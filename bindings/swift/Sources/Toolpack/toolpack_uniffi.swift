@@ -522,6 +522,12 @@ public protocol ToolpackClientProtocol: AnyObject, Sendable {
      */
     func call(name: String, arguments: String) async throws  -> String
     
+    func createComponent(request: CreateComponentRequest) async throws  -> CreateComponentResult
+    
+    func createContainer(request: CreateContainerRequest) async throws  -> CreateContainerResult
+    
+    func createSystem(request: CreateSystemRequest) async throws  -> CreateSystemResult
+    
     func findStops(request: FindStopsRequest) async throws  -> FindStopsResult
     
     func geocodeAddress(request: GeocodeAddressRequest) async throws  -> GeocodeAddressResult
@@ -534,6 +540,10 @@ public protocol ToolpackClientProtocol: AnyObject, Sendable {
     
     func planTrip(request: PlanTripRequest) async throws  -> PlanTripResult
     
+    func queryArchitecture(request: QueryArchitectureRequest) async throws  -> ArchitectureView
+    
+    func queryProject(request: QueryProjectRequest) async throws  -> QueryProjectResult
+    
     func reverseGeocode(request: ReverseGeocodeRequest) async throws  -> ReverseGeocodeResult
     
     func saveUserVariable(request: SaveUserVariableRequest) async throws  -> SaveUserVariableResult
@@ -545,6 +555,10 @@ public protocol ToolpackClientProtocol: AnyObject, Sendable {
      * JSON schema, annotations), as a JSON array.
      */
     func tools()  -> String
+    
+    func updateDiagram(request: UpdateDiagramRequest) async throws  -> UpdateDiagramResult
+    
+    func validate(request: ValidateRequest) async throws  -> ValidateResult
     
 }
 /**
@@ -648,6 +662,54 @@ open func call(name: String, arguments: String)async throws  -> String  {
         )
 }
     
+open func createComponent(request: CreateComponentRequest)async throws  -> CreateComponentResult  {
+    return
+        try  await uniffiRustCallAsync(
+            rustFutureFunc: {
+                uniffi_toolpack_uniffi_fn_method_toolpackclient_create_component(
+                        self.uniffiCloneHandle(),FfiConverterTypeCreateComponentRequest_lower(request)
+                )
+            },
+            pollFunc: ffi_toolpack_uniffi_rust_future_poll_rust_buffer,
+            completeFunc: ffi_toolpack_uniffi_rust_future_complete_rust_buffer,
+            freeFunc: ffi_toolpack_uniffi_rust_future_free_rust_buffer,
+            liftFunc: FfiConverterTypeCreateComponentResult_lift,
+            errorHandler: FfiConverterTypeToolpackError_lift
+        )
+}
+    
+open func createContainer(request: CreateContainerRequest)async throws  -> CreateContainerResult  {
+    return
+        try  await uniffiRustCallAsync(
+            rustFutureFunc: {
+                uniffi_toolpack_uniffi_fn_method_toolpackclient_create_container(
+                        self.uniffiCloneHandle(),FfiConverterTypeCreateContainerRequest_lower(request)
+                )
+            },
+            pollFunc: ffi_toolpack_uniffi_rust_future_poll_rust_buffer,
+            completeFunc: ffi_toolpack_uniffi_rust_future_complete_rust_buffer,
+            freeFunc: ffi_toolpack_uniffi_rust_future_free_rust_buffer,
+            liftFunc: FfiConverterTypeCreateContainerResult_lift,
+            errorHandler: FfiConverterTypeToolpackError_lift
+        )
+}
+    
+open func createSystem(request: CreateSystemRequest)async throws  -> CreateSystemResult  {
+    return
+        try  await uniffiRustCallAsync(
+            rustFutureFunc: {
+                uniffi_toolpack_uniffi_fn_method_toolpackclient_create_system(
+                        self.uniffiCloneHandle(),FfiConverterTypeCreateSystemRequest_lower(request)
+                )
+            },
+            pollFunc: ffi_toolpack_uniffi_rust_future_poll_rust_buffer,
+            completeFunc: ffi_toolpack_uniffi_rust_future_complete_rust_buffer,
+            freeFunc: ffi_toolpack_uniffi_rust_future_free_rust_buffer,
+            liftFunc: FfiConverterTypeCreateSystemResult_lift,
+            errorHandler: FfiConverterTypeToolpackError_lift
+        )
+}
+    
 open func findStops(request: FindStopsRequest)async throws  -> FindStopsResult  {
     return
         try  await uniffiRustCallAsync(
@@ -744,6 +806,38 @@ open func planTrip(request: PlanTripRequest)async throws  -> PlanTripResult  {
         )
 }
     
+open func queryArchitecture(request: QueryArchitectureRequest)async throws  -> ArchitectureView  {
+    return
+        try  await uniffiRustCallAsync(
+            rustFutureFunc: {
+                uniffi_toolpack_uniffi_fn_method_toolpackclient_query_architecture(
+                        self.uniffiCloneHandle(),FfiConverterTypeQueryArchitectureRequest_lower(request)
+                )
+            },
+            pollFunc: ffi_toolpack_uniffi_rust_future_poll_rust_buffer,
+            completeFunc: ffi_toolpack_uniffi_rust_future_complete_rust_buffer,
+            freeFunc: ffi_toolpack_uniffi_rust_future_free_rust_buffer,
+            liftFunc: FfiConverterTypeArchitectureView_lift,
+            errorHandler: FfiConverterTypeToolpackError_lift
+        )
+}
+    
+open func queryProject(request: QueryProjectRequest)async throws  -> QueryProjectResult  {
+    return
+        try  await uniffiRustCallAsync(
+            rustFutureFunc: {
+                uniffi_toolpack_uniffi_fn_method_toolpackclient_query_project(
+                        self.uniffiCloneHandle(),FfiConverterTypeQueryProjectRequest_lower(request)
+                )
+            },
+            pollFunc: ffi_toolpack_uniffi_rust_future_poll_rust_buffer,
+            completeFunc: ffi_toolpack_uniffi_rust_future_complete_rust_buffer,
+            freeFunc: ffi_toolpack_uniffi_rust_future_free_rust_buffer,
+            liftFunc: FfiConverterTypeQueryProjectResult_lift,
+            errorHandler: FfiConverterTypeToolpackError_lift
+        )
+}
+    
 open func reverseGeocode(request: ReverseGeocodeRequest)async throws  -> ReverseGeocodeResult  {
     return
         try  await uniffiRustCallAsync(
@@ -803,6 +897,38 @@ open func tools() -> String  {
             self.uniffiCloneHandle(),uniffiCallStatus
     )
 })
+}
+    
+open func updateDiagram(request: UpdateDiagramRequest)async throws  -> UpdateDiagramResult  {
+    return
+        try  await uniffiRustCallAsync(
+            rustFutureFunc: {
+                uniffi_toolpack_uniffi_fn_method_toolpackclient_update_diagram(
+                        self.uniffiCloneHandle(),FfiConverterTypeUpdateDiagramRequest_lower(request)
+                )
+            },
+            pollFunc: ffi_toolpack_uniffi_rust_future_poll_rust_buffer,
+            completeFunc: ffi_toolpack_uniffi_rust_future_complete_rust_buffer,
+            freeFunc: ffi_toolpack_uniffi_rust_future_free_rust_buffer,
+            liftFunc: FfiConverterTypeUpdateDiagramResult_lift,
+            errorHandler: FfiConverterTypeToolpackError_lift
+        )
+}
+    
+open func validate(request: ValidateRequest)async throws  -> ValidateResult  {
+    return
+        try  await uniffiRustCallAsync(
+            rustFutureFunc: {
+                uniffi_toolpack_uniffi_fn_method_toolpackclient_validate(
+                        self.uniffiCloneHandle(),FfiConverterTypeValidateRequest_lower(request)
+                )
+            },
+            pollFunc: ffi_toolpack_uniffi_rust_future_poll_rust_buffer,
+            completeFunc: ffi_toolpack_uniffi_rust_future_complete_rust_buffer,
+            freeFunc: ffi_toolpack_uniffi_rust_future_free_rust_buffer,
+            liftFunc: FfiConverterTypeValidateResult_lift,
+            errorHandler: FfiConverterTypeToolpackError_lift
+        )
 }
     
 
@@ -1193,6 +1319,15 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_call() != 11048) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_create_component() != 55273) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_create_container() != 59968) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_create_system() != 32310) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_find_stops() != 25998) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -1211,6 +1346,12 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_plan_trip() != 46906) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_query_architecture() != 57254) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_query_project() != 29957) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_reverse_geocode() != 25800) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -1221,6 +1362,12 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_tools() != 37828) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_update_diagram() != 50690) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_validate() != 36158) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolpack_uniffi_checksum_constructor_toolpackclient_from_env() != 23091) {

@@ -261,13 +261,14 @@ fn edges_of(project: &Project) -> BTreeMap<String, Vec<Relationship>> {
 
 fn detail(entity: &Entity, edges: &BTreeMap<String, Vec<Relationship>>) -> EntityDetail {
     use super::model::Level;
-    let frontmatter = entity
+    let others: serde_json::Map<String, serde_json::Value> = entity
         .doc
         .frontmatter
         .iter()
         .filter(|(k, _)| !NAMED_KEYS.contains(&k.as_str()))
-        .map(|(k, v)| (k.clone(), JsonValue(v.clone())))
+        .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
+    let frontmatter = (!others.is_empty()).then(|| JsonValue(serde_json::Value::Object(others)));
     let children = || Some(entity.children.iter().map(|c| detail(c, edges)).collect());
     EntityDetail {
         id: entity.id.clone(),

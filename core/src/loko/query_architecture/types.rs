@@ -1,7 +1,5 @@
 //! `query_architecture` arguments and answers: one record per scope and detail level.
 
-use std::collections::BTreeMap;
-
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -239,8 +237,8 @@ pub struct EntityDetail {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub diagram: Option<String>,
     /// Every other frontmatter key, as written (e.g. `responsibilities`, `code_annotations`).
-    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
-    pub frontmatter: BTreeMap<String, JsonValue>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub frontmatter: Option<JsonValue>,
     /// A system's containers.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub containers: Option<Vec<EntityDetail>>,

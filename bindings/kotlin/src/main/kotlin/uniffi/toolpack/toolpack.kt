@@ -1233,6 +1233,258 @@ public object FfiConverterTypeBoundingBox: FfiConverterRustBuffer<BoundingBox> {
 
 
 /**
+ * One container in full detail.
+ */
+data class ContainerFull (
+    /**
+     * `full`.
+     */
+    var `kind`: Detail
+    , 
+    /**
+     * The system id.
+     */
+    var `system`: kotlin.String
+    , 
+    /**
+     * The container.
+     */
+    var `container`: EntityDetail
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeContainerFull: FfiConverterRustBuffer<ContainerFull> {
+    override fun read(buf: ByteBuffer): ContainerFull {
+        return ContainerFull(
+            FfiConverterTypeDetail.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterTypeEntityDetail.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ContainerFull) = (
+            FfiConverterTypeDetail.allocationSize(value.`kind`) +
+            FfiConverterString.allocationSize(value.`system`) +
+            FfiConverterTypeEntityDetail.allocationSize(value.`container`)
+    )
+
+    override fun write(value: ContainerFull, buf: ByteBuffer) {
+            FfiConverterTypeDetail.write(value.`kind`, buf)
+            FfiConverterString.write(value.`system`, buf)
+            FfiConverterTypeEntityDetail.write(value.`container`, buf)
+    }
+}
+
+
+
+/**
+ * A container in a structure answer.
+ */
+data class ContainerOutline (
+    /**
+     * The id.
+     */
+    var `id`: kotlin.String
+    , 
+    /**
+     * The name.
+     */
+    var `name`: kotlin.String
+    , 
+    /**
+     * The description (system and container scope only).
+     */
+    var `description`: kotlin.String?
+    , 
+    /**
+     * Its components (system and container scope only).
+     */
+    var `components`: List<EntityRef>?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeContainerOutline: FfiConverterRustBuffer<ContainerOutline> {
+    override fun read(buf: ByteBuffer): ContainerOutline {
+        return ContainerOutline(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalSequenceTypeEntityRef.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ContainerOutline) = (
+            FfiConverterString.allocationSize(value.`id`) +
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterOptionalString.allocationSize(value.`description`) +
+            FfiConverterOptionalSequenceTypeEntityRef.allocationSize(value.`components`)
+    )
+
+    override fun write(value: ContainerOutline, buf: ByteBuffer) {
+            FfiConverterString.write(value.`id`, buf)
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterOptionalString.write(value.`description`, buf)
+            FfiConverterOptionalSequenceTypeEntityRef.write(value.`components`, buf)
+    }
+}
+
+
+
+/**
+ * The structure of one container.
+ */
+data class ContainerStructure (
+    /**
+     * `structure`.
+     */
+    var `kind`: Detail
+    , 
+    /**
+     * The system id.
+     */
+    var `system`: kotlin.String
+    , 
+    /**
+     * The container.
+     */
+    var `container`: ContainerOutline
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeContainerStructure: FfiConverterRustBuffer<ContainerStructure> {
+    override fun read(buf: ByteBuffer): ContainerStructure {
+        return ContainerStructure(
+            FfiConverterTypeDetail.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterTypeContainerOutline.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ContainerStructure) = (
+            FfiConverterTypeDetail.allocationSize(value.`kind`) +
+            FfiConverterString.allocationSize(value.`system`) +
+            FfiConverterTypeContainerOutline.allocationSize(value.`container`)
+    )
+
+    override fun write(value: ContainerStructure, buf: ByteBuffer) {
+            FfiConverterTypeDetail.write(value.`kind`, buf)
+            FfiConverterString.write(value.`system`, buf)
+            FfiConverterTypeContainerOutline.write(value.`container`, buf)
+    }
+}
+
+
+
+/**
+ * Counts and component ids of one container.
+ */
+data class ContainerSummary (
+    /**
+     * `summary`.
+     */
+    var `kind`: Detail
+    , 
+    /**
+     * The system id.
+     */
+    var `system`: kotlin.String
+    , 
+    /**
+     * The container id.
+     */
+    var `container`: kotlin.String
+    , 
+    /**
+     * The container's name.
+     */
+    var `name`: kotlin.String
+    , 
+    /**
+     * How many components.
+     */
+    var `components`: kotlin.UInt
+    , 
+    /**
+     * The component ids.
+     */
+    var `componentNames`: List<kotlin.String>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeContainerSummary: FfiConverterRustBuffer<ContainerSummary> {
+    override fun read(buf: ByteBuffer): ContainerSummary {
+        return ContainerSummary(
+            FfiConverterTypeDetail.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterUInt.read(buf),
+            FfiConverterSequenceString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ContainerSummary) = (
+            FfiConverterTypeDetail.allocationSize(value.`kind`) +
+            FfiConverterString.allocationSize(value.`system`) +
+            FfiConverterString.allocationSize(value.`container`) +
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterUInt.allocationSize(value.`components`) +
+            FfiConverterSequenceString.allocationSize(value.`componentNames`)
+    )
+
+    override fun write(value: ContainerSummary, buf: ByteBuffer) {
+            FfiConverterTypeDetail.write(value.`kind`, buf)
+            FfiConverterString.write(value.`system`, buf)
+            FfiConverterString.write(value.`container`, buf)
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterUInt.write(value.`components`, buf)
+            FfiConverterSequenceString.write(value.`componentNames`, buf)
+    }
+}
+
+
+
+/**
  * A WGS 84 point.
  */
 data class Coordinate (
@@ -1274,6 +1526,480 @@ public object FfiConverterTypeCoordinate: FfiConverterRustBuffer<Coordinate> {
     override fun write(value: Coordinate, buf: ByteBuffer) {
             FfiConverterDouble.write(value.`lat`, buf)
             FfiConverterDouble.write(value.`lon`, buf)
+    }
+}
+
+
+
+/**
+ * `create_component` arguments.
+ */
+data class CreateComponentRequest (
+    /**
+     * Path to the loko project. Alias: `project_root`.
+     */
+    var `projectPath`: kotlin.String
+    , 
+    /**
+     * The parent system (id or name).
+     */
+    var `systemName`: kotlin.String
+    , 
+    /**
+     * The parent container (id or name).
+     */
+    var `containerName`: kotlin.String
+    , 
+    /**
+     * The component's name. Alias: `name`.
+     */
+    var `componentName`: kotlin.String
+    , 
+    /**
+     * What the component does.
+     */
+    var `description`: kotlin.String?
+    , 
+    /**
+     * The component's technology.
+     */
+    var `technology`: kotlin.String?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeCreateComponentRequest: FfiConverterRustBuffer<CreateComponentRequest> {
+    override fun read(buf: ByteBuffer): CreateComponentRequest {
+        return CreateComponentRequest(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: CreateComponentRequest) = (
+            FfiConverterString.allocationSize(value.`projectPath`) +
+            FfiConverterString.allocationSize(value.`systemName`) +
+            FfiConverterString.allocationSize(value.`containerName`) +
+            FfiConverterString.allocationSize(value.`componentName`) +
+            FfiConverterOptionalString.allocationSize(value.`description`) +
+            FfiConverterOptionalString.allocationSize(value.`technology`)
+    )
+
+    override fun write(value: CreateComponentRequest, buf: ByteBuffer) {
+            FfiConverterString.write(value.`projectPath`, buf)
+            FfiConverterString.write(value.`systemName`, buf)
+            FfiConverterString.write(value.`containerName`, buf)
+            FfiConverterString.write(value.`componentName`, buf)
+            FfiConverterOptionalString.write(value.`description`, buf)
+            FfiConverterOptionalString.write(value.`technology`, buf)
+    }
+}
+
+
+
+/**
+ * `create_component` answer.
+ */
+data class CreateComponentResult (
+    /**
+     * Always `true`.
+     */
+    var `success`: kotlin.Boolean
+    , 
+    /**
+     * The new component.
+     */
+    var `component`: CreatedEntity
+    , 
+    /**
+     * The files written, project-relative.
+     */
+    var `filesCreated`: List<kotlin.String>
+    , 
+    /**
+     * `Component '<id>' created in container '<container>' of system '<system>'`.
+     */
+    var `message`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeCreateComponentResult: FfiConverterRustBuffer<CreateComponentResult> {
+    override fun read(buf: ByteBuffer): CreateComponentResult {
+        return CreateComponentResult(
+            FfiConverterBoolean.read(buf),
+            FfiConverterTypeCreatedEntity.read(buf),
+            FfiConverterSequenceString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: CreateComponentResult) = (
+            FfiConverterBoolean.allocationSize(value.`success`) +
+            FfiConverterTypeCreatedEntity.allocationSize(value.`component`) +
+            FfiConverterSequenceString.allocationSize(value.`filesCreated`) +
+            FfiConverterString.allocationSize(value.`message`)
+    )
+
+    override fun write(value: CreateComponentResult, buf: ByteBuffer) {
+            FfiConverterBoolean.write(value.`success`, buf)
+            FfiConverterTypeCreatedEntity.write(value.`component`, buf)
+            FfiConverterSequenceString.write(value.`filesCreated`, buf)
+            FfiConverterString.write(value.`message`, buf)
+    }
+}
+
+
+
+/**
+ * `create_container` arguments.
+ */
+data class CreateContainerRequest (
+    /**
+     * Path to the loko project. Alias: `project_root`.
+     */
+    var `projectPath`: kotlin.String
+    , 
+    /**
+     * The parent system (id or name).
+     */
+    var `systemName`: kotlin.String
+    , 
+    /**
+     * The container's name, e.g. `API Service`. Alias: `name`.
+     */
+    var `containerName`: kotlin.String
+    , 
+    /**
+     * What the container does.
+     */
+    var `description`: kotlin.String?
+    , 
+    /**
+     * Container type, e.g. `Web Service`, `Database` (a store is drawn as a cylinder).
+     */
+    var `kind`: kotlin.String?
+    , 
+    /**
+     * The container's technology, e.g. `Node.js`.
+     */
+    var `technology`: kotlin.String?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeCreateContainerRequest: FfiConverterRustBuffer<CreateContainerRequest> {
+    override fun read(buf: ByteBuffer): CreateContainerRequest {
+        return CreateContainerRequest(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: CreateContainerRequest) = (
+            FfiConverterString.allocationSize(value.`projectPath`) +
+            FfiConverterString.allocationSize(value.`systemName`) +
+            FfiConverterString.allocationSize(value.`containerName`) +
+            FfiConverterOptionalString.allocationSize(value.`description`) +
+            FfiConverterOptionalString.allocationSize(value.`kind`) +
+            FfiConverterOptionalString.allocationSize(value.`technology`)
+    )
+
+    override fun write(value: CreateContainerRequest, buf: ByteBuffer) {
+            FfiConverterString.write(value.`projectPath`, buf)
+            FfiConverterString.write(value.`systemName`, buf)
+            FfiConverterString.write(value.`containerName`, buf)
+            FfiConverterOptionalString.write(value.`description`, buf)
+            FfiConverterOptionalString.write(value.`kind`, buf)
+            FfiConverterOptionalString.write(value.`technology`, buf)
+    }
+}
+
+
+
+/**
+ * `create_container` answer.
+ */
+data class CreateContainerResult (
+    /**
+     * Always `true`.
+     */
+    var `success`: kotlin.Boolean
+    , 
+    /**
+     * The new container.
+     */
+    var `container`: CreatedEntity
+    , 
+    /**
+     * The files written, project-relative.
+     */
+    var `filesCreated`: List<kotlin.String>
+    , 
+    /**
+     * `Container '<id>' created in system '<system>'`.
+     */
+    var `message`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeCreateContainerResult: FfiConverterRustBuffer<CreateContainerResult> {
+    override fun read(buf: ByteBuffer): CreateContainerResult {
+        return CreateContainerResult(
+            FfiConverterBoolean.read(buf),
+            FfiConverterTypeCreatedEntity.read(buf),
+            FfiConverterSequenceString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: CreateContainerResult) = (
+            FfiConverterBoolean.allocationSize(value.`success`) +
+            FfiConverterTypeCreatedEntity.allocationSize(value.`container`) +
+            FfiConverterSequenceString.allocationSize(value.`filesCreated`) +
+            FfiConverterString.allocationSize(value.`message`)
+    )
+
+    override fun write(value: CreateContainerResult, buf: ByteBuffer) {
+            FfiConverterBoolean.write(value.`success`, buf)
+            FfiConverterTypeCreatedEntity.write(value.`container`, buf)
+            FfiConverterSequenceString.write(value.`filesCreated`, buf)
+            FfiConverterString.write(value.`message`, buf)
+    }
+}
+
+
+
+/**
+ * `create_system` arguments.
+ */
+data class CreateSystemRequest (
+    /**
+     * Path to the loko project (created as a project, with a `loko.toml`, when it is
+     * an empty directory). Alias: `project_root`.
+     */
+    var `projectPath`: kotlin.String
+    , 
+    /**
+     * The system's name, e.g. `Payment Service`; its id is the slug (`payment-service`). Alias: `name`.
+     */
+    var `systemName`: kotlin.String
+    , 
+    /**
+     * What the system does.
+     */
+    var `description`: kotlin.String?
+    , 
+    /**
+     * Template: `system` (default) or a project template in `.loko/templates/<name>/`.
+     */
+    var `template`: kotlin.String?
+    , 
+    /**
+     * The system's main technology.
+     */
+    var `technology`: kotlin.String?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeCreateSystemRequest: FfiConverterRustBuffer<CreateSystemRequest> {
+    override fun read(buf: ByteBuffer): CreateSystemRequest {
+        return CreateSystemRequest(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: CreateSystemRequest) = (
+            FfiConverterString.allocationSize(value.`projectPath`) +
+            FfiConverterString.allocationSize(value.`systemName`) +
+            FfiConverterOptionalString.allocationSize(value.`description`) +
+            FfiConverterOptionalString.allocationSize(value.`template`) +
+            FfiConverterOptionalString.allocationSize(value.`technology`)
+    )
+
+    override fun write(value: CreateSystemRequest, buf: ByteBuffer) {
+            FfiConverterString.write(value.`projectPath`, buf)
+            FfiConverterString.write(value.`systemName`, buf)
+            FfiConverterOptionalString.write(value.`description`, buf)
+            FfiConverterOptionalString.write(value.`template`, buf)
+            FfiConverterOptionalString.write(value.`technology`, buf)
+    }
+}
+
+
+
+/**
+ * `create_system` answer.
+ */
+data class CreateSystemResult (
+    /**
+     * Always `true` (a failure is the error envelope).
+     */
+    var `success`: kotlin.Boolean
+    , 
+    /**
+     * The new system.
+     */
+    var `system`: CreatedEntity
+    , 
+    /**
+     * The files written, project-relative.
+     */
+    var `filesCreated`: List<kotlin.String>
+    , 
+    /**
+     * `System '<id>' created successfully`.
+     */
+    var `message`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeCreateSystemResult: FfiConverterRustBuffer<CreateSystemResult> {
+    override fun read(buf: ByteBuffer): CreateSystemResult {
+        return CreateSystemResult(
+            FfiConverterBoolean.read(buf),
+            FfiConverterTypeCreatedEntity.read(buf),
+            FfiConverterSequenceString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: CreateSystemResult) = (
+            FfiConverterBoolean.allocationSize(value.`success`) +
+            FfiConverterTypeCreatedEntity.allocationSize(value.`system`) +
+            FfiConverterSequenceString.allocationSize(value.`filesCreated`) +
+            FfiConverterString.allocationSize(value.`message`)
+    )
+
+    override fun write(value: CreateSystemResult, buf: ByteBuffer) {
+            FfiConverterBoolean.write(value.`success`, buf)
+            FfiConverterTypeCreatedEntity.write(value.`system`, buf)
+            FfiConverterSequenceString.write(value.`filesCreated`, buf)
+            FfiConverterString.write(value.`message`, buf)
+    }
+}
+
+
+
+/**
+ * The entity a create call made.
+ */
+data class CreatedEntity (
+    /**
+     * The id (directory name).
+     */
+    var `id`: kotlin.String
+    , 
+    /**
+     * The display name.
+     */
+    var `name`: kotlin.String
+    , 
+    /**
+     * The directory, project-relative.
+     */
+    var `path`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeCreatedEntity: FfiConverterRustBuffer<CreatedEntity> {
+    override fun read(buf: ByteBuffer): CreatedEntity {
+        return CreatedEntity(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: CreatedEntity) = (
+            FfiConverterString.allocationSize(value.`id`) +
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterString.allocationSize(value.`path`)
+    )
+
+    override fun write(value: CreatedEntity, buf: ByteBuffer) {
+            FfiConverterString.write(value.`id`, buf)
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterString.write(value.`path`, buf)
     }
 }
 
@@ -1369,6 +2095,53 @@ public object FfiConverterTypeDeparture: FfiConverterRustBuffer<Departure> {
             FfiConverterOptionalLong.write(value.`delaySeconds`, buf)
             FfiConverterTypeTransitStatus.write(value.`status`, buf)
             FfiConverterOptionalString.write(value.`platform`, buf)
+    }
+}
+
+
+
+/**
+ * Where the diagram went.
+ */
+data class DiagramLocation (
+    /**
+     * The D2 source file, project-relative.
+     */
+    var `path`: kotlin.String
+    , 
+    /**
+     * The rendered SVG, project-relative.
+     */
+    var `renderedTo`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeDiagramLocation: FfiConverterRustBuffer<DiagramLocation> {
+    override fun read(buf: ByteBuffer): DiagramLocation {
+        return DiagramLocation(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: DiagramLocation) = (
+            FfiConverterString.allocationSize(value.`path`) +
+            FfiConverterString.allocationSize(value.`renderedTo`)
+    )
+
+    override fun write(value: DiagramLocation, buf: ByteBuffer) {
+            FfiConverterString.write(value.`path`, buf)
+            FfiConverterString.write(value.`renderedTo`, buf)
     }
 }
 
@@ -1479,6 +2252,172 @@ public object FfiConverterTypeDigitransitErrorEnvelope: FfiConverterRustBuffer<D
 
     override fun write(value: DigitransitErrorEnvelope, buf: ByteBuffer) {
             FfiConverterTypeDigitransitErrorBody.write(value.`error`, buf)
+    }
+}
+
+
+
+/**
+ * Everything the files say about a system, container or component.
+ */
+data class EntityDetail (
+    /**
+     * The id.
+     */
+    var `id`: kotlin.String
+    , 
+    /**
+     * The name.
+     */
+    var `name`: kotlin.String
+    , 
+    /**
+     * The description.
+     */
+    var `description`: kotlin.String
+    , 
+    /**
+     * The technology, when stated.
+     */
+    var `technology`: kotlin.String?
+    , 
+    /**
+     * Tags.
+     */
+    var `tags`: List<kotlin.String>
+    , 
+    /**
+     * The directory, project-relative.
+     */
+    var `path`: kotlin.String
+    , 
+    /**
+     * The diagram file, project-relative.
+     */
+    var `diagram`: kotlin.String?
+    , 
+    /**
+     * Every other frontmatter key, as written (e.g. `responsibilities`, `code_annotations`).
+     */
+    var `frontmatter`: JsonValue?
+    , 
+    /**
+     * A system's containers.
+     */
+    var `containers`: List<EntityDetail>?
+    , 
+    /**
+     * A container's components.
+     */
+    var `components`: List<EntityDetail>?
+    , 
+    /**
+     * A component's outgoing relationships (all three forms, deduplicated).
+     */
+    var `relationships`: List<RelationshipView>?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeEntityDetail: FfiConverterRustBuffer<EntityDetail> {
+    override fun read(buf: ByteBuffer): EntityDetail {
+        return EntityDetail(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterSequenceString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalTypeJsonValue.read(buf),
+            FfiConverterOptionalSequenceTypeEntityDetail.read(buf),
+            FfiConverterOptionalSequenceTypeEntityDetail.read(buf),
+            FfiConverterOptionalSequenceTypeRelationshipView.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: EntityDetail) = (
+            FfiConverterString.allocationSize(value.`id`) +
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterString.allocationSize(value.`description`) +
+            FfiConverterOptionalString.allocationSize(value.`technology`) +
+            FfiConverterSequenceString.allocationSize(value.`tags`) +
+            FfiConverterString.allocationSize(value.`path`) +
+            FfiConverterOptionalString.allocationSize(value.`diagram`) +
+            FfiConverterOptionalTypeJsonValue.allocationSize(value.`frontmatter`) +
+            FfiConverterOptionalSequenceTypeEntityDetail.allocationSize(value.`containers`) +
+            FfiConverterOptionalSequenceTypeEntityDetail.allocationSize(value.`components`) +
+            FfiConverterOptionalSequenceTypeRelationshipView.allocationSize(value.`relationships`)
+    )
+
+    override fun write(value: EntityDetail, buf: ByteBuffer) {
+            FfiConverterString.write(value.`id`, buf)
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterString.write(value.`description`, buf)
+            FfiConverterOptionalString.write(value.`technology`, buf)
+            FfiConverterSequenceString.write(value.`tags`, buf)
+            FfiConverterString.write(value.`path`, buf)
+            FfiConverterOptionalString.write(value.`diagram`, buf)
+            FfiConverterOptionalTypeJsonValue.write(value.`frontmatter`, buf)
+            FfiConverterOptionalSequenceTypeEntityDetail.write(value.`containers`, buf)
+            FfiConverterOptionalSequenceTypeEntityDetail.write(value.`components`, buf)
+            FfiConverterOptionalSequenceTypeRelationshipView.write(value.`relationships`, buf)
+    }
+}
+
+
+
+/**
+ * The `{id, name}` of an entity, as lists in answers show it.
+ */
+data class EntityRef (
+    /**
+     * The id (the directory name).
+     */
+    var `id`: kotlin.String
+    , 
+    /**
+     * The display name.
+     */
+    var `name`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeEntityRef: FfiConverterRustBuffer<EntityRef> {
+    override fun read(buf: ByteBuffer): EntityRef {
+        return EntityRef(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: EntityRef) = (
+            FfiConverterString.allocationSize(value.`id`) +
+            FfiConverterString.allocationSize(value.`name`)
+    )
+
+    override fun write(value: EntityRef, buf: ByteBuffer) {
+            FfiConverterString.write(value.`id`, buf)
+            FfiConverterString.write(value.`name`, buf)
     }
 }
 
@@ -2871,6 +3810,100 @@ public object FfiConverterTypeLocationRef: FfiConverterRustBuffer<LocationRef> {
 
 
 /**
+ * The body of a loko error.
+ */
+data class LokoErrorBody (
+    /**
+     * The contract's error code.
+     */
+    var `code`: LokoErrorCode
+    , 
+    /**
+     * What went wrong, for a person (the contract's message).
+     */
+    var `message`: kotlin.String
+    , 
+    /**
+     * More context: the file, d2's own message with line and column, the candidates.
+     */
+    var `details`: kotlin.String?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeLokoErrorBody: FfiConverterRustBuffer<LokoErrorBody> {
+    override fun read(buf: ByteBuffer): LokoErrorBody {
+        return LokoErrorBody(
+            FfiConverterTypeLokoErrorCode.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: LokoErrorBody) = (
+            FfiConverterTypeLokoErrorCode.allocationSize(value.`code`) +
+            FfiConverterString.allocationSize(value.`message`) +
+            FfiConverterOptionalString.allocationSize(value.`details`)
+    )
+
+    override fun write(value: LokoErrorBody, buf: ByteBuffer) {
+            FfiConverterTypeLokoErrorCode.write(value.`code`, buf)
+            FfiConverterString.write(value.`message`, buf)
+            FfiConverterOptionalString.write(value.`details`, buf)
+    }
+}
+
+
+
+/**
+ * `{"error": {...}}`: how every loko tool answers a failure.
+ */
+data class LokoErrorEnvelope (
+    /**
+     * The error.
+     */
+    var `error`: LokoErrorBody
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeLokoErrorEnvelope: FfiConverterRustBuffer<LokoErrorEnvelope> {
+    override fun read(buf: ByteBuffer): LokoErrorEnvelope {
+        return LokoErrorEnvelope(
+            FfiConverterTypeLokoErrorBody.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: LokoErrorEnvelope) = (
+            FfiConverterTypeLokoErrorBody.allocationSize(value.`error`)
+    )
+
+    override fun write(value: LokoErrorEnvelope, buf: ByteBuffer) {
+            FfiConverterTypeLokoErrorBody.write(value.`error`, buf)
+    }
+}
+
+
+
+/**
  * A stop near the point.
  */
 data class NearbyStop (
@@ -3379,6 +4412,411 @@ public object FfiConverterTypePreviousVariable: FfiConverterRustBuffer<PreviousV
     override fun write(value: PreviousVariable, buf: ByteBuffer) {
             FfiConverterString.write(value.`key`, buf)
             FfiConverterTypeUserVariableType.write(value.`type`, buf)
+    }
+}
+
+
+
+/**
+ * The structure of the whole project.
+ */
+data class ProjectStructure (
+    /**
+     * `structure`.
+     */
+    var `kind`: Detail
+    , 
+    /**
+     * The systems.
+     */
+    var `systems`: List<SystemOutline>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeProjectStructure: FfiConverterRustBuffer<ProjectStructure> {
+    override fun read(buf: ByteBuffer): ProjectStructure {
+        return ProjectStructure(
+            FfiConverterTypeDetail.read(buf),
+            FfiConverterSequenceTypeSystemOutline.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ProjectStructure) = (
+            FfiConverterTypeDetail.allocationSize(value.`kind`) +
+            FfiConverterSequenceTypeSystemOutline.allocationSize(value.`systems`)
+    )
+
+    override fun write(value: ProjectStructure, buf: ByteBuffer) {
+            FfiConverterTypeDetail.write(value.`kind`, buf)
+            FfiConverterSequenceTypeSystemOutline.write(value.`systems`, buf)
+    }
+}
+
+
+
+/**
+ * Counts and system ids of the whole project.
+ */
+data class ProjectSummary (
+    /**
+     * `summary`.
+     */
+    var `kind`: Detail
+    , 
+    /**
+     * How many systems.
+     */
+    var `systems`: kotlin.UInt
+    , 
+    /**
+     * How many containers.
+     */
+    var `containers`: kotlin.UInt
+    , 
+    /**
+     * How many components.
+     */
+    var `components`: kotlin.UInt
+    , 
+    /**
+     * The system ids.
+     */
+    var `systemNames`: List<kotlin.String>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeProjectSummary: FfiConverterRustBuffer<ProjectSummary> {
+    override fun read(buf: ByteBuffer): ProjectSummary {
+        return ProjectSummary(
+            FfiConverterTypeDetail.read(buf),
+            FfiConverterUInt.read(buf),
+            FfiConverterUInt.read(buf),
+            FfiConverterUInt.read(buf),
+            FfiConverterSequenceString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ProjectSummary) = (
+            FfiConverterTypeDetail.allocationSize(value.`kind`) +
+            FfiConverterUInt.allocationSize(value.`systems`) +
+            FfiConverterUInt.allocationSize(value.`containers`) +
+            FfiConverterUInt.allocationSize(value.`components`) +
+            FfiConverterSequenceString.allocationSize(value.`systemNames`)
+    )
+
+    override fun write(value: ProjectSummary, buf: ByteBuffer) {
+            FfiConverterTypeDetail.write(value.`kind`, buf)
+            FfiConverterUInt.write(value.`systems`, buf)
+            FfiConverterUInt.write(value.`containers`, buf)
+            FfiConverterUInt.write(value.`components`, buf)
+            FfiConverterSequenceString.write(value.`systemNames`, buf)
+    }
+}
+
+
+
+/**
+ * `query_architecture` arguments.
+ */
+data class QueryArchitectureRequest (
+    /**
+     * Path to the loko project (default: the current directory). Alias: `project_root`.
+     */
+    var `projectPath`: kotlin.String?
+    , 
+    /**
+     * `project` (default), `system` or `container`.
+     */
+    var `scope`: kotlin.String?
+    , 
+    /**
+     * For `system`/`container` scope: the system id, or the container as
+     * `system/container` (a container id alone works when it is unique). Ids or names.
+     */
+    var `target`: kotlin.String?
+    , 
+    /**
+     * `summary` (default), `structure` or `full` (which needs a target).
+     */
+    var `detail`: kotlin.String?
+    , 
+    /**
+     * `json` (default) or `toon` (the same answer as TOON text, fewer tokens; `text` is
+     * accepted as `toon`).
+     */
+    var `format`: kotlin.String?
+    , 
+    /**
+     * loko's spelling: the system (instead of `scope` + `target`).
+     */
+    var `systemName`: kotlin.String?
+    , 
+    /**
+     * loko's spelling: the container inside `system_name`.
+     */
+    var `containerName`: kotlin.String?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeQueryArchitectureRequest: FfiConverterRustBuffer<QueryArchitectureRequest> {
+    override fun read(buf: ByteBuffer): QueryArchitectureRequest {
+        return QueryArchitectureRequest(
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: QueryArchitectureRequest) = (
+            FfiConverterOptionalString.allocationSize(value.`projectPath`) +
+            FfiConverterOptionalString.allocationSize(value.`scope`) +
+            FfiConverterOptionalString.allocationSize(value.`target`) +
+            FfiConverterOptionalString.allocationSize(value.`detail`) +
+            FfiConverterOptionalString.allocationSize(value.`format`) +
+            FfiConverterOptionalString.allocationSize(value.`systemName`) +
+            FfiConverterOptionalString.allocationSize(value.`containerName`)
+    )
+
+    override fun write(value: QueryArchitectureRequest, buf: ByteBuffer) {
+            FfiConverterOptionalString.write(value.`projectPath`, buf)
+            FfiConverterOptionalString.write(value.`scope`, buf)
+            FfiConverterOptionalString.write(value.`target`, buf)
+            FfiConverterOptionalString.write(value.`detail`, buf)
+            FfiConverterOptionalString.write(value.`format`, buf)
+            FfiConverterOptionalString.write(value.`systemName`, buf)
+            FfiConverterOptionalString.write(value.`containerName`, buf)
+    }
+}
+
+
+
+/**
+ * `query_project` arguments.
+ */
+data class QueryProjectRequest (
+    /**
+     * Path to the loko project (default: the current directory). Alias: `project_root`.
+     */
+    var `projectPath`: kotlin.String?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeQueryProjectRequest: FfiConverterRustBuffer<QueryProjectRequest> {
+    override fun read(buf: ByteBuffer): QueryProjectRequest {
+        return QueryProjectRequest(
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: QueryProjectRequest) = (
+            FfiConverterOptionalString.allocationSize(value.`projectPath`)
+    )
+
+    override fun write(value: QueryProjectRequest, buf: ByteBuffer) {
+            FfiConverterOptionalString.write(value.`projectPath`, buf)
+    }
+}
+
+
+
+/**
+ * `query_project` answer.
+ */
+data class QueryProjectResult (
+    /**
+     * `[project] name` (default: the directory name).
+     */
+    var `name`: kotlin.String
+    , 
+    /**
+     * `[project] description`.
+     */
+    var `description`: kotlin.String
+    , 
+    /**
+     * `[project] version`.
+     */
+    var `version`: kotlin.String
+    , 
+    /**
+     * How many systems.
+     */
+    var `systemCount`: kotlin.UInt
+    , 
+    /**
+     * How many containers, in all systems.
+     */
+    var `totalContainers`: kotlin.UInt
+    , 
+    /**
+     * How many components, in all containers.
+     */
+    var `totalComponents`: kotlin.UInt
+    , 
+    /**
+     * When the project was created (`[project] created_at`), when it says.
+     */
+    var `createdAt`: kotlin.String?
+    , 
+    /**
+     * When a source file last changed (RFC 3339, UTC).
+     */
+    var `updatedAt`: kotlin.String?
+    , 
+    /**
+     * The systems, by id.
+     */
+    var `systems`: List<SystemOverview>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeQueryProjectResult: FfiConverterRustBuffer<QueryProjectResult> {
+    override fun read(buf: ByteBuffer): QueryProjectResult {
+        return QueryProjectResult(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterUInt.read(buf),
+            FfiConverterUInt.read(buf),
+            FfiConverterUInt.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterSequenceTypeSystemOverview.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: QueryProjectResult) = (
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterString.allocationSize(value.`description`) +
+            FfiConverterString.allocationSize(value.`version`) +
+            FfiConverterUInt.allocationSize(value.`systemCount`) +
+            FfiConverterUInt.allocationSize(value.`totalContainers`) +
+            FfiConverterUInt.allocationSize(value.`totalComponents`) +
+            FfiConverterOptionalString.allocationSize(value.`createdAt`) +
+            FfiConverterOptionalString.allocationSize(value.`updatedAt`) +
+            FfiConverterSequenceTypeSystemOverview.allocationSize(value.`systems`)
+    )
+
+    override fun write(value: QueryProjectResult, buf: ByteBuffer) {
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterString.write(value.`description`, buf)
+            FfiConverterString.write(value.`version`, buf)
+            FfiConverterUInt.write(value.`systemCount`, buf)
+            FfiConverterUInt.write(value.`totalContainers`, buf)
+            FfiConverterUInt.write(value.`totalComponents`, buf)
+            FfiConverterOptionalString.write(value.`createdAt`, buf)
+            FfiConverterOptionalString.write(value.`updatedAt`, buf)
+            FfiConverterSequenceTypeSystemOverview.write(value.`systems`, buf)
+    }
+}
+
+
+
+/**
+ * A relationship of a component.
+ */
+data class RelationshipView (
+    /**
+     * The target component, qualified (`system/container/component`) when it
+     * resolves, else as written.
+     */
+    var `target`: kotlin.String
+    , 
+    /**
+     * What the relationship does.
+     */
+    var `description`: kotlin.String
+    , 
+    /**
+     * Whether the target is a known component.
+     */
+    var `resolved`: kotlin.Boolean
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeRelationshipView: FfiConverterRustBuffer<RelationshipView> {
+    override fun read(buf: ByteBuffer): RelationshipView {
+        return RelationshipView(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterBoolean.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: RelationshipView) = (
+            FfiConverterString.allocationSize(value.`target`) +
+            FfiConverterString.allocationSize(value.`description`) +
+            FfiConverterBoolean.allocationSize(value.`resolved`)
+    )
+
+    override fun write(value: RelationshipView, buf: ByteBuffer) {
+            FfiConverterString.write(value.`target`, buf)
+            FfiConverterString.write(value.`description`, buf)
+            FfiConverterBoolean.write(value.`resolved`, buf)
     }
 }
 
@@ -4011,6 +5449,352 @@ public object FfiConverterTypeStationToiletToolResponse: FfiConverterRustBuffer<
 
 
 /**
+ * One system in full detail.
+ */
+data class SystemFull (
+    /**
+     * `full`.
+     */
+    var `kind`: Detail
+    , 
+    /**
+     * The system.
+     */
+    var `system`: EntityDetail
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeSystemFull: FfiConverterRustBuffer<SystemFull> {
+    override fun read(buf: ByteBuffer): SystemFull {
+        return SystemFull(
+            FfiConverterTypeDetail.read(buf),
+            FfiConverterTypeEntityDetail.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: SystemFull) = (
+            FfiConverterTypeDetail.allocationSize(value.`kind`) +
+            FfiConverterTypeEntityDetail.allocationSize(value.`system`)
+    )
+
+    override fun write(value: SystemFull, buf: ByteBuffer) {
+            FfiConverterTypeDetail.write(value.`kind`, buf)
+            FfiConverterTypeEntityDetail.write(value.`system`, buf)
+    }
+}
+
+
+
+/**
+ * A system in a structure answer.
+ */
+data class SystemOutline (
+    /**
+     * The id.
+     */
+    var `id`: kotlin.String
+    , 
+    /**
+     * The name.
+     */
+    var `name`: kotlin.String
+    , 
+    /**
+     * The description, when there is one.
+     */
+    var `description`: kotlin.String?
+    , 
+    /**
+     * Its containers.
+     */
+    var `containers`: List<ContainerOutline>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeSystemOutline: FfiConverterRustBuffer<SystemOutline> {
+    override fun read(buf: ByteBuffer): SystemOutline {
+        return SystemOutline(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterSequenceTypeContainerOutline.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: SystemOutline) = (
+            FfiConverterString.allocationSize(value.`id`) +
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterOptionalString.allocationSize(value.`description`) +
+            FfiConverterSequenceTypeContainerOutline.allocationSize(value.`containers`)
+    )
+
+    override fun write(value: SystemOutline, buf: ByteBuffer) {
+            FfiConverterString.write(value.`id`, buf)
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterOptionalString.write(value.`description`, buf)
+            FfiConverterSequenceTypeContainerOutline.write(value.`containers`, buf)
+    }
+}
+
+
+
+/**
+ * A system in the project overview.
+ */
+data class SystemOverview (
+    /**
+     * The id (directory name).
+     */
+    var `id`: kotlin.String
+    , 
+    /**
+     * The display name.
+     */
+    var `name`: kotlin.String
+    , 
+    /**
+     * How many containers it has.
+     */
+    var `containerCount`: kotlin.UInt
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeSystemOverview: FfiConverterRustBuffer<SystemOverview> {
+    override fun read(buf: ByteBuffer): SystemOverview {
+        return SystemOverview(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterUInt.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: SystemOverview) = (
+            FfiConverterString.allocationSize(value.`id`) +
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterUInt.allocationSize(value.`containerCount`)
+    )
+
+    override fun write(value: SystemOverview, buf: ByteBuffer) {
+            FfiConverterString.write(value.`id`, buf)
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterUInt.write(value.`containerCount`, buf)
+    }
+}
+
+
+
+/**
+ * The structure of one system.
+ */
+data class SystemStructure (
+    /**
+     * `structure`.
+     */
+    var `kind`: Detail
+    , 
+    /**
+     * The system.
+     */
+    var `system`: SystemOutline
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeSystemStructure: FfiConverterRustBuffer<SystemStructure> {
+    override fun read(buf: ByteBuffer): SystemStructure {
+        return SystemStructure(
+            FfiConverterTypeDetail.read(buf),
+            FfiConverterTypeSystemOutline.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: SystemStructure) = (
+            FfiConverterTypeDetail.allocationSize(value.`kind`) +
+            FfiConverterTypeSystemOutline.allocationSize(value.`system`)
+    )
+
+    override fun write(value: SystemStructure, buf: ByteBuffer) {
+            FfiConverterTypeDetail.write(value.`kind`, buf)
+            FfiConverterTypeSystemOutline.write(value.`system`, buf)
+    }
+}
+
+
+
+/**
+ * Counts and container ids of one system.
+ */
+data class SystemSummary (
+    /**
+     * `summary`.
+     */
+    var `kind`: Detail
+    , 
+    /**
+     * The system id.
+     */
+    var `system`: kotlin.String
+    , 
+    /**
+     * The system's name.
+     */
+    var `name`: kotlin.String
+    , 
+    /**
+     * How many containers.
+     */
+    var `containers`: kotlin.UInt
+    , 
+    /**
+     * How many components.
+     */
+    var `components`: kotlin.UInt
+    , 
+    /**
+     * The container ids.
+     */
+    var `containerNames`: List<kotlin.String>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeSystemSummary: FfiConverterRustBuffer<SystemSummary> {
+    override fun read(buf: ByteBuffer): SystemSummary {
+        return SystemSummary(
+            FfiConverterTypeDetail.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterUInt.read(buf),
+            FfiConverterUInt.read(buf),
+            FfiConverterSequenceString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: SystemSummary) = (
+            FfiConverterTypeDetail.allocationSize(value.`kind`) +
+            FfiConverterString.allocationSize(value.`system`) +
+            FfiConverterString.allocationSize(value.`name`) +
+            FfiConverterUInt.allocationSize(value.`containers`) +
+            FfiConverterUInt.allocationSize(value.`components`) +
+            FfiConverterSequenceString.allocationSize(value.`containerNames`)
+    )
+
+    override fun write(value: SystemSummary, buf: ByteBuffer) {
+            FfiConverterTypeDetail.write(value.`kind`, buf)
+            FfiConverterString.write(value.`system`, buf)
+            FfiConverterString.write(value.`name`, buf)
+            FfiConverterUInt.write(value.`containers`, buf)
+            FfiConverterUInt.write(value.`components`, buf)
+            FfiConverterSequenceString.write(value.`containerNames`, buf)
+    }
+}
+
+
+
+/**
+ * An answer as TOON text.
+ */
+data class ToonView (
+    /**
+     * The detail level.
+     */
+    var `kind`: Detail
+    , 
+    /**
+     * `toon`.
+     */
+    var `format`: kotlin.String
+    , 
+    /**
+     * The JSON answer encoded as TOON (spec v4.0).
+     */
+    var `toon`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeToonView: FfiConverterRustBuffer<ToonView> {
+    override fun read(buf: ByteBuffer): ToonView {
+        return ToonView(
+            FfiConverterTypeDetail.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ToonView) = (
+            FfiConverterTypeDetail.allocationSize(value.`kind`) +
+            FfiConverterString.allocationSize(value.`format`) +
+            FfiConverterString.allocationSize(value.`toon`)
+    )
+
+    override fun write(value: ToonView, buf: ByteBuffer) {
+            FfiConverterTypeDetail.write(value.`kind`, buf)
+            FfiConverterString.write(value.`format`, buf)
+            FfiConverterString.write(value.`toon`, buf)
+    }
+}
+
+
+
+/**
  * When to travel.
  */
 data class TripTime (
@@ -4053,6 +5837,141 @@ public object FfiConverterTypeTripTime: FfiConverterRustBuffer<TripTime> {
     override fun write(value: TripTime, buf: ByteBuffer) {
             FfiConverterOptionalTypeWhenType.write(value.`type`, buf)
             FfiConverterOptionalString.write(value.`time`, buf)
+    }
+}
+
+
+
+/**
+ * `update_diagram` arguments.
+ */
+data class UpdateDiagramRequest (
+    /**
+     * Path to the loko project. Alias: `project_root`.
+     */
+    var `projectPath`: kotlin.String
+    , 
+    /**
+     * `system` or `container` (`component` also works). Optional with `system_name`/`container_name`.
+     */
+    var `scope`: kotlin.String?
+    , 
+    /**
+     * The system id, or the container as `system/container` (a unique container id
+     * alone works), or `system/container/component`.
+     */
+    var `target`: kotlin.String?
+    , 
+    /**
+     * The new D2 source. Alias: `d2_source`.
+     */
+    var `d2Code`: kotlin.String
+    , 
+    /**
+     * loko's spelling of the target: the system.
+     */
+    var `systemName`: kotlin.String?
+    , 
+    /**
+     * loko's spelling of the target: the container inside `system_name`.
+     */
+    var `containerName`: kotlin.String?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeUpdateDiagramRequest: FfiConverterRustBuffer<UpdateDiagramRequest> {
+    override fun read(buf: ByteBuffer): UpdateDiagramRequest {
+        return UpdateDiagramRequest(
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: UpdateDiagramRequest) = (
+            FfiConverterString.allocationSize(value.`projectPath`) +
+            FfiConverterOptionalString.allocationSize(value.`scope`) +
+            FfiConverterOptionalString.allocationSize(value.`target`) +
+            FfiConverterString.allocationSize(value.`d2Code`) +
+            FfiConverterOptionalString.allocationSize(value.`systemName`) +
+            FfiConverterOptionalString.allocationSize(value.`containerName`)
+    )
+
+    override fun write(value: UpdateDiagramRequest, buf: ByteBuffer) {
+            FfiConverterString.write(value.`projectPath`, buf)
+            FfiConverterOptionalString.write(value.`scope`, buf)
+            FfiConverterOptionalString.write(value.`target`, buf)
+            FfiConverterString.write(value.`d2Code`, buf)
+            FfiConverterOptionalString.write(value.`systemName`, buf)
+            FfiConverterOptionalString.write(value.`containerName`, buf)
+    }
+}
+
+
+
+/**
+ * `update_diagram` answer.
+ */
+data class UpdateDiagramResult (
+    /**
+     * Always `true`.
+     */
+    var `success`: kotlin.Boolean
+    , 
+    /**
+     * The source and the SVG.
+     */
+    var `diagram`: DiagramLocation
+    , 
+    /**
+     * `Diagram updated and rendered successfully`.
+     */
+    var `message`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeUpdateDiagramResult: FfiConverterRustBuffer<UpdateDiagramResult> {
+    override fun read(buf: ByteBuffer): UpdateDiagramResult {
+        return UpdateDiagramResult(
+            FfiConverterBoolean.read(buf),
+            FfiConverterTypeDiagramLocation.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: UpdateDiagramResult) = (
+            FfiConverterBoolean.allocationSize(value.`success`) +
+            FfiConverterTypeDiagramLocation.allocationSize(value.`diagram`) +
+            FfiConverterString.allocationSize(value.`message`)
+    )
+
+    override fun write(value: UpdateDiagramResult, buf: ByteBuffer) {
+            FfiConverterBoolean.write(value.`success`, buf)
+            FfiConverterTypeDiagramLocation.write(value.`diagram`, buf)
+            FfiConverterString.write(value.`message`, buf)
     }
 }
 
@@ -4130,6 +6049,218 @@ public object FfiConverterTypeUserVariable: FfiConverterRustBuffer<UserVariable>
 
 
 /**
+ * `validate` arguments.
+ */
+data class ValidateRequest (
+    /**
+     * Path to the loko project. Alias: `project_root`.
+     */
+    var `projectPath`: kotlin.String
+    , 
+    /**
+     * Treat warnings as errors (default false).
+     */
+    var `strict`: kotlin.Boolean?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeValidateRequest: FfiConverterRustBuffer<ValidateRequest> {
+    override fun read(buf: ByteBuffer): ValidateRequest {
+        return ValidateRequest(
+            FfiConverterString.read(buf),
+            FfiConverterOptionalBoolean.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ValidateRequest) = (
+            FfiConverterString.allocationSize(value.`projectPath`) +
+            FfiConverterOptionalBoolean.allocationSize(value.`strict`)
+    )
+
+    override fun write(value: ValidateRequest, buf: ByteBuffer) {
+            FfiConverterString.write(value.`projectPath`, buf)
+            FfiConverterOptionalBoolean.write(value.`strict`, buf)
+    }
+}
+
+
+
+/**
+ * `validate` answer.
+ */
+data class ValidateResult (
+    /**
+     * No errors (and, under `strict`, no warnings).
+     */
+    var `success`: kotlin.Boolean
+    , 
+    /**
+     * The findings.
+     */
+    var `validation`: ValidationReport
+    , 
+    /**
+     * E.g. `Validation passed with 1 warning`.
+     */
+    var `message`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeValidateResult: FfiConverterRustBuffer<ValidateResult> {
+    override fun read(buf: ByteBuffer): ValidateResult {
+        return ValidateResult(
+            FfiConverterBoolean.read(buf),
+            FfiConverterTypeValidationReport.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ValidateResult) = (
+            FfiConverterBoolean.allocationSize(value.`success`) +
+            FfiConverterTypeValidationReport.allocationSize(value.`validation`) +
+            FfiConverterString.allocationSize(value.`message`)
+    )
+
+    override fun write(value: ValidateResult, buf: ByteBuffer) {
+            FfiConverterBoolean.write(value.`success`, buf)
+            FfiConverterTypeValidationReport.write(value.`validation`, buf)
+            FfiConverterString.write(value.`message`, buf)
+    }
+}
+
+
+
+/**
+ * One finding.
+ */
+data class ValidationIssue (
+    /**
+     * A stable code, e.g. `ORPHANED_CONTAINER` or `circular_dependency`.
+     */
+    var `code`: kotlin.String
+    , 
+    /**
+     * What is wrong, for a person.
+     */
+    var `message`: kotlin.String
+    , 
+    /**
+     * The project-relative file or directory (a directory ends with `/`).
+     */
+    var `location`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeValidationIssue: FfiConverterRustBuffer<ValidationIssue> {
+    override fun read(buf: ByteBuffer): ValidationIssue {
+        return ValidationIssue(
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ValidationIssue) = (
+            FfiConverterString.allocationSize(value.`code`) +
+            FfiConverterString.allocationSize(value.`message`) +
+            FfiConverterString.allocationSize(value.`location`)
+    )
+
+    override fun write(value: ValidationIssue, buf: ByteBuffer) {
+            FfiConverterString.write(value.`code`, buf)
+            FfiConverterString.write(value.`message`, buf)
+            FfiConverterString.write(value.`location`, buf)
+    }
+}
+
+
+
+/**
+ * The findings, by severity.
+ */
+data class ValidationReport (
+    /**
+     * Errors: they block a build.
+     */
+    var `errors`: List<ValidationIssue>
+    , 
+    /**
+     * Warnings: errors too under `strict`.
+     */
+    var `warnings`: List<ValidationIssue>
+    , 
+    /**
+     * For information only (e.g. `isolated_component`); never fail validation.
+     */
+    var `infos`: List<ValidationIssue>
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeValidationReport: FfiConverterRustBuffer<ValidationReport> {
+    override fun read(buf: ByteBuffer): ValidationReport {
+        return ValidationReport(
+            FfiConverterSequenceTypeValidationIssue.read(buf),
+            FfiConverterSequenceTypeValidationIssue.read(buf),
+            FfiConverterSequenceTypeValidationIssue.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: ValidationReport) = (
+            FfiConverterSequenceTypeValidationIssue.allocationSize(value.`errors`) +
+            FfiConverterSequenceTypeValidationIssue.allocationSize(value.`warnings`) +
+            FfiConverterSequenceTypeValidationIssue.allocationSize(value.`infos`)
+    )
+
+    override fun write(value: ValidationReport, buf: ByteBuffer) {
+            FfiConverterSequenceTypeValidationIssue.write(value.`errors`, buf)
+            FfiConverterSequenceTypeValidationIssue.write(value.`warnings`, buf)
+            FfiConverterSequenceTypeValidationIssue.write(value.`infos`, buf)
+    }
+}
+
+
+
+/**
  * A note on a successful answer.
  */
 data class Warning (
@@ -4173,6 +6304,334 @@ public object FfiConverterTypeWarning: FfiConverterRustBuffer<Warning> {
             FfiConverterString.write(value.`message`, buf)
     }
 }
+
+
+
+/**
+ * A `query_architecture` answer.
+ */
+sealed class ArchitectureView {
+    
+    /**
+     * `scope: project, detail: summary`.
+     */
+    data class ProjectSummary(
+        val v1: uniffi.toolpack.ProjectSummary) : ArchitectureView()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * `scope: system, detail: summary`.
+     */
+    data class SystemSummary(
+        val v1: uniffi.toolpack.SystemSummary) : ArchitectureView()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * `scope: container, detail: summary`.
+     */
+    data class ContainerSummary(
+        val v1: uniffi.toolpack.ContainerSummary) : ArchitectureView()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * `scope: project, detail: structure`.
+     */
+    data class ProjectStructure(
+        val v1: uniffi.toolpack.ProjectStructure) : ArchitectureView()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * `scope: system, detail: structure`.
+     */
+    data class SystemStructure(
+        val v1: uniffi.toolpack.SystemStructure) : ArchitectureView()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * `scope: container, detail: structure`.
+     */
+    data class ContainerStructure(
+        val v1: uniffi.toolpack.ContainerStructure) : ArchitectureView()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * `scope: system, detail: full`.
+     */
+    data class SystemFull(
+        val v1: uniffi.toolpack.SystemFull) : ArchitectureView()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * `scope: container, detail: full`.
+     */
+    data class ContainerFull(
+        val v1: uniffi.toolpack.ContainerFull) : ArchitectureView()
+        
+    {
+        
+
+        companion object
+    }
+    
+    /**
+     * `format: toon`: one of the above as TOON text.
+     */
+    data class Toon(
+        val v1: uniffi.toolpack.ToonView) : ArchitectureView()
+        
+    {
+        
+
+        companion object
+    }
+    
+
+    
+
+    
+    
+
+
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeArchitectureView : FfiConverterRustBuffer<ArchitectureView>{
+    override fun read(buf: ByteBuffer): ArchitectureView {
+        return when(buf.getInt()) {
+            1 -> ArchitectureView.ProjectSummary(
+                FfiConverterTypeProjectSummary.read(buf),
+                )
+            2 -> ArchitectureView.SystemSummary(
+                FfiConverterTypeSystemSummary.read(buf),
+                )
+            3 -> ArchitectureView.ContainerSummary(
+                FfiConverterTypeContainerSummary.read(buf),
+                )
+            4 -> ArchitectureView.ProjectStructure(
+                FfiConverterTypeProjectStructure.read(buf),
+                )
+            5 -> ArchitectureView.SystemStructure(
+                FfiConverterTypeSystemStructure.read(buf),
+                )
+            6 -> ArchitectureView.ContainerStructure(
+                FfiConverterTypeContainerStructure.read(buf),
+                )
+            7 -> ArchitectureView.SystemFull(
+                FfiConverterTypeSystemFull.read(buf),
+                )
+            8 -> ArchitectureView.ContainerFull(
+                FfiConverterTypeContainerFull.read(buf),
+                )
+            9 -> ArchitectureView.Toon(
+                FfiConverterTypeToonView.read(buf),
+                )
+            else -> throw RuntimeException("invalid enum value, something is very wrong!!")
+        }
+    }
+
+    override fun allocationSize(value: ArchitectureView): ULong = when(value) {
+        is ArchitectureView.ProjectSummary -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeProjectSummary.allocationSize(value.v1)
+            )
+        }
+        is ArchitectureView.SystemSummary -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeSystemSummary.allocationSize(value.v1)
+            )
+        }
+        is ArchitectureView.ContainerSummary -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeContainerSummary.allocationSize(value.v1)
+            )
+        }
+        is ArchitectureView.ProjectStructure -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeProjectStructure.allocationSize(value.v1)
+            )
+        }
+        is ArchitectureView.SystemStructure -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeSystemStructure.allocationSize(value.v1)
+            )
+        }
+        is ArchitectureView.ContainerStructure -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeContainerStructure.allocationSize(value.v1)
+            )
+        }
+        is ArchitectureView.SystemFull -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeSystemFull.allocationSize(value.v1)
+            )
+        }
+        is ArchitectureView.ContainerFull -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeContainerFull.allocationSize(value.v1)
+            )
+        }
+        is ArchitectureView.Toon -> {
+            // Add the size for the Int that specifies the variant plus the size needed for all fields
+            (
+                4UL
+                + FfiConverterTypeToonView.allocationSize(value.v1)
+            )
+        }
+    }
+
+    override fun write(value: ArchitectureView, buf: ByteBuffer) {
+        when(value) {
+            is ArchitectureView.ProjectSummary -> {
+                buf.putInt(1)
+                FfiConverterTypeProjectSummary.write(value.v1, buf)
+                Unit
+            }
+            is ArchitectureView.SystemSummary -> {
+                buf.putInt(2)
+                FfiConverterTypeSystemSummary.write(value.v1, buf)
+                Unit
+            }
+            is ArchitectureView.ContainerSummary -> {
+                buf.putInt(3)
+                FfiConverterTypeContainerSummary.write(value.v1, buf)
+                Unit
+            }
+            is ArchitectureView.ProjectStructure -> {
+                buf.putInt(4)
+                FfiConverterTypeProjectStructure.write(value.v1, buf)
+                Unit
+            }
+            is ArchitectureView.SystemStructure -> {
+                buf.putInt(5)
+                FfiConverterTypeSystemStructure.write(value.v1, buf)
+                Unit
+            }
+            is ArchitectureView.ContainerStructure -> {
+                buf.putInt(6)
+                FfiConverterTypeContainerStructure.write(value.v1, buf)
+                Unit
+            }
+            is ArchitectureView.SystemFull -> {
+                buf.putInt(7)
+                FfiConverterTypeSystemFull.write(value.v1, buf)
+                Unit
+            }
+            is ArchitectureView.ContainerFull -> {
+                buf.putInt(8)
+                FfiConverterTypeContainerFull.write(value.v1, buf)
+                Unit
+            }
+            is ArchitectureView.Toon -> {
+                buf.putInt(9)
+                FfiConverterTypeToonView.write(value.v1, buf)
+                Unit
+            }
+        }.let { /* this makes the `when` an expression, which ensures it is exhaustive */ }
+    }
+}
+
+
+
+
+
+/**
+ * The detail level of an answer.
+ */
+
+enum class Detail {
+    
+    /**
+     * Counts and ids.
+     */
+    SUMMARY,
+    /**
+     * The tree of ids and names.
+     */
+    STRUCTURE,
+    /**
+     * Everything the files say about one system or container.
+     */
+    FULL;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeDetail: FfiConverterRustBuffer<Detail> {
+    override fun read(buf: ByteBuffer) = try {
+        Detail.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: Detail) = 4UL
+
+    override fun write(value: Detail, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
 
 
 
@@ -4341,6 +6800,65 @@ public object FfiConverterTypeLanguage: FfiConverterRustBuffer<Language> {
     override fun allocationSize(value: Language) = 4UL
 
     override fun write(value: Language, buf: ByteBuffer) {
+        buf.putInt(value.ordinal + 1)
+    }
+}
+
+
+
+
+
+/**
+ * The loko contract's error codes.
+ */
+
+enum class LokoErrorCode {
+    
+    /**
+     * The arguments break a rule of the contract (also a locally configured rate limit).
+     */
+    INVALID_INPUT,
+    /**
+     * The project, system, container, component or template does not exist.
+     */
+    NOT_FOUND,
+    /**
+     * The entity to create exists already (it is never overwritten).
+     */
+    ALREADY_EXISTS,
+    /**
+     * A path is outside the project or `LOKO_ALLOWED_ROOTS`, or the file system refused access.
+     */
+    PERMISSION_DENIED,
+    /**
+     * D2 (or frontmatter) that does not parse; `details` has the line and column.
+     */
+    INVALID_SYNTAX,
+    /**
+     * A bug or an unexpected I/O failure; nobody's input is at fault.
+     */
+    INTERNAL_ERROR;
+
+    
+
+
+    companion object
+}
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeLokoErrorCode: FfiConverterRustBuffer<LokoErrorCode> {
+    override fun read(buf: ByteBuffer) = try {
+        LokoErrorCode.values()[buf.getInt() - 1]
+    } catch (e: IndexOutOfBoundsException) {
+        throw RuntimeException("invalid enum value, something is very wrong!!", e)
+    }
+
+    override fun allocationSize(value: LokoErrorCode) = 4UL
+
+    override fun write(value: LokoErrorCode, buf: ByteBuffer) {
         buf.putInt(value.ordinal + 1)
     }
 }
@@ -5713,6 +8231,70 @@ public object FfiConverterOptionalSequenceString: FfiConverterRustBuffer<List<ko
 /**
  * @suppress
  */
+public object FfiConverterOptionalSequenceTypeEntityDetail: FfiConverterRustBuffer<List<EntityDetail>?> {
+    override fun read(buf: ByteBuffer): List<EntityDetail>? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterSequenceTypeEntityDetail.read(buf)
+    }
+
+    override fun allocationSize(value: List<EntityDetail>?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterSequenceTypeEntityDetail.allocationSize(value)
+        }
+    }
+
+    override fun write(value: List<EntityDetail>?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterSequenceTypeEntityDetail.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalSequenceTypeEntityRef: FfiConverterRustBuffer<List<EntityRef>?> {
+    override fun read(buf: ByteBuffer): List<EntityRef>? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterSequenceTypeEntityRef.read(buf)
+    }
+
+    override fun allocationSize(value: List<EntityRef>?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterSequenceTypeEntityRef.allocationSize(value)
+        }
+    }
+
+    override fun write(value: List<EntityRef>?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterSequenceTypeEntityRef.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterOptionalSequenceTypeJourneyDisambiguationSuggestion: FfiConverterRustBuffer<List<JourneyDisambiguationSuggestion>?> {
     override fun read(buf: ByteBuffer): List<JourneyDisambiguationSuggestion>? {
         if (buf.get().toInt() == 0) {
@@ -5767,6 +8349,38 @@ public object FfiConverterOptionalSequenceTypeJourneyOptionSummary: FfiConverter
         } else {
             buf.put(1)
             FfiConverterSequenceTypeJourneyOptionSummary.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterOptionalSequenceTypeRelationshipView: FfiConverterRustBuffer<List<RelationshipView>?> {
+    override fun read(buf: ByteBuffer): List<RelationshipView>? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterSequenceTypeRelationshipView.read(buf)
+    }
+
+    override fun allocationSize(value: List<RelationshipView>?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterSequenceTypeRelationshipView.allocationSize(value)
+        }
+    }
+
+    override fun write(value: List<RelationshipView>?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterSequenceTypeRelationshipView.write(value, buf)
         }
     }
 }
@@ -5873,6 +8487,38 @@ public object FfiConverterOptionalSequenceTypeWarning: FfiConverterRustBuffer<Li
 /**
  * @suppress
  */
+public object FfiConverterOptionalTypeJsonValue: FfiConverterRustBuffer<JsonValue?> {
+    override fun read(buf: ByteBuffer): JsonValue? {
+        if (buf.get().toInt() == 0) {
+            return null
+        }
+        return FfiConverterTypeJsonValue.read(buf)
+    }
+
+    override fun allocationSize(value: JsonValue?): ULong {
+        if (value == null) {
+            return 1UL
+        } else {
+            return 1UL + FfiConverterTypeJsonValue.allocationSize(value)
+        }
+    }
+
+    override fun write(value: JsonValue?, buf: ByteBuffer) {
+        if (value == null) {
+            buf.put(0)
+        } else {
+            buf.put(1)
+            FfiConverterTypeJsonValue.write(value, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterSequenceUInt: FfiConverterRustBuffer<List<kotlin.UInt>> {
     override fun read(buf: ByteBuffer): List<kotlin.UInt> {
         val len = buf.getInt()
@@ -5929,6 +8575,34 @@ public object FfiConverterSequenceString: FfiConverterRustBuffer<List<kotlin.Str
 /**
  * @suppress
  */
+public object FfiConverterSequenceTypeContainerOutline: FfiConverterRustBuffer<List<ContainerOutline>> {
+    override fun read(buf: ByteBuffer): List<ContainerOutline> {
+        val len = buf.getInt()
+        return List<ContainerOutline>(len) {
+            FfiConverterTypeContainerOutline.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<ContainerOutline>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeContainerOutline.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<ContainerOutline>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeContainerOutline.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterSequenceTypeDeparture: FfiConverterRustBuffer<List<Departure>> {
     override fun read(buf: ByteBuffer): List<Departure> {
         val len = buf.getInt()
@@ -5947,6 +8621,62 @@ public object FfiConverterSequenceTypeDeparture: FfiConverterRustBuffer<List<Dep
         buf.putInt(value.size)
         value.iterator().forEach {
             FfiConverterTypeDeparture.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeEntityDetail: FfiConverterRustBuffer<List<EntityDetail>> {
+    override fun read(buf: ByteBuffer): List<EntityDetail> {
+        val len = buf.getInt()
+        return List<EntityDetail>(len) {
+            FfiConverterTypeEntityDetail.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<EntityDetail>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeEntityDetail.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<EntityDetail>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeEntityDetail.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeEntityRef: FfiConverterRustBuffer<List<EntityRef>> {
+    override fun read(buf: ByteBuffer): List<EntityRef> {
+        val len = buf.getInt()
+        return List<EntityRef>(len) {
+            FfiConverterTypeEntityRef.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<EntityRef>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeEntityRef.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<EntityRef>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeEntityRef.write(it, buf)
         }
     }
 }
@@ -6153,6 +8883,34 @@ public object FfiConverterSequenceTypeNearbyStop: FfiConverterRustBuffer<List<Ne
 /**
  * @suppress
  */
+public object FfiConverterSequenceTypeRelationshipView: FfiConverterRustBuffer<List<RelationshipView>> {
+    override fun read(buf: ByteBuffer): List<RelationshipView> {
+        val len = buf.getInt()
+        return List<RelationshipView>(len) {
+            FfiConverterTypeRelationshipView.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<RelationshipView>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeRelationshipView.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<RelationshipView>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeRelationshipView.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterSequenceTypeStationDisambiguationSuggestion: FfiConverterRustBuffer<List<StationDisambiguationSuggestion>> {
     override fun read(buf: ByteBuffer): List<StationDisambiguationSuggestion> {
         val len = buf.getInt()
@@ -6209,6 +8967,62 @@ public object FfiConverterSequenceTypeStationToiletDetail: FfiConverterRustBuffe
 /**
  * @suppress
  */
+public object FfiConverterSequenceTypeSystemOutline: FfiConverterRustBuffer<List<SystemOutline>> {
+    override fun read(buf: ByteBuffer): List<SystemOutline> {
+        val len = buf.getInt()
+        return List<SystemOutline>(len) {
+            FfiConverterTypeSystemOutline.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<SystemOutline>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeSystemOutline.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<SystemOutline>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeSystemOutline.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeSystemOverview: FfiConverterRustBuffer<List<SystemOverview>> {
+    override fun read(buf: ByteBuffer): List<SystemOverview> {
+        val len = buf.getInt()
+        return List<SystemOverview>(len) {
+            FfiConverterTypeSystemOverview.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<SystemOverview>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeSystemOverview.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<SystemOverview>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeSystemOverview.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
 public object FfiConverterSequenceTypeUserVariable: FfiConverterRustBuffer<List<UserVariable>> {
     override fun read(buf: ByteBuffer): List<UserVariable> {
         val len = buf.getInt()
@@ -6227,6 +9041,34 @@ public object FfiConverterSequenceTypeUserVariable: FfiConverterRustBuffer<List<
         buf.putInt(value.size)
         value.iterator().forEach {
             FfiConverterTypeUserVariable.write(it, buf)
+        }
+    }
+}
+
+
+
+
+/**
+ * @suppress
+ */
+public object FfiConverterSequenceTypeValidationIssue: FfiConverterRustBuffer<List<ValidationIssue>> {
+    override fun read(buf: ByteBuffer): List<ValidationIssue> {
+        val len = buf.getInt()
+        return List<ValidationIssue>(len) {
+            FfiConverterTypeValidationIssue.read(buf)
+        }
+    }
+
+    override fun allocationSize(value: List<ValidationIssue>): ULong {
+        val sizeForLength = 4UL
+        val sizeForItems = value.map { FfiConverterTypeValidationIssue.allocationSize(it) }.sum()
+        return sizeForLength + sizeForItems
+    }
+
+    override fun write(value: List<ValidationIssue>, buf: ByteBuffer) {
+        buf.putInt(value.size)
+        value.iterator().forEach {
+            FfiConverterTypeValidationIssue.write(it, buf)
         }
     }
 }
@@ -6258,4 +9100,9 @@ public object FfiConverterSequenceTypeWarning: FfiConverterRustBuffer<List<Warni
         }
     }
 }
+
+
+
+public typealias JsonValue = kotlin.String
+public typealias FfiConverterTypeJsonValue = FfiConverterString
 

@@ -38,6 +38,20 @@ import kotlinx.coroutines.GlobalScope
 import kotlinx.coroutines.Job
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.suspendCancellableCoroutine
+import uniffi.toolpack.ArchitectureView
+import uniffi.toolpack.CreateComponentRequest
+import uniffi.toolpack.CreateComponentResult
+import uniffi.toolpack.CreateContainerRequest
+import uniffi.toolpack.CreateContainerResult
+import uniffi.toolpack.CreateSystemRequest
+import uniffi.toolpack.CreateSystemResult
+import uniffi.toolpack.FfiConverterTypeArchitectureView
+import uniffi.toolpack.FfiConverterTypeCreateComponentRequest
+import uniffi.toolpack.FfiConverterTypeCreateComponentResult
+import uniffi.toolpack.FfiConverterTypeCreateContainerRequest
+import uniffi.toolpack.FfiConverterTypeCreateContainerResult
+import uniffi.toolpack.FfiConverterTypeCreateSystemRequest
+import uniffi.toolpack.FfiConverterTypeCreateSystemResult
 import uniffi.toolpack.FfiConverterTypeFindStopsRequest
 import uniffi.toolpack.FfiConverterTypeFindStopsResult
 import uniffi.toolpack.FfiConverterTypeGeocodeAddressRequest
@@ -50,12 +64,19 @@ import uniffi.toolpack.FfiConverterTypeJourneyPlanRequest
 import uniffi.toolpack.FfiConverterTypeJourneyPlanToolResponse
 import uniffi.toolpack.FfiConverterTypePlanTripRequest
 import uniffi.toolpack.FfiConverterTypePlanTripResult
+import uniffi.toolpack.FfiConverterTypeQueryArchitectureRequest
+import uniffi.toolpack.FfiConverterTypeQueryProjectRequest
+import uniffi.toolpack.FfiConverterTypeQueryProjectResult
 import uniffi.toolpack.FfiConverterTypeReverseGeocodeRequest
 import uniffi.toolpack.FfiConverterTypeReverseGeocodeResult
 import uniffi.toolpack.FfiConverterTypeSaveUserVariableRequest
 import uniffi.toolpack.FfiConverterTypeSaveUserVariableResult
 import uniffi.toolpack.FfiConverterTypeStationToiletLookupRequest
 import uniffi.toolpack.FfiConverterTypeStationToiletToolResponse
+import uniffi.toolpack.FfiConverterTypeUpdateDiagramRequest
+import uniffi.toolpack.FfiConverterTypeUpdateDiagramResult
+import uniffi.toolpack.FfiConverterTypeValidateRequest
+import uniffi.toolpack.FfiConverterTypeValidateResult
 import uniffi.toolpack.FindStopsRequest
 import uniffi.toolpack.FindStopsResult
 import uniffi.toolpack.GeocodeAddressRequest
@@ -68,12 +89,26 @@ import uniffi.toolpack.JourneyPlanRequest
 import uniffi.toolpack.JourneyPlanToolResponse
 import uniffi.toolpack.PlanTripRequest
 import uniffi.toolpack.PlanTripResult
+import uniffi.toolpack.QueryArchitectureRequest
+import uniffi.toolpack.QueryProjectRequest
+import uniffi.toolpack.QueryProjectResult
 import uniffi.toolpack.ReverseGeocodeRequest
 import uniffi.toolpack.ReverseGeocodeResult
 import uniffi.toolpack.SaveUserVariableRequest
 import uniffi.toolpack.SaveUserVariableResult
 import uniffi.toolpack.StationToiletLookupRequest
 import uniffi.toolpack.StationToiletToolResponse
+import uniffi.toolpack.UpdateDiagramRequest
+import uniffi.toolpack.UpdateDiagramResult
+import uniffi.toolpack.ValidateRequest
+import uniffi.toolpack.ValidateResult
+import uniffi.toolpack.RustBuffer as RustBufferArchitectureView
+import uniffi.toolpack.RustBuffer as RustBufferCreateComponentRequest
+import uniffi.toolpack.RustBuffer as RustBufferCreateComponentResult
+import uniffi.toolpack.RustBuffer as RustBufferCreateContainerRequest
+import uniffi.toolpack.RustBuffer as RustBufferCreateContainerResult
+import uniffi.toolpack.RustBuffer as RustBufferCreateSystemRequest
+import uniffi.toolpack.RustBuffer as RustBufferCreateSystemResult
 import uniffi.toolpack.RustBuffer as RustBufferFindStopsRequest
 import uniffi.toolpack.RustBuffer as RustBufferFindStopsResult
 import uniffi.toolpack.RustBuffer as RustBufferGeocodeAddressRequest
@@ -86,12 +121,19 @@ import uniffi.toolpack.RustBuffer as RustBufferJourneyPlanRequest
 import uniffi.toolpack.RustBuffer as RustBufferJourneyPlanToolResponse
 import uniffi.toolpack.RustBuffer as RustBufferPlanTripRequest
 import uniffi.toolpack.RustBuffer as RustBufferPlanTripResult
+import uniffi.toolpack.RustBuffer as RustBufferQueryArchitectureRequest
+import uniffi.toolpack.RustBuffer as RustBufferQueryProjectRequest
+import uniffi.toolpack.RustBuffer as RustBufferQueryProjectResult
 import uniffi.toolpack.RustBuffer as RustBufferReverseGeocodeRequest
 import uniffi.toolpack.RustBuffer as RustBufferReverseGeocodeResult
 import uniffi.toolpack.RustBuffer as RustBufferSaveUserVariableRequest
 import uniffi.toolpack.RustBuffer as RustBufferSaveUserVariableResult
 import uniffi.toolpack.RustBuffer as RustBufferStationToiletLookupRequest
 import uniffi.toolpack.RustBuffer as RustBufferStationToiletToolResponse
+import uniffi.toolpack.RustBuffer as RustBufferUpdateDiagramRequest
+import uniffi.toolpack.RustBuffer as RustBufferUpdateDiagramResult
+import uniffi.toolpack.RustBuffer as RustBufferValidateRequest
+import uniffi.toolpack.RustBuffer as RustBufferValidateResult
 
 // This is a helper for safely working with byte buffers returned from the Rust code.
 // A rust-owned buffer is represented by its capacity, its current length, and a
@@ -738,6 +780,12 @@ internal object IntegrityCheckingUniffiLib {
     internal fun ensureInitialized() = Unit
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_call(
     ): Int
+    external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_create_component(
+    ): Int
+    external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_create_container(
+    ): Int
+    external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_create_system(
+    ): Int
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_find_stops(
     ): Int
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_geocode_address(
@@ -750,6 +798,10 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_plan_trip(
     ): Int
+    external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_query_architecture(
+    ): Int
+    external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_query_project(
+    ): Int
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_reverse_geocode(
     ): Int
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_save_user_variable(
@@ -757,6 +809,10 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_station_toilets(
     ): Int
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_tools(
+    ): Int
+    external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_update_diagram(
+    ): Int
+    external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_validate(
     ): Int
     external fun uniffi_toolpack_uniffi_checksum_constructor_toolpackclient_from_env(
     ): Int
@@ -793,6 +849,12 @@ internal object UniffiLib {
     ): Long
     external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_call(`ptr`: Long,`name`: RustBuffer.ByValue,`arguments`: RustBuffer.ByValue,
     ): Long
+    external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_create_component(`ptr`: Long,`request`: RustBufferCreateComponentRequest.ByValue,
+    ): Long
+    external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_create_container(`ptr`: Long,`request`: RustBufferCreateContainerRequest.ByValue,
+    ): Long
+    external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_create_system(`ptr`: Long,`request`: RustBufferCreateSystemRequest.ByValue,
+    ): Long
     external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_find_stops(`ptr`: Long,`request`: RustBufferFindStopsRequest.ByValue,
     ): Long
     external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_geocode_address(`ptr`: Long,`request`: RustBufferGeocodeAddressRequest.ByValue,
@@ -805,6 +867,10 @@ internal object UniffiLib {
     ): Long
     external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_plan_trip(`ptr`: Long,`request`: RustBufferPlanTripRequest.ByValue,
     ): Long
+    external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_query_architecture(`ptr`: Long,`request`: RustBufferQueryArchitectureRequest.ByValue,
+    ): Long
+    external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_query_project(`ptr`: Long,`request`: RustBufferQueryProjectRequest.ByValue,
+    ): Long
     external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_reverse_geocode(`ptr`: Long,`request`: RustBufferReverseGeocodeRequest.ByValue,
     ): Long
     external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_save_user_variable(`ptr`: Long,`request`: RustBufferSaveUserVariableRequest.ByValue,
@@ -813,6 +879,10 @@ internal object UniffiLib {
     ): Long
     external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_tools(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
+    external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_update_diagram(`ptr`: Long,`request`: RustBufferUpdateDiagramRequest.ByValue,
+    ): Long
+    external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_validate(`ptr`: Long,`request`: RustBufferValidateRequest.ByValue,
+    ): Long
     external fun ffi_toolpack_uniffi_rustbuffer_alloc(`size`: Long,uniffi_out_err: UniffiRustCallStatus, 
     ): RustBuffer.ByValue
     external fun ffi_toolpack_uniffi_rustbuffer_from_bytes(`bytes`: ForeignBytes.ByValue,uniffi_out_err: UniffiRustCallStatus, 
@@ -935,6 +1005,15 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_call() and 0xFFFF) != 11048) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_create_component() and 0xFFFF) != 55273) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_create_container() and 0xFFFF) != 59968) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_create_system() and 0xFFFF) != 32310) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_find_stops() and 0xFFFF) != 25998) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -953,6 +1032,12 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_plan_trip() and 0xFFFF) != 46906) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_query_architecture() and 0xFFFF) != 57254) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_query_project() and 0xFFFF) != 29957) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_reverse_geocode() and 0xFFFF) != 25800) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -963,6 +1048,12 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_tools() and 0xFFFF) != 37828) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_update_diagram() and 0xFFFF) != 50690) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_validate() and 0xFFFF) != 36158) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolpack_uniffi_checksum_constructor_toolpackclient_from_env() and 0xFFFF) != 23091) {
@@ -1332,6 +1423,12 @@ public interface ToolpackClientInterface {
      */
     suspend fun `call`(`name`: kotlin.String, `arguments`: kotlin.String): kotlin.String
     
+    suspend fun `createComponent`(`request`: CreateComponentRequest): CreateComponentResult
+    
+    suspend fun `createContainer`(`request`: CreateContainerRequest): CreateContainerResult
+    
+    suspend fun `createSystem`(`request`: CreateSystemRequest): CreateSystemResult
+    
     suspend fun `findStops`(`request`: FindStopsRequest): FindStopsResult
     
     suspend fun `geocodeAddress`(`request`: GeocodeAddressRequest): GeocodeAddressResult
@@ -1344,6 +1441,10 @@ public interface ToolpackClientInterface {
     
     suspend fun `planTrip`(`request`: PlanTripRequest): PlanTripResult
     
+    suspend fun `queryArchitecture`(`request`: QueryArchitectureRequest): ArchitectureView
+    
+    suspend fun `queryProject`(`request`: QueryProjectRequest): QueryProjectResult
+    
     suspend fun `reverseGeocode`(`request`: ReverseGeocodeRequest): ReverseGeocodeResult
     
     suspend fun `saveUserVariable`(`request`: SaveUserVariableRequest): SaveUserVariableResult
@@ -1355,6 +1456,10 @@ public interface ToolpackClientInterface {
      * JSON schema, annotations), as a JSON array.
      */
     fun `tools`(): kotlin.String
+    
+    suspend fun `updateDiagram`(`request`: UpdateDiagramRequest): UpdateDiagramResult
+    
+    suspend fun `validate`(`request`: ValidateRequest): ValidateResult
     
     companion object
 }
@@ -1506,6 +1611,72 @@ open class ToolpackClient: Disposable, AutoCloseable, ToolpackClientInterface
     
     @Throws(ToolpackException::class)
     @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
+    override suspend fun `createComponent`(`request`: CreateComponentRequest) : CreateComponentResult {
+        return uniffiRustCallAsync(
+        callWithHandle { uniffiHandle ->
+            UniffiLib.uniffi_toolpack_uniffi_fn_method_toolpackclient_create_component(
+                uniffiHandle,
+                
+        FfiConverterTypeCreateComponentRequest.lower(`request`),
+            )
+        },
+        { future, callback, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_poll_rust_buffer(future, callback, continuation) },
+        { future, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_complete_rust_buffer(future, continuation).let { RustBufferCreateComponentResult.create(it.capacity.toULong(), it.len.toULong(), it.data) } },
+        { future -> UniffiLib.ffi_toolpack_uniffi_rust_future_free_rust_buffer(future) },
+        // lift function
+        { FfiConverterTypeCreateComponentResult.lift(it) },
+        // Error FFI converter
+        ToolpackException.ErrorHandler,
+    )
+    }
+
+    
+    @Throws(ToolpackException::class)
+    @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
+    override suspend fun `createContainer`(`request`: CreateContainerRequest) : CreateContainerResult {
+        return uniffiRustCallAsync(
+        callWithHandle { uniffiHandle ->
+            UniffiLib.uniffi_toolpack_uniffi_fn_method_toolpackclient_create_container(
+                uniffiHandle,
+                
+        FfiConverterTypeCreateContainerRequest.lower(`request`),
+            )
+        },
+        { future, callback, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_poll_rust_buffer(future, callback, continuation) },
+        { future, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_complete_rust_buffer(future, continuation).let { RustBufferCreateContainerResult.create(it.capacity.toULong(), it.len.toULong(), it.data) } },
+        { future -> UniffiLib.ffi_toolpack_uniffi_rust_future_free_rust_buffer(future) },
+        // lift function
+        { FfiConverterTypeCreateContainerResult.lift(it) },
+        // Error FFI converter
+        ToolpackException.ErrorHandler,
+    )
+    }
+
+    
+    @Throws(ToolpackException::class)
+    @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
+    override suspend fun `createSystem`(`request`: CreateSystemRequest) : CreateSystemResult {
+        return uniffiRustCallAsync(
+        callWithHandle { uniffiHandle ->
+            UniffiLib.uniffi_toolpack_uniffi_fn_method_toolpackclient_create_system(
+                uniffiHandle,
+                
+        FfiConverterTypeCreateSystemRequest.lower(`request`),
+            )
+        },
+        { future, callback, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_poll_rust_buffer(future, callback, continuation) },
+        { future, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_complete_rust_buffer(future, continuation).let { RustBufferCreateSystemResult.create(it.capacity.toULong(), it.len.toULong(), it.data) } },
+        { future -> UniffiLib.ffi_toolpack_uniffi_rust_future_free_rust_buffer(future) },
+        // lift function
+        { FfiConverterTypeCreateSystemResult.lift(it) },
+        // Error FFI converter
+        ToolpackException.ErrorHandler,
+    )
+    }
+
+    
+    @Throws(ToolpackException::class)
+    @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
     override suspend fun `findStops`(`request`: FindStopsRequest) : FindStopsResult {
         return uniffiRustCallAsync(
         callWithHandle { uniffiHandle ->
@@ -1638,6 +1809,50 @@ open class ToolpackClient: Disposable, AutoCloseable, ToolpackClientInterface
     
     @Throws(ToolpackException::class)
     @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
+    override suspend fun `queryArchitecture`(`request`: QueryArchitectureRequest) : ArchitectureView {
+        return uniffiRustCallAsync(
+        callWithHandle { uniffiHandle ->
+            UniffiLib.uniffi_toolpack_uniffi_fn_method_toolpackclient_query_architecture(
+                uniffiHandle,
+                
+        FfiConverterTypeQueryArchitectureRequest.lower(`request`),
+            )
+        },
+        { future, callback, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_poll_rust_buffer(future, callback, continuation) },
+        { future, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_complete_rust_buffer(future, continuation).let { RustBufferArchitectureView.create(it.capacity.toULong(), it.len.toULong(), it.data) } },
+        { future -> UniffiLib.ffi_toolpack_uniffi_rust_future_free_rust_buffer(future) },
+        // lift function
+        { FfiConverterTypeArchitectureView.lift(it) },
+        // Error FFI converter
+        ToolpackException.ErrorHandler,
+    )
+    }
+
+    
+    @Throws(ToolpackException::class)
+    @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
+    override suspend fun `queryProject`(`request`: QueryProjectRequest) : QueryProjectResult {
+        return uniffiRustCallAsync(
+        callWithHandle { uniffiHandle ->
+            UniffiLib.uniffi_toolpack_uniffi_fn_method_toolpackclient_query_project(
+                uniffiHandle,
+                
+        FfiConverterTypeQueryProjectRequest.lower(`request`),
+            )
+        },
+        { future, callback, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_poll_rust_buffer(future, callback, continuation) },
+        { future, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_complete_rust_buffer(future, continuation).let { RustBufferQueryProjectResult.create(it.capacity.toULong(), it.len.toULong(), it.data) } },
+        { future -> UniffiLib.ffi_toolpack_uniffi_rust_future_free_rust_buffer(future) },
+        // lift function
+        { FfiConverterTypeQueryProjectResult.lift(it) },
+        // Error FFI converter
+        ToolpackException.ErrorHandler,
+    )
+    }
+
+    
+    @Throws(ToolpackException::class)
+    @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
     override suspend fun `reverseGeocode`(`request`: ReverseGeocodeRequest) : ReverseGeocodeResult {
         return uniffiRustCallAsync(
         callWithHandle { uniffiHandle ->
@@ -1717,6 +1932,50 @@ open class ToolpackClient: Disposable, AutoCloseable, ToolpackClientInterface
     )
     }
     
+
+    
+    @Throws(ToolpackException::class)
+    @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
+    override suspend fun `updateDiagram`(`request`: UpdateDiagramRequest) : UpdateDiagramResult {
+        return uniffiRustCallAsync(
+        callWithHandle { uniffiHandle ->
+            UniffiLib.uniffi_toolpack_uniffi_fn_method_toolpackclient_update_diagram(
+                uniffiHandle,
+                
+        FfiConverterTypeUpdateDiagramRequest.lower(`request`),
+            )
+        },
+        { future, callback, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_poll_rust_buffer(future, callback, continuation) },
+        { future, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_complete_rust_buffer(future, continuation).let { RustBufferUpdateDiagramResult.create(it.capacity.toULong(), it.len.toULong(), it.data) } },
+        { future -> UniffiLib.ffi_toolpack_uniffi_rust_future_free_rust_buffer(future) },
+        // lift function
+        { FfiConverterTypeUpdateDiagramResult.lift(it) },
+        // Error FFI converter
+        ToolpackException.ErrorHandler,
+    )
+    }
+
+    
+    @Throws(ToolpackException::class)
+    @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
+    override suspend fun `validate`(`request`: ValidateRequest) : ValidateResult {
+        return uniffiRustCallAsync(
+        callWithHandle { uniffiHandle ->
+            UniffiLib.uniffi_toolpack_uniffi_fn_method_toolpackclient_validate(
+                uniffiHandle,
+                
+        FfiConverterTypeValidateRequest.lower(`request`),
+            )
+        },
+        { future, callback, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_poll_rust_buffer(future, callback, continuation) },
+        { future, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_complete_rust_buffer(future, continuation).let { RustBufferValidateResult.create(it.capacity.toULong(), it.len.toULong(), it.data) } },
+        { future -> UniffiLib.ffi_toolpack_uniffi_rust_future_free_rust_buffer(future) },
+        // lift function
+        { FfiConverterTypeValidateResult.lift(it) },
+        // Error FFI converter
+        ToolpackException.ErrorHandler,
+    )
+    }
 
     
 
@@ -2208,6 +2467,34 @@ public object FfiConverterMapStringString: FfiConverterRustBuffer<Map<kotlin.Str
         }
     }
 }
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
+
 
 
 
