@@ -1055,6 +1055,42 @@ export interface DiagramLocation {
   rendered_to: string
 }
 
+/** `build_docs` arguments. */
+export interface BuildDocsRequest {
+  /** Path to the loko project. Alias: `project_root`. */
+  project_path: string
+  /** `html`, `markdown`, `pdf` or `all` (default). */
+  format?: "html" | "markdown" | "pdf" | "all"
+  /** Only re-render and re-write what changed (default true); false rebuilds everything. */
+  incremental?: boolean | null
+}
+
+/** `build_docs` answer. */
+export interface BuildDocsResult {
+  /** Always `true` (a failure is the error envelope). */
+  success: boolean
+  /** What the build did. */
+  build: BuildInfo
+  /** E.g. `Build complete: HTML, Markdown generated (PDF skipped - chromium not found)`. */
+  message: string
+}
+
+/** What a build did. */
+export interface BuildInfo {
+  /** The output directory, project-relative, e.g. `dist/`. */
+  output_dir: string
+  /** How long the build took. */
+  duration_ms: number
+  /** Files written by this build (files unchanged since the last build are kept, not rewritten). */
+  files_generated: number
+  /** Diagrams d2 rendered in this build. */
+  diagrams_rendered: number
+  /** Diagrams taken from the render cache. */
+  cache_hits: number
+  /** Files in the output after the build. */
+  files_total: number
+}
+
 /** `validate` arguments. */
 export interface ValidateRequest {
   /** Path to the loko project. Alias: `project_root`. */
@@ -1129,7 +1165,7 @@ export declare class ToolpackError extends Error {
 }
 
 /** Every tool of the catalog, in catalog order. */
-export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "validate"]
+export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate"]
 
 /** The toolpack client: one async method per catalog tool, plus `call` and `tools`. */
 export declare class Toolpack {
@@ -1231,6 +1267,12 @@ export declare class Toolpack {
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   updateDiagram(args: UpdateDiagramRequest): Promise<UpdateDiagramResult>
+  /**
+   * Builds a loko project's documentation into its output directory: an HTML site (landscape, a page per system, container and component, diagrams, search, dark mode), markdown documents, and a PDF through headless Chromium. Diagrams are rendered by d2 in parallel and cached; incremental builds (default) redo only what changed; the previous output stays intact if a build fails.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  buildDocs(args: BuildDocsRequest): Promise<BuildDocsResult>
   /**
    * Checks a loko project: unique ids, required markdown files, YAML frontmatter, D2 syntax of every diagram (with the real d2), orphaned directories, unreferenced containers, missing descriptions, empty systems, outdated renders, and the component graph (cycles with their path, dangling references, high coupling, isolated components). strict=true fails on warnings too.
    *

@@ -54,6 +54,8 @@ macro_rules! with_every_tool {
                 $crate::loko::CreateComponentRequest => $crate::loko::CreateComponentResult;
             "loko" update_diagram: $crate::loko::UpdateDiagram,
                 $crate::loko::UpdateDiagramRequest => $crate::loko::UpdateDiagramResult;
+            "loko" build_docs: $crate::loko::BuildDocs,
+                $crate::loko::BuildDocsRequest => $crate::loko::BuildDocsResult;
             "loko" validate: $crate::loko::Validate,
                 $crate::loko::ValidateRequest => $crate::loko::ValidateResult;
         }

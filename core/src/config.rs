@@ -47,6 +47,9 @@ pub mod env {
     /// Directories a loko `project_path` must lie in, separated like `PATH` (`:` on
     /// Unix); unset means any directory.
     pub const LOKO_ALLOWED_ROOTS: &str = "LOKO_ALLOWED_ROOTS";
+    /// The Chromium `build_docs` prints the PDF with (default: `chromium`,
+    /// `chromium-browser` or `google-chrome` on `PATH`).
+    pub const CHROMIUM_BIN: &str = "CHROMIUM_BIN";
 }
 
 /// Default TfL API base URL.
@@ -131,6 +134,7 @@ pub struct Config {
     xdg_data_home: Option<PathBuf>,
     appdata_dir: Option<PathBuf>,
     d2_bin: Option<PathBuf>,
+    chromium_bin: Option<PathBuf>,
     loko_allowed_roots: Vec<PathBuf>,
     digitransit_api_key: Option<Secret>,
     digitransit_base_url: String,
@@ -151,6 +155,7 @@ impl Default for Config {
             xdg_data_home: None,
             appdata_dir: None,
             d2_bin: None,
+            chromium_bin: None,
             loko_allowed_roots: Vec::new(),
             digitransit_api_key: None,
             digitransit_base_url: DEFAULT_DIGITRANSIT_BASE_URL.to_owned(),
@@ -171,6 +176,7 @@ impl fmt::Debug for Config {
             .field("home_dir", &self.home_dir)
             .field("data_dir", &self.data_dir)
             .field("d2_bin", &self.d2_bin)
+            .field("chromium_bin", &self.chromium_bin)
             .field("loko_allowed_roots", &self.loko_allowed_roots)
             .field("digitransit_api_key", &self.digitransit_api_key)
             .field("digitransit_base_url", &self.digitransit_base_url)
@@ -264,6 +270,10 @@ impl Config {
     pub fn d2_bin(&self) -> Option<&PathBuf> {
         self.d2_bin.as_ref()
     }
+    /// The configured Chromium (`CHROMIUM_BIN`), if any.
+    pub fn chromium_bin(&self) -> Option<&PathBuf> {
+        self.chromium_bin.as_ref()
+    }
     /// The directories a loko project must lie in (`LOKO_ALLOWED_ROOTS`); empty = any.
     pub fn loko_allowed_roots(&self) -> &[PathBuf] {
         &self.loko_allowed_roots
@@ -341,6 +351,11 @@ impl ConfigBuilder {
         self.config.d2_bin = Some(path.into());
         self
     }
+    /// Sets the Chromium `build_docs` prints PDFs with (`CHROMIUM_BIN`).
+    pub fn chromium_bin(mut self, path: impl Into<PathBuf>) -> Self {
+        self.config.chromium_bin = Some(path.into());
+        self
+    }
     /// Fences loko projects to these directories (`LOKO_ALLOWED_ROOTS`).
     pub fn loko_allowed_roots(mut self, roots: impl IntoIterator<Item = PathBuf>) -> Self {
         self.config.loko_allowed_roots = roots.into_iter().collect();
@@ -398,6 +413,7 @@ impl ConfigBuilder {
                 self
             }
             env::D2_BIN => self.d2_bin(value),
+            env::CHROMIUM_BIN => self.chromium_bin(value),
             env::LOKO_ALLOWED_ROOTS => self.loko_allowed_roots(std::env::split_paths(value)),
             env::DIGITRANSIT_API_KEY => self.digitransit_api_key(value),
             env::DIGITRANSIT_BASE_URL => self.digitransit_base_url(value),
@@ -460,6 +476,7 @@ pub fn all_names() -> Vec<String> {
         env::XDG_DATA_HOME,
         env::APPDATA,
         env::D2_BIN,
+        env::CHROMIUM_BIN,
         env::LOKO_ALLOWED_ROOTS,
     ]
     .iter()

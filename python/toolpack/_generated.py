@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict
 
 #: Every tool of the catalog, in catalog order.
-TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "validate",)
+TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate",)
 
 #: `JourneyPlanRequest`: where from, where to, and whether the route must be step-free.
 JourneyPlanRequest = TypedDict("JourneyPlanRequest", {"from": str, "to": str, "needAccessibleRoute": NotRequired[bool | None]})
@@ -1040,6 +1040,42 @@ class UpdateDiagramResult(TypedDict):
     """`Diagram updated and rendered successfully`."""
 
 
+class BuildDocsRequest(TypedDict):
+    """`build_docs` arguments."""
+    project_path: str
+    """Path to the loko project. Alias: `project_root`."""
+    format: NotRequired[Literal["html", "markdown", "pdf", "all"]]
+    """`html`, `markdown`, `pdf` or `all` (default)."""
+    incremental: NotRequired[bool | None]
+    """Only re-render and re-write what changed (default true); false rebuilds everything."""
+
+
+class BuildInfo(TypedDict):
+    """What a build did."""
+    output_dir: str
+    """The output directory, project-relative, e.g. `dist/`."""
+    duration_ms: int
+    """How long the build took."""
+    files_generated: int
+    """Files written by this build (files unchanged since the last build are kept, not rewritten)."""
+    diagrams_rendered: int
+    """Diagrams d2 rendered in this build."""
+    cache_hits: int
+    """Diagrams taken from the render cache."""
+    files_total: int
+    """Files in the output after the build."""
+
+
+class BuildDocsResult(TypedDict):
+    """`build_docs` answer."""
+    success: bool
+    """Always `true` (a failure is the error envelope)."""
+    build: BuildInfo
+    """What the build did."""
+    message: str
+    """E.g. `Build complete: HTML, Markdown generated (PDF skipped - chromium not found)`."""
+
+
 class ValidateRequest(TypedDict):
     """`validate` arguments."""
     project_path: str
@@ -1321,6 +1357,20 @@ class AsyncTools:
             arguments["container_name"] = container_name
         return await self._typed("update_diagram", arguments)  # type: ignore[no-any-return]
 
+    async def build_docs(self, *, project_path: str, format: Literal["html", "markdown", "pdf", "all"] | None = None, incremental: bool | None = None) -> BuildDocsResult:
+        """
+        Builds a loko project's documentation into its output directory: an HTML site (landscape, a page per system, container and component, diagrams, search, dark mode), markdown documents, and a PDF through headless Chromium. Diagrams are rendered by d2 in parallel and cached; incremental builds (default) redo only what changed; the previous output stays intact if a build fails.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        if format is not None:
+            arguments["format"] = format
+        if incremental is not None:
+            arguments["incremental"] = incremental
+        return await self._typed("build_docs", arguments)  # type: ignore[no-any-return]
+
     async def validate(self, *, project_path: str, strict: bool | None = None) -> ValidateResult:
         """
         Checks a loko project: unique ids, required markdown files, YAML frontmatter, D2 syntax of every diagram (with the real d2), orphaned directories, unreferenced containers, missing descriptions, empty systems, outdated renders, and the component graph (cycles with their path, dangling references, high coupling, isolated components). strict=true fails on warnings too.
@@ -1576,6 +1626,20 @@ class SyncTools:
         if container_name is not None:
             arguments["container_name"] = container_name
         return self._typed("update_diagram", arguments)  # type: ignore[no-any-return]
+
+    def build_docs(self, *, project_path: str, format: Literal["html", "markdown", "pdf", "all"] | None = None, incremental: bool | None = None) -> BuildDocsResult:
+        """
+        Builds a loko project's documentation into its output directory: an HTML site (landscape, a page per system, container and component, diagrams, search, dark mode), markdown documents, and a PDF through headless Chromium. Diagrams are rendered by d2 in parallel and cached; incremental builds (default) redo only what changed; the previous output stays intact if a build fails.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        if format is not None:
+            arguments["format"] = format
+        if incremental is not None:
+            arguments["incremental"] = incremental
+        return self._typed("build_docs", arguments)  # type: ignore[no-any-return]
 
     def validate(self, *, project_path: str, strict: bool | None = None) -> ValidateResult:
         """

@@ -7,6 +7,7 @@
 //! contract's codes ([`LokoErrorCode`]). Nothing is read or written outside the project
 //! directory, and `LOKO_ALLOWED_ROOTS` can fence the projects themselves.
 
+pub mod build_docs;
 mod create;
 pub mod d2;
 mod fence;
@@ -29,6 +30,7 @@ use std::sync::{Arc, Mutex};
 
 use sha2::{Digest, Sha256};
 
+pub use build_docs::{BuildDocs, BuildDocsRequest, BuildDocsResult, BuildInfo};
 pub use create::{
     CreateComponent, CreateComponentRequest, CreateComponentResult, CreateContainer,
     CreateContainerRequest, CreateContainerResult, CreateSystem, CreateSystemRequest,
@@ -64,23 +66,26 @@ pub(crate) struct LokoState {
 }
 
 impl LokoState {
-    /// A checker for `d2`, sharing this toolpack's results.
-    pub(crate) async fn syntax_checker(&self, d2: D2) -> SyntaxChecker {
+    /// `d2 --version` of `d2`, asked once per binary.
+    pub(crate) async fn d2_version(&self, d2: &D2) -> String {
         let known = self
             .versions
             .lock()
             .ok()
             .and_then(|v| v.get(d2.path()).cloned());
-        let version = match known {
-            Some(v) => v,
-            None => {
-                let v = d2.version().await.unwrap_or_default();
-                if let Ok(mut versions) = self.versions.lock() {
-                    versions.insert(d2.path().to_owned(), v.clone());
-                }
-                v
-            }
-        };
+        if let Some(known) = known {
+            return known;
+        }
+        let version = d2.version().await.unwrap_or_default();
+        if let Ok(mut versions) = self.versions.lock() {
+            versions.insert(d2.path().to_owned(), version.clone());
+        }
+        version
+    }
+
+    /// A checker for `d2`, sharing this toolpack's results.
+    pub(crate) async fn syntax_checker(&self, d2: D2) -> SyntaxChecker {
+        let version = self.d2_version(&d2).await;
         SyntaxChecker {
             d2,
             version,
@@ -164,6 +169,11 @@ impl crate::Toolpack {
         request: UpdateDiagramRequest,
     ) -> LokoResponse<UpdateDiagramResult> {
         self.call::<UpdateDiagram>(request).await
+    }
+
+    /// `build_docs` (see [`BuildDocs`]).
+    pub async fn build_docs(&self, request: BuildDocsRequest) -> LokoResponse<BuildDocsResult> {
+        self.call::<BuildDocs>(request).await
     }
 
     /// `validate` (see [`Validate`]).

@@ -3,6 +3,7 @@
 //! [`vectors`] (shared test cases) loader and checker.
 
 pub mod fake_upstream;
+pub mod loko_project;
 pub mod vectors;
 
 pub use fake_upstream::{BodyMode, FakeUpstream, RecordedRequest, Scenario};

@@ -825,6 +825,273 @@ public func FfiConverterTypeBoundingBox_lower(_ value: BoundingBox) -> RustBuffe
 
 
 /**
+ * `build_docs` arguments.
+ */
+public struct BuildDocsRequest: Equatable, Hashable {
+    /**
+     * Path to the loko project. Alias: `project_root`.
+     */
+    public var projectPath: String
+    /**
+     * `html`, `markdown`, `pdf` or `all` (default).
+     */
+    public var format: String?
+    /**
+     * Only re-render and re-write what changed (default true); false rebuilds everything.
+     */
+    public var incremental: Bool?
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Path to the loko project. Alias: `project_root`.
+         */projectPath: String, 
+        /**
+         * `html`, `markdown`, `pdf` or `all` (default).
+         */format: String?, 
+        /**
+         * Only re-render and re-write what changed (default true); false rebuilds everything.
+         */incremental: Bool?) {
+        self.projectPath = projectPath
+        self.format = format
+        self.incremental = incremental
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension BuildDocsRequest: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeBuildDocsRequest: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> BuildDocsRequest {
+        return
+            try BuildDocsRequest(
+                projectPath: FfiConverterString.read(from: &buf), 
+                format: FfiConverterOptionString.read(from: &buf), 
+                incremental: FfiConverterOptionBool.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: BuildDocsRequest, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.projectPath, into: &buf)
+        FfiConverterOptionString.write(value.format, into: &buf)
+        FfiConverterOptionBool.write(value.incremental, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeBuildDocsRequest_lift(_ buf: RustBuffer) throws -> BuildDocsRequest {
+    return try FfiConverterTypeBuildDocsRequest.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeBuildDocsRequest_lower(_ value: BuildDocsRequest) -> RustBuffer {
+    return FfiConverterTypeBuildDocsRequest.lower(value)
+}
+
+
+/**
+ * `build_docs` answer.
+ */
+public struct BuildDocsResult: Equatable, Hashable {
+    /**
+     * Always `true` (a failure is the error envelope).
+     */
+    public var success: Bool
+    /**
+     * What the build did.
+     */
+    public var build: BuildInfo
+    /**
+     * E.g. `Build complete: HTML, Markdown generated (PDF skipped - chromium not found)`.
+     */
+    public var message: String
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * Always `true` (a failure is the error envelope).
+         */success: Bool, 
+        /**
+         * What the build did.
+         */build: BuildInfo, 
+        /**
+         * E.g. `Build complete: HTML, Markdown generated (PDF skipped - chromium not found)`.
+         */message: String) {
+        self.success = success
+        self.build = build
+        self.message = message
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension BuildDocsResult: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeBuildDocsResult: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> BuildDocsResult {
+        return
+            try BuildDocsResult(
+                success: FfiConverterBool.read(from: &buf), 
+                build: FfiConverterTypeBuildInfo.read(from: &buf), 
+                message: FfiConverterString.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: BuildDocsResult, into buf: inout [UInt8]) {
+        FfiConverterBool.write(value.success, into: &buf)
+        FfiConverterTypeBuildInfo.write(value.build, into: &buf)
+        FfiConverterString.write(value.message, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeBuildDocsResult_lift(_ buf: RustBuffer) throws -> BuildDocsResult {
+    return try FfiConverterTypeBuildDocsResult.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeBuildDocsResult_lower(_ value: BuildDocsResult) -> RustBuffer {
+    return FfiConverterTypeBuildDocsResult.lower(value)
+}
+
+
+/**
+ * What a build did.
+ */
+public struct BuildInfo: Equatable, Hashable {
+    /**
+     * The output directory, project-relative, e.g. `dist/`.
+     */
+    public var outputDir: String
+    /**
+     * How long the build took.
+     */
+    public var durationMs: UInt64
+    /**
+     * Files written by this build (files unchanged since the last build are kept, not rewritten).
+     */
+    public var filesGenerated: UInt32
+    /**
+     * Diagrams d2 rendered in this build.
+     */
+    public var diagramsRendered: UInt32
+    /**
+     * Diagrams taken from the render cache.
+     */
+    public var cacheHits: UInt32
+    /**
+     * Files in the output after the build.
+     */
+    public var filesTotal: UInt32
+
+    // Default memberwise initializers are never public by default, so we
+    // declare one manually.
+    public init(
+        /**
+         * The output directory, project-relative, e.g. `dist/`.
+         */outputDir: String, 
+        /**
+         * How long the build took.
+         */durationMs: UInt64, 
+        /**
+         * Files written by this build (files unchanged since the last build are kept, not rewritten).
+         */filesGenerated: UInt32, 
+        /**
+         * Diagrams d2 rendered in this build.
+         */diagramsRendered: UInt32, 
+        /**
+         * Diagrams taken from the render cache.
+         */cacheHits: UInt32, 
+        /**
+         * Files in the output after the build.
+         */filesTotal: UInt32) {
+        self.outputDir = outputDir
+        self.durationMs = durationMs
+        self.filesGenerated = filesGenerated
+        self.diagramsRendered = diagramsRendered
+        self.cacheHits = cacheHits
+        self.filesTotal = filesTotal
+    }
+
+    
+
+    
+}
+
+#if compiler(>=6)
+extension BuildInfo: Sendable {}
+#endif
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public struct FfiConverterTypeBuildInfo: FfiConverterRustBuffer {
+    public static func read(from buf: inout (data: Data, offset: Data.Index)) throws -> BuildInfo {
+        return
+            try BuildInfo(
+                outputDir: FfiConverterString.read(from: &buf), 
+                durationMs: FfiConverterUInt64.read(from: &buf), 
+                filesGenerated: FfiConverterUInt32.read(from: &buf), 
+                diagramsRendered: FfiConverterUInt32.read(from: &buf), 
+                cacheHits: FfiConverterUInt32.read(from: &buf), 
+                filesTotal: FfiConverterUInt32.read(from: &buf)
+        )
+    }
+
+    public static func write(_ value: BuildInfo, into buf: inout [UInt8]) {
+        FfiConverterString.write(value.outputDir, into: &buf)
+        FfiConverterUInt64.write(value.durationMs, into: &buf)
+        FfiConverterUInt32.write(value.filesGenerated, into: &buf)
+        FfiConverterUInt32.write(value.diagramsRendered, into: &buf)
+        FfiConverterUInt32.write(value.cacheHits, into: &buf)
+        FfiConverterUInt32.write(value.filesTotal, into: &buf)
+    }
+}
+
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeBuildInfo_lift(_ buf: RustBuffer) throws -> BuildInfo {
+    return try FfiConverterTypeBuildInfo.lift(buf)
+}
+
+#if swift(>=5.8)
+@_documentation(visibility: private)
+#endif
+public func FfiConverterTypeBuildInfo_lower(_ value: BuildInfo) -> RustBuffer {
+    return FfiConverterTypeBuildInfo.lower(value)
+}
+
+
+/**
  * One container in full detail.
  */
 public struct ContainerFull: Equatable, Hashable {

@@ -516,6 +516,8 @@ fileprivate struct FfiConverterString: FfiConverter {
  */
 public protocol ToolpackClientProtocol: AnyObject, Sendable {
     
+    func buildDocs(request: BuildDocsRequest) async throws  -> BuildDocsResult
+    
     /**
      * Calls tool `name` with JSON `arguments`; returns the MCP `CallToolResult` JSON,
      * contract errors included. Throws `InvalidCall` for an unknown tool or bad JSON.
@@ -641,6 +643,22 @@ public static func fromEnv(overrides: [String: String])throws  -> ToolpackClient
 }
     
 
+    
+open func buildDocs(request: BuildDocsRequest)async throws  -> BuildDocsResult  {
+    return
+        try  await uniffiRustCallAsync(
+            rustFutureFunc: {
+                uniffi_toolpack_uniffi_fn_method_toolpackclient_build_docs(
+                        self.uniffiCloneHandle(),FfiConverterTypeBuildDocsRequest_lower(request)
+                )
+            },
+            pollFunc: ffi_toolpack_uniffi_rust_future_poll_rust_buffer,
+            completeFunc: ffi_toolpack_uniffi_rust_future_complete_rust_buffer,
+            freeFunc: ffi_toolpack_uniffi_rust_future_free_rust_buffer,
+            liftFunc: FfiConverterTypeBuildDocsResult_lift,
+            errorHandler: FfiConverterTypeToolpackError_lift
+        )
+}
     
     /**
      * Calls tool `name` with JSON `arguments`; returns the MCP `CallToolResult` JSON,
@@ -1315,6 +1333,9 @@ private let initializationResult: InitializationResult = {
     let scaffolding_contract_version = ffi_toolpack_uniffi_uniffi_contract_version()
     if bindings_contract_version != scaffolding_contract_version {
         return InitializationResult.contractVersionMismatch
+    }
+    if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_build_docs() != 32051) {
+        return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_call() != 11048) {
         return InitializationResult.apiChecksumMismatch

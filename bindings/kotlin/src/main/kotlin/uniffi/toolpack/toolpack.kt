@@ -1233,6 +1233,195 @@ public object FfiConverterTypeBoundingBox: FfiConverterRustBuffer<BoundingBox> {
 
 
 /**
+ * `build_docs` arguments.
+ */
+data class BuildDocsRequest (
+    /**
+     * Path to the loko project. Alias: `project_root`.
+     */
+    var `projectPath`: kotlin.String
+    , 
+    /**
+     * `html`, `markdown`, `pdf` or `all` (default).
+     */
+    var `format`: kotlin.String?
+    , 
+    /**
+     * Only re-render and re-write what changed (default true); false rebuilds everything.
+     */
+    var `incremental`: kotlin.Boolean?
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeBuildDocsRequest: FfiConverterRustBuffer<BuildDocsRequest> {
+    override fun read(buf: ByteBuffer): BuildDocsRequest {
+        return BuildDocsRequest(
+            FfiConverterString.read(buf),
+            FfiConverterOptionalString.read(buf),
+            FfiConverterOptionalBoolean.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: BuildDocsRequest) = (
+            FfiConverterString.allocationSize(value.`projectPath`) +
+            FfiConverterOptionalString.allocationSize(value.`format`) +
+            FfiConverterOptionalBoolean.allocationSize(value.`incremental`)
+    )
+
+    override fun write(value: BuildDocsRequest, buf: ByteBuffer) {
+            FfiConverterString.write(value.`projectPath`, buf)
+            FfiConverterOptionalString.write(value.`format`, buf)
+            FfiConverterOptionalBoolean.write(value.`incremental`, buf)
+    }
+}
+
+
+
+/**
+ * `build_docs` answer.
+ */
+data class BuildDocsResult (
+    /**
+     * Always `true` (a failure is the error envelope).
+     */
+    var `success`: kotlin.Boolean
+    , 
+    /**
+     * What the build did.
+     */
+    var `build`: BuildInfo
+    , 
+    /**
+     * E.g. `Build complete: HTML, Markdown generated (PDF skipped - chromium not found)`.
+     */
+    var `message`: kotlin.String
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeBuildDocsResult: FfiConverterRustBuffer<BuildDocsResult> {
+    override fun read(buf: ByteBuffer): BuildDocsResult {
+        return BuildDocsResult(
+            FfiConverterBoolean.read(buf),
+            FfiConverterTypeBuildInfo.read(buf),
+            FfiConverterString.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: BuildDocsResult) = (
+            FfiConverterBoolean.allocationSize(value.`success`) +
+            FfiConverterTypeBuildInfo.allocationSize(value.`build`) +
+            FfiConverterString.allocationSize(value.`message`)
+    )
+
+    override fun write(value: BuildDocsResult, buf: ByteBuffer) {
+            FfiConverterBoolean.write(value.`success`, buf)
+            FfiConverterTypeBuildInfo.write(value.`build`, buf)
+            FfiConverterString.write(value.`message`, buf)
+    }
+}
+
+
+
+/**
+ * What a build did.
+ */
+data class BuildInfo (
+    /**
+     * The output directory, project-relative, e.g. `dist/`.
+     */
+    var `outputDir`: kotlin.String
+    , 
+    /**
+     * How long the build took.
+     */
+    var `durationMs`: kotlin.ULong
+    , 
+    /**
+     * Files written by this build (files unchanged since the last build are kept, not rewritten).
+     */
+    var `filesGenerated`: kotlin.UInt
+    , 
+    /**
+     * Diagrams d2 rendered in this build.
+     */
+    var `diagramsRendered`: kotlin.UInt
+    , 
+    /**
+     * Diagrams taken from the render cache.
+     */
+    var `cacheHits`: kotlin.UInt
+    , 
+    /**
+     * Files in the output after the build.
+     */
+    var `filesTotal`: kotlin.UInt
+    
+){
+    
+
+    
+
+    
+    companion object
+}
+
+/**
+ * @suppress
+ */
+public object FfiConverterTypeBuildInfo: FfiConverterRustBuffer<BuildInfo> {
+    override fun read(buf: ByteBuffer): BuildInfo {
+        return BuildInfo(
+            FfiConverterString.read(buf),
+            FfiConverterULong.read(buf),
+            FfiConverterUInt.read(buf),
+            FfiConverterUInt.read(buf),
+            FfiConverterUInt.read(buf),
+            FfiConverterUInt.read(buf),
+        )
+    }
+
+    override fun allocationSize(value: BuildInfo) = (
+            FfiConverterString.allocationSize(value.`outputDir`) +
+            FfiConverterULong.allocationSize(value.`durationMs`) +
+            FfiConverterUInt.allocationSize(value.`filesGenerated`) +
+            FfiConverterUInt.allocationSize(value.`diagramsRendered`) +
+            FfiConverterUInt.allocationSize(value.`cacheHits`) +
+            FfiConverterUInt.allocationSize(value.`filesTotal`)
+    )
+
+    override fun write(value: BuildInfo, buf: ByteBuffer) {
+            FfiConverterString.write(value.`outputDir`, buf)
+            FfiConverterULong.write(value.`durationMs`, buf)
+            FfiConverterUInt.write(value.`filesGenerated`, buf)
+            FfiConverterUInt.write(value.`diagramsRendered`, buf)
+            FfiConverterUInt.write(value.`cacheHits`, buf)
+            FfiConverterUInt.write(value.`filesTotal`, buf)
+    }
+}
+
+
+
+/**
  * One container in full detail.
  */
 data class ContainerFull (

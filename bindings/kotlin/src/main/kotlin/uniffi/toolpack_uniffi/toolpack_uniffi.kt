@@ -39,6 +39,8 @@ import kotlinx.coroutines.Job
 import kotlinx.coroutines.launch
 import kotlinx.coroutines.suspendCancellableCoroutine
 import uniffi.toolpack.ArchitectureView
+import uniffi.toolpack.BuildDocsRequest
+import uniffi.toolpack.BuildDocsResult
 import uniffi.toolpack.CreateComponentRequest
 import uniffi.toolpack.CreateComponentResult
 import uniffi.toolpack.CreateContainerRequest
@@ -46,6 +48,8 @@ import uniffi.toolpack.CreateContainerResult
 import uniffi.toolpack.CreateSystemRequest
 import uniffi.toolpack.CreateSystemResult
 import uniffi.toolpack.FfiConverterTypeArchitectureView
+import uniffi.toolpack.FfiConverterTypeBuildDocsRequest
+import uniffi.toolpack.FfiConverterTypeBuildDocsResult
 import uniffi.toolpack.FfiConverterTypeCreateComponentRequest
 import uniffi.toolpack.FfiConverterTypeCreateComponentResult
 import uniffi.toolpack.FfiConverterTypeCreateContainerRequest
@@ -103,6 +107,8 @@ import uniffi.toolpack.UpdateDiagramResult
 import uniffi.toolpack.ValidateRequest
 import uniffi.toolpack.ValidateResult
 import uniffi.toolpack.RustBuffer as RustBufferArchitectureView
+import uniffi.toolpack.RustBuffer as RustBufferBuildDocsRequest
+import uniffi.toolpack.RustBuffer as RustBufferBuildDocsResult
 import uniffi.toolpack.RustBuffer as RustBufferCreateComponentRequest
 import uniffi.toolpack.RustBuffer as RustBufferCreateComponentResult
 import uniffi.toolpack.RustBuffer as RustBufferCreateContainerRequest
@@ -778,6 +784,8 @@ internal object IntegrityCheckingUniffiLib {
     }
 
     internal fun ensureInitialized() = Unit
+    external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_build_docs(
+    ): Int
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_call(
     ): Int
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_create_component(
@@ -846,6 +854,8 @@ internal object UniffiLib {
     external fun uniffi_toolpack_uniffi_fn_constructor_toolpackclient_from_env(`overrides`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_toolpack_uniffi_fn_constructor_toolpackclient_new(`settings`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
+    ): Long
+    external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_build_docs(`ptr`: Long,`request`: RustBufferBuildDocsRequest.ByValue,
     ): Long
     external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_call(`ptr`: Long,`name`: RustBuffer.ByValue,`arguments`: RustBuffer.ByValue,
     ): Long
@@ -1002,6 +1012,9 @@ private fun uniffiCheckContractApiVersion(lib: IntegrityCheckingUniffiLib) {
 }
 @Suppress("UNUSED_PARAMETER")
 private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
+    if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_build_docs() and 0xFFFF) != 32051) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_call() and 0xFFFF) != 11048) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1417,6 +1430,8 @@ public object FfiConverterString: FfiConverter<String, RustBuffer.ByValue> {
  */
 public interface ToolpackClientInterface {
     
+    suspend fun `buildDocs`(`request`: BuildDocsRequest): BuildDocsResult
+    
     /**
      * Calls tool `name` with JSON `arguments`; returns the MCP `CallToolResult` JSON,
      * contract errors included. Throws `InvalidCall` for an unknown tool or bad JSON.
@@ -1579,6 +1594,28 @@ open class ToolpackClient: Disposable, AutoCloseable, ToolpackClientInterface
         return uniffiRustCall() { status ->
             UniffiLib.uniffi_toolpack_uniffi_fn_clone_toolpackclient(handle, status)
         }
+    }
+
+    
+    @Throws(ToolpackException::class)
+    @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
+    override suspend fun `buildDocs`(`request`: BuildDocsRequest) : BuildDocsResult {
+        return uniffiRustCallAsync(
+        callWithHandle { uniffiHandle ->
+            UniffiLib.uniffi_toolpack_uniffi_fn_method_toolpackclient_build_docs(
+                uniffiHandle,
+                
+        FfiConverterTypeBuildDocsRequest.lower(`request`),
+            )
+        },
+        { future, callback, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_poll_rust_buffer(future, callback, continuation) },
+        { future, continuation -> UniffiLib.ffi_toolpack_uniffi_rust_future_complete_rust_buffer(future, continuation).let { RustBufferBuildDocsResult.create(it.capacity.toULong(), it.len.toULong(), it.data) } },
+        { future -> UniffiLib.ffi_toolpack_uniffi_rust_future_free_rust_buffer(future) },
+        // lift function
+        { FfiConverterTypeBuildDocsResult.lift(it) },
+        // Error FFI converter
+        ToolpackException.ErrorHandler,
+    )
     }
 
     
@@ -2467,6 +2504,10 @@ public object FfiConverterMapStringString: FfiConverterRustBuffer<Map<kotlin.Str
         }
     }
 }
+
+
+
+
 
 
 

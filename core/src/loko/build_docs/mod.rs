@@ -1,0 +1,406 @@
+//! `build_docs`: the project as a documentation site (HTML), markdown documents and a
+//! PDF, into the configured output directory (`[paths] output`, default `dist/`).
+//!
+//! Diagrams are rendered by the real `d2` in parallel with a persistent cache; the
+//! output is built next to the previous one and swapped in, so a failed or killed build
+//! never leaves a half-written site; an incremental build (the default) re-renders and
+//! re-writes only what changed. Progress goes out through [`crate::report`], one step
+//! per diagram and per page.
+
+mod diagrams;
+mod html;
+mod markdown_docs;
+mod output;
+mod pdf;
+mod tree;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::time::Instant;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+pub use diagrams::CACHE_DIR;
+pub use html::{LANDSCAPE, esc, markdown as render_markdown};
+pub use output::{LOCK_FILE, MANIFEST};
+
+use super::d2::D2;
+use super::project_tool::{answer, blocking, load_project};
+use super::relationships::{self, Relationship};
+use super::response::{Failure, LokoErrorCode, LokoResponse};
+use super::update_diagram::output_dir;
+use crate::Toolpack;
+use crate::report;
+use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+use output::{Manifest, Staging, hash};
+
+/// The PDF's file name in the output directory.
+pub const PDF_FILE: &str = "architecture.pdf";
+/// The page the PDF is printed from.
+pub const PRINT_PAGE: &str = "print.html";
+
+/// `build_docs` arguments.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(deny_unknown_fields)]
+pub struct BuildDocsRequest {
+    /// Path to the loko project. Alias: `project_root`.
+    #[serde(alias = "project_root")]
+    pub project_path: String,
+    /// `html`, `markdown`, `pdf` or `all` (default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("enum" = ["html", "markdown", "pdf", "all"]))]
+    pub format: Option<String>,
+    /// Only re-render and re-write what changed (default true); false rebuilds everything.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub incremental: Option<bool>,
+}
+
+/// What a build did.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+pub struct BuildInfo {
+    /// The output directory, project-relative, e.g. `dist/`.
+    pub output_dir: String,
+    /// How long the build took.
+    pub duration_ms: u64,
+    /// Files written by this build (files unchanged since the last build are kept, not rewritten).
+    pub files_generated: u32,
+    /// Diagrams d2 rendered in this build.
+    pub diagrams_rendered: u32,
+    /// Diagrams taken from the render cache.
+    pub cache_hits: u32,
+    /// Files in the output after the build.
+    pub files_total: u32,
+}
+
+/// `build_docs` answer.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+pub struct BuildDocsResult {
+    /// Always `true` (a failure is the error envelope).
+    pub success: bool,
+    /// What the build did.
+    pub build: BuildInfo,
+    /// E.g. `Build complete: HTML, Markdown generated (PDF skipped - chromium not found)`.
+    pub message: String,
+}
+
+/// The `build_docs` tool.
+pub struct BuildDocs;
+
+impl Tool for BuildDocs {
+    type Input = BuildDocsRequest;
+    type Output = LokoResponse<BuildDocsResult>;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "build_docs",
+        title: "loko: build the documentation",
+        description: "Builds a loko project's documentation into its output directory: an HTML site (landscape, a page per system, container and component, diagrams, search, dark mode), markdown documents, and a PDF through headless Chromium. Diagrams are rendered by d2 in parallel and cached; incremental builds (default) redo only what changed; the previous output stays intact if a build fails.",
+        toolset: Toolset::Loko,
+        annotations: Annotations {
+            read_only: false,
+            destructive: true,
+            idempotent: true,
+            open_world: false,
+        },
+    };
+
+    async fn run(toolpack: &Toolpack, r: BuildDocsRequest) -> Self::Output {
+        answer(build(toolpack, r)).await
+    }
+}
+
+/// Which outputs a build makes.
+#[derive(Debug, Clone, Copy)]
+struct Formats {
+    html: bool,
+    markdown: bool,
+    pdf: bool,
+}
+
+impl Formats {
+    fn parse(format: Option<&str>) -> Result<Formats, Failure> {
+        let (html, markdown, pdf) = match format.map(str::trim) {
+            None | Some("") | Some("all") => (true, true, true),
+            Some("html") => (true, false, false),
+            Some("markdown") => (false, true, false),
+            Some("pdf") => (false, false, true),
+            Some(_) => {
+                return Err(Failure::invalid(
+                    "format must be: html, markdown, pdf, or all",
+                ));
+            }
+        };
+        Ok(Formats {
+            html,
+            markdown,
+            pdf,
+        })
+    }
+
+    /// Whether this build makes the output file `path` (files of other formats from an
+    /// earlier build are kept).
+    fn makes(&self, path: &str) -> bool {
+        if path.starts_with("markdown/") {
+            self.markdown
+        } else if path == PDF_FILE || path == PRINT_PAGE {
+            self.pdf
+        } else if path.starts_with("diagrams/") {
+            true
+        } else {
+            self.html
+        }
+    }
+}
+
+async fn build(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<BuildDocsResult, Failure> {
+    let started = Instant::now();
+    if r.project_path.trim().is_empty() {
+        return Err(Failure::invalid("project_path is required"));
+    }
+    let formats = Formats::parse(r.format.as_deref())?;
+    let incremental = r.incremental.unwrap_or(true);
+    let project = load_project(toolpack, Some(r.project_path.clone())).await?;
+    if project.systems.is_empty() {
+        return Err(Failure::invalid(
+            "Project has no systems. Create at least one system first",
+        ));
+    }
+    let output_rel = output_dir(&project);
+    let output = project.root.resolve(Path::new(&output_rel))?;
+    let source = project.root.resolve(Path::new(&project.source))?;
+    if output == project.root.path() || source.starts_with(&output) {
+        return Err(
+            Failure::invalid("The output directory must not contain the sources")
+                .details(format!("[paths] output = {output_rel}")),
+        );
+    }
+    let d2 = D2::locate(toolpack.config())?;
+    let _lock = output::lock(&project.root).await?;
+    let recovered = output.clone();
+    blocking(move || {
+        output::recover(&recovered);
+        Ok(())
+    })
+    .await?;
+
+    let docs = tree::docs(&project);
+    let (edge_list, _) = relationships::collect(&project);
+    let mut edges: BTreeMap<String, Vec<Relationship>> = BTreeMap::new();
+    for edge in edge_list {
+        edges.entry(edge.source.clone()).or_default().push(edge);
+    }
+    let mut jobs = vec![diagrams::Job {
+        name: LANDSCAPE.to_owned(),
+        source_path: "(system landscape)".to_owned(),
+        source: html::landscape(&project, &edges),
+    }];
+    for doc in &docs {
+        if let Some(diagram) = &doc.entity.diagram {
+            let text = std::fs::read_to_string(project.root.path().join(diagram))
+                .map_err(|e| super::fence::io_failure(Path::new(diagram), &e))?;
+            jobs.push(diagrams::Job {
+                name: doc.key.clone(),
+                source_path: diagram.clone(),
+                source: text,
+            });
+        }
+    }
+    let pages = if formats.html { docs.len() + 1 } else { 0 }
+        + if formats.markdown { docs.len() + 1 } else { 0 };
+    let options = diagrams::Options {
+        layout: project.settings.layout().to_owned(),
+        theme: project.settings.theme_id(),
+        cache: project
+            .settings
+            .d2_cache
+            .then(|| project.root.path().join(CACHE_DIR)),
+        read_cache: incremental,
+        progress_total: (jobs.len() + pages) as f64,
+    };
+    let version = toolpack.loko().d2_version(&d2).await;
+    let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
+    let rendered = diagrams::render_all(&d2, &version, jobs, &options, workers).await;
+    if !rendered.failures.is_empty() {
+        let details: Vec<String> = rendered
+            .failures
+            .iter()
+            .map(|(file, message)| format!("{file}: {message}"))
+            .collect();
+        return Err(Failure::new(
+            LokoErrorCode::InvalidSyntax,
+            "Failed to render diagrams (see details)",
+        )
+        .details(details.join("\n")));
+    }
+
+    let names: BTreeSet<String> = rendered.svgs.keys().cloned().collect();
+    let site = html::Site {
+        project: &project,
+        docs: &docs,
+        edges: &edges,
+        rendered: &names,
+    };
+    let mut files: Vec<(String, Vec<u8>)> = rendered
+        .svgs
+        .iter()
+        .map(|(name, svg)| (format!("diagrams/{name}.svg"), svg.clone()))
+        .collect();
+    if formats.html {
+        files.extend(site.files());
+    }
+    if formats.markdown {
+        files.extend(site.markdown_files());
+    }
+    let chromium = formats
+        .pdf
+        .then(|| pdf::locate(toolpack.config()))
+        .flatten();
+    if chromium.is_some() {
+        files.push((PRINT_PAGE.to_owned(), site.print_page().into_bytes()));
+        if !formats.html {
+            files.push((
+                "styles/style.css".to_owned(),
+                html::STYLE.as_bytes().to_vec(),
+            ));
+        }
+    }
+    let written = write_output(
+        &output,
+        files,
+        &formats,
+        incremental,
+        chromium.as_deref(),
+        options.progress_total - pages as f64,
+    )
+    .await?;
+
+    let mut made = Vec::new();
+    if formats.html {
+        made.push("HTML");
+    }
+    if formats.markdown {
+        made.push("Markdown");
+    }
+    if formats.pdf && chromium.is_some() {
+        made.push("PDF");
+    }
+    let mut message = if made.is_empty() {
+        "Build complete".to_owned()
+    } else {
+        format!("Build complete: {} generated", made.join(", "))
+    };
+    if formats.pdf && chromium.is_none() {
+        message
+            .push_str(" (PDF skipped - chromium not found; install Chromium or set CHROMIUM_BIN)");
+    }
+    if written.generated == 0 {
+        message.push_str("; nothing changed since the last build");
+    }
+    Ok(BuildDocsResult {
+        success: true,
+        build: BuildInfo {
+            output_dir: format!("{output_rel}/"),
+            duration_ms: started.elapsed().as_millis() as u64,
+            files_generated: written.generated,
+            diagrams_rendered: rendered.rendered,
+            cache_hits: rendered.cache_hits,
+            files_total: written.total,
+        },
+        message,
+    })
+}
+
+struct Written {
+    generated: u32,
+    total: u32,
+}
+
+/// Writes `files` as the new output (see [`output`]): unchanged files are linked, not
+/// rewritten, and nothing at all happens when nothing changed.
+async fn write_output(
+    output: &Path,
+    files: Vec<(String, Vec<u8>)>,
+    formats: &Formats,
+    incremental: bool,
+    chromium: Option<&Path>,
+    progress_start: f64,
+) -> Result<Written, Failure> {
+    let previous = Manifest::read(output).unwrap_or_default();
+    let mut manifest = Manifest::default();
+    for (path, bytes) in &files {
+        manifest.files.insert(path.clone(), hash(bytes));
+    }
+    // The PDF is keyed by the page it is printed from.
+    if chromium.is_some()
+        && let Some(page) = manifest.files.get(PRINT_PAGE).cloned()
+    {
+        manifest.files.insert(PDF_FILE.to_owned(), page);
+    }
+    let kept: Vec<String> = previous
+        .files
+        .keys()
+        .filter(|p| !formats.makes(p) && !manifest.files.contains_key(*p))
+        .cloned()
+        .collect();
+    for path in &kept {
+        manifest
+            .files
+            .insert(path.clone(), previous.files[path].clone());
+    }
+    let total = manifest.files.len() as u32;
+    let same = |path: &str| {
+        incremental
+            && previous.files.get(path) == manifest.files.get(path)
+            && output.join(path).is_file()
+    };
+    if manifest.files.keys().all(|p| same(p)) && previous.files.len() == manifest.files.len() {
+        return Ok(Written {
+            generated: 0,
+            total,
+        });
+    }
+    let staging = Staging::new(output)?;
+    let mut generated = 0;
+    let mut step = progress_start;
+    let progress_total = progress_start
+        + files
+            .iter()
+            .filter(|(p, _)| p.ends_with(".html") || p.ends_with(".md"))
+            .count() as f64;
+    for (path, bytes) in &files {
+        if staging.put(path, bytes, same(path))? {
+            generated += 1;
+        }
+        if path.ends_with(".html") || path.ends_with(".md") {
+            step += 1.0;
+            report::progress(step, Some(progress_total), Some(format!("page {path}")));
+        }
+    }
+    for path in &kept {
+        staging.put(
+            path,
+            &std::fs::read(output.join(path)).unwrap_or_default(),
+            true,
+        )?;
+    }
+    if let Some(chromium) = chromium {
+        let linked = same(PDF_FILE)
+            && std::fs::hard_link(output.join(PDF_FILE), staging.dir.join(PDF_FILE)).is_ok();
+        if !linked {
+            pdf::print(
+                chromium,
+                &staging.dir.join(PRINT_PAGE),
+                &staging.dir.join(PDF_FILE),
+            )
+            .await?;
+            generated += 1;
+        }
+    }
+    let text =
+        serde_json::to_vec_pretty(&manifest).map_err(|e| Failure::internal(e.to_string()))?;
+    staging.put(output::MANIFEST, &text, false)?;
+    staging.commit()?;
+    Ok(Written { generated, total })
+}

@@ -1,0 +1,74 @@
+//! The PDF: headless Chromium (`CHROMIUM_BIN`, else `chromium`, `chromium-browser`,
+//! `google-chrome` on `PATH`) prints the build's print page, every system from a new page.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use super::super::response::Failure;
+use crate::config::Config;
+
+/// The longest a PDF print may take.
+pub const PRINT_TIMEOUT: Duration = Duration::from_secs(120);
+
+/// The Chromium binary to print with, if any.
+pub fn locate(config: &Config) -> Option<PathBuf> {
+    if let Some(path) = config.chromium_bin() {
+        return path.is_file().then(|| path.clone());
+    }
+    let names = [
+        "chromium",
+        "chromium-browser",
+        "google-chrome",
+        "google-chrome-stable",
+    ];
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
+        .find(|p| p.is_file())
+}
+
+/// Prints `page` (an HTML file) to `pdf` with `chromium`.
+pub async fn print(chromium: &Path, page: &Path, pdf: &Path) -> Result<(), Failure> {
+    let profile = std::env::temp_dir().join(format!(
+        "toolpack-chromium-{}-{:016x}",
+        std::process::id(),
+        fastrand::u64(..)
+    ));
+    let mut url = String::from("file://");
+    url.push_str(&page.to_string_lossy());
+    let output = tokio::time::timeout(
+        PRINT_TIMEOUT,
+        tokio::process::Command::new(chromium)
+            .args([
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-pdf-header-footer",
+                "--no-first-run",
+            ])
+            .arg(format!("--user-data-dir={}", profile.display()))
+            .arg(format!("--print-to-pdf={}", pdf.display()))
+            .arg(url)
+            .stdin(Stdio::null())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .kill_on_drop(true)
+            .output(),
+    )
+    .await;
+    let _ = std::fs::remove_dir_all(&profile);
+    let output = output
+        .map_err(|_| {
+            Failure::internal("Failed to print the PDF").details("Chromium did not finish in time")
+        })?
+        .map_err(|e| Failure::internal("Failed to print the PDF").details(e.to_string()))?;
+    if output.status.success() && pdf.is_file() {
+        Ok(())
+    } else {
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        Err(Failure::internal("Failed to print the PDF")
+            .details(stderr.lines().last().unwrap_or("").to_owned()))
+    }
+}
