@@ -61,7 +61,7 @@ pub fn generate(dir: &Path, shape: Shape) -> std::io::Result<()> {
             .collect();
         write(
             &sdir.join("system.d2"),
-            &format!("direction: right\n{shapes}"),
+            &format!("# {sys}\ndirection: right\n{shapes}"),
         )?;
         for (c, cont) in container_ids.iter().enumerate() {
             let cdir = sdir.join(cont);
@@ -73,7 +73,7 @@ pub fn generate(dir: &Path, shape: Shape) -> std::io::Result<()> {
             )?;
             write(
                 &cdir.join("container.d2"),
-                &format!("{cont}: \"Container {c}\" {{\n  style.fill: \"#E1F5FE\"\n}}\n"),
+                &format!("{cont}: \"Container {c} of {sys}\" {{\n  style.fill: \"#E1F5FE\"\n}}\n"),
             )?;
             for k in 0..shape.components {
                 let comp = format!("component-{k}");
@@ -100,7 +100,7 @@ pub fn generate(dir: &Path, shape: Shape) -> std::io::Result<()> {
                 )?;
                 write(
                     &cdir.join(&comp).join("component.d2"),
-                    &format!("{comp}: \"Component {k}\"\n"),
+                    &format!("{comp}: \"Component {k} of {sys}/{cont}\"\n"),
                 )?;
             }
         }

@@ -207,8 +207,13 @@ async fn build(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<BuildDocsResu
             });
         }
     }
+    let chromium = formats
+        .pdf
+        .then(|| pdf::locate(toolpack.config()))
+        .flatten();
     let pages = if formats.html { docs.len() + 1 } else { 0 }
-        + if formats.markdown { docs.len() + 1 } else { 0 };
+        + if formats.markdown { docs.len() + 1 } else { 0 }
+        + usize::from(chromium.is_some());
     let options = diagrams::Options {
         layout: project.settings.layout().to_owned(),
         theme: project.settings.theme_id(),
@@ -253,10 +258,6 @@ async fn build(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<BuildDocsResu
     if formats.markdown {
         files.extend(site.markdown_files());
     }
-    let chromium = formats
-        .pdf
-        .then(|| pdf::locate(toolpack.config()))
-        .flatten();
     if chromium.is_some() {
         files.push((PRINT_PAGE.to_owned(), site.print_page().into_bytes()));
         if !formats.html {
@@ -272,7 +273,10 @@ async fn build(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<BuildDocsResu
         &formats,
         incremental,
         chromium.as_deref(),
-        options.progress_total - pages as f64,
+        (
+            options.progress_total - pages as f64,
+            options.progress_total,
+        ),
     )
     .await?;
 
@@ -325,7 +329,7 @@ async fn write_output(
     formats: &Formats,
     incremental: bool,
     chromium: Option<&Path>,
-    progress_start: f64,
+    (mut step, progress_total): (f64, f64),
 ) -> Result<Written, Failure> {
     let previous = Manifest::read(output).unwrap_or_default();
     let mut manifest = Manifest::default();
@@ -356,6 +360,11 @@ async fn write_output(
             && output.join(path).is_file()
     };
     if manifest.files.keys().all(|p| same(p)) && previous.files.len() == manifest.files.len() {
+        report::progress(
+            progress_total,
+            Some(progress_total),
+            Some("every page is up to date".to_owned()),
+        );
         return Ok(Written {
             generated: 0,
             total,
@@ -363,12 +372,6 @@ async fn write_output(
     }
     let staging = Staging::new(output)?;
     let mut generated = 0;
-    let mut step = progress_start;
-    let progress_total = progress_start
-        + files
-            .iter()
-            .filter(|(p, _)| p.ends_with(".html") || p.ends_with(".md"))
-            .count() as f64;
     for (path, bytes) in &files {
         if staging.put(path, bytes, same(path))? {
             generated += 1;
