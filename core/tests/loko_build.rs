@@ -213,7 +213,7 @@ async fn the_pdf_has_a_page_or_more_per_system() {
         .trim()
         .parse()
         .unwrap();
-    assert!(pages >= 1 + 3, "a title page and one per system: {info}");
+    assert!(pages > 3, "a title page and one per system: {info}");
     let mut first_pages = Vec::new();
     for page in 1..=pages {
         let text = std::process::Command::new("pdftotext")

@@ -293,15 +293,42 @@ impl Reporter for StderrReporter {
                 total,
                 message,
             } if self.progress => {
-                let of = total.map(|t| format!("/{t}")).unwrap_or_default();
-                let text = message.unwrap_or_default();
-                eprint!("\r\x1b[2Kprogress {done}{of} {text}");
+                eprint!(
+                    "\r\x1b[2K{}",
+                    progress_line(done, total, message.as_deref())
+                );
                 if total.is_some_and(|t| done >= t) {
                     eprintln!();
                 }
             }
             _ => {}
         }
+    }
+}
+
+/// Width of the progress bar, in cells.
+const BAR_CELLS: usize = 24;
+/// The longest message shown beside the bar, in characters.
+const BAR_MESSAGE: usize = 60;
+
+/// One line of progress: `[█████░░░…] 12/30 diagram 12/30: src/shop/system.d2`, or a
+/// count alone when the total is unknown.
+fn progress_line(done: f64, total: Option<f64>, message: Option<&str>) -> String {
+    let text: String = message
+        .unwrap_or_default()
+        .chars()
+        .take(BAR_MESSAGE)
+        .collect();
+    match total.filter(|t| *t > 0.0) {
+        Some(total) => {
+            let filled = ((done / total).clamp(0.0, 1.0) * BAR_CELLS as f64).round() as usize;
+            format!(
+                "[{}{}] {done}/{total} {text}",
+                "█".repeat(filled),
+                "░".repeat(BAR_CELLS - filled)
+            )
+        }
+        None => format!("{done} {text}"),
     }
 }
 
@@ -337,4 +364,32 @@ async fn shutdown_signal() {
         let _ = tokio::signal::ctrl_c().await;
     }
     eprintln!("toolpack-mcp: shutting down");
+}
+
+#[cfg(test)]
+mod tests {
+    use super::progress_line;
+
+    #[test]
+    fn the_progress_bar_fills_with_the_work_done() {
+        assert_eq!(
+            progress_line(6.0, Some(24.0), Some("diagram 6/24: src/a/system.d2")),
+            format!(
+                "[{}{}] 6/24 diagram 6/24: src/a/system.d2",
+                "█".repeat(6),
+                "░".repeat(18)
+            )
+        );
+        assert!(
+            progress_line(30.0, Some(24.0), None).starts_with(&format!("[{}]", "█".repeat(24)))
+        );
+        assert_eq!(progress_line(3.0, None, Some("x")), "3 x");
+        assert_eq!(
+            progress_line(1.0, Some(2.0), Some(&"m".repeat(100)))
+                .chars()
+                .filter(|c| *c == 'm')
+                .count(),
+            60
+        );
+    }
 }

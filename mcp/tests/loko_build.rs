@@ -19,7 +19,11 @@ fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
             if path.is_dir() {
                 stack.push(path);
             } else {
-                let rel = path.strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+                let rel = path
+                    .strip_prefix(dir)
+                    .unwrap()
+                    .to_string_lossy()
+                    .into_owned();
                 files.insert(rel, std::fs::read(&path).unwrap());
             }
         }
@@ -29,7 +33,8 @@ fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
 
 fn build(project: &Path) -> Command {
     let mut cmd = Command::new(BIN);
-    let arguments = serde_json::json!({"project_path": project, "format": "html", "incremental": false});
+    let arguments =
+        serde_json::json!({"project_path": project, "format": "html", "incremental": false});
     cmd.args(["call", "build_docs", &arguments.to_string()]);
     cmd
 }
@@ -38,25 +43,51 @@ fn build(project: &Path) -> Command {
 #[test]
 fn a_build_killed_midway_leaves_the_previous_site_intact() {
     let dir = tempfile::tempdir().unwrap();
-    generate(dir.path(), Shape { systems: 1, containers: 4, components: 4 }).unwrap();
+    generate(
+        dir.path(),
+        Shape {
+            systems: 1,
+            containers: 4,
+            components: 4,
+        },
+    )
+    .unwrap();
     let first = build(dir.path()).output().unwrap();
-    assert!(first.status.success(), "{}", String::from_utf8_lossy(&first.stdout));
+    assert!(
+        first.status.success(),
+        "{}",
+        String::from_utf8_lossy(&first.stdout)
+    );
     let before = snapshot(&dir.path().join("dist"));
     assert!(before.contains_key("index.html"));
     // Change every diagram so the next build has to render them all, then kill it.
-    for (file, _) in snapshot(&dir.path().join("src")).iter().filter(|(f, _)| f.ends_with(".d2")) {
+    for (file, _) in snapshot(&dir.path().join("src"))
+        .iter()
+        .filter(|(f, _)| f.ends_with(".d2"))
+    {
         let path = dir.path().join("src").join(file);
         let text = std::fs::read_to_string(&path).unwrap();
         std::fs::write(&path, format!("{text}\nextra: \"changed\"\n")).unwrap();
     }
     let mut child = build(dir.path()).spawn().unwrap();
     std::thread::sleep(Duration::from_millis(1200));
-    assert!(child.try_wait().unwrap().is_none(), "the build must still be running when it is killed");
+    assert!(
+        child.try_wait().unwrap().is_none(),
+        "the build must still be running when it is killed"
+    );
     child.kill().unwrap();
     child.wait().unwrap();
-    assert_eq!(snapshot(&dir.path().join("dist")), before, "the previous site is byte for byte intact");
+    assert_eq!(
+        snapshot(&dir.path().join("dist")),
+        before,
+        "the previous site is byte for byte intact"
+    );
     let again = build(dir.path()).output().unwrap();
-    assert!(again.status.success(), "{}", String::from_utf8_lossy(&again.stdout));
+    assert!(
+        again.status.success(),
+        "{}",
+        String::from_utf8_lossy(&again.stdout)
+    );
     let after = snapshot(&dir.path().join("dist"));
     assert_ne!(after, before, "the new build replaced the site");
     let leftovers: Vec<String> = std::fs::read_dir(dir.path())

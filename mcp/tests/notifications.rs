@@ -165,3 +165,37 @@ async fn progress_reaches_the_client_before_the_response_when_asked_for() {
         (2.0, Some("disruption alternatives searched".into()))
     );
 }
+
+#[tokio::test]
+async fn build_docs_sends_one_progress_notification_per_diagram_and_page() {
+    let project = tempfile::tempdir().unwrap();
+    let shape = toolpack_testkit::loko_project::Shape {
+        systems: 1,
+        containers: 2,
+        components: 1,
+    };
+    toolpack_testkit::loko_project::generate(project.path(), shape).unwrap();
+    let (client, seen) = connect(&[]).await;
+    let mut with_token = params(
+        "build_docs",
+        json!({"project_path": project.path(), "format": "html"}),
+    );
+    let mut meta = RequestMetaObject::default();
+    meta.set_progress_token(ProgressToken(NumberOrString::Number(8)));
+    with_token.meta = Some(meta);
+    let answer = client.call_tool(with_token).await.unwrap();
+    assert_eq!(answer.is_error, Some(false), "{answer:?}");
+    let progress = seen.progress.lock().unwrap().clone();
+    // The landscape plus one diagram per entity; the index plus one page per entity.
+    let steps = (shape.diagrams() + 1) + (shape.entities() + 1);
+    assert_eq!(progress.len(), steps, "{progress:?}");
+    assert_eq!(progress.last().unwrap().0, steps as f64);
+    assert!(progress[0].1.as_deref().unwrap().starts_with("diagram 1/"));
+    assert!(
+        progress[steps - 1]
+            .1
+            .as_deref()
+            .unwrap()
+            .starts_with("page ")
+    );
+}
