@@ -1159,7 +1159,7 @@ export declare class ToolpackError extends Error {
   /** The contract's exact error code, e.g. `STATION_NOT_FOUND`. */
   readonly code: string
   /** The error's kind. */
-  readonly kind: 'validation' | 'not_found' | 'disambiguation_required' | 'rate_limited' | 'upstream_timeout' | 'upstream' | 'data_not_available' | 'internal' | 'other'
+  readonly kind: 'validation' | 'not_found' | 'disambiguation_required' | 'rate_limited' | 'upstream_timeout' | 'upstream' | 'data_not_available' | 'already_exists' | 'permission_denied' | 'internal' | 'other'
   /** The contract's error JSON. */
   readonly payload: Record<string, any>
 }

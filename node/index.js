@@ -17,7 +17,7 @@ class ToolpackError extends Error {
     this.tool = tool
     /** The contract's exact error code. */
     this.code = code
-    /** The error's kind: validation, not_found, disambiguation_required, rate_limited, upstream_timeout, upstream, data_not_available, internal or other. */
+    /** The error's kind: validation, not_found, disambiguation_required, rate_limited, upstream_timeout, upstream, data_not_available, already_exists, permission_denied, internal or other. */
     this.kind = kind
     /** The contract's error JSON. */
     this.payload = payload

@@ -65,6 +65,20 @@ pub enum ToolpackError {
         error_message: String,
         json: String,
     },
+    /// The entity to create exists already (`ALREADY_EXISTS`); nothing was overwritten.
+    #[error("{code}: {error_message}")]
+    AlreadyExists {
+        code: String,
+        error_message: String,
+        json: String,
+    },
+    /// A path outside what the tool may touch, or refused by the file system (`PERMISSION_DENIED`).
+    #[error("{code}: {error_message}")]
+    PermissionDenied {
+        code: String,
+        error_message: String,
+        json: String,
+    },
     /// A bug inside toolpack.
     #[error("{code}: {error_message}")]
     Internal {
@@ -131,6 +145,16 @@ impl ToolpackError {
                 json,
             },
             ErrorKind::DataNotAvailable => Self::DataNotAvailable {
+                code,
+                error_message,
+                json,
+            },
+            ErrorKind::AlreadyExists => Self::AlreadyExists {
+                code,
+                error_message,
+                json,
+            },
+            ErrorKind::PermissionDenied => Self::PermissionDenied {
                 code,
                 error_message,
                 json,

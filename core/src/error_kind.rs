@@ -19,6 +19,10 @@ pub enum ErrorKind {
     Upstream,
     /// Local data could not be read.
     DataNotAvailable,
+    /// The thing to create exists already (`ALREADY_EXISTS`); nothing was overwritten.
+    AlreadyExists,
+    /// A path is outside what the tool may touch, or the file system refused (`PERMISSION_DENIED`).
+    PermissionDenied,
     /// A bug: nobody's input is at fault.
     Internal,
     /// Any other contract code.
@@ -31,9 +35,8 @@ impl ErrorKind {
     pub fn of(code: &str) -> Self {
         let normalised = code.trim().to_ascii_uppercase().replace('-', "_");
         match normalised.as_str() {
-            "VALIDATION_ERROR" | "INVALID_ARGUMENT" | "INVALID_INPUT" | "UNSUPPORTED_REGION" => {
-                Self::Validation
-            }
+            "VALIDATION_ERROR" | "INVALID_ARGUMENT" | "INVALID_INPUT" | "INVALID_SYNTAX"
+            | "UNSUPPORTED_REGION" => Self::Validation,
             "DISAMBIGUATION_REQUIRED" => Self::DisambiguationRequired,
             "RATE_LIMIT_EXCEEDED" | "RATE_LIMITED" => Self::RateLimited,
             "UPSTREAM_TIMEOUT" => Self::UpstreamTimeout,
@@ -41,6 +44,8 @@ impl ErrorKind {
             "DATA_NOT_AVAILABLE" | "STORAGE_ERROR" => Self::DataNotAvailable,
             "NO_ITINERARY_FOUND" => Self::NotFound,
             "INTERNAL_ERROR" => Self::Internal,
+            "ALREADY_EXISTS" => Self::AlreadyExists,
+            "PERMISSION_DENIED" => Self::PermissionDenied,
             c if c.ends_with("NOT_FOUND") || c.ends_with("NO_RESULTS") => Self::NotFound,
             _ => Self::Other,
         }
@@ -56,6 +61,8 @@ impl ErrorKind {
             Self::UpstreamTimeout => "upstream_timeout",
             Self::Upstream => "upstream",
             Self::DataNotAvailable => "data_not_available",
+            Self::AlreadyExists => "already_exists",
+            Self::PermissionDenied => "permission_denied",
             Self::Internal => "internal",
             Self::Other => "other",
         }
@@ -86,6 +93,10 @@ mod tests {
             ("not-found", ErrorKind::NotFound),
             ("network-error", ErrorKind::Upstream),
             ("storage-error", ErrorKind::DataNotAvailable),
+            ("ALREADY_EXISTS", ErrorKind::AlreadyExists),
+            ("PERMISSION_DENIED", ErrorKind::PermissionDenied),
+            ("INVALID_SYNTAX", ErrorKind::Validation),
+            ("NOT_FOUND", ErrorKind::NotFound),
             ("SOMETHING_ELSE", ErrorKind::Other),
         ] {
             assert_eq!(ErrorKind::of(code), kind, "{code}");

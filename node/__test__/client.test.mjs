@@ -99,3 +99,25 @@ test('a timer keeps ticking during a long call', async () => {
   assert.equal(answer.code, 'OK')
   assert.ok(ticks >= 20, `only ${ticks} ticks in 600 ms`)
 })
+
+test('loko: typed calls, and ALREADY_EXISTS / PERMISSION_DENIED have their own kinds', async () => {
+  const { mkdtempSync, rmSync } = await import('node:fs')
+  const { tmpdir } = await import('node:os')
+  const { join } = await import('node:path')
+  const dir = mkdtempSync(join(tmpdir(), 'toolpack-loko-'))
+  try {
+    const client = new Toolpack()
+    const made = await client.createSystem({ project_path: dir, system_name: 'Payment Service' })
+    assert.equal(made.system.id, 'payment-service')
+    await assert.rejects(client.createSystem({ project_path: dir, system_name: 'payment service' }), {
+      code: 'ALREADY_EXISTS',
+      kind: 'already_exists',
+    })
+    const fenced = new Toolpack({ lokoAllowedRoots: join(dir, 'src') })
+    await assert.rejects(fenced.queryProject({ project_path: dir }), { code: 'PERMISSION_DENIED', kind: 'permission_denied' })
+    const toon = await client.queryArchitecture({ project_path: dir, detail: 'structure', format: 'toon' })
+    assert.match(toon.toon, /^type: structure\nsystems\[1\]:/)
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+})

@@ -13,7 +13,9 @@ returns the MCP result JSON and never raises for a contract error.
 
 from ._client import AsyncToolpack, ToolInfo, Toolpack
 from ._errors import (
+    AlreadyExistsError,
     DataNotAvailableError,
+    PermissionDeniedError,
     DisambiguationRequiredError,
     InternalError,
     NotFoundError,
@@ -28,7 +30,9 @@ from ._native import __version__
 
 __all__ = [
     "AsyncToolpack",
+    "AlreadyExistsError",
     "DataNotAvailableError",
+    "PermissionDeniedError",
     "DisambiguationRequiredError",
     "InternalError",
     "NotFoundError",

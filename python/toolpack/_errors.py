@@ -71,6 +71,18 @@ class DataNotAvailableError(ToolpackError):
     kind = "data_not_available"
 
 
+class AlreadyExistsError(ToolpackError):
+    """The thing to create exists already (``ALREADY_EXISTS``); nothing was overwritten."""
+
+    kind = "already_exists"
+
+
+class PermissionDeniedError(ToolpackError):
+    """A path outside what the tool may touch, or refused by the file system (``PERMISSION_DENIED``)."""
+
+    kind = "permission_denied"
+
+
 class InternalError(ToolpackError):
     """A bug inside toolpack (``INTERNAL_ERROR``)."""
 
@@ -87,6 +99,8 @@ _BY_KIND: dict[str, type[ToolpackError]] = {
         UpstreamTimeoutError,
         UpstreamError,
         DataNotAvailableError,
+        AlreadyExistsError,
+        PermissionDeniedError,
         InternalError,
     )
 }

@@ -2,7 +2,8 @@
 //! binding use) and prints what they return. Offline: no keys, no network.
 //! `planJourney` and the Digitransit tools talk real HTTP to the fake upstream on
 //! loopback, which replays recorded TfL and Digitransit responses; those answers are
-//! labelled as recorded. Saved places go to a temporary directory, removed at the end.
+//! labelled as recorded. Saved places and the loko scratch project go to temporary
+//! directories, removed at the end.
 //!
 //! Run: `cargo run -q -p toolpack-examples --bin demo`
 
@@ -25,8 +26,9 @@ fn helsinki_trip() -> Value {
     })
 }
 
-/// The example calls: (tool, arguments, what it shows).
-fn calls() -> Vec<(&'static str, Value, &'static str)> {
+/// The example calls: (tool, arguments, what it shows). `example` is the loko example
+/// project (read only), `scratch` an empty directory the loko calls build a project in.
+fn calls(example: &str, scratch: &str) -> Vec<(&'static str, Value, &'static str)> {
     vec![
         (
             "planJourney",
@@ -95,6 +97,46 @@ fn calls() -> Vec<(&'static str, Value, &'static str)> {
                    "destination": {"type": "coords", "value": {"lat": 60.17, "lon": 24.94}}}),
             "origin equals destination: the contract's validation-error envelope",
         ),
+        (
+            "query_project",
+            json!({"project_path": example}),
+            "loko: the example C4 project (examples/loko/shop)",
+        ),
+        (
+            "query_architecture",
+            json!({"project_path": example, "detail": "structure", "format": "toon"}),
+            "loko: its structure as TOON (the same answer as JSON, fewer tokens)",
+        ),
+        (
+            "query_architecture",
+            json!({"project_path": example, "scope": "container", "target": "online-shop/api", "detail": "full"}),
+            "loko: one container in full, relationships from frontmatter and relationships.toml",
+        ),
+        (
+            "validate",
+            json!({"project_path": example}),
+            "loko: every rule and the component graph (D2 syntax is checked when d2 is installed)",
+        ),
+        (
+            "create_system",
+            json!({"project_path": scratch, "system_name": "Payment Service", "description": "Takes card payments"}),
+            "loko: a project from nothing, in a temporary directory",
+        ),
+        (
+            "create_container",
+            json!({"project_path": scratch, "system_name": "payment-service", "container_name": "API", "technology": "Go"}),
+            "loko: a container in it",
+        ),
+        (
+            "create_container",
+            json!({"project_path": scratch, "system_name": "Payment Service", "container_name": "api"}),
+            "loko: never overwritten: ALREADY_EXISTS",
+        ),
+        (
+            "build_docs",
+            json!({"project_path": scratch, "format": "html"}),
+            "loko: the HTML site; needs d2 on PATH (./scripts/test-all puts one in target/tools/bin), and says so without it",
+        ),
     ]
 }
 
@@ -139,7 +181,11 @@ async fn main() -> ExitCode {
         names.len(),
         names.join(", ")
     );
-    for (tool, arguments, what) in calls() {
+    let example = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../loko/shop");
+    let scratch = std::env::temp_dir().join(format!("toolpack-demo-loko-{}", std::process::id()));
+    let _ = std::fs::create_dir_all(&scratch);
+    let (example, scratch_path) = (example.to_string_lossy(), scratch.to_string_lossy());
+    for (tool, arguments, what) in calls(&example, &scratch_path) {
         out += &format!("── {tool} {arguments}\n   ({what})\n");
         let result = match toolpack.call_json(tool, arguments).await {
             Ok(result) => result,
@@ -156,6 +202,7 @@ async fn main() -> ExitCode {
         out += &format!("   → {marker}\n{body}\n\n");
     }
     let _ = std::fs::remove_dir_all(&data_dir);
+    let _ = std::fs::remove_dir_all(&scratch);
     out += "planJourney answers above come from recorded TfL responses replayed on loopback \
 (tests/fixtures/tfl/journey, see PROVENANCE.md), not from live TfL.\n";
     out += "Digitransit answers come from recorded Pelias and OTP responses replayed on loopback \

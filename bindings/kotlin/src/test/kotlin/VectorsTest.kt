@@ -21,6 +21,8 @@ class VectorsTest {
         is ToolpackException.UpstreamTimeout -> e.code to e.json
         is ToolpackException.Upstream -> e.code to e.json
         is ToolpackException.DataNotAvailable -> e.code to e.json
+        is ToolpackException.AlreadyExists -> e.code to e.json
+        is ToolpackException.PermissionDenied -> e.code to e.json
         is ToolpackException.Internal -> e.code to e.json
         is ToolpackException.Other -> e.code to e.json
         is ToolpackException.InvalidSetting, is ToolpackException.InvalidCall -> throw e
