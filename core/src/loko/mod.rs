@@ -11,6 +11,7 @@ pub mod build_docs;
 mod create;
 pub mod d2;
 mod fence;
+pub mod file_cache;
 mod json_value;
 pub mod markdown;
 pub mod model;
@@ -61,6 +62,8 @@ use response::Failure;
 /// unchanged project runs no d2 process.
 #[derive(Debug, Default)]
 pub(crate) struct LokoState {
+    /// Project files read by earlier calls.
+    pub(crate) files: file_cache::FileCache,
     syntax: Arc<Mutex<HashMap<[u8; 32], Option<SyntaxError>>>>,
     versions: Mutex<HashMap<std::path::PathBuf, String>>,
 }

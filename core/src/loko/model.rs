@@ -80,6 +80,8 @@ pub struct Entity {
     pub doc: Document,
     /// The diagram file, project-relative, when there is one.
     pub diagram: Option<String>,
+    /// The diagram's D2 source (read for components, whose arrows are relationships).
+    pub diagram_source: Option<std::sync::Arc<str>>,
     /// The entities one level down, sorted by id.
     pub children: Vec<Entity>,
 }
@@ -177,6 +179,14 @@ impl Project {
     /// Reads the project at `root`. A directory with neither `loko.toml` nor a source
     /// directory is "Not a valid loko project".
     pub fn load(root: ProjectRoot) -> Result<Project, Failure> {
+        Self::load_with(root, &super::file_cache::FileCache::default())
+    }
+
+    /// Reads the project at `root`, reusing the files of `cache` that did not change.
+    pub fn load_with(
+        root: ProjectRoot,
+        cache: &super::file_cache::FileCache,
+    ) -> Result<Project, Failure> {
         let settings = read_settings(&root)?;
         let source = settings
             .source
@@ -198,12 +208,14 @@ impl Project {
             );
         }
         let mut reader = Reader {
+            cache,
             root: &root,
             findings: Vec::new(),
             updated_at: None,
         };
         let systems = if source_dir.is_dir() {
-            reader.read_level(&source_dir, Level::System)?
+            let top = reader.list(&source_dir)?;
+            reader.read_level(&top.dirs, Level::System)?
         } else {
             Vec::new()
         };
@@ -294,28 +306,41 @@ fn read_settings(root: &ProjectRoot) -> Result<ProjectSettings, Failure> {
 }
 
 struct Reader<'a> {
+    cache: &'a super::file_cache::FileCache,
     root: &'a ProjectRoot,
     findings: Vec<Finding>,
     updated_at: Option<std::time::SystemTime>,
 }
 
+/// One directory read once: its files and its subdirectories (sorted, no dot-entries).
+struct Listing {
+    files: std::collections::BTreeSet<String>,
+    dirs: Vec<PathBuf>,
+}
+
+impl Listing {
+    fn has_d2(&self) -> bool {
+        self.files.iter().any(|f| f.ends_with(".d2"))
+    }
+}
+
 impl Reader<'_> {
-    /// The entities of `level` in the subdirectories of `dir`.
-    fn read_level(&mut self, dir: &Path, level: Level) -> Result<Vec<Entity>, Failure> {
+    /// The entities of `level` in the subdirectories `dirs`.
+    fn read_level(&mut self, dirs: &[PathBuf], level: Level) -> Result<Vec<Entity>, Failure> {
         let mut entities = Vec::new();
-        for sub in self.subdirectories(dir)? {
-            let rel = self.root.relative(&sub);
-            let md = sub.join(level.markdown_file());
-            if md.is_file() {
-                entities.push(self.read_entity(&sub, level)?);
-            } else if looks_like_entity(&sub, level) {
+        for sub in dirs {
+            let listing = self.list(sub)?;
+            let rel = self.root.relative(sub);
+            if listing.files.contains(&level.markdown_file()) {
+                entities.push(self.read_entity(sub, &listing, level)?);
+            } else if listing.has_d2() || self.has_child_entities(&listing, level) {
                 self.findings.push(Finding::new(
                     Severity::Error,
                     missing_code(level),
                     format!(
                         "{} directory '{}' has no {}",
                         level.title(),
-                        dir_name(&sub),
+                        dir_name(sub),
                         level.markdown_file()
                     ),
                     format!("{rel}/"),
@@ -326,7 +351,7 @@ impl Reader<'_> {
                     "ORPHANED_DIRECTORY",
                     format!(
                         "Directory '{}' is not a {} (no {})",
-                        dir_name(&sub),
+                        dir_name(sub),
                         level.role(),
                         level.markdown_file()
                     ),
@@ -356,14 +381,28 @@ impl Reader<'_> {
         Ok(entities)
     }
 
-    fn read_entity(&mut self, dir: &Path, level: Level) -> Result<Entity, Failure> {
+    /// Whether a directory without its markdown file has children that are entities.
+    fn has_child_entities(&self, listing: &Listing, level: Level) -> bool {
+        level.child().is_some_and(|child| {
+            listing
+                .dirs
+                .iter()
+                .any(|d| d.join(child.markdown_file()).is_file())
+        })
+    }
+
+    fn read_entity(
+        &mut self,
+        dir: &Path,
+        listing: &Listing,
+        level: Level,
+    ) -> Result<Entity, Failure> {
         let id = dir_name(dir);
         let md = dir.join(level.markdown_file());
         let rel_dir = self.root.relative(dir);
-        let file = self.root.relative(&md);
-        let text = std::fs::read_to_string(&md).map_err(|e| io_failure(&md, &e))?;
-        self.touch(&md);
-        let doc = markdown::parse(&text).unwrap_or_else(|problem| {
+        let file = format!("{rel_dir}/{}", level.markdown_file());
+        let parsed = self.read_markdown(&md)?;
+        let doc = parsed.doc.clone().unwrap_or_else(|problem| {
             self.findings.push(Finding::new(
                 Severity::Error,
                 "INVALID_FRONTMATTER",
@@ -375,13 +414,13 @@ impl Reader<'_> {
             ));
             Document {
                 frontmatter: Default::default(),
-                body: text.clone(),
+                body: parsed.text.to_string(),
             }
         });
         let present: Vec<String> = level
             .diagram_candidates(&id)
             .into_iter()
-            .filter(|name| dir.join(name).is_file())
+            .filter(|name| listing.files.contains(name))
             .collect();
         if present.len() > 1 {
             self.findings.push(Finding::new(
@@ -398,12 +437,17 @@ impl Reader<'_> {
                 format!("{rel_dir}/"),
             ));
         }
-        let diagram = present.first().map(|name| {
-            self.touch(&dir.join(name));
-            format!("{rel_dir}/{name}")
-        });
+        let diagram = present.first().map(|name| format!("{rel_dir}/{name}"));
+        let diagram_source = match present.first() {
+            Some(name) if level == Level::Component => Some(self.read_text(&dir.join(name))?),
+            Some(name) => {
+                self.touch(&dir.join(name));
+                None
+            }
+            None => None,
+        };
         let children = match level.child() {
-            Some(child) => self.read_level(dir, child)?,
+            Some(child) => self.read_level(&listing.dirs, child)?,
             None => Vec::new(),
         };
         Ok(Entity {
@@ -413,13 +457,43 @@ impl Reader<'_> {
             file,
             doc,
             diagram,
+            diagram_source,
             children,
         })
     }
 
-    /// The subdirectories of `dir`, sorted, without dot-directories; symlinks that
-    /// lead out of the project are reported and skipped.
-    fn subdirectories(&mut self, dir: &Path) -> Result<Vec<PathBuf>, Failure> {
+    /// The stamp of `path`, noting its modification time.
+    fn stamp(&mut self, path: &Path) -> Result<super::file_cache::Stamp, Failure> {
+        let metadata = std::fs::metadata(path).map_err(|e| io_failure(path, &e))?;
+        let stamp = super::file_cache::Stamp::of(&metadata);
+        if let Some(modified) = stamp.modified() {
+            self.note_time(modified);
+        }
+        Ok(stamp)
+    }
+
+    /// A markdown file, parsed (from the cache when unchanged).
+    fn read_markdown(
+        &mut self,
+        path: &Path,
+    ) -> Result<std::sync::Arc<super::file_cache::ParsedMarkdown>, Failure> {
+        let stamp = self.stamp(path)?;
+        self.cache
+            .markdown(path, stamp)
+            .map_err(|e| io_failure(path, &e))
+    }
+
+    /// A text file (from the cache when unchanged).
+    fn read_text(&mut self, path: &Path) -> Result<std::sync::Arc<str>, Failure> {
+        let stamp = self.stamp(path)?;
+        self.cache
+            .text(path, stamp)
+            .map_err(|e| io_failure(path, &e))
+    }
+
+    /// The files and subdirectories of `dir` (sorted, without dot-entries); a symlink
+    /// that leads out of the project is reported and skipped.
+    fn list(&mut self, dir: &Path) -> Result<Listing, Failure> {
         let entries = std::fs::read_dir(dir).map_err(|e| {
             Failure::new(
                 LokoErrorCode::PermissionDenied,
@@ -427,33 +501,58 @@ impl Reader<'_> {
             )
             .details(format!("{}: {e}", self.root.relative(dir)))
         })?;
-        let mut dirs = Vec::new();
+        let mut listing = Listing {
+            files: Default::default(),
+            dirs: Vec::new(),
+        };
         for entry in entries.flatten() {
-            let path = entry.path();
             let name = entry.file_name().to_string_lossy().into_owned();
-            if name.starts_with('.') || !path.is_dir() {
+            if name.starts_with('.') {
                 continue;
             }
-            let rel = self.root.relative(&path);
-            if self.root.resolve(Path::new(&rel)).is_err() {
-                self.findings.push(Finding::new(
-                    Severity::Error,
-                    "PATH_OUTSIDE_PROJECT",
-                    format!("'{name}' is a symlink that leads outside the project; it is ignored"),
-                    format!("{rel}/"),
-                ));
+            let Ok(kind) = entry.file_type() else {
                 continue;
+            };
+            let path = entry.path();
+            let is_dir = if kind.is_symlink() {
+                let rel = self.root.relative(&path);
+                if self.root.resolve(Path::new(&rel)).is_err() {
+                    self.findings.push(Finding::new(
+                        Severity::Error,
+                        "PATH_OUTSIDE_PROJECT",
+                        format!(
+                            "'{name}' is a symlink that leads outside the project; it is ignored"
+                        ),
+                        if path.is_dir() {
+                            format!("{rel}/")
+                        } else {
+                            rel
+                        },
+                    ));
+                    continue;
+                }
+                path.is_dir()
+            } else {
+                kind.is_dir()
+            };
+            if is_dir {
+                listing.dirs.push(path);
+            } else {
+                listing.files.insert(name);
             }
-            dirs.push(path);
         }
-        dirs.sort();
-        Ok(dirs)
+        listing.dirs.sort();
+        Ok(listing)
     }
 
     fn touch(&mut self, file: &Path) {
         if let Ok(modified) = std::fs::metadata(file).and_then(|m| m.modified()) {
-            self.updated_at = Some(self.updated_at.map_or(modified, |t| t.max(modified)));
+            self.note_time(modified);
         }
+    }
+
+    fn note_time(&mut self, modified: std::time::SystemTime) {
+        self.updated_at = Some(self.updated_at.map_or(modified, |t| t.max(modified)));
     }
 }
 
@@ -461,29 +560,6 @@ fn dir_name(dir: &Path) -> String {
     dir.file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default()
-}
-
-/// Whether a directory without its markdown file still holds entity content: a
-/// diagram, or children that are entities.
-fn looks_like_entity(dir: &Path, level: Level) -> bool {
-    let has_d2 = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries.flatten().any(|e| {
-                let p = e.path();
-                p.is_file() && p.extension().is_some_and(|x| x == "d2")
-            })
-        })
-        .unwrap_or(false);
-    let has_children = level.child().is_some_and(|child| {
-        std::fs::read_dir(dir)
-            .map(|entries| {
-                entries
-                    .flatten()
-                    .any(|e| e.path().join(child.markdown_file()).is_file())
-            })
-            .unwrap_or(false)
-    });
-    has_d2 || has_children
 }
 
 fn missing_code(level: Level) -> &'static str {

@@ -29,7 +29,12 @@ pub(crate) async fn load_project(
     project_path: Option<String>,
 ) -> Result<Project, Failure> {
     let config = toolpack.config().clone();
-    blocking(move || Project::load(ProjectRoot::open(&config, project_path.as_deref())?)).await
+    let toolpack = toolpack.clone();
+    blocking(move || {
+        let root = ProjectRoot::open(&config, project_path.as_deref())?;
+        Project::load_with(root, &toolpack.loko().files)
+    })
+    .await
 }
 
 /// Answers a tool's `work` in the loko envelope.

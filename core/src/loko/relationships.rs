@@ -3,7 +3,7 @@
 //! and `src/<system>/relationships.toml`. Ids are qualified (`system/container/component`)
 //! so equal component ids in different containers never collide.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashMap};
 use std::path::Path;
 
 use serde_json::Value;
@@ -32,10 +32,11 @@ pub struct Relationship {
 /// Every relationship of `project`, deduplicated by `source->target`, plus findings
 /// about files that could not be read.
 pub fn collect(project: &Project) -> (Vec<Relationship>, Vec<Finding>) {
-    let index: Vec<(String, String, String)> = project
-        .components()
-        .map(|(s, c, k)| (s.id.clone(), c.id.clone(), k.id.clone()))
-        .collect();
+    let index = Index::new(
+        project
+            .components()
+            .map(|(s, c, k)| (s.id.clone(), c.id.clone(), k.id.clone())),
+    );
     let mut findings = Vec::new();
     let mut edges = Vec::new();
     for (system, container, component) in project.components() {
@@ -43,23 +44,21 @@ pub fn collect(project: &Project) -> (Vec<Relationship>, Vec<Finding>) {
         let here = (system.id.as_str(), container.id.as_str());
         for (target, label) in frontmatter_edges(component.doc.frontmatter.get("relationships")) {
             edges.push(Relationship {
-                target: resolve(&index, here, &target),
+                target: index.resolve(here, &target),
                 source: source.clone(),
                 target_written: target,
                 label,
                 location: component.file.clone(),
             });
         }
-        if let Some(diagram) = &component.diagram {
-            let text =
-                std::fs::read_to_string(project.root.path().join(diagram)).unwrap_or_default();
-            for (from, to, label) in d2_arrows(&text) {
+        if let (Some(diagram), Some(text)) = (&component.diagram, &component.diagram_source) {
+            for (from, to, label) in d2_arrows(text) {
                 let from_id = if from == component.id {
                     Some(source.clone())
                 } else {
-                    resolve(&index, here, &from)
+                    index.resolve(here, &from)
                 };
-                let to_id = resolve(&index, here, &to);
+                let to_id = index.resolve(here, &to);
                 if let (Some(from_id), Some(to_id)) = (from_id, to_id) {
                     edges.push(Relationship {
                         source: from_id,
@@ -92,7 +91,7 @@ pub fn collect(project: &Project) -> (Vec<Relationship>, Vec<Finding>) {
                             .to_owned()
                     };
                     let (from, to) = (field("source"), field("target"));
-                    let Some(source) = resolve(&index, (system.id.as_str(), ""), &from) else {
+                    let Some(source) = index.resolve((system.id.as_str(), ""), &from) else {
                         findings.push(Finding::new(
                             Severity::Error,
                             "dangling_reference",
@@ -102,7 +101,7 @@ pub fn collect(project: &Project) -> (Vec<Relationship>, Vec<Finding>) {
                         continue;
                     };
                     edges.push(Relationship {
-                        target: resolve(&index, (system.id.as_str(), ""), &to),
+                        target: index.resolve((system.id.as_str(), ""), &to),
                         source,
                         target_written: to,
                         label: field("label"),
@@ -157,45 +156,65 @@ fn frontmatter_edges(value: Option<&Value>) -> Vec<(String, String)> {
     }
 }
 
-/// The qualified id `written` means, seen from `(system, container)`: a qualified
-/// `system/container/component` or `container/component`, else a component id in the
-/// same container, then the same system, then anywhere if it is unique.
-fn resolve(
-    index: &[(String, String, String)],
-    here: (&str, &str),
-    written: &str,
-) -> Option<String> {
-    let written = written.trim().trim_matches('"');
-    let same = |a: &str, b: &str| a == b || slugify(a) == slugify(b);
-    let qualified = |(s, c, k): &(String, String, String)| format!("{s}/{c}/{k}");
-    let parts: Vec<&str> = written.split('/').collect();
-    let found: Vec<&(String, String, String)> = match parts.as_slice() {
-        [s, c, k] => index
-            .iter()
-            .filter(|(is, ic, ik)| same(is, s) && same(ic, c) && same(ik, k))
-            .collect(),
-        [c, k] => index
-            .iter()
-            .filter(|(is, ic, ik)| is == here.0 && same(ic, c) && same(ik, k))
-            .collect(),
-        [k] => {
-            let by =
-                |f: &dyn Fn(&(String, String, String)) -> bool| -> Vec<&(String, String, String)> {
-                    index.iter().filter(|e| same(&e.2, k) && f(e)).collect()
-                };
-            let local = by(&|e| e.0 == here.0 && e.1 == here.1);
-            let system = by(&|e| e.0 == here.0);
-            let anywhere = by(&|_| true);
-            [local, system, anywhere]
-                .into_iter()
-                .find(|v| !v.is_empty())
-                .unwrap_or_default()
+/// Every component by the slug of its id: `(system, container, component)` ids.
+pub(crate) struct Index {
+    by_component: HashMap<String, Vec<(String, String, String)>>,
+}
+
+impl Index {
+    /// The index of `components` (`(system, container, component)` ids).
+    pub(crate) fn new(components: impl IntoIterator<Item = (String, String, String)>) -> Self {
+        let mut by_component: HashMap<String, Vec<(String, String, String)>> = HashMap::new();
+        for entry in components {
+            by_component
+                .entry(slugify(&entry.2))
+                .or_default()
+                .push(entry);
         }
-        _ => Vec::new(),
-    };
-    match found.as_slice() {
-        [one] => Some(qualified(one)),
-        _ => None,
+        Self { by_component }
+    }
+
+    /// The qualified id `written` means, seen from `(system, container)`: a qualified
+    /// `system/container/component` or `container/component`, else a component id in the
+    /// same container, then the same system, then anywhere if it is unique.
+    pub(crate) fn resolve(&self, here: (&str, &str), written: &str) -> Option<String> {
+        let written = written.trim().trim_matches('"');
+        let same = |a: &str, b: &str| a == b || slugify(a) == slugify(b);
+        let parts: Vec<&str> = written.split('/').collect();
+        let candidates = |k: &str| {
+            self.by_component
+                .get(&slugify(k))
+                .map(Vec::as_slice)
+                .unwrap_or_default()
+        };
+        let found: Vec<&(String, String, String)> = match parts.as_slice() {
+            [s, c, k] => candidates(k)
+                .iter()
+                .filter(|(is, ic, _)| same(is, s) && same(ic, c))
+                .collect(),
+            [c, k] => candidates(k)
+                .iter()
+                .filter(|(is, ic, _)| is == here.0 && same(ic, c))
+                .collect(),
+            [k] => {
+                let all = candidates(k);
+                let local: Vec<_> = all
+                    .iter()
+                    .filter(|e| e.0 == here.0 && e.1 == here.1)
+                    .collect();
+                let system: Vec<_> = all.iter().filter(|e| e.0 == here.0).collect();
+                let anywhere: Vec<_> = all.iter().collect();
+                [local, system, anywhere]
+                    .into_iter()
+                    .find(|v| !v.is_empty())
+                    .unwrap_or_default()
+            }
+            _ => Vec::new(),
+        };
+        match found.as_slice() {
+            [(s, c, k)] => Some(format!("{s}/{c}/{k}")),
+            _ => None,
+        }
     }
 }
 
@@ -252,27 +271,25 @@ mod tests {
 
     #[test]
     fn targets_resolve_nearest_first_and_qualified_ids_are_exact() {
-        let index: Vec<(String, String, String)> = [
-            ("s", "c", "k"),
-            ("s", "d", "k"),
-            ("s", "d", "only"),
-            ("t", "c", "k"),
-        ]
-        .iter()
-        .map(|(a, b, c)| ((*a).into(), (*b).into(), (*c).into()))
-        .collect();
-        assert_eq!(resolve(&index, ("s", "c"), "k").as_deref(), Some("s/c/k"));
+        let index = Index::new(
+            [
+                ("s", "c", "k"),
+                ("s", "d", "k"),
+                ("s", "d", "only"),
+                ("t", "c", "k"),
+            ]
+            .iter()
+            .map(|(a, b, c)| ((*a).into(), (*b).into(), (*c).into())),
+        );
+        assert_eq!(index.resolve(("s", "c"), "k").as_deref(), Some("s/c/k"));
         assert_eq!(
-            resolve(&index, ("s", "c"), "only").as_deref(),
+            index.resolve(("s", "c"), "only").as_deref(),
             Some("s/d/only")
         );
-        assert_eq!(
-            resolve(&index, ("s", "c"), "t/c/k").as_deref(),
-            Some("t/c/k")
-        );
-        assert_eq!(resolve(&index, ("s", "c"), "d/k").as_deref(), Some("s/d/k"));
-        assert_eq!(resolve(&index, ("t", "x"), "k").as_deref(), Some("t/c/k"));
-        assert_eq!(resolve(&index, ("u", "x"), "k"), None, "ambiguous");
-        assert_eq!(resolve(&index, ("s", "c"), "nope"), None);
+        assert_eq!(index.resolve(("s", "c"), "t/c/k").as_deref(), Some("t/c/k"));
+        assert_eq!(index.resolve(("s", "c"), "d/k").as_deref(), Some("s/d/k"));
+        assert_eq!(index.resolve(("t", "x"), "k").as_deref(), Some("t/c/k"));
+        assert_eq!(index.resolve(("u", "x"), "k"), None, "ambiguous");
+        assert_eq!(index.resolve(("s", "c"), "nope"), None);
     }
 }

@@ -1043,6 +1043,16 @@ enum ToolpackError: Swift.Error, Equatable, Hashable, Foundation.LocalizedError 
     case DataNotAvailable(code: String, errorMessage: String, json: String
     )
     /**
+     * The entity to create exists already (`ALREADY_EXISTS`); nothing was overwritten.
+     */
+    case AlreadyExists(code: String, errorMessage: String, json: String
+    )
+    /**
+     * A path outside what the tool may touch, or refused by the file system (`PERMISSION_DENIED`).
+     */
+    case PermissionDenied(code: String, errorMessage: String, json: String
+    )
+    /**
      * A bug inside toolpack.
      */
     case Internal(code: String, errorMessage: String, json: String
@@ -1126,20 +1136,30 @@ public struct FfiConverterTypeToolpackError: FfiConverterRustBuffer {
             errorMessage: try FfiConverterString.read(from: &buf), 
             json: try FfiConverterString.read(from: &buf)
             )
-        case 8: return .Internal(
+        case 8: return .AlreadyExists(
             code: try FfiConverterString.read(from: &buf), 
             errorMessage: try FfiConverterString.read(from: &buf), 
             json: try FfiConverterString.read(from: &buf)
             )
-        case 9: return .Other(
+        case 9: return .PermissionDenied(
             code: try FfiConverterString.read(from: &buf), 
             errorMessage: try FfiConverterString.read(from: &buf), 
             json: try FfiConverterString.read(from: &buf)
             )
-        case 10: return .InvalidSetting(
+        case 10: return .Internal(
+            code: try FfiConverterString.read(from: &buf), 
+            errorMessage: try FfiConverterString.read(from: &buf), 
+            json: try FfiConverterString.read(from: &buf)
+            )
+        case 11: return .Other(
+            code: try FfiConverterString.read(from: &buf), 
+            errorMessage: try FfiConverterString.read(from: &buf), 
+            json: try FfiConverterString.read(from: &buf)
+            )
+        case 12: return .InvalidSetting(
             reason: try FfiConverterString.read(from: &buf)
             )
-        case 11: return .InvalidCall(
+        case 13: return .InvalidCall(
             reason: try FfiConverterString.read(from: &buf)
             )
 
@@ -1203,27 +1223,41 @@ public struct FfiConverterTypeToolpackError: FfiConverterRustBuffer {
             FfiConverterString.write(json, into: &buf)
             
         
-        case let .Internal(code,errorMessage,json):
+        case let .AlreadyExists(code,errorMessage,json):
             writeInt(&buf, Int32(8))
             FfiConverterString.write(code, into: &buf)
             FfiConverterString.write(errorMessage, into: &buf)
             FfiConverterString.write(json, into: &buf)
             
         
-        case let .Other(code,errorMessage,json):
+        case let .PermissionDenied(code,errorMessage,json):
             writeInt(&buf, Int32(9))
             FfiConverterString.write(code, into: &buf)
             FfiConverterString.write(errorMessage, into: &buf)
             FfiConverterString.write(json, into: &buf)
             
         
-        case let .InvalidSetting(reason):
+        case let .Internal(code,errorMessage,json):
             writeInt(&buf, Int32(10))
+            FfiConverterString.write(code, into: &buf)
+            FfiConverterString.write(errorMessage, into: &buf)
+            FfiConverterString.write(json, into: &buf)
+            
+        
+        case let .Other(code,errorMessage,json):
+            writeInt(&buf, Int32(11))
+            FfiConverterString.write(code, into: &buf)
+            FfiConverterString.write(errorMessage, into: &buf)
+            FfiConverterString.write(json, into: &buf)
+            
+        
+        case let .InvalidSetting(reason):
+            writeInt(&buf, Int32(12))
             FfiConverterString.write(reason, into: &buf)
             
         
         case let .InvalidCall(reason):
-            writeInt(&buf, Int32(11))
+            writeInt(&buf, Int32(13))
             FfiConverterString.write(reason, into: &buf)
             
         }

@@ -236,15 +236,19 @@ async fn diagrams(toolpack: &Toolpack, project: &Project) -> Vec<Finding> {
             continue;
         };
         let path = project.root.path().join(diagram);
-        let Ok(source) = std::fs::read_to_string(&path) else {
+        let Ok(metadata) = std::fs::metadata(&path) else {
+            continue;
+        };
+        let stamp = super::file_cache::Stamp::of(&metadata);
+        let Ok(source) = toolpack.loko().files.text(&path, stamp) else {
             continue;
         };
         let svg = project.root.path().join(Path::new(&format!(
             "{output}/diagrams/{}.svg",
             svg_name(project, entity)
         )));
-        let modified = |p: &Path| std::fs::metadata(p).and_then(|m| m.modified()).ok();
-        if let (Some(src), Some(out)) = (modified(&path), modified(&svg))
+        let rendered = std::fs::metadata(&svg).and_then(|m| m.modified()).ok();
+        if let (Some(src), Some(out)) = (stamp.modified(), rendered)
             && out < src
         {
             findings.push(Finding::new(
@@ -257,7 +261,7 @@ async fn diagrams(toolpack: &Toolpack, project: &Project) -> Vec<Finding> {
                 diagram.clone(),
             ));
         }
-        sources.push((diagram.clone(), source));
+        sources.push((diagram.clone(), source.to_string()));
     }
     if sources.is_empty() {
         return findings;

@@ -2183,6 +2183,36 @@ sealed class ToolpackException: kotlin.Exception() {
     }
     
     /**
+     * The entity to create exists already (`ALREADY_EXISTS`); nothing was overwritten.
+     */
+    class AlreadyExists(
+        
+        val `code`: kotlin.String, 
+        
+        val `errorMessage`: kotlin.String, 
+        
+        val `json`: kotlin.String
+        ) : ToolpackException() {
+        override val message
+            get() = "code=${ `code` }, errorMessage=${ `errorMessage` }, json=${ `json` }"
+    }
+    
+    /**
+     * A path outside what the tool may touch, or refused by the file system (`PERMISSION_DENIED`).
+     */
+    class PermissionDenied(
+        
+        val `code`: kotlin.String, 
+        
+        val `errorMessage`: kotlin.String, 
+        
+        val `json`: kotlin.String
+        ) : ToolpackException() {
+        override val message
+            get() = "code=${ `code` }, errorMessage=${ `errorMessage` }, json=${ `json` }"
+    }
+    
+    /**
      * A bug inside toolpack.
      */
     class Internal(
@@ -2288,20 +2318,30 @@ public object FfiConverterTypeToolpackError : FfiConverterRustBuffer<ToolpackExc
                 FfiConverterString.read(buf),
                 FfiConverterString.read(buf),
                 )
-            8 -> ToolpackException.Internal(
+            8 -> ToolpackException.AlreadyExists(
                 FfiConverterString.read(buf),
                 FfiConverterString.read(buf),
                 FfiConverterString.read(buf),
                 )
-            9 -> ToolpackException.Other(
+            9 -> ToolpackException.PermissionDenied(
                 FfiConverterString.read(buf),
                 FfiConverterString.read(buf),
                 FfiConverterString.read(buf),
                 )
-            10 -> ToolpackException.InvalidSetting(
+            10 -> ToolpackException.Internal(
+                FfiConverterString.read(buf),
+                FfiConverterString.read(buf),
                 FfiConverterString.read(buf),
                 )
-            11 -> ToolpackException.InvalidCall(
+            11 -> ToolpackException.Other(
+                FfiConverterString.read(buf),
+                FfiConverterString.read(buf),
+                FfiConverterString.read(buf),
+                )
+            12 -> ToolpackException.InvalidSetting(
+                FfiConverterString.read(buf),
+                )
+            13 -> ToolpackException.InvalidCall(
                 FfiConverterString.read(buf),
                 )
             else -> throw RuntimeException("invalid error enum value, something is very wrong!!")
@@ -2353,6 +2393,20 @@ public object FfiConverterTypeToolpackError : FfiConverterRustBuffer<ToolpackExc
                 + FfiConverterString.allocationSize(value.`json`)
             )
             is ToolpackException.DataNotAvailable -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterString.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`errorMessage`)
+                + FfiConverterString.allocationSize(value.`json`)
+            )
+            is ToolpackException.AlreadyExists -> (
+                // Add the size for the Int that specifies the variant plus the size needed for all fields
+                4UL
+                + FfiConverterString.allocationSize(value.`code`)
+                + FfiConverterString.allocationSize(value.`errorMessage`)
+                + FfiConverterString.allocationSize(value.`json`)
+            )
+            is ToolpackException.PermissionDenied -> (
                 // Add the size for the Int that specifies the variant plus the size needed for all fields
                 4UL
                 + FfiConverterString.allocationSize(value.`code`)
@@ -2437,27 +2491,41 @@ public object FfiConverterTypeToolpackError : FfiConverterRustBuffer<ToolpackExc
                 FfiConverterString.write(value.`json`, buf)
                 Unit
             }
-            is ToolpackException.Internal -> {
+            is ToolpackException.AlreadyExists -> {
                 buf.putInt(8)
                 FfiConverterString.write(value.`code`, buf)
                 FfiConverterString.write(value.`errorMessage`, buf)
                 FfiConverterString.write(value.`json`, buf)
                 Unit
             }
-            is ToolpackException.Other -> {
+            is ToolpackException.PermissionDenied -> {
                 buf.putInt(9)
                 FfiConverterString.write(value.`code`, buf)
                 FfiConverterString.write(value.`errorMessage`, buf)
                 FfiConverterString.write(value.`json`, buf)
                 Unit
             }
-            is ToolpackException.InvalidSetting -> {
+            is ToolpackException.Internal -> {
                 buf.putInt(10)
+                FfiConverterString.write(value.`code`, buf)
+                FfiConverterString.write(value.`errorMessage`, buf)
+                FfiConverterString.write(value.`json`, buf)
+                Unit
+            }
+            is ToolpackException.Other -> {
+                buf.putInt(11)
+                FfiConverterString.write(value.`code`, buf)
+                FfiConverterString.write(value.`errorMessage`, buf)
+                FfiConverterString.write(value.`json`, buf)
+                Unit
+            }
+            is ToolpackException.InvalidSetting -> {
+                buf.putInt(12)
                 FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
             is ToolpackException.InvalidCall -> {
-                buf.putInt(11)
+                buf.putInt(13)
                 FfiConverterString.write(value.`reason`, buf)
                 Unit
             }
