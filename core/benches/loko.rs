@@ -85,41 +85,53 @@ fn main() {
         .to_owned();
     let bpe = tiktoken_rs::o200k_base().unwrap();
     let tokens = |t: &str| bpe.encode_with_special_tokens(t).len();
+    let compare = |args: serde_json::Value| {
+        let mut toon_args = args.clone();
+        toon_args["format"] = json!("toon");
+        let json_tokens =
+            tokens(&serde_json::to_string(&call("query_architecture", args)).unwrap());
+        let toon = call("query_architecture", toon_args);
+        (json_tokens, tokens(toon["toon"].as_str().unwrap()))
+    };
+    let saving = |(j, t): (usize, usize)| {
+        format!(
+            "JSON {j} tokens, TOON {t} tokens: {:+.0}%",
+            100.0 * (t as f64 / j as f64 - 1.0)
+        )
+    };
+    for detail in ["summary", "structure"] {
+        let pair = compare(
+            json!({"project_path": p, "scope": "system", "target": "system-0", "detail": detail}),
+        );
+        println!("generated system, {detail}: {}", saving(pair));
+    }
     let example = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../examples/loko/shop");
     let example = example.to_str().unwrap();
-    let (mut json_tokens, mut toon_tokens) = (0, 0);
-    for (scope, target) in [
-        ("project", None),
-        ("system", Some("online-shop")),
-        ("system", Some("payments")),
-        ("container", Some("online-shop/api")),
-    ] {
-        for detail in ["summary", "structure", "full"] {
+    let mut total = (0, 0);
+    for detail in ["summary", "structure", "full"] {
+        let mut sum = (0, 0);
+        for (scope, target) in [
+            ("project", None),
+            ("system", Some("online-shop")),
+            ("system", Some("payments")),
+            ("container", Some("online-shop/api")),
+        ] {
             if target.is_none() && detail == "full" {
                 continue;
             }
-            let args = json!({"project_path": example, "scope": scope, "target": target, "detail": detail});
-            let mut toon_args = args.clone();
-            toon_args["format"] = json!("toon");
-            json_tokens +=
-                tokens(&serde_json::to_string(&call("query_architecture", args)).unwrap());
-            toon_tokens += tokens(
-                call("query_architecture", toon_args)["toon"]
-                    .as_str()
-                    .unwrap(),
+            let (j, t) = compare(
+                json!({"project_path": example, "scope": scope, "target": target, "detail": detail}),
             );
+            sum = (sum.0 + j, sum.1 + t);
         }
+        println!("examples/loko/shop, every {detail} query: {}", saving(sum));
+        total = (total.0 + sum.0, total.1 + sum.1);
     }
+    println!("examples/loko/shop, all 11 queries: {}", saving(total));
     println!(
-        "examples/loko/shop, 11 queries (every scope and detail): JSON {json_tokens} tokens, TOON {toon_tokens} tokens: {:.0}% fewer",
-        100.0 * (1.0 - toon_tokens as f64 / json_tokens as f64)
-    );
-    println!(
-        "full detail: JSON {} tokens ({} bytes), TOON {} tokens ({} bytes): {:.0}% fewer tokens (o200k_base)",
-        tokens(&json_text),
+        "generated system, full: {} ({} vs {} bytes; o200k_base)",
+        saving((tokens(&json_text), tokens(&toon_text))),
         json_text.len(),
-        tokens(&toon_text),
-        toon_text.len(),
-        100.0 * (1.0 - tokens(&toon_text) as f64 / tokens(&json_text) as f64)
+        toon_text.len()
     );
 }

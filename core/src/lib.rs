@@ -28,6 +28,7 @@
 #[cfg(feature = "uniffi")]
 uniffi::setup_scaffolding!();
 
+pub mod answer;
 pub mod catalog;
 pub mod config;
 pub mod error_kind;

@@ -1,13 +1,11 @@
 //! The Digitransit contracts' answer shapes: a tool's success body, or the error envelope
 //! `{"error":{"code","message","hint"?,"retryAfter"?,"correlationId"}}`, plus warnings.
 
-use std::borrow::Cow;
-
-use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::answer::{Answer, Envelope};
 use crate::http::new_correlation_id;
-use crate::tool::ToolOutput;
 
 /// The Digitransit contracts' error codes (kebab-case on the wire).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -187,16 +185,9 @@ pub(crate) fn warnings(list: Vec<Warning>) -> Option<Vec<Warning>> {
 
 /// A Digitransit tool's answer: its success body `T`, or the error envelope. On the
 /// wire it is one or the other, untagged.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum DigitransitResponse<T> {
-    /// The success body.
-    Ok(T),
-    /// The error envelope.
-    Err(DigitransitErrorEnvelope),
-}
+pub type DigitransitResponse<T> = Answer<T, DigitransitErrorEnvelope>;
 
-impl<T> DigitransitResponse<T> {
+impl<T> Answer<T, DigitransitErrorEnvelope> {
     /// The answer of a call: `result` with the call's `correlation_id` on an error.
     pub(crate) fn of(result: Result<T, Failure>, correlation_id: String) -> Self {
         match result {
@@ -215,80 +206,39 @@ impl<T> DigitransitResponse<T> {
         let correlation_id = new_correlation_id();
         Self::of(work(correlation_id.clone()).await, correlation_id)
     }
-
-    /// The success body, or the error envelope.
-    pub fn into_result(self) -> Result<T, DigitransitErrorEnvelope> {
-        match self {
-            Self::Ok(body) => Ok(body),
-            Self::Err(envelope) => Err(envelope),
-        }
-    }
-
-    fn failure(failure: Failure) -> Self {
-        Self::Err(failure.into_envelope(new_correlation_id()))
-    }
 }
 
-impl<T: JsonSchema> JsonSchema for DigitransitResponse<T> {
-    fn schema_name() -> Cow<'static, str> {
-        format!("{}Response", T::schema_name()).into()
+impl Envelope for DigitransitErrorEnvelope {
+    fn code(&self) -> &str {
+        self.error.code.as_str()
     }
 
-    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        let ok = generator.subschema_for::<T>();
-        let err = generator.subschema_for::<DigitransitErrorEnvelope>();
-        json_schema!({
-            "description": "The success body, or the error envelope `{\"error\": {...}}`.",
-            "anyOf": [ok, err],
-        })
-    }
-}
-
-impl<T> ToolOutput for DigitransitResponse<T>
-where
-    T: Serialize + JsonSchema + Send + 'static,
-{
-    type Success = T;
-
-    fn error_code(&self) -> Option<&str> {
-        match self {
-            Self::Ok(_) => None,
-            Self::Err(envelope) => Some(envelope.error.code.as_str()),
-        }
-    }
-
-    fn into_success(self) -> Result<T, Self> {
-        match self {
-            Self::Ok(body) => Ok(body),
-            err => Err(err),
-        }
-    }
-
-    fn invalid_arguments(_tool: &str, message: String) -> Self {
-        Self::failure(Failure::validation(message))
+    fn invalid_arguments(message: String) -> Self {
+        Failure::validation(message).into_envelope(new_correlation_id())
     }
 
     fn rate_limited(tool: &str) -> Self {
-        Self::failure(
-            Failure::new(
-                DigitransitErrorCode::RateLimited,
-                format!("Local rate limit exceeded for {tool}."),
-            )
-            .retry_after(1),
+        Failure::new(
+            DigitransitErrorCode::RateLimited,
+            format!("Local rate limit exceeded for {tool}."),
         )
+        .retry_after(1)
+        .into_envelope(new_correlation_id())
     }
 
     fn internal_error(tool: &str) -> Self {
-        Self::failure(Failure::new(
+        Failure::new(
             DigitransitErrorCode::InternalError,
             format!("Unexpected error in {tool}."),
-        ))
+        )
+        .into_envelope(new_correlation_id())
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool::ToolOutput;
 
     type Response = DigitransitResponse<Warning>;
 

@@ -1,12 +1,10 @@
 //! The loko contract's answer shapes: a tool's success body, or the error envelope
 //! `{"error":{"code","message","details"?}}` with the contract's upper-case codes.
 
-use std::borrow::Cow;
-
-use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use crate::tool::ToolOutput;
+use crate::answer::{Answer, Envelope};
 
 /// The loko contract's error codes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -98,16 +96,9 @@ impl LokoErrorBody {
 }
 
 /// A loko tool's answer: its success body `T`, or the error envelope (untagged on the wire).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(untagged)]
-pub enum LokoResponse<T> {
-    /// The success body.
-    Ok(T),
-    /// The error envelope.
-    Err(LokoErrorEnvelope),
-}
+pub type LokoResponse<T> = Answer<T, LokoErrorEnvelope>;
 
-impl<T> LokoResponse<T> {
+impl<T> Answer<T, LokoErrorEnvelope> {
     /// The answer of a tool's `result`.
     pub(crate) fn of(result: Result<T, Failure>) -> Self {
         match result {
@@ -115,72 +106,39 @@ impl<T> LokoResponse<T> {
             Err(error) => Self::Err(LokoErrorEnvelope { error }),
         }
     }
-
-    /// The success body, or the error envelope.
-    pub fn into_result(self) -> Result<T, LokoErrorEnvelope> {
-        match self {
-            Self::Ok(body) => Ok(body),
-            Self::Err(envelope) => Err(envelope),
-        }
-    }
 }
 
-impl<T: JsonSchema> JsonSchema for LokoResponse<T> {
-    fn schema_name() -> Cow<'static, str> {
-        format!("{}Response", T::schema_name()).into()
+impl Envelope for LokoErrorEnvelope {
+    fn code(&self) -> &str {
+        self.error.code.as_str()
     }
 
-    fn json_schema(generator: &mut SchemaGenerator) -> Schema {
-        let ok = generator.subschema_for::<T>();
-        let err = generator.subschema_for::<LokoErrorEnvelope>();
-        json_schema!({
-            "description": "The success body, or the error envelope `{\"error\": {...}}`.",
-            "anyOf": [ok, err],
-        })
-    }
-}
-
-impl<T> ToolOutput for LokoResponse<T>
-where
-    T: Serialize + JsonSchema + Send + 'static,
-{
-    type Success = T;
-
-    fn error_code(&self) -> Option<&str> {
-        match self {
-            Self::Ok(_) => None,
-            Self::Err(envelope) => Some(envelope.error.code.as_str()),
+    fn invalid_arguments(message: String) -> Self {
+        LokoErrorEnvelope {
+            error: Failure::invalid(message),
         }
-    }
-
-    fn into_success(self) -> Result<T, Self> {
-        match self {
-            Self::Ok(body) => Ok(body),
-            err => Err(err),
-        }
-    }
-
-    fn invalid_arguments(_tool: &str, message: String) -> Self {
-        Self::of(Err(Failure::invalid(message)))
     }
 
     fn rate_limited(tool: &str) -> Self {
-        Self::of(Err(Failure::invalid(format!(
-            "Local rate limit exceeded for {tool}; retry in a second."
-        ))
-        .details("rate-limited")))
+        LokoErrorEnvelope {
+            error: Failure::invalid(format!(
+                "Local rate limit exceeded for {tool}; retry in a second."
+            ))
+            .details("rate-limited"),
+        }
     }
 
     fn internal_error(tool: &str) -> Self {
-        Self::of(Err(Failure::internal(format!(
-            "Unexpected error in {tool}."
-        ))))
+        LokoErrorEnvelope {
+            error: Failure::internal(format!("Unexpected error in {tool}.")),
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tool::ToolOutput;
 
     type Response = LokoResponse<LokoErrorBody>;
 
