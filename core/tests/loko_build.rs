@@ -11,7 +11,7 @@ use std::sync::{Arc, Mutex};
 use serde_json::{Value, json};
 use toolpack::report::{Report, Reporter, with_reporter};
 use toolpack::{Config, Toolpack};
-use toolpack_testkit::loko_project::{Shape, generate};
+use toolpack_testkit::loko_project::{Shape, files, generate};
 
 fn toolpack() -> Toolpack {
     Toolpack::new(Config::builder().build()).unwrap()
@@ -26,24 +26,10 @@ async fn build(tp: &Toolpack, arguments: Value) -> Value {
 #[cfg(unix)]
 fn inodes(dir: &Path) -> BTreeMap<String, u64> {
     use std::os::unix::fs::MetadataExt;
-    let mut out = BTreeMap::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let rel = path
-                    .strip_prefix(dir)
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned();
-                out.insert(rel, entry.metadata().unwrap().ino());
-            }
-        }
-    }
-    out
+    files(dir)
+        .into_iter()
+        .map(|(rel, path)| (rel, std::fs::metadata(path).unwrap().ino()))
+        .collect()
 }
 
 #[cfg(unix)]

@@ -3,11 +3,11 @@
 //! hand-written files surviving every tool byte for byte. Needs the real `d2` on PATH
 //! (or `D2_BIN`), as `./scripts/test-all` provides.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 
 use serde_json::{Value, json};
 use toolpack::{Config, Toolpack};
+use toolpack_testkit::loko_project::snapshot;
 
 fn toolpack() -> Toolpack {
     Toolpack::new(Config::builder().build()).unwrap()
@@ -16,28 +16,6 @@ fn toolpack() -> Toolpack {
 async fn call(toolpack: &Toolpack, tool: &str, arguments: Value) -> (bool, Value) {
     let result = toolpack.call_json(tool, arguments).await.unwrap();
     (result.is_error(), result.body)
-}
-
-/// Every file under `dir` with its bytes.
-fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut files = BTreeMap::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let rel = path
-                    .strip_prefix(dir)
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned();
-                files.insert(rel, std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    files
 }
 
 fn copy_dir(from: &Path, to: &Path) {

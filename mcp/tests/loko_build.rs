@@ -1,35 +1,13 @@
 //! A `build_docs` killed midway (the real process, SIGKILL) leaves the previous site
 //! intact, and the next build finishes and cleans up after it.
 
-use std::collections::BTreeMap;
 use std::path::Path;
 use std::process::Command;
 use std::time::Duration;
 
-use toolpack_testkit::loko_project::{Shape, generate};
+use toolpack_testkit::loko_project::{Shape, generate, snapshot};
 
 const BIN: &str = env!("CARGO_BIN_EXE_toolpack-mcp");
-
-fn snapshot(dir: &Path) -> BTreeMap<String, Vec<u8>> {
-    let mut files = BTreeMap::new();
-    let mut stack = vec![dir.to_owned()];
-    while let Some(d) = stack.pop() {
-        for entry in std::fs::read_dir(&d).unwrap().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                stack.push(path);
-            } else {
-                let rel = path
-                    .strip_prefix(dir)
-                    .unwrap()
-                    .to_string_lossy()
-                    .into_owned();
-                files.insert(rel, std::fs::read(&path).unwrap());
-            }
-        }
-    }
-    files
-}
 
 fn build(project: &Path) -> Command {
     let mut cmd = Command::new(BIN);

@@ -23,6 +23,14 @@ where
     })
 }
 
+/// Refuses a blank `project_path` (where the contract requires one).
+pub(crate) fn required_path(project_path: &str) -> Result<(), Failure> {
+    if project_path.trim().is_empty() {
+        return Err(Failure::invalid("project_path is required"));
+    }
+    Ok(())
+}
+
 /// Opens `project_path` (fenced by `LOKO_ALLOWED_ROOTS`) and loads the project.
 pub(crate) async fn load_project(
     toolpack: &Toolpack,

@@ -10,7 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::d2::D2;
 use super::fence::{WriteMode, create_dir, write_atomic};
 use super::model::{Entity, Project};
-use super::project_tool::{answer, blocking, load_project};
+use super::project_tool::{answer, blocking, load_project, required_path};
 use super::response::{Failure, LokoErrorCode, LokoResponse};
 use crate::Toolpack;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
@@ -95,9 +95,7 @@ async fn update(
     toolpack: &Toolpack,
     r: UpdateDiagramRequest,
 ) -> Result<UpdateDiagramResult, Failure> {
-    if r.project_path.trim().is_empty() {
-        return Err(Failure::invalid("project_path is required"));
-    }
+    required_path(&r.project_path)?;
     let target = target_path(&r)?;
     if r.d2_code.trim().is_empty() {
         return Err(Failure::invalid("d2_code must not be empty"));

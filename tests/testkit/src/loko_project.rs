@@ -127,3 +127,37 @@ pub fn read_all(dir: &Path) -> u64 {
     }
     bytes
 }
+
+/// Every file under `dir`: its path relative to `dir` (with `/`) and its full path, sorted.
+pub fn files(dir: &Path) -> Vec<(String, std::path::PathBuf)> {
+    let mut out = Vec::new();
+    let mut stack = vec![dir.to_owned()];
+    while let Some(d) = stack.pop() {
+        let Ok(entries) = std::fs::read_dir(&d) else {
+            continue;
+        };
+        for entry in entries.flatten() {
+            let path = entry.path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Ok(rel) = path.strip_prefix(dir) {
+                let rel = rel
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy())
+                    .collect::<Vec<_>>()
+                    .join("/");
+                out.push((rel, path));
+            }
+        }
+    }
+    out.sort();
+    out
+}
+
+/// Every file under `dir` with its bytes (to show that nothing changed).
+pub fn snapshot(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
+    files(dir)
+        .into_iter()
+        .map(|(rel, path)| (rel, std::fs::read(path).unwrap_or_default()))
+        .collect()
+}

@@ -26,7 +26,7 @@ pub use html::{LANDSCAPE, esc, markdown as render_markdown};
 pub use output::{LOCK_FILE, MANIFEST};
 
 use super::d2::D2;
-use super::project_tool::{answer, blocking, load_project};
+use super::project_tool::{answer, blocking, load_project, required_path};
 use super::relationships::{self, Relationship};
 use super::response::{Failure, LokoErrorCode, LokoResponse};
 use super::update_diagram::output_dir;
@@ -156,9 +156,7 @@ impl Formats {
 
 async fn build(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<BuildDocsResult, Failure> {
     let started = Instant::now();
-    if r.project_path.trim().is_empty() {
-        return Err(Failure::invalid("project_path is required"));
-    }
+    required_path(&r.project_path)?;
     let formats = Formats::parse(r.format.as_deref())?;
     let incremental = r.incremental.unwrap_or(true);
     let project = load_project(toolpack, Some(r.project_path.clone())).await?;

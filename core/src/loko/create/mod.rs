@@ -12,7 +12,7 @@ use serde::{Deserialize, Serialize};
 
 use super::fence::{ProjectRoot, WriteMode, create_dir, write_atomic};
 use super::model::{Entity, Level, Project, find};
-use super::project_tool::{answer, blocking};
+use super::project_tool::{answer, blocking, required_path};
 use super::response::{Failure, LokoErrorCode, LokoResponse};
 use super::settings::SETTINGS_FILE;
 use super::slug::checked_id;
@@ -296,9 +296,7 @@ impl Tool for CreateComponent {
 async fn create(toolpack: &Toolpack, plan: Plan) -> Result<Created, Failure> {
     let config = toolpack.config().clone();
     blocking(move || {
-        if plan.project_path.trim().is_empty() {
-            return Err(Failure::invalid("project_path is required"));
-        }
+        required_path(&plan.project_path)?;
         let root = ProjectRoot::open(&config, Some(&plan.project_path))?;
         create_in(root, plan)
     })

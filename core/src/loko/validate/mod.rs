@@ -14,9 +14,9 @@ use serde::{Deserialize, Serialize};
 use super::d2::D2;
 use super::markdown;
 use super::model::{Finding, Project, Severity};
-use super::project_tool::{answer, load_project};
+use super::project_tool::{answer, load_project, required_path};
 use super::relationships;
-use super::response::{Failure, LokoResponse};
+use super::response::LokoResponse;
 use super::update_diagram::{output_dir, svg_name};
 use crate::Toolpack;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
@@ -88,9 +88,7 @@ impl Tool for Validate {
 
     async fn run(toolpack: &Toolpack, r: ValidateRequest) -> Self::Output {
         answer(async {
-            if r.project_path.trim().is_empty() {
-                return Err(Failure::invalid("project_path is required"));
-            }
+            required_path(&r.project_path)?;
             let project = load_project(toolpack, Some(r.project_path)).await?;
             let mut findings = project.findings.clone();
             let (edges, problems) = relationships::collect(&project);
