@@ -70,9 +70,22 @@ def test_a_changed_toon_text_is_caught() -> None:
         toon_format.decode(text)
 
 
-def test_toon_is_smaller_than_json() -> None:
+def test_toon_is_smaller_where_answers_are_tables(tmp_path: pathlib.Path) -> None:
+    """TOON pays off on uniform lists: every summary, and a structure with many containers
+    (tabular rows). Nested full-detail answers can be larger than compact JSON; the token
+    counts are measured in `cargo bench -p toolpack --bench loko` and reported in docs/loko.md."""
     client = toolpack.Toolpack()
-    for arguments in queries(client, str(EXAMPLE)):
+
+    def sizes(arguments: dict[str, Any]) -> tuple[int, int]:
         body = client.call("query_architecture", arguments)["structuredContent"]
         text = client.call("query_architecture", {**arguments, "format": "toon"})["structuredContent"]["toon"]
-        assert len(text) < len(json.dumps(body, ensure_ascii=False)), arguments
+        return len(json.dumps(body, separators=(",", ":"), ensure_ascii=False)), len(text)
+
+    project = tricky_project(client, str(tmp_path))
+    for root in (project, str(EXAMPLE), str(VARIANTS)):
+        for arguments in queries(client, root):
+            if arguments.get("detail", "summary") == "summary":
+                compact, toon = sizes(arguments)
+                assert toon < compact, arguments
+    compact, toon = sizes({"project_path": project, "detail": "structure"})
+    assert toon < compact * 0.9, (compact, toon)
