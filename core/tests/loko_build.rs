@@ -222,3 +222,42 @@ async fn the_pdf_has_a_page_or_more_per_system() {
         "each system starts its own page: {first_pages:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_link_of_the_markdown_output_leads_to_a_file() {
+    let dir = tempfile::tempdir().unwrap();
+    generate(
+        dir.path(),
+        Shape {
+            systems: 2,
+            containers: 2,
+            components: 2,
+        },
+    )
+    .unwrap();
+    let p = dir.path().to_str().unwrap();
+    let body = build(
+        &toolpack(),
+        json!({"project_path": p, "format": "markdown"}),
+    )
+    .await;
+    assert_eq!(body["message"], "Build complete: Markdown generated");
+    let markdown = dir.path().join("dist/markdown");
+    let mut links = 0;
+    for (name, path) in files(&markdown) {
+        let text = std::fs::read_to_string(&path).unwrap();
+        for target in text
+            .split("](")
+            .skip(1)
+            .filter_map(|rest| rest.split(')').next())
+        {
+            assert!(
+                markdown.join(target).is_file(),
+                "{name} links to {target}, which is missing"
+            );
+            links += 1;
+        }
+    }
+    // The index links every entity; each document links its parents, children and diagram.
+    assert!(links > 3 * 2 * (1 + 2 * 3), "{links} links");
+}
