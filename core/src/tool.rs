@@ -63,6 +63,22 @@ impl Annotations {
         idempotent: true,
         open_world: false,
     };
+    /// Replaces local files with what the arguments say (a diagram, a build output):
+    /// destructive, idempotent, closed world.
+    pub const REPLACES_LOCAL: Annotations = Annotations {
+        read_only: false,
+        destructive: true,
+        idempotent: true,
+        open_world: false,
+    };
+    /// Adds local files and never overwrites one: not destructive, not idempotent (a
+    /// second call finds the first one's work), closed world.
+    pub const CREATES_LOCAL: Annotations = Annotations {
+        read_only: false,
+        destructive: false,
+        idempotent: false,
+        open_world: false,
+    };
     /// Reads from an external API: read-only, idempotent, open world.
     pub const READ_ONLY_REMOTE: Annotations = Annotations {
         open_world: true,

@@ -78,12 +78,7 @@ impl Tool for UpdateDiagram {
         title: "loko: update a diagram",
         description: "Replaces the D2 diagram of a system or container in a loko project. The source is checked with the real d2 first: a syntax error answers INVALID_SYNTAX with line and column and leaves the file untouched. Then it is written atomically and rendered to SVG (layout and theme from loko.toml).",
         toolset: Toolset::Loko,
-        annotations: Annotations {
-            read_only: false,
-            destructive: true,
-            idempotent: true,
-            open_world: false,
-        },
+        annotations: Annotations::REPLACES_LOCAL,
     };
 
     async fn run(toolpack: &Toolpack, r: UpdateDiagramRequest) -> Self::Output {

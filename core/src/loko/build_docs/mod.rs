@@ -98,12 +98,7 @@ impl Tool for BuildDocs {
         title: "loko: build the documentation",
         description: "Builds a loko project's documentation into its output directory: an HTML site (landscape, a page per system, container and component, diagrams, search, dark mode), markdown documents, and a PDF through headless Chromium. Diagrams are rendered by d2 in parallel and cached; incremental builds (default) redo only what changed; the previous output stays intact if a build fails.",
         toolset: Toolset::Loko,
-        annotations: Annotations {
-            read_only: false,
-            destructive: true,
-            idempotent: true,
-            open_world: false,
-        },
+        annotations: Annotations::REPLACES_LOCAL,
     };
 
     async fn run(toolpack: &Toolpack, r: BuildDocsRequest) -> Self::Output {

@@ -20,14 +20,8 @@ use crate::Toolpack;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 pub use scaffold::NewEntity;
 
-/// Creates files only; never overwrites, so not destructive; not idempotent (a second
-/// call answers `ALREADY_EXISTS`).
-const CREATES: Annotations = Annotations {
-    read_only: false,
-    destructive: false,
-    idempotent: false,
-    open_world: false,
-};
+/// Creates files only and never overwrites (a second call answers `ALREADY_EXISTS`).
+const CREATES: Annotations = Annotations::CREATES_LOCAL;
 
 /// `create_system` arguments.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
