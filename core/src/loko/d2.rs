@@ -60,11 +60,7 @@ impl D2 {
             };
         }
         let name = if cfg!(windows) { "d2.exe" } else { "d2" };
-        std::env::var_os("PATH")
-            .iter()
-            .flat_map(std::env::split_paths)
-            .map(|dir| dir.join(name))
-            .find(|p| p.is_file())
+        find_on_path(&[name])
             .map(|path| D2 { path })
             .ok_or_else(|| missing("D2_BIN is not set and no d2 is on PATH".into()))
     }
@@ -146,6 +142,16 @@ impl D2 {
         let _ = feed.await;
         Ok(output)
     }
+}
+
+/// The first of the programs `names` found in a directory of `PATH` (directories in
+/// order, then names in order).
+pub fn find_on_path(names: &[&str]) -> Option<PathBuf> {
+    std::env::var_os("PATH")
+        .iter()
+        .flat_map(std::env::split_paths)
+        .flat_map(|dir| names.iter().map(move |name| dir.join(name)))
+        .find(|path| path.is_file())
 }
 
 /// The first `line:col: message` of d2's stderr (`err: <prefix>: 3:4: message`).

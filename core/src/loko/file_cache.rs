@@ -75,6 +75,13 @@ impl FileCache {
         Ok(parsed)
     }
 
+    /// The current stamp and text of the file at `path` (one `stat`, and a read when it
+    /// changed).
+    pub fn read(&self, path: &Path) -> std::io::Result<(Stamp, Arc<str>)> {
+        let stamp = Stamp::of(&std::fs::metadata(path)?);
+        Ok((stamp, self.text(path, stamp)?))
+    }
+
     /// The text of the file at `path` with stamp `stamp` (read if needed).
     pub fn text(&self, path: &Path, stamp: Stamp) -> std::io::Result<Arc<str>> {
         if let Some(hit) = lookup(&self.text, path, stamp) {

@@ -277,6 +277,16 @@ impl Project {
             .flat_map(|(s, c)| c.children.iter().map(move |k| (s, c, k)))
     }
 
+    /// The qualified id of `entity`: its directory below the source directory,
+    /// `system[/container[/component]]`.
+    pub fn qualified_id(&self, entity: &Entity) -> String {
+        entity
+            .dir
+            .strip_prefix(&format!("{}/", self.source))
+            .unwrap_or(&entity.dir)
+            .to_owned()
+    }
+
     /// The number of entities (systems, containers and components).
     pub fn entity_count(&self) -> usize {
         self.systems

@@ -3,7 +3,7 @@
 //! and `src/<system>/relationships.toml`. Ids are qualified (`system/container/component`)
 //! so equal component ids in different containers never collide.
 
-use std::collections::{BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::path::Path;
 
 use serde_json::Value;
@@ -126,6 +126,15 @@ pub fn collect(project: &Project) -> (Vec<Relationship>, Vec<Finding>) {
         ))
     });
     (edges, findings)
+}
+
+/// `edges` grouped by their source component (qualified id), in order.
+pub fn by_source(edges: Vec<Relationship>) -> BTreeMap<String, Vec<Relationship>> {
+    let mut grouped: BTreeMap<String, Vec<Relationship>> = BTreeMap::new();
+    for edge in edges {
+        grouped.entry(edge.source.clone()).or_default().push(edge);
+    }
+    grouped
 }
 
 /// The `{target: description}` pairs of a frontmatter `relationships` value (a map, or

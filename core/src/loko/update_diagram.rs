@@ -231,9 +231,5 @@ pub(crate) fn output_dir(project: &Project) -> String {
 
 /// The SVG name of an entity's diagram: `<sys>`, `<sys>_<cont>`, `<sys>_<cont>_<comp>`.
 pub(crate) fn svg_name(project: &Project, entity: &Entity) -> String {
-    let rel = entity
-        .dir
-        .strip_prefix(&format!("{}/", project.source))
-        .unwrap_or(&entity.dir);
-    rel.replace('/', "_")
+    project.qualified_id(entity).replace('/', "_")
 }

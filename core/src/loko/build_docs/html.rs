@@ -94,6 +94,21 @@ impl Site<'_> {
         files
     }
 
+    /// The document of `entity`.
+    pub(super) fn doc_of(&self, entity: &Entity) -> Option<&Doc<'_>> {
+        self.docs.iter().find(|d| std::ptr::eq(d.entity, entity))
+    }
+
+    /// The documents of `entity`'s children, in order.
+    pub(super) fn children_of<'s>(
+        &'s self,
+        entity: &'s Entity,
+    ) -> impl Iterator<Item = &'s Doc<'s>> {
+        self.docs
+            .iter()
+            .filter(move |d| d.parents.last().is_some_and(|p| std::ptr::eq(*p, entity)))
+    }
+
     fn project_name(&self) -> &str {
         &self.project.settings.name
     }
@@ -182,7 +197,7 @@ impl Site<'_> {
         };
         let mut parts = vec![format!("<a href=\"{root}index.html\">Home</a>")];
         for parent in &doc.parents {
-            match self.docs.iter().find(|d| std::ptr::eq(d.entity, *parent)) {
+            match self.doc_of(parent) {
                 Some(p) => parts.push(format!(
                     "<a href=\"{root}{}\">{}</a>",
                     p.html_path(),
@@ -266,11 +281,7 @@ impl Site<'_> {
                 content,
                 "<h2 id=\"{anchor}\">{title}</h2>\n<div class=\"cards\">\n"
             );
-            for child in self
-                .docs
-                .iter()
-                .filter(|d| d.parents.last().is_some_and(|p| std::ptr::eq(*p, e)))
-            {
+            for child in self.children_of(e) {
                 let _ = writeln!(
                     content,
                     "<div class=\"card\"><h3><a href=\"{root}{}\">{}</a></h3><p>{}</p>{}</div>",
@@ -286,39 +297,35 @@ impl Site<'_> {
             }
             content.push_str("</div>\n");
         }
-        if e.level == Level::Component {
-            let qualified = doc
-                .parents
-                .iter()
-                .map(|p| p.id.as_str())
-                .chain([e.id.as_str()])
-                .collect::<Vec<_>>()
-                .join("/");
-            if let Some(edges) = self.edges.get(&qualified).filter(|v| !v.is_empty()) {
-                content.push_str("<h2>Relationships</h2>\n<ul class=\"relationships\">\n");
-                for edge in edges {
-                    let target = edge.target.as_deref().unwrap_or(&edge.target_written);
-                    let key = target.replace('/', "_");
-                    let link = match self.docs.iter().find(|d| d.key == key) {
-                        Some(d) => format!(
-                            "<a href=\"{root}{}\">{}</a>",
-                            d.html_path(),
-                            esc(&d.entity.name())
-                        ),
-                        None => esc(target),
-                    };
-                    let _ = writeln!(
-                        content,
-                        "<li>{} {link}</li>",
-                        esc(if edge.label.is_empty() {
-                            "uses"
-                        } else {
-                            &edge.label
-                        })
-                    );
-                }
-                content.push_str("</ul>\n");
+        if e.level == Level::Component
+            && let Some(edges) = self
+                .edges
+                .get(&self.project.qualified_id(e))
+                .filter(|v| !v.is_empty())
+        {
+            content.push_str("<h2>Relationships</h2>\n<ul class=\"relationships\">\n");
+            for edge in edges {
+                let target = edge.target.as_deref().unwrap_or(&edge.target_written);
+                let key = target.replace('/', "_");
+                let link = match self.docs.iter().find(|d| d.key == key) {
+                    Some(d) => format!(
+                        "<a href=\"{root}{}\">{}</a>",
+                        d.html_path(),
+                        esc(&d.entity.name())
+                    ),
+                    None => esc(target),
+                };
+                let _ = writeln!(
+                    content,
+                    "<li>{} {link}</li>",
+                    esc(if edge.label.is_empty() {
+                        "uses"
+                    } else {
+                        &edge.label
+                    })
+                );
             }
+            content.push_str("</ul>\n");
         }
         self.page(
             root,

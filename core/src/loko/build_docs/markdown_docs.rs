@@ -56,7 +56,7 @@ impl Site<'_> {
         let e = doc.entity;
         let mut crumbs = vec!["[Home](README.md)".to_owned()];
         for parent in &doc.parents {
-            if let Some(p) = self.docs.iter().find(|d| std::ptr::eq(d.entity, *parent)) {
+            if let Some(p) = self.doc_of(parent) {
                 crumbs.push(format!("[{}]({})", parent.name(), p.markdown_name()));
             }
         }
@@ -78,11 +78,7 @@ impl Site<'_> {
         if !body.is_empty() {
             let _ = write!(md, "{body}\n\n");
         }
-        let children: Vec<&Doc> = self
-            .docs
-            .iter()
-            .filter(|d| d.parents.last().is_some_and(|p| std::ptr::eq(*p, e)))
-            .collect();
+        let children: Vec<&Doc> = self.children_of(e).collect();
         if !children.is_empty() {
             let title = if e.level == Level::System {
                 "Containers"

@@ -14,7 +14,7 @@ mod output;
 mod pdf;
 mod tree;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::Instant;
 
@@ -27,7 +27,7 @@ pub use output::{LOCK_FILE, MANIFEST};
 
 use super::d2::D2;
 use super::project_tool::{answer, blocking, load_project, required_path};
-use super::relationships::{self, Relationship};
+use super::relationships;
 use super::response::{Failure, LokoErrorCode, LokoResponse};
 use super::update_diagram::output_dir;
 use crate::Toolpack;
@@ -179,11 +179,7 @@ async fn build(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<BuildDocsResu
     .await?;
 
     let docs = tree::docs(&project);
-    let (edge_list, _) = relationships::collect(&project);
-    let mut edges: BTreeMap<String, Vec<Relationship>> = BTreeMap::new();
-    for edge in edge_list {
-        edges.entry(edge.source.clone()).or_default().push(edge);
-    }
+    let edges = relationships::by_source(relationships::collect(&project).0);
     let mut jobs = vec![diagrams::Job {
         name: LANDSCAPE.to_owned(),
         source_path: "(system landscape)".to_owned(),
@@ -191,12 +187,15 @@ async fn build(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<BuildDocsResu
     }];
     for doc in &docs {
         if let Some(diagram) = &doc.entity.diagram {
-            let text = std::fs::read_to_string(project.root.path().join(diagram))
+            let (_, text) = toolpack
+                .loko()
+                .files
+                .read(&project.root.path().join(diagram))
                 .map_err(|e| super::fence::io_failure(Path::new(diagram), &e))?;
             jobs.push(diagrams::Job {
                 name: doc.key.clone(),
                 source_path: diagram.clone(),
-                source: text,
+                source: text.to_string(),
             });
         }
     }
@@ -339,6 +338,7 @@ async fn write_output(
         .files
         .keys()
         .filter(|p| !formats.makes(p) && !manifest.files.contains_key(*p))
+        .filter(|p| output.join(p).is_file())
         .cloned()
         .collect();
     for path in &kept {
@@ -375,11 +375,7 @@ async fn write_output(
         }
     }
     for path in &kept {
-        staging.put(
-            path,
-            &std::fs::read(output.join(path)).unwrap_or_default(),
-            true,
-        )?;
+        staging.keep(path)?;
     }
     if let Some(chromium) = chromium {
         let linked = same(PDF_FILE)

@@ -159,6 +159,20 @@ impl Staging {
         Ok(true)
     }
 
+    /// Keeps the previous output's `rel` unchanged: hard-linked, or copied where links
+    /// are not possible.
+    pub fn keep(&self, rel: &str) -> Result<(), Failure> {
+        let path = self.dir.join(rel);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| denied(dir, &e))?;
+        }
+        let previous = self.output.join(rel);
+        if std::fs::hard_link(&previous, &path).is_err() {
+            std::fs::copy(&previous, &path).map_err(|e| denied(&path, &e))?;
+        }
+        Ok(())
+    }
+
     /// Swaps the staging directory in as the output.
     pub fn commit(self) -> Result<(), Failure> {
         let old = sibling(&self.output, "old");

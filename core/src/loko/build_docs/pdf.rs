@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 use std::process::Stdio;
 use std::time::Duration;
 
+use super::super::d2::find_on_path;
 use super::super::response::Failure;
 use crate::config::Config;
 
@@ -16,17 +17,12 @@ pub fn locate(config: &Config) -> Option<PathBuf> {
     if let Some(path) = config.chromium_bin() {
         return path.is_file().then(|| path.clone());
     }
-    let names = [
+    find_on_path(&[
         "chromium",
         "chromium-browser",
         "google-chrome",
         "google-chrome-stable",
-    ];
-    std::env::var_os("PATH")
-        .iter()
-        .flat_map(std::env::split_paths)
-        .flat_map(|dir| names.iter().map(move |n| dir.join(n)))
-        .find(|p| p.is_file())
+    ])
 }
 
 /// Prints `page` (an HTML file) to `pdf` with `chromium`.

@@ -177,7 +177,7 @@ impl Query {
                     }),
                     Detail::Full => ArchitectureView::SystemFull(SystemFull {
                         kind: Detail::Full,
-                        system: detail(system, &edges_of(project)),
+                        system: detail(project, system, &edges_of(project)),
                     }),
                 }
             }
@@ -208,7 +208,7 @@ impl Query {
                     Detail::Full => ArchitectureView::ContainerFull(ContainerFull {
                         kind: Detail::Full,
                         system: system.id.clone(),
-                        container: detail(container, &edges_of(project)),
+                        container: detail(project, container, &edges_of(project)),
                     }),
                 }
             }
@@ -246,20 +246,16 @@ fn container_outline(container: &Entity, deep: bool) -> ContainerOutline {
     }
 }
 
-/// Relationships by source component directory (`src/s/c/k`).
+/// Outgoing relationships by source component (qualified id).
 fn edges_of(project: &Project) -> BTreeMap<String, Vec<Relationship>> {
-    let (edges, _) = relationships::collect(project);
-    let mut by_dir: BTreeMap<String, Vec<Relationship>> = BTreeMap::new();
-    for edge in edges {
-        by_dir
-            .entry(format!("{}/{}", project.source, edge.source))
-            .or_default()
-            .push(edge);
-    }
-    by_dir
+    relationships::by_source(relationships::collect(project).0)
 }
 
-fn detail(entity: &Entity, edges: &BTreeMap<String, Vec<Relationship>>) -> EntityDetail {
+fn detail(
+    project: &Project,
+    entity: &Entity,
+    edges: &BTreeMap<String, Vec<Relationship>>,
+) -> EntityDetail {
     use super::model::Level;
     let others: serde_json::Map<String, serde_json::Value> = entity
         .doc
@@ -269,7 +265,15 @@ fn detail(entity: &Entity, edges: &BTreeMap<String, Vec<Relationship>>) -> Entit
         .map(|(k, v)| (k.clone(), v.clone()))
         .collect();
     let frontmatter = (!others.is_empty()).then(|| JsonValue(serde_json::Value::Object(others)));
-    let children = || Some(entity.children.iter().map(|c| detail(c, edges)).collect());
+    let children = || {
+        Some(
+            entity
+                .children
+                .iter()
+                .map(|c| detail(project, c, edges))
+                .collect(),
+        )
+    };
     EntityDetail {
         id: entity.id.clone(),
         name: entity.name(),
@@ -283,7 +287,7 @@ fn detail(entity: &Entity, edges: &BTreeMap<String, Vec<Relationship>>) -> Entit
         components: (entity.level == Level::Container).then(children).flatten(),
         relationships: (entity.level == Level::Component).then(|| {
             edges
-                .get(&entity.dir)
+                .get(&project.qualified_id(entity))
                 .map(|list| {
                     list.iter()
                         .map(|e| RelationshipView {

@@ -234,11 +234,7 @@ async fn diagrams(toolpack: &Toolpack, project: &Project) -> Vec<Finding> {
             continue;
         };
         let path = project.root.path().join(diagram);
-        let Ok(metadata) = std::fs::metadata(&path) else {
-            continue;
-        };
-        let stamp = super::file_cache::Stamp::of(&metadata);
-        let Ok(source) = toolpack.loko().files.text(&path, stamp) else {
+        let Ok((stamp, source)) = toolpack.loko().files.read(&path) else {
             continue;
         };
         let svg = project.root.path().join(Path::new(&format!(
