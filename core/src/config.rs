@@ -28,8 +28,15 @@ pub mod env {
     pub const DIGITRANSIT_ROUTER: &str = "DIGITRANSIT_ROUTER";
     /// Overrides every upstream timeout, in milliseconds.
     pub const TOOLPACK_UPSTREAM_TIMEOUT_MS: &str = "TOOLPACK_UPSTREAM_TIMEOUT_MS";
-    /// Default local rate limit for every tool, in calls per second (default 5; 0 = off).
+    /// Default local rate limit of every tool that calls an upstream API, per caller, in
+    /// calls per second (default 5; 0 = off).
     pub const TOOLPACK_RATE_LIMIT_PER_SECOND: &str = "TOOLPACK_RATE_LIMIT_PER_SECOND";
+    /// Optional shared ceiling of TfL upstream calls per second, over every caller
+    /// (protects the TfL key's quota; default 0 = none).
+    pub const TFL_API_RATE_LIMIT_PER_SECOND: &str = "TFL_API_RATE_LIMIT_PER_SECOND";
+    /// Optional shared ceiling of Digitransit upstream calls per second, over every
+    /// caller (protects the Digitransit key's quota; default 0 = none).
+    pub const DIGITRANSIT_API_RATE_LIMIT_PER_SECOND: &str = "DIGITRANSIT_API_RATE_LIMIT_PER_SECOND";
     /// Prefix of the per-tool rate limit: `TOOLPACK_RATE_LIMIT_` + the tool name in
     /// upper snake case, e.g. `TOOLPACK_RATE_LIMIT_STATION_TOILETS=10`.
     pub const TOOLPACK_RATE_LIMIT_PREFIX: &str = "TOOLPACK_RATE_LIMIT_";
@@ -142,6 +149,7 @@ pub struct Config {
     upstream_timeout: Option<Duration>,
     default_rate_limit: u32,
     rate_limits: BTreeMap<String, u32>,
+    upstream_rate_limits: BTreeMap<crate::Toolset, u32>,
 }
 
 impl Default for Config {
@@ -163,6 +171,7 @@ impl Default for Config {
             upstream_timeout: None,
             default_rate_limit: DEFAULT_RATE_LIMIT_PER_SECOND,
             rate_limits: BTreeMap::new(),
+            upstream_rate_limits: BTreeMap::new(),
         }
     }
 }
@@ -184,6 +193,7 @@ impl fmt::Debug for Config {
             .field("upstream_timeout", &self.upstream_timeout)
             .field("default_rate_limit", &self.default_rate_limit)
             .field("rate_limits", &self.rate_limits)
+            .field("upstream_rate_limits", &self.upstream_rate_limits)
             .finish()
     }
 }
@@ -302,15 +312,24 @@ impl Config {
             .copied()
             .unwrap_or(self.default_rate_limit)
     }
-    /// The local rate limit of a tool of `toolset`: its own setting, else the default
-    /// for toolsets that call upstream APIs. loko tools work on local files, so they
-    /// are unlimited unless a per-tool limit is set.
-    pub fn rate_limit_in(&self, tool: &str, toolset: crate::Toolset) -> u32 {
+    /// The local rate limit of `tool`, per caller: its own setting, else the default
+    /// for tools that call an upstream API. Tools that work on local data only
+    /// (`stationToilets`, loko, saved places) are unlimited unless a per-tool limit is
+    /// set: no shared quota needs protecting, and a burst of local lookups is cheap.
+    pub fn rate_limit_of(&self, tool: &str, calls_upstream: bool) -> u32 {
         match self.rate_limits.get(tool) {
             Some(limit) => *limit,
-            None if toolset == crate::Toolset::Loko => 0,
-            None => self.default_rate_limit,
+            None if calls_upstream => self.default_rate_limit,
+            None => 0,
         }
+    }
+    /// The shared ceiling of upstream calls per second of `toolset`'s API key, over
+    /// every caller (0 = none, the default).
+    pub fn upstream_rate_limit(&self, toolset: crate::Toolset) -> u32 {
+        self.upstream_rate_limits
+            .get(&toolset)
+            .copied()
+            .unwrap_or(0)
     }
 }
 
@@ -386,6 +405,11 @@ impl ConfigBuilder {
         self.config.default_rate_limit = per_second;
         self
     }
+    /// Sets the shared ceiling of `toolset`'s upstream calls per second (0 = none).
+    pub fn upstream_rate_limit(mut self, toolset: crate::Toolset, per_second: u32) -> Self {
+        self.config.upstream_rate_limits.insert(toolset, per_second);
+        self
+    }
     /// Sets the local rate limit of one tool, in calls per second (0 = unlimited).
     pub fn rate_limit(mut self, tool: impl Into<String>, per_second: u32) -> Self {
         self.config.rate_limits.insert(tool.into(), per_second);
@@ -427,6 +451,12 @@ impl ConfigBuilder {
             }
             env::TOOLPACK_RATE_LIMIT_PER_SECOND => {
                 self.default_rate_limit(parse_number(name, value)?)
+            }
+            env::TFL_API_RATE_LIMIT_PER_SECOND => {
+                self.upstream_rate_limit(crate::Toolset::Tfl, parse_number(name, value)?)
+            }
+            env::DIGITRANSIT_API_RATE_LIMIT_PER_SECOND => {
+                self.upstream_rate_limit(crate::Toolset::Digitransit, parse_number(name, value)?)
             }
             _ => match rate_limit_tool(name) {
                 Some(tool) => {
@@ -471,6 +501,8 @@ pub fn all_names() -> Vec<String> {
         env::DIGITRANSIT_ROUTER,
         env::TOOLPACK_UPSTREAM_TIMEOUT_MS,
         env::TOOLPACK_RATE_LIMIT_PER_SECOND,
+        env::TFL_API_RATE_LIMIT_PER_SECOND,
+        env::DIGITRANSIT_API_RATE_LIMIT_PER_SECOND,
         env::HOME,
         env::TOOLPACK_DATA_DIR,
         env::XDG_DATA_HOME,

@@ -29,6 +29,7 @@
 uniffi::setup_scaffolding!();
 
 pub mod answer;
+pub mod caller;
 pub mod catalog;
 pub mod config;
 pub mod error_kind;
@@ -47,6 +48,7 @@ pub mod loko;
 #[cfg(feature = "tfl")]
 pub mod tfl;
 
+pub use caller::{Caller, Scope, Scopes};
 pub use catalog::{Catalog, ToolEntry, ToolResult, UnknownTool};
 pub use config::{Config, ConfigBuilder, ConfigError};
 pub use error_kind::ErrorKind;

@@ -34,6 +34,20 @@ impl Toolset {
         }
     }
 
+    /// Why this toolset's tools must not be served to remote callers (over HTTP) with
+    /// `config`, or `None`. The loko tools read and write the file system wherever a
+    /// `project_path` points, so remote callers get them only inside
+    /// `LOKO_ALLOWED_ROOTS`; stdio and library use are local and keep them.
+    pub fn missing_remote_prerequisite(self, config: &Config) -> Option<String> {
+        match self {
+            Self::Loko if config.loko_allowed_roots().is_empty() => Some(
+                "LOKO_ALLOWED_ROOTS is not set, and the loko tools write files: remote callers get them only inside allowed roots"
+                    .to_owned(),
+            ),
+            _ => None,
+        }
+    }
+
     /// Parses a toolset name (`tfl`, `digitransit`, `loko`; case-insensitive).
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL

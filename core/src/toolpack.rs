@@ -7,10 +7,11 @@ use std::sync::Arc;
 use futures_util::FutureExt;
 use serde_json::Value;
 
+use crate::caller::Caller;
 use crate::catalog::{Catalog, ToolResult, UnknownTool};
 use crate::config::{Config, ConfigError};
 use crate::http::{HttpClient, HttpError};
-use crate::rate_limit::RateLimiters;
+use crate::rate_limit::{LimitedTool, RateLimiters};
 use crate::tool::{Tool, ToolOutput};
 
 /// A JSON call that has to wait: drive it to completion on a tokio runtime.
@@ -29,10 +30,13 @@ pub enum BuildError {
 }
 
 /// The configured set of tools: configuration, the shared HTTP client, rate
-/// limiters and each family's state (caches, data). Clone it freely.
+/// limiters and each family's state (caches, data), acting for one [`Caller`]. Clone
+/// it freely; [`Toolpack::for_caller`] gives a handle on the same state that acts for
+/// another caller.
 #[derive(Clone, Debug)]
 pub struct Toolpack {
     inner: Arc<Inner>,
+    caller: Caller,
 }
 
 #[derive(Debug)]
@@ -49,15 +53,16 @@ struct Inner {
 }
 
 impl Toolpack {
-    /// A toolpack with `config`.
+    /// A toolpack with `config`, acting for the local caller.
     pub fn new(config: Config) -> Result<Self, BuildError> {
         let http = HttpClient::new()?;
         let limiters = RateLimiters::new(
             &config,
-            Catalog::get()
-                .entries()
-                .iter()
-                .map(|e| (e.spec.name, e.spec.toolset)),
+            Catalog::get().entries().iter().map(|e| LimitedTool {
+                name: e.spec.name,
+                toolset: e.spec.toolset,
+                calls_upstream: e.spec.annotations.open_world,
+            }),
         );
         Ok(Self {
             inner: Arc::new(Inner {
@@ -71,7 +76,23 @@ impl Toolpack {
                 http,
                 limiters,
             }),
+            caller: Caller::local(),
         })
+    }
+
+    /// A handle on the same tools and state that acts for `caller`: its saved places,
+    /// its own rate-limit budgets. Surfaces call this with the caller they
+    /// authenticated; tools only read [`Toolpack::caller`].
+    pub fn for_caller(&self, caller: Caller) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+            caller,
+        }
+    }
+
+    /// Who this handle's calls run for.
+    pub fn caller(&self) -> &Caller {
+        &self.caller
     }
 
     /// A toolpack configured from the process environment ([`Config::from_env`]).
@@ -140,8 +161,8 @@ impl Toolpack {
         F: Future<Output = T::Output>,
     {
         let name = T::SPEC.name;
-        if !self.inner.limiters.try_acquire(name) {
-            tracing::info!(tool = name, "local rate limit exceeded");
+        if let Err(refusal) = self.inner.limiters.try_acquire(name, &self.caller) {
+            tracing::info!(tool = name, ?refusal, "local rate limit exceeded");
             return T::Output::rate_limited(name);
         }
         match AssertUnwindSafe(work).catch_unwind().await {

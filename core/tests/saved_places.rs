@@ -1,10 +1,11 @@
 //! Saved places on disk: they survive a restart, a corrupt or read-only database file
-//! gives `storage-error` and loses nothing, and a newer schema is refused.
+//! gives `storage-error` and loses nothing, a newer schema is refused, an older one is
+//! migrated, and each caller has its own.
 
 use std::path::Path;
 
 use serde_json::{Value, json};
-use toolpack::{Config, Toolpack};
+use toolpack::{Caller, Config, Scopes, Toolpack};
 
 fn toolpack(dir: &Path) -> Toolpack {
     Toolpack::new(
@@ -136,4 +137,76 @@ async fn twenty_concurrent_saves_in_one_process_all_land() {
         assert!(!failed, "{body}");
     }
     assert_eq!(keys(&toolpack).await.len(), 20);
+}
+
+/// `tests/fixtures/saved-places/v1.sqlite3` holds three places as toolpack 0.1.0 wrote
+/// them (schema 1, no caller column; see `make-v1.py` beside it).
+fn first_schema_database() -> std::path::PathBuf {
+    toolpack_testkit::tests_dir().join("fixtures/saved-places/v1.sqlite3")
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_database_of_the_first_schema_migrates_and_its_places_become_the_local_callers() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join(toolpack::digitransit::DATABASE_FILE);
+    std::fs::copy(first_schema_database(), &file).unwrap();
+    let local = toolpack(dir.path());
+    assert_eq!(keys(&local).await, ["home", "mode", "work"]);
+    let (_, body) = call(&local, "get_user_variables", json!({"type": "location"})).await;
+    assert_eq!(
+        body["variables"][0],
+        json!({"key": "home", "type": "location",
+               "value": {"lat": 60.1699, "lon": 24.9384, "label": "Home",
+                         "address": "Mannerheimintie 1, Helsinki"},
+               "createdAt": "2026-10-01T08:00:00.000Z", "updatedAt": "2026-10-02T09:30:00.000Z"})
+    );
+    // Another caller sees none of them, and its own save leaves the local one alone.
+    let alice = local.for_caller(Caller::new("alice", Scopes::ALL).unwrap());
+    assert!(keys(&alice).await.is_empty());
+    assert!(!call(&alice, "save_user_variable", home()).await.0);
+    let (_, body) = call(&local, "get_user_variables", json!({"type": "location"})).await;
+    assert_eq!(body["variables"][0]["value"]["label"], "Home");
+    // The file is at the current schema, with a caller on every row.
+    let db = rusqlite::Connection::open(&file).unwrap();
+    let version: u32 = db
+        .pragma_query_value(None, "user_version", |r| r.get(0))
+        .unwrap();
+    assert_eq!(version, 2);
+    let owners: Vec<(String, u32)> = db
+        .prepare("SELECT caller, COUNT(*) FROM user_variables GROUP BY caller ORDER BY caller")
+        .unwrap()
+        .query_map([], |r| Ok((r.get(0)?, r.get(1)?)))
+        .unwrap()
+        .map(Result::unwrap)
+        .collect();
+    assert_eq!(owners, [("alice".to_owned(), 1), ("local".to_owned(), 3)]);
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn callers_never_see_or_overwrite_each_others_places() {
+    let dir = tempfile::tempdir().unwrap();
+    let server = toolpack(dir.path());
+    let alice = server.for_caller(Caller::new("token:alice", Scopes::ALL).unwrap());
+    let bob = server.for_caller(Caller::new("token:bob", Scopes::ALL).unwrap());
+    assert!(!call(&alice, "save_user_variable", home()).await.0);
+    assert!(keys(&bob).await.is_empty());
+    let bobs_home = json!({"key": "home", "type": "location", "value": {"lat": 60.2, "lon": 24.9, "name": "Bob's"}});
+    let (_, saved) = call(&bob, "save_user_variable", bobs_home).await;
+    assert_eq!(
+        saved["previous"],
+        Value::Null,
+        "Bob did not overwrite Alice's"
+    );
+    let place = |t: &Toolpack| {
+        let t = t.clone();
+        async move { t.user_variable("home").await.unwrap().unwrap().value }
+    };
+    assert_eq!(
+        serde_json::to_value(place(&alice).await).unwrap()["name"],
+        "Kamppi"
+    );
+    assert_eq!(
+        serde_json::to_value(place(&bob).await).unwrap()["name"],
+        "Bob's"
+    );
 }

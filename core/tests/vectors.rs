@@ -2,7 +2,7 @@
 //! and checks every answer, success or error, against the tool's output schema.
 
 use serde_json::Value;
-use toolpack::{Catalog, Config, Toolpack};
+use toolpack::{Caller, Catalog, Config, Scopes, Toolpack};
 use toolpack_testkit::vectors;
 
 fn assert_matches_output_schema(tool: &str, body: &Value) {
@@ -20,12 +20,19 @@ fn assert_matches_output_schema(tool: &str, body: &Value) {
 async fn every_vector_passes_through_the_catalog() {
     vectors::run_all(|tool_case, settings| async move {
         let config = Config::from_pairs(settings).expect("valid vector config");
-        let toolpack = Toolpack::new(config).unwrap();
+        let local = Toolpack::new(config).unwrap();
+        let acting_for = |caller: &Option<String>| match caller {
+            Some(id) => local.for_caller(Caller::new(id, Scopes::ALL).unwrap()),
+            None => local.clone(),
+        };
         let (tool, arguments) = (&tool_case.tool, &tool_case.case.arguments);
         for setup in &tool_case.case.before {
-            let result = toolpack.call_json(&setup.tool, setup.arguments.clone());
-            assert!(!result.await.unwrap().is_error(), "setup call {setup:?}");
+            let result = acting_for(&setup.caller)
+                .call_json(&setup.tool, setup.arguments.clone())
+                .await;
+            assert!(!result.unwrap().is_error(), "setup call {setup:?}");
         }
+        let toolpack = acting_for(&tool_case.case.caller);
         for _ in 0..tool_case.case.calls_before {
             toolpack.call_json(tool, arguments.clone()).await.unwrap();
         }

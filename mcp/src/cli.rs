@@ -12,7 +12,8 @@ use toolpack::report::{Level, Report, Reporter, with_reporter};
 use toolpack::{Catalog, Config, Toolpack};
 
 use crate::http::{HttpOptions, TOKENS_ENV, parse_tokens};
-use crate::{ServerLimits, ToolpackServer, select_tools};
+use crate::toolsets::{ToolChoice, names};
+use crate::{OAuthOptions, ServerLimits, ToolpackServer, select_tools};
 
 /// Exit status of a successful run.
 pub const EXIT_OK: u8 = 0;
@@ -52,9 +53,20 @@ struct ServeArgs {
     /// Bearer tokens come from TOOLPACK_HTTP_TOKENS (`tok1,tok2` or `@file`).
     #[arg(long, value_name = "ADDR")]
     http: Option<SocketAddr>,
-    /// Serve a non-loopback address without TOOLPACK_HTTP_TOKENS (warns on every start).
+    /// Serve a non-loopback address without tokens or OAuth (warns on every start).
     #[arg(long)]
     allow_unauthenticated: bool,
+    /// Accept OAuth 2.1 access tokens (JWTs) of this issuer over HTTP; needs
+    /// --oauth-audience. Its keys come from its RFC 8414 or OpenID metadata.
+    #[arg(long, value_name = "URL", env = "TOOLPACK_OAUTH_ISSUER")]
+    oauth_issuer: Option<String>,
+    /// This server's resource identifier, required in a token's `aud`, e.g.
+    /// https://mcp.example.com/mcp (announced in the protected-resource metadata).
+    #[arg(long, value_name = "AUD", env = "TOOLPACK_OAUTH_AUDIENCE")]
+    oauth_audience: Option<String>,
+    /// The issuer's JWKS URL, instead of discovering it from the issuer's metadata.
+    #[arg(long, value_name = "URL", env = "TOOLPACK_OAUTH_JWKS_URL")]
+    oauth_jwks_url: Option<String>,
     /// Comma-separated host names accepted in `Host` besides localhost (behind a proxy).
     #[arg(long, value_name = "LIST", value_delimiter = ',')]
     allowed_hosts: Vec<String>,
@@ -86,6 +98,27 @@ struct ToolsetArgs {
     /// whose prerequisites (API keys) are met.
     #[arg(long, value_name = "LIST")]
     toolsets: Option<String>,
+    /// Serve only the tools annotated read-only.
+    #[arg(long)]
+    read_only: bool,
+    /// Comma-separated tools to serve (within --toolsets), e.g. stationToilets,planJourney.
+    #[arg(long, value_name = "LIST")]
+    tools: Option<String>,
+    /// Comma-separated tools not to serve.
+    #[arg(long, value_name = "LIST")]
+    exclude_tools: Option<String>,
+}
+
+impl ToolsetArgs {
+    fn choice(&self) -> Result<ToolChoice, Usage> {
+        let choice = ToolChoice {
+            read_only: self.read_only,
+            only: self.tools.as_deref().map(names),
+            exclude: self.exclude_tools.as_deref().map(names).unwrap_or_default(),
+        };
+        choice.check_names()?;
+        Ok(choice)
+    }
 }
 
 /// A usage or configuration problem: printed on stderr, exit status 2.
@@ -117,9 +150,14 @@ impl Cli {
     }
 }
 
-fn server(args: &ToolsetArgs) -> Result<ToolpackServer, Usage> {
+/// The server for `args`; `remote` when it serves HTTP callers (then the tools that
+/// must not be served remotely are left out, see `Toolset::missing_remote_prerequisite`).
+fn server(args: &ToolsetArgs, remote: bool) -> Result<ToolpackServer, Usage> {
     let config = Config::from_env()?;
-    let selection = select_tools(&config, args.toolsets.as_deref())?;
+    let mut selection = select_tools(&config, args.toolsets.as_deref())?.narrowed(&args.choice()?);
+    if remote {
+        selection = selection.for_remote_callers(&config, args.toolsets.is_some())?;
+    }
     for (tool, why) in &selection.left_out {
         eprintln!("toolpack-mcp: {tool} not served: {why}");
     }
@@ -131,7 +169,7 @@ async fn serve(args: ServeArgs) -> Result<u8, Usage> {
         max_in_flight: args.max_in_flight.max(1),
         call_deadline: Duration::from_millis(args.call_timeout_ms.max(1)),
     };
-    let server = server(&args.toolsets)?.with_limits(limits);
+    let server = server(&args.toolsets, args.http.is_some())?.with_limits(limits);
     match args.http {
         None => {
             let running = server.serve(rmcp::transport::stdio()).await?;
@@ -142,32 +180,49 @@ async fn serve(args: ServeArgs) -> Result<u8, Usage> {
     Ok(EXIT_OK)
 }
 
-/// The HTTP options of `args`, with the tokens of `TOOLPACK_HTTP_TOKENS`; refuses a
-/// non-loopback address without tokens unless `--allow-unauthenticated`.
+/// The HTTP options of `args`: the tokens of `TOOLPACK_HTTP_TOKENS` and the OAuth
+/// settings; refuses a non-loopback address without either unless
+/// `--allow-unauthenticated`.
 fn http_options(addr: SocketAddr, args: &ServeArgs) -> Result<HttpOptions, Usage> {
     let tokens = match std::env::var(TOKENS_ENV) {
-        Ok(value) => parse_tokens(&value)
-            .map_err(|e| Usage(format!("{TOKENS_ENV}: cannot read the token file: {e}")))?,
+        Ok(value) => parse_tokens(&value).map_err(|e| Usage(format!("{TOKENS_ENV}: {e}")))?,
         Err(_) => Vec::new(),
     };
-    if tokens.is_empty() && !addr.ip().is_loopback() {
+    let oauth = match (&args.oauth_issuer, &args.oauth_audience) {
+        (Some(issuer), Some(audience)) => Some(OAuthOptions {
+            issuer: issuer.trim().to_owned(),
+            audience: audience.trim().to_owned(),
+            jwks_url: args.oauth_jwks_url.clone(),
+        }),
+        (None, None) => None,
+        _ => {
+            return Err(Usage(
+                "--oauth-issuer and --oauth-audience go together (a token's aud must name this \
+server)"
+                    .into(),
+            ));
+        }
+    };
+    let options = HttpOptions {
+        tokens,
+        oauth,
+        allowed_hosts: args.allowed_hosts.clone(),
+        allowed_origins: args.allowed_origins.clone(),
+        stateless: args.stateless,
+        max_body_bytes: args.max_body_bytes,
+    };
+    if !options.authenticates() && !addr.ip().is_loopback() {
         if !args.allow_unauthenticated {
             return Err(Usage(format!(
-                "refusing to serve {addr} without authentication: set {TOKENS_ENV}, or pass \
---allow-unauthenticated"
+                "refusing to serve {addr} without authentication: set {TOKENS_ENV} or \
+--oauth-issuer, or pass --allow-unauthenticated"
             )));
         }
         eprintln!(
             "toolpack-mcp: WARNING: serving {addr} without authentication (--allow-unauthenticated)"
         );
     }
-    Ok(HttpOptions {
-        tokens,
-        allowed_hosts: args.allowed_hosts.clone(),
-        allowed_origins: args.allowed_origins.clone(),
-        stateless: args.stateless,
-        max_body_bytes: args.max_body_bytes,
-    })
+    Ok(options)
 }
 
 /// Serves streamable HTTP at `/mcp` (and `/healthz`) until Ctrl-C or SIGTERM; then stops
@@ -186,10 +241,15 @@ async fn serve_http(
     } else {
         "sessions"
     };
-    let auth = if options.tokens.is_empty() {
-        "no auth"
-    } else {
-        "bearer auth"
+    let auth = match (options.tokens.is_empty(), &options.oauth) {
+        (true, None) => "no auth".to_owned(),
+        (false, None) => format!("{} bearer tokens", options.tokens.len()),
+        (true, Some(oauth)) => format!("OAuth issuer {}", oauth.issuer),
+        (false, Some(oauth)) => format!(
+            "{} bearer tokens and OAuth issuer {}",
+            options.tokens.len(),
+            oauth.issuer
+        ),
     };
     eprintln!(
         "toolpack-mcp: serving MCP at http://{}/mcp ({mode}, {auth})",
@@ -234,7 +294,7 @@ async fn serve_http(
 }
 
 fn print_tools(args: ToolsetArgs) -> Result<u8, Usage> {
-    let server = server(&args)?;
+    let server = server(&args, false)?;
     let all = Catalog::get().to_json();
     let served: Vec<Value> = all
         .as_array()

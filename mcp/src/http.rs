@@ -1,22 +1,27 @@
-//! Streamable HTTP serving: `/mcp` behind optional bearer-token auth, `GET /healthz`,
-//! the DNS-rebinding allow-lists, a body-size limit, stateless mode, and session
+//! Streamable HTTP serving: `/mcp` behind authentication (static bearer tokens and/or
+//! OAuth 2.1 access tokens, each credential its own caller), scope checks with the
+//! MCP step-up answer, the protected-resource metadata, `GET /healthz`, the
+//! DNS-rebinding allow-lists, a body-size limit, stateless mode, and session
 //! termination answered with 204.
 
 use std::sync::Arc;
 
 use axum::Router;
 use axum::extract::{Request, State};
-use axum::http::{HeaderValue, Method, StatusCode, header};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 use rmcp::transport::streamable_http_server::{StreamableHttpServerConfig, StreamableHttpService};
-use serde_json::json;
+use serde_json::{Value, json};
+use toolpack::{Caller, Catalog, Scope, Scopes};
 
 use crate::ToolpackServer;
+use crate::auth::{AuthFailure, Authenticator, METADATA_PATH, OAuthOptions, ProtectedResource};
 
-/// The environment variable holding the bearer tokens: `tok1,tok2`, or `@/path/to/file`
-/// with one token per line (blank lines and `#` comments ignored).
+pub use crate::auth::{StaticToken, parse_tokens};
+
+/// The environment variable holding the bearer tokens (see [`parse_tokens`]).
 pub const TOKENS_ENV: &str = "TOOLPACK_HTTP_TOKENS";
 /// Default largest request body, in bytes.
 pub const DEFAULT_MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
@@ -24,8 +29,11 @@ pub const DEFAULT_MAX_BODY_BYTES: usize = 4 * 1024 * 1024;
 /// How `/mcp` is served.
 #[derive(Clone, Default)]
 pub struct HttpOptions {
-    /// Accepted bearer tokens; empty means no authentication.
-    pub tokens: Vec<String>,
+    /// Accepted static bearer tokens, each its own caller.
+    pub tokens: Vec<StaticToken>,
+    /// Accepted OAuth access tokens. With neither tokens nor OAuth, there is no
+    /// authentication and every request acts for the local caller.
+    pub oauth: Option<OAuthOptions>,
     /// Host names (or `host:port`) accepted besides the loopback names.
     pub allowed_hosts: Vec<String>,
     /// Browser origins accepted (`https://app.example.com`); empty: Origin not checked.
@@ -37,10 +45,26 @@ pub struct HttpOptions {
     pub max_body_bytes: usize,
 }
 
+impl HttpOptions {
+    /// Whether requests must carry a credential.
+    pub fn authenticates(&self) -> bool {
+        !self.tokens.is_empty() || self.oauth.is_some()
+    }
+
+    fn body_limit(&self) -> usize {
+        if self.max_body_bytes > 0 {
+            self.max_body_bytes
+        } else {
+            DEFAULT_MAX_BODY_BYTES
+        }
+    }
+}
+
 impl std::fmt::Debug for HttpOptions {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("HttpOptions")
             .field("tokens", &format!("[{} redacted]", self.tokens.len()))
+            .field("oauth", &self.oauth)
             .field("allowed_hosts", &self.allowed_hosts)
             .field("allowed_origins", &self.allowed_origins)
             .field("stateless", &self.stateless)
@@ -49,23 +73,16 @@ impl std::fmt::Debug for HttpOptions {
     }
 }
 
-/// Reads the tokens of [`TOKENS_ENV`]'s value: a comma-separated list, or `@file`.
-pub fn parse_tokens(value: &str) -> std::io::Result<Vec<String>> {
-    let value = value.trim();
-    let text = match value.strip_prefix('@') {
-        Some(path) => std::fs::read_to_string(path.trim())?,
-        None => value.replace(',', "\n"),
-    };
-    Ok(text
-        .lines()
-        .map(str::trim)
-        .filter(|t| !t.is_empty() && !t.starts_with('#'))
-        .map(str::to_owned)
-        .collect())
+/// What the authentication layer needs.
+struct Gate {
+    auth: Authenticator,
+    resource: ProtectedResource,
+    body_limit: usize,
 }
 
-/// The HTTP app: `/mcp` (MCP streamable HTTP) and `/healthz`, and a function that ends
-/// every open MCP session (for shutdown).
+/// The HTTP app: `/mcp` (MCP streamable HTTP), `/healthz` and, with authentication,
+/// the protected-resource metadata; and a function that ends every open MCP session
+/// (for shutdown).
 pub fn router(
     server: ToolpackServer,
     options: &HttpOptions,
@@ -77,9 +94,7 @@ pub fn router(
     config.allowed_origins = options.allowed_origins.clone();
     config.legacy_session_mode = !options.stateless;
     config.json_response = options.stateless;
-    if options.max_body_bytes > 0 {
-        config.max_request_body_bytes = options.max_body_bytes;
-    }
+    config.max_request_body_bytes = options.body_limit();
     let sessions = config.cancellation_token.clone();
     let tool_count = server.tools().len();
     let service = StreamableHttpService::new(
@@ -87,70 +102,118 @@ pub fn router(
         LocalSessionManager::default().into(),
         config,
     );
-    let tokens: Arc<Vec<Vec<u8>>> = Arc::new(
-        options
-            .tokens
-            .iter()
-            .map(|t| t.as_bytes().to_vec())
-            .collect(),
-    );
-    let mcp = Router::new()
+    let gate = Arc::new(Gate {
+        auth: Authenticator::new(options.tokens.clone(), options.oauth.clone()),
+        resource: ProtectedResource {
+            resource: options.oauth.as_ref().map(|o| o.audience.clone()),
+            issuer: options.oauth.as_ref().map(|o| o.issuer.clone()),
+        },
+        body_limit: options.body_limit(),
+    });
+    let mut app: Router = Router::new()
         .nest_service("/mcp", service)
         .layer(middleware::from_fn(deleted_is_no_content))
-        .layer(middleware::from_fn_with_state(tokens, bearer_auth));
-    let app = mcp.route(
-        "/healthz",
-        axum::routing::get(move || async move {
-            axum::Json(json!({
-                "status": "ok",
-                "version": env!("CARGO_PKG_VERSION"),
-                "tools": tool_count,
-            }))
-        }),
-    );
+        .layer(middleware::from_fn_with_state(gate.clone(), authenticate))
+        .route(
+            "/healthz",
+            axum::routing::get(move || async move {
+                axum::Json(json!({
+                    "status": "ok",
+                    "version": env!("CARGO_PKG_VERSION"),
+                    "tools": tool_count,
+                }))
+            }),
+        );
+    if options.authenticates() {
+        let resource = gate.resource.clone();
+        let metadata = axum::routing::get(move |headers: HeaderMap| {
+            let document = resource.metadata(host_of(&headers));
+            async move { axum::Json(document) }
+        });
+        app = app
+            .route(METADATA_PATH, metadata.clone())
+            .route(&format!("{METADATA_PATH}/mcp"), metadata);
+    }
     (app, move || sessions.cancel())
 }
 
-/// Refuses a request without an accepted `Authorization: Bearer <token>` (when tokens are
-/// configured) with 401 and `WWW-Authenticate: Bearer`. Tokens are compared in constant
-/// time and never logged.
-async fn bearer_auth(
-    State(tokens): State<Arc<Vec<Vec<u8>>>>,
-    request: Request,
-    next: Next,
-) -> Response {
-    if tokens.is_empty() {
-        return next.run(request).await;
-    }
-    let given = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok())
-        .and_then(|v| v.strip_prefix("Bearer "))
-        .map(|t| t.trim().as_bytes());
-    let accepted = given.is_some_and(|given| {
-        tokens
-            .iter()
-            .fold(false, |found, token| found | constant_time_eq(token, given))
-    });
-    if accepted {
-        return next.run(request).await;
-    }
-    let mut response = (
-        StatusCode::UNAUTHORIZED,
-        axum::Json(json!({"error": "a valid bearer token is required"})),
-    )
-        .into_response();
-    response.headers_mut().insert(
-        header::WWW_AUTHENTICATE,
-        HeaderValue::from_static("Bearer realm=\"toolpack-mcp\""),
-    );
-    response
+fn host_of(headers: &HeaderMap) -> &str {
+    headers
+        .get(header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .unwrap_or("localhost")
 }
 
-/// Equality whose time depends only on the lengths.
-fn constant_time_eq(a: &[u8], b: &[u8]) -> bool {
-    a.len() == b.len() && a.iter().zip(b).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+/// Finds the request's caller from its credential (401 with the resource-metadata
+/// challenge when there is none or it is refused), refuses a tool call beyond the
+/// caller's scopes (403, the step-up challenge), and hands the caller to the MCP
+/// handler in the request's extensions. Credentials are never logged.
+async fn authenticate(State(gate): State<Arc<Gate>>, mut request: Request, next: Next) -> Response {
+    let authorization = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
+    let caller = match gate.auth.caller(authorization).await {
+        Ok(caller) => caller,
+        Err(failure) => {
+            let host = host_of(request.headers());
+            let invalid = match &failure {
+                AuthFailure::Missing => None,
+                AuthFailure::Invalid(why) => Some(why.as_str()),
+            };
+            tracing::info!(reason = %failure, "refused an unauthenticated request");
+            return challenge(
+                StatusCode::UNAUTHORIZED,
+                &gate.resource.unauthorized(host, invalid),
+                &failure.to_string(),
+            );
+        }
+    };
+    if caller.scopes() != Scopes::ALL && request.method() == Method::POST {
+        let (parts, body) = request.into_parts();
+        let Ok(bytes) = axum::body::to_bytes(body, gate.body_limit).await else {
+            return (StatusCode::PAYLOAD_TOO_LARGE, "request body too large").into_response();
+        };
+        if let Some(scope) = missing_scope(&caller, &bytes) {
+            let host = host_of(&parts.headers);
+            return challenge(
+                StatusCode::FORBIDDEN,
+                &gate.resource.insufficient_scope(host, scope),
+                &format!("this call needs the scope {}", scope.as_str()),
+            );
+        }
+        request = Request::from_parts(parts, axum::body::Body::from(bytes));
+    }
+    request.extensions_mut().insert(caller);
+    next.run(request).await
+}
+
+/// The scope `caller` lacks for a `tools/call` in the JSON-RPC `body` (one message or
+/// a batch), if any. Unknown tools and unreadable bodies pass: the MCP layer answers
+/// them.
+fn missing_scope(caller: &Caller, body: &[u8]) -> Option<Scope> {
+    let message: Value = serde_json::from_slice(body).ok()?;
+    let messages = match message {
+        Value::Array(batch) => batch,
+        single => vec![single],
+    };
+    messages.iter().find_map(|m| {
+        if m.get("method")?.as_str()? != "tools/call" {
+            return None;
+        }
+        let name = m.pointer("/params/name")?.as_str()?;
+        caller.missing_scope(&Catalog::get().find(name)?.spec)
+    })
+}
+
+fn challenge(status: StatusCode, www_authenticate: &str, message: &str) -> Response {
+    let mut response = (status, axum::Json(json!({ "error": message }))).into_response();
+    if let Ok(value) = HeaderValue::from_str(www_authenticate) {
+        response
+            .headers_mut()
+            .insert(header::WWW_AUTHENTICATE, value);
+    }
+    response
 }
 
 /// Session termination (`DELETE /mcp`) answers 204 No Content (rmcp answers 202, which
@@ -170,28 +233,37 @@ mod tests {
     use super::*;
 
     #[test]
-    fn tokens_come_from_a_list_or_a_file() {
-        assert_eq!(parse_tokens(" a, b ,,c ").unwrap(), ["a", "b", "c"]);
-        let file = tempfile::NamedTempFile::new().unwrap();
-        std::fs::write(file.path(), "# team tokens\nt1\n\n t2 \n").unwrap();
-        let value = format!("@{}", file.path().display());
-        assert_eq!(parse_tokens(&value).unwrap(), ["t1", "t2"]);
-        assert!(parse_tokens("@/no/such/file").is_err());
-    }
-
-    #[test]
-    fn comparison_is_exact() {
-        assert!(constant_time_eq(b"secret", b"secret"));
-        assert!(!constant_time_eq(b"secret", b"secreT"));
-        assert!(!constant_time_eq(b"secret", b"secret2"));
-    }
-
-    #[test]
     fn debug_never_shows_tokens() {
         let options = HttpOptions {
             tokens: vec!["sk-never-print".into()],
             ..HttpOptions::default()
         };
         assert!(!format!("{options:?}").contains("sk-never-print"));
+    }
+
+    #[test]
+    fn a_tools_call_beyond_the_callers_scopes_is_found_in_batches_too() {
+        let reader = Caller::new("r", Scopes::parse("toolpack:read")).unwrap();
+        let call = |tool: &str| json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {"name": tool}});
+        let text = |v: Value| v.to_string().into_bytes();
+        assert_eq!(missing_scope(&reader, &text(call("stationToilets"))), None);
+        assert_eq!(
+            missing_scope(&reader, &text(call("save_user_variable"))),
+            Some(Scope::Write)
+        );
+        assert_eq!(
+            missing_scope(
+                &reader,
+                &text(json!([call("stationToilets"), call("create_system")]))
+            ),
+            Some(Scope::Write)
+        );
+        assert_eq!(missing_scope(&reader, &text(call("no_such_tool"))), None);
+        assert_eq!(missing_scope(&reader, b"not json"), None);
+        let nobody = Caller::new("n", Scopes::NONE).unwrap();
+        assert_eq!(
+            missing_scope(&nobody, &text(call("stationToilets"))),
+            Some(Scope::Read)
+        );
     }
 }

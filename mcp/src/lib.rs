@@ -3,6 +3,7 @@
 //! [`toolpack::Catalog`] is served with its input and output schemas and
 //! annotations; there is no per-tool code here.
 
+mod auth;
 mod notify;
 mod server;
 mod toolsets;
@@ -10,5 +11,8 @@ mod toolsets;
 pub mod cli;
 pub mod http;
 
+pub use auth::{
+    ALGORITHMS, AuthFailure, Authenticator, JwtError, JwtValidator, OAuthOptions, ProtectedResource,
+};
 pub use server::{CALL_DEADLINE_EXCEEDED, SERVER_BUSY, ServerLimits, ToolpackServer};
-pub use toolsets::{Selection, SelectionError, select_tools};
+pub use toolsets::{Selection, SelectionError, ToolChoice, select_tools};

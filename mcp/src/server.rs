@@ -12,9 +12,10 @@ use rmcp::model::{
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
-use toolpack::{ToolEntry, ToolResult, Toolpack};
+use toolpack::{Caller, ToolEntry, ToolResult, Toolpack};
 
 use crate::notify::{Forwarder, SessionLevel};
+use crate::toolsets::ToolChoice;
 #[allow(deprecated)] // MCP logging: see `notify`.
 use rmcp::model::SetLevelRequestParams;
 
@@ -153,11 +154,17 @@ machine-readable code.",
     async fn list_tools(
         &self,
         _request: Option<PaginatedRequestParams>,
-        _context: RequestContext<RoleServer>,
+        context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
-        Ok(ListToolsResult::with_all_items(
-            self.listed.as_ref().clone(),
-        ))
+        let (_, choice) = request_scope(&context);
+        let listed = self
+            .tools
+            .iter()
+            .zip(self.listed.iter())
+            .filter(|(entry, _)| choice.allows(&entry.spec))
+            .map(|(_, tool)| tool.clone())
+            .collect();
+        Ok(ListToolsResult::with_all_items(listed))
     }
 
     async fn call_tool(
@@ -166,9 +173,21 @@ machine-readable code.",
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let name = request.name.as_ref();
-        if !self.tools.iter().any(|t| t.spec.name == name) {
+        let (caller, choice) = request_scope(&context);
+        let Some(entry) = self
+            .tools
+            .iter()
+            .find(|t| t.spec.name == name && choice.allows(&t.spec))
+        else {
             return Err(McpError::invalid_params(
                 format!("unknown tool '{name}'"),
+                None,
+            ));
+        };
+        // The HTTP layer answers this with 403 and a step-up challenge first.
+        if let Some(scope) = caller.missing_scope(&entry.spec) {
+            return Err(McpError::invalid_request(
+                format!("insufficient scope: {name} needs {}", scope.as_str()),
                 None,
             ));
         }
@@ -188,11 +207,12 @@ machine-readable code.",
             self.level.clone(),
             context.meta.get_progress_token(),
         );
+        let toolpack = self.toolpack.for_caller(caller);
         let call = tokio::time::timeout(
             self.limits.call_deadline,
             toolpack::report::with_reporter(
                 forwarder.reporter(),
-                self.toolpack.call_json(name, arguments),
+                toolpack.call_json(name, arguments),
             ),
         );
         let answer = self.finish_call(name, call, &context).await;
@@ -208,6 +228,23 @@ machine-readable code.",
     ) -> Result<(), McpError> {
         self.level.set(request.level);
         Ok(())
+    }
+}
+
+/// The caller of a request and the tools it may see: over HTTP, the caller the
+/// authentication layer found and the `X-MCP-*` headers' choice; over stdio, the local
+/// caller and every served tool.
+fn request_scope(context: &RequestContext<RoleServer>) -> (Caller, ToolChoice) {
+    match context.extensions.get::<axum::http::request::Parts>() {
+        Some(parts) => (
+            parts
+                .extensions
+                .get::<Caller>()
+                .cloned()
+                .unwrap_or_default(),
+            ToolChoice::from_headers(&parts.headers),
+        ),
+        None => (Caller::local(), ToolChoice::default()),
     }
 }
 

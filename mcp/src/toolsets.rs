@@ -1,6 +1,7 @@
-//! Which catalog tools a server offers (`--toolsets`).
+//! Which catalog tools a server offers: `--toolsets`, then `--read-only`, `--tools`
+//! and `--exclude-tools` ([`ToolChoice`]), and what remote callers may not get.
 
-use toolpack::{Catalog, Config, ToolEntry, Toolset};
+use toolpack::{Catalog, Config, ToolEntry, ToolSpec, Toolset};
 
 /// The tools to serve, and the ones left out with the reason.
 #[derive(Debug)]
@@ -17,6 +18,9 @@ pub enum SelectionError {
     /// A name that is not a toolset.
     #[error("unknown toolset '{0}' (expected tfl, digitransit or loko)")]
     Unknown(String),
+    /// A name in `--tools` or `--exclude-tools` that is not a catalog tool.
+    #[error("unknown tool '{0}' (see `toolpack-mcp tools`)")]
+    UnknownTool(String),
     /// A toolset named explicitly whose prerequisites are missing.
     #[error("toolset '{toolset}' cannot start: {reason}")]
     Unmet {
@@ -69,6 +73,99 @@ pub fn select_tools(config: &Config, requested: Option<&str>) -> Result<Selectio
         tools,
         left_out: Vec::new(),
     })
+}
+
+/// Single tools to offer within the selected toolsets. The flags set it for the server;
+/// over HTTP, the `X-MCP-Tools` and `X-MCP-Readonly` headers give one per request, which
+/// can only narrow what the flags allow.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct ToolChoice {
+    /// Only the tools annotated read-only (`--read-only`, `X-MCP-Readonly: true`).
+    pub read_only: bool,
+    /// Only these tools (`--tools a,b`, `X-MCP-Tools: a,b`); `None`: no such filter.
+    pub only: Option<Vec<String>>,
+    /// Never these tools (`--exclude-tools c`).
+    pub exclude: Vec<String>,
+}
+
+impl ToolChoice {
+    /// Whether `tool` is chosen.
+    pub fn allows(&self, tool: &ToolSpec) -> bool {
+        (!self.read_only || tool.annotations.read_only)
+            && self
+                .only
+                .as_ref()
+                .is_none_or(|only| only.iter().any(|n| n == tool.name))
+            && !self.exclude.iter().any(|n| n == tool.name)
+    }
+
+    /// Fails on a name that is not a catalog tool (a typo in a flag must not serve
+    /// something else than meant).
+    pub fn check_names(&self) -> Result<(), SelectionError> {
+        self.only
+            .iter()
+            .flatten()
+            .chain(&self.exclude)
+            .find(|name| Catalog::get().find(name).is_none())
+            .map_or(Ok(()), |name| {
+                Err(SelectionError::UnknownTool(name.clone()))
+            })
+    }
+
+    /// The choice of one HTTP request's headers: `X-MCP-Tools` (comma-separated names)
+    /// and `X-MCP-Readonly` (`true`/`1`).
+    pub fn from_headers(headers: &axum::http::HeaderMap) -> Self {
+        let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
+        Self {
+            read_only: text("x-mcp-readonly").is_some_and(|v| {
+                matches!(v.trim().to_ascii_lowercase().as_str(), "true" | "1" | "yes")
+            }),
+            only: text("x-mcp-tools").map(names),
+            exclude: Vec::new(),
+        }
+    }
+}
+
+/// Comma-separated names, trimmed, blanks dropped.
+pub fn names(list: &str) -> Vec<String> {
+    list.split(',')
+        .map(str::trim)
+        .filter(|n| !n.is_empty())
+        .map(str::to_owned)
+        .collect()
+}
+
+impl Selection {
+    /// The selection with only the tools `choice` allows.
+    pub fn narrowed(mut self, choice: &ToolChoice) -> Self {
+        self.tools.retain(|t| choice.allows(&t.spec));
+        self
+    }
+
+    /// The selection as remote callers may have it: tools whose toolset must not be
+    /// served remotely with `config` are left out with the reason, or, when the
+    /// toolsets were named explicitly, refused.
+    pub fn for_remote_callers(
+        mut self,
+        config: &Config,
+        explicit: bool,
+    ) -> Result<Self, SelectionError> {
+        let mut kept = Vec::new();
+        for tool in self.tools {
+            match tool.spec.toolset.missing_remote_prerequisite(config) {
+                None => kept.push(tool),
+                Some(reason) if explicit => {
+                    return Err(SelectionError::Unmet {
+                        toolset: tool.spec.toolset.as_str(),
+                        reason,
+                    });
+                }
+                Some(reason) => self.left_out.push((tool.spec.name, reason)),
+            }
+        }
+        self.tools = kept;
+        Ok(self)
+    }
 }
 
 #[cfg(test)]
@@ -135,5 +232,65 @@ mod tests {
             select_tools(&with_tfl_key(), Some("tfl,weather")).unwrap_err(),
             SelectionError::Unknown("weather".into())
         );
+    }
+
+    #[test]
+    fn choices_narrow_and_unknown_names_fail() {
+        let all = select_tools(&with_tfl_key(), None).unwrap();
+        let read_only = all.narrowed(&ToolChoice {
+            read_only: true,
+            ..ToolChoice::default()
+        });
+        assert!(read_only.tools.iter().all(|t| t.spec.annotations.read_only));
+        assert!(!names(&read_only).contains(&"save_user_variable"));
+        assert!(names(&read_only).contains(&"stationToilets"));
+        let picked = select_tools(&with_tfl_key(), None)
+            .unwrap()
+            .narrowed(&ToolChoice {
+                only: Some(vec!["stationToilets".into(), "validate".into()]),
+                exclude: vec!["validate".into()],
+                ..ToolChoice::default()
+            });
+        assert_eq!(names(&picked), ["stationToilets"]);
+        let typo = ToolChoice {
+            exclude: vec!["stationToilet".into()],
+            ..ToolChoice::default()
+        };
+        assert_eq!(
+            typo.check_names(),
+            Err(SelectionError::UnknownTool("stationToilet".into()))
+        );
+    }
+
+    #[test]
+    fn remote_callers_get_loko_only_inside_allowed_roots() {
+        let open = select_tools(&Config::default(), None)
+            .unwrap()
+            .for_remote_callers(&Config::default(), false)
+            .unwrap();
+        assert!(open.tools.iter().all(|t| t.spec.toolset != Toolset::Loko));
+        assert!(
+            open.left_out
+                .iter()
+                .any(|(name, why)| *name == "create_system" && why.contains("LOKO_ALLOWED_ROOTS"))
+        );
+        let explicit = select_tools(&Config::default(), Some("loko"))
+            .unwrap()
+            .for_remote_callers(&Config::default(), true);
+        assert!(matches!(
+            explicit,
+            Err(SelectionError::Unmet {
+                toolset: "loko",
+                ..
+            })
+        ));
+        let fenced = Config::builder()
+            .loko_allowed_roots([std::path::PathBuf::from("/srv/docs")])
+            .build();
+        let served = select_tools(&fenced, Some("loko"))
+            .unwrap()
+            .for_remote_callers(&fenced, true)
+            .unwrap();
+        assert_eq!(served.tools.len(), 8);
     }
 }

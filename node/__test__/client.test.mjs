@@ -35,7 +35,7 @@ test('every catalog tool is a camelCase async method', async () => {
 })
 
 test('a contract error rejects with code, kind and payload', async () => {
-  const tp = new Toolpack({ toolpackRateLimitPerSecond: 1 })
+  const tp = new Toolpack({ toolpackRateLimitStationToilets: 1 })
   await assert.rejects(tp.stationToilets({ stationName: 'xyzzy' }), (error) => {
     assert.ok(error instanceof ToolpackError && error instanceof Error)
     assert.equal(error.code, 'STATION_NOT_FOUND')

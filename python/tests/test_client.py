@@ -36,7 +36,7 @@ def test_every_tool_has_a_typed_method_on_both_clients() -> None:
 
 
 def test_exceptions_carry_code_and_payload_and_share_a_base() -> None:
-    tp = toolpack.Toolpack(toolpack_rate_limit_per_second=1)
+    tp = toolpack.Toolpack(toolpack_rate_limit_station_toilets=1)
     with pytest.raises(toolpack.NotFoundError) as not_found:
         tp.station_toilets(station_name="xyzzy")
     assert not_found.value.code == "STATION_NOT_FOUND"

@@ -108,14 +108,15 @@ impl crate::Toolpack {
         self.call::<SaveUserVariable>(request).await
     }
 
-    /// The variable saved under `key` (what a `{type: 'label'}` origin resolves), if any.
+    /// The variable this handle's caller saved under `key` (what a `{type: 'label'}`
+    /// origin resolves), if any.
     pub async fn user_variable(
         &self,
         key: &str,
     ) -> Result<Option<UserVariable>, DigitransitErrorEnvelope> {
         self.digitransit()
             .store
-            .get(key.to_owned())
+            .get(self.caller().id().to_owned(), key.to_owned())
             .await
             .map_err(|f| f.into_envelope(crate::http::new_correlation_id()))
     }

@@ -84,6 +84,10 @@ where
         let (tool, case) = (&tool_case.tool, &tool_case.case);
         // MCP arguments are always an object (or absent).
         case.arguments.as_object()?;
+        // One MCP connection is one caller (over HTTP, its credential's): cases with
+        // several callers run in the core and the bindings; `http_callers.rs` covers
+        // isolation between credentials.
+        (!case.names_callers()).then_some(())?;
         // A tool whose prerequisite (an API key) is missing is not served at all: the
         // server's own tests cover that; the case's answer cannot be asked for here.
         let config = toolpack::Config::from_pairs(&settings).expect("valid vector config");

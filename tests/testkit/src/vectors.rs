@@ -39,6 +39,9 @@ pub struct Case {
     /// Other calls to make first, on the same toolpack (e.g. saving a place).
     #[serde(default)]
     pub before: Vec<SetupCall>,
+    /// The caller the case's call runs for (`for_caller`); absent: the local caller.
+    #[serde(default)]
+    pub caller: Option<String>,
     /// Fake-upstream scenarios to install first.
     #[serde(default)]
     pub upstream: Vec<Scenario>,
@@ -54,6 +57,9 @@ pub struct SetupCall {
     pub tool: String,
     /// Its JSON arguments.
     pub arguments: Value,
+    /// The caller it runs for (`for_caller`); absent: the local caller.
+    #[serde(default)]
+    pub caller: Option<String>,
 }
 
 /// The expected result of a case.
@@ -205,6 +211,12 @@ fn collect_json(dir: &Path, out: &mut Vec<std::path::PathBuf>) {
 }
 
 impl Case {
+    /// Whether the case or one of its setup calls names a caller: only surfaces that
+    /// can act for a chosen caller (the core, the bindings' `for_caller`) run it.
+    pub fn names_callers(&self) -> bool {
+        self.caller.is_some() || self.before.iter().any(|s| s.caller.is_some())
+    }
+
     /// The case's settings with placeholders filled in: `${TESTS_DIR}`, `${UPSTREAM}` and
     /// `${TEMP_DIR}` (a fresh empty directory for this case).
     pub fn settings(&self, upstream_base_url: &str, temp_dir: &Path) -> BTreeMap<String, String> {

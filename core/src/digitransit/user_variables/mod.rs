@@ -1,5 +1,6 @@
 //! `save_user_variable` and `get_user_variables`: saved places and preferences, kept in
-//! SQLite so they survive restarts. `plan_trip` and `get_departures` resolve a saved
+//! SQLite so they survive restarts. Each caller has its own: a caller never reads,
+//! lists, overwrites or resolves another's. `plan_trip` and `get_departures` resolve a saved
 //! location by its key (`{"type": "label", "value": "home"}`).
 
 pub(crate) mod store;
@@ -65,7 +66,13 @@ async fn save(
     let (variable, previous) = toolpack
         .digitransit()
         .store
-        .save(key, input.r#type, value, now)
+        .save(
+            toolpack.caller().id().to_owned(),
+            key,
+            input.r#type,
+            value,
+            now,
+        )
         .await?;
     Ok(SaveUserVariableResult {
         variable,
@@ -130,7 +137,11 @@ plan_trip and get_departures accept. Needs no API key.",
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
         DigitransitResponse::answer(|correlation_id| async move {
-            let variables = toolpack.digitransit().store.list(input.r#type).await?;
+            let variables = toolpack
+                .digitransit()
+                .store
+                .list(toolpack.caller().id().to_owned(), input.r#type)
+                .await?;
             Ok(GetUserVariablesResult {
                 variables,
                 correlation_id,
@@ -147,7 +158,13 @@ pub(crate) async fn saved_location(
     key: &str,
 ) -> Result<SavedLocation, Failure> {
     let key = checked_text(field, key, MAX_KEY_CHARS)?;
-    match toolpack.digitransit().store.get(key.to_owned()).await? {
+    let caller = toolpack.caller().id().to_owned();
+    match toolpack
+        .digitransit()
+        .store
+        .get(caller, key.to_owned())
+        .await?
+    {
         Some(UserVariable {
             value: UserVariableValue::Location(place),
             ..

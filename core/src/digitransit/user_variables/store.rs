@@ -1,5 +1,5 @@
 //! The saved-variables database: SQLite (bundled) at `TOOLPACK_DATA_DIR/digitransit.sqlite3`,
-//! in WAL mode with a busy timeout so two processes can write at once, its schema
+//! one row per (caller, key), so a caller only ever sees its own places; in WAL mode with a busy timeout so two processes can write at once, its schema
 //! versioned by `PRAGMA user_version` and migrated forward on open. A file that cannot be
 //! opened (corrupt, read-only, newer schema) is never replaced or deleted: the call
 //! answers `storage-error` and the file stays as it was.
@@ -19,13 +19,31 @@ pub const DATABASE_FILE: &str = "digitransit.sqlite3";
 pub const BUSY_TIMEOUT: Duration = Duration::from_secs(5);
 
 /// Schema migrations, in order; `PRAGMA user_version` counts those applied.
-const MIGRATIONS: &[&str] = &["CREATE TABLE user_variables (
+const MIGRATIONS: &[&str] = &[
+    // 1 (toolpack 0.1.0): one set of variables for everybody.
+    "CREATE TABLE user_variables (
         key TEXT PRIMARY KEY NOT NULL,
         type TEXT NOT NULL CHECK (type IN ('location', 'preference', 'other')),
         value TEXT NOT NULL,
         created_at TEXT NOT NULL,
         updated_at TEXT NOT NULL
-    ) WITHOUT ROWID"];
+    ) WITHOUT ROWID",
+    // 2: variables belong to a caller; what existed becomes the local caller's, so a
+    // single-user install keeps its places.
+    "CREATE TABLE user_variables_by_caller (
+        caller TEXT NOT NULL,
+        key TEXT NOT NULL,
+        type TEXT NOT NULL CHECK (type IN ('location', 'preference', 'other')),
+        value TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (caller, key)
+    ) WITHOUT ROWID;
+    INSERT INTO user_variables_by_caller (caller, key, type, value, created_at, updated_at)
+        SELECT 'local', key, type, value, created_at, updated_at FROM user_variables;
+    DROP TABLE user_variables;
+    ALTER TABLE user_variables_by_caller RENAME TO user_variables;",
+];
 
 /// The saved-variables store of one toolpack: opened on first use, kept open.
 #[derive(Debug, Clone)]
@@ -43,10 +61,11 @@ impl UserStore {
         }
     }
 
-    /// Saves `value` under `key` (replacing what was there), at `now`: the variable as
-    /// saved and what the key held before.
+    /// Saves `value` under `caller`'s `key` (replacing what was there), at `now`: the
+    /// variable as saved and what the key held before.
     pub async fn save(
         &self,
+        caller: String,
         key: String,
         kind: UserVariableType,
         value: UserVariableValue,
@@ -59,19 +78,19 @@ impl UserStore {
                 .map_err(sql_failure)?;
             let before: Option<(String, String)> = tx
                 .query_row(
-                    "SELECT type, created_at FROM user_variables WHERE key = ?1",
-                    params![key],
+                    "SELECT type, created_at FROM user_variables WHERE caller = ?1 AND key = ?2",
+                    params![caller, key],
                     |row| Ok((row.get(0)?, row.get(1)?)),
                 )
                 .optional()
                 .map_err(sql_failure)?;
             let created_at = before.as_ref().map_or(now.clone(), |(_, c)| c.clone());
             tx.execute(
-                "INSERT INTO user_variables (key, type, value, created_at, updated_at)
-                 VALUES (?1, ?2, ?3, ?4, ?5)
-                 ON CONFLICT (key) DO UPDATE SET
+                "INSERT INTO user_variables (caller, key, type, value, created_at, updated_at)
+                 VALUES (?1, ?2, ?3, ?4, ?5, ?6)
+                 ON CONFLICT (caller, key) DO UPDATE SET
                    type = excluded.type, value = excluded.value, updated_at = excluded.updated_at",
-                params![key, kind.as_str(), json, created_at, now],
+                params![caller, key, kind.as_str(), json, created_at, now],
             )
             .map_err(sql_failure)?;
             tx.commit().map_err(sql_failure)?;
@@ -93,17 +112,24 @@ impl UserStore {
         .await
     }
 
-    /// Every saved variable (of `kind` when given), by key.
-    pub async fn list(&self, kind: Option<UserVariableType>) -> Result<Vec<UserVariable>, Failure> {
+    /// Every variable `caller` saved (of `kind` when given), by key.
+    pub async fn list(
+        &self,
+        caller: String,
+        kind: Option<UserVariableType>,
+    ) -> Result<Vec<UserVariable>, Failure> {
         self.with_connection(move |connection| {
             let mut statement = connection
                 .prepare_cached(
                     "SELECT key, type, value, created_at, updated_at FROM user_variables
-                     WHERE ?1 IS NULL OR type = ?1 ORDER BY key",
+                     WHERE caller = ?1 AND (?2 IS NULL OR type = ?2) ORDER BY key",
                 )
                 .map_err(sql_failure)?;
             let rows = statement
-                .query_map(params![kind.map(UserVariableType::as_str)], read_row)
+                .query_map(
+                    params![caller, kind.map(UserVariableType::as_str)],
+                    read_row,
+                )
                 .map_err(sql_failure)?;
             rows.map(|row| row.map_err(sql_failure).and_then(|r| r))
                 .collect()
@@ -111,16 +137,16 @@ impl UserStore {
         .await
     }
 
-    /// The variable saved under `key`, if any.
-    pub async fn get(&self, key: String) -> Result<Option<UserVariable>, Failure> {
+    /// The variable `caller` saved under `key`, if any.
+    pub async fn get(&self, caller: String, key: String) -> Result<Option<UserVariable>, Failure> {
         self.with_connection(move |connection| {
             connection
                 .prepare_cached(
                     "SELECT key, type, value, created_at, updated_at FROM user_variables
-                     WHERE key = ?1",
+                     WHERE caller = ?1 AND key = ?2",
                 )
                 .map_err(sql_failure)?
-                .query_row(params![key], read_row)
+                .query_row(params![caller, key], read_row)
                 .optional()
                 .map_err(sql_failure)?
                 .transpose()

@@ -31,7 +31,7 @@ class ClientTest {
 
     @Test
     fun contractErrorsAreTypedExceptionsWithCodeAndJson() = runBlocking {
-        val client = ToolpackClient(mapOf("TOOLPACK_RATE_LIMIT_PER_SECOND" to "1"))
+        val client = ToolpackClient(mapOf("TOOLPACK_RATE_LIMIT_STATION_TOILETS" to "1"))
         val notFound = assertThrows<ToolpackException.NotFound> {
             runBlocking { client.stationToilets(StationToiletLookupRequest("xyzzy")) }
         }
