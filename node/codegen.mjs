@@ -188,6 +188,10 @@ export declare class Toolpack {
   static fromEnv(overrides?: ToolpackOptions): Toolpack
   /** Every tool: name, description, input and output JSON schema, annotations. */
   static tools(): ToolInfo[]
+  /** A client on the same toolpack acting for \`callerId\` (its own saved places and rate limits). */
+  forCaller(callerId: string): Toolpack
+  /** The id of the caller this client acts for (\`'local'\` by default). */
+  readonly callerId: string
   /** Calls tool \`name\`; resolves to the MCP result JSON (contract errors resolve, not reject). */
   call(name: string, args?: Record<string, unknown> | null): Promise<CallToolResult>
 ${methods.join('')}}

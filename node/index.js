@@ -57,6 +57,23 @@ class Toolpack {
     return client
   }
 
+  /**
+   * A client on the same toolpack (state, caches, limits) that acts for `callerId`: one of
+   * the application's own users, with its own saved places and rate-limit budgets. A client
+   * made without `forCaller` acts for the local caller. Throws on a blank, over-long
+   * (> 512 bytes) or control-character id.
+   */
+  forCaller(callerId) {
+    const client = Object.create(Object.getPrototypeOf(this))
+    client._native = this._native.forCaller(String(callerId))
+    return client
+  }
+
+  /** The id of the caller this client acts for (`'local'` by default). */
+  get callerId() {
+    return this._native.callerId
+  }
+
   /** Every tool: name, description, input and output JSON schema, annotations. */
   static tools() {
     return JSON.parse(native.toolsJson())

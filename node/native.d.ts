@@ -13,6 +13,10 @@ export interface CallOutcome {
 /** A configured toolpack. */
 export declare class NativeToolpack {
   constructor(settings: Record<string, string>, fromEnv: boolean)
+  /** The same toolpack acting for the caller `id`. */
+  forCaller(id: string): NativeToolpack
+  /** The id of the caller this handle acts for. */
+  get callerId(): string
   /** The outcome when the call finished on its first poll, else a Promise of it. */
   call(name: string, arguments: string, asMcp: boolean): CallOutcome | Promise<CallOutcome>
 }

@@ -7,7 +7,7 @@
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
-use toolpack::{Catalog, Config, ErrorKind, Tool, ToolOutput, Toolpack};
+use toolpack::{Caller, Catalog, Config, ErrorKind, Scopes, Tool, ToolOutput, Toolpack};
 
 uniffi::setup_scaffolding!();
 
@@ -193,6 +193,25 @@ impl ToolpackClient {
     pub fn from_env(overrides: HashMap<String, String>) -> Result<Arc<Self>, ToolpackError> {
         let base = Config::from_env().map_err(invalid_setting)?;
         Self::build(base, overrides)
+    }
+
+    /// A client on the same toolpack (state, caches, limits) that acts for the caller
+    /// `caller_id`: one of the application's own users, with its own saved places and
+    /// rate-limit budgets. Throws `InvalidCall` for a blank, over-long or
+    /// control-character id.
+    pub fn for_caller(&self, caller_id: String) -> Result<Arc<Self>, ToolpackError> {
+        let caller =
+            Caller::new(caller_id, Scopes::ALL).map_err(|e| ToolpackError::InvalidCall {
+                reason: e.to_string(),
+            })?;
+        Ok(Arc::new(Self {
+            inner: self.inner.for_caller(caller),
+        }))
+    }
+
+    /// The id of the caller this client acts for (`local` unless `forCaller` chose one).
+    pub fn caller_id(&self) -> String {
+        self.inner.caller().id().to_owned()
     }
 
     /// Every tool of the catalog (name, title, description, toolset, input and output

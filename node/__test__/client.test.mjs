@@ -121,3 +121,31 @@ test('loko: typed calls, and ALREADY_EXISTS / PERMISSION_DENIED have their own k
     rmSync(dir, { recursive: true, force: true })
   }
 })
+
+test('forCaller gives each user their own places and limits', async () => {
+  const { mkdtempSync } = await import('node:fs')
+  const { tmpdir } = await import('node:os')
+  const { join } = await import('node:path')
+  const dataDir = mkdtempSync(join(tmpdir(), 'toolpack-callers-'))
+  const local = new Toolpack({ toolpackDataDir: dataDir, toolpackRateLimitStationToilets: 2 })
+  const alice = local.forCaller('alice')
+  const bob = local.forCaller('bob')
+  assert.ok(alice instanceof Toolpack)
+  assert.equal(local.callerId, 'local')
+  assert.equal(alice.callerId, 'alice')
+  await alice.saveUserVariable({ key: 'home', type: 'location', value: { lat: 60.17, lon: 24.94, name: "Alice's" } })
+  assert.deepEqual((await bob.getUserVariables({})).variables, [])
+  assert.deepEqual((await local.getUserVariables({})).variables, [])
+  assert.deepEqual((await alice.getUserVariables({})).variables.map((v) => v.value.name), ["Alice's"])
+  await alice.stationToilets({ stationName: 'Victoria' })
+  await alice.stationToilets({ stationName: 'Victoria' })
+  await assert.rejects(alice.stationToilets({ stationName: 'Victoria' }), { code: 'RATE_LIMIT_EXCEEDED' })
+  assert.equal((await bob.stationToilets({ stationName: 'Victoria' })).code, 'OK')
+  for (const bad of ['', '  ', 'a\nb', 'x'.repeat(513)]) assert.throws(() => local.forCaller(bad), /invalid caller id/)
+})
+
+test('two hundred concurrent local lookups are all answered with default settings', async () => {
+  const tp = new Toolpack()
+  const answers = await Promise.all(Array.from({ length: 200 }, () => tp.stationToilets({ stationName: 'Abbey Wood' })))
+  assert.ok(answers.every((a) => a.code === 'OK'))
+})

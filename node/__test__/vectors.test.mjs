@@ -57,8 +57,10 @@ describe('shared vectors', () => {
         const settings = settingsOf(vector, fake.baseUrl, tempDir)
         const c = withPaths(vector, tempDir)
         await fake.reset(c.upstream ?? [])
-        const client = new Toolpack(optionsOf(settings))
-        for (const setup of c.before ?? []) await client.call(setup.tool, setup.arguments)
+        const local = new Toolpack(optionsOf(settings))
+        const actingFor = (caller) => (caller ? local.forCaller(caller) : local)
+        for (const setup of c.before ?? []) await actingFor(setup.caller).call(setup.tool, setup.arguments)
+        const client = actingFor(c.caller)
         let outcome
         for (let i = 0; i <= (c.callsBefore ?? 0); i++) {
           outcome = path === 'typed' ? await typedOutcome(client, tool, c.arguments) : await callOutcome(client, tool, c.arguments)

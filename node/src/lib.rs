@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, HashMap};
 
 use napi::bindgen_prelude::*;
 use napi_derive::napi;
-use toolpack::{Catalog, Config, ToolResult, Toolpack, UnknownTool};
+use toolpack::{Caller, Catalog, Config, Scopes, ToolResult, Toolpack, UnknownTool};
 
 /// The outcome of one call.
 #[napi(object)]
@@ -41,6 +41,23 @@ impl NativeToolpack {
         let config = base.to_builder().set_pairs(sorted).map_err(invalid)?;
         let inner = Toolpack::new(config.build()).map_err(invalid)?;
         Ok(Self { inner })
+    }
+
+    /// The same toolpack (state, caches, limits) acting for the caller `id`: its own
+    /// saved places and rate-limit budgets. A blank, over-long or control-character id
+    /// throws with code `InvalidArg`.
+    #[napi]
+    pub fn for_caller(&self, id: String) -> Result<NativeToolpack> {
+        let caller = Caller::new(id, Scopes::ALL).map_err(invalid)?;
+        Ok(Self {
+            inner: self.inner.for_caller(caller),
+        })
+    }
+
+    /// The id of the caller this handle acts for (`local` unless `forCaller` chose one).
+    #[napi(getter)]
+    pub fn caller_id(&self) -> String {
+        self.inner.caller().id().to_owned()
     }
 
     /// Calls tool `name` with JSON `arguments`: the outcome itself when the call

@@ -8,7 +8,7 @@ use std::sync::OnceLock;
 use pyo3::exceptions::{PyLookupError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use serde_json::Value;
-use toolpack::{Catalog, Config, ErrorKind, ToolResult, Toolpack, UnknownTool};
+use toolpack::{Caller, Catalog, Config, ErrorKind, Scopes, ToolResult, Toolpack, UnknownTool};
 
 /// The process that started the tokio runtime. A process forked after that has no
 /// runtime threads, so calls there fail fast with a clear error instead of hanging.
@@ -44,6 +44,22 @@ impl NativeToolpack {
             .map_err(value_error)?;
         let inner = Toolpack::new(config.build()).map_err(value_error)?;
         Ok(Self { inner })
+    }
+
+    /// The same toolpack (state, caches, limits) acting for the caller `id`: its own
+    /// saved places and rate-limit budgets. A blank, over-long or control-character id
+    /// raises `ValueError`.
+    fn for_caller(&self, id: &str) -> PyResult<Self> {
+        let caller = Caller::new(id, Scopes::ALL).map_err(value_error)?;
+        Ok(Self {
+            inner: self.inner.for_caller(caller),
+        })
+    }
+
+    /// The id of the caller this handle acts for (`local` unless `for_caller` chose one).
+    #[getter]
+    fn caller_id(&self) -> String {
+        self.inner.caller().id().to_owned()
     }
 
     /// Calls tool `name` with JSON `arguments` for asyncio: the outcome itself when the

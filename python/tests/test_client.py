@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import pathlib
 import subprocess
 import sys
 import threading
@@ -97,7 +98,8 @@ def test_settings_are_validated_and_from_env_reads_the_environment(monkeypatch: 
 
 def test_two_hundred_concurrent_awaits_are_all_answered() -> None:
     async def main() -> list[dict[str, object]]:
-        client = toolpack.AsyncToolpack(toolpack_rate_limit_per_second=0)
+        # Default settings: a local lookup has no rate limit.
+        client = toolpack.AsyncToolpack()
         names = ["Victoria", "Kings Cross", "Abbey Wood", "Paddington"] * 50
         return await asyncio.gather(*(client.station_toilets(station_name=n) for n in names))
 
@@ -195,3 +197,32 @@ def test_the_package_is_typed() -> None:
     assert "site-packages" in root.parts, root
     assert (root / "py.typed").exists()
     assert (root / "_native.pyi").exists()
+
+
+def test_for_caller_gives_each_user_their_own_places_and_limits(tmp_path: pathlib.Path) -> None:
+    local = toolpack.Toolpack(toolpack_data_dir=str(tmp_path), toolpack_rate_limit_station_toilets=2)
+    alice, bob = local.for_caller("alice"), local.for_caller("bob")
+    assert isinstance(alice, toolpack.Toolpack)
+    assert (local.caller_id, alice.caller_id) == ("local", "alice")
+    alice.save_user_variable(key="home", type="location", value={"lat": 60.17, "lon": 24.94, "name": "Alice's"})
+    assert bob.get_user_variables()["variables"] == []
+    assert local.get_user_variables()["variables"] == []
+    assert [v["value"]["name"] for v in alice.get_user_variables()["variables"]] == ["Alice's"]
+    # Alice's burst uses Alice's budget only.
+    for _ in range(2):
+        alice.station_toilets(station_name="Victoria")
+    with pytest.raises(toolpack.RateLimitedError):
+        alice.station_toilets(station_name="Victoria")
+    assert bob.station_toilets(station_name="Victoria")["code"] == "OK"
+    for bad in ["", "   ", "a\nb", "x" * 513]:
+        with pytest.raises(ValueError, match="invalid caller id"):
+            local.for_caller(bad)
+
+    async def main() -> str:
+        carol = toolpack.AsyncToolpack(toolpack_data_dir=str(tmp_path)).for_caller("carol")
+        assert isinstance(carol, toolpack.AsyncToolpack)
+        await carol.save_user_variable(key="home", type="preference", value="trams")
+        listed = await carol.get_user_variables()
+        return str(listed["variables"][0]["value"])
+
+    assert asyncio.run(main()) == "trams"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import tempfile
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 
@@ -45,6 +45,14 @@ def mcp_outcome(result: dict[str, Any]) -> tuple[bool, Any]:
     return result["isError"], result["structuredContent"]
 
 
+C = TypeVar("C", toolpack.Toolpack, toolpack.AsyncToolpack)
+
+
+def acting_for(client: C, caller: str | None) -> C:
+    """The client acting for the vector's ``caller`` (the local caller when absent)."""
+    return client.for_caller(caller) if caller else client
+
+
 def run(case: Case, path: str, settings: dict[str, str]) -> tuple[bool, Any] | None:
     kwargs = {name.lower(): value for name, value in settings.items()}
     arguments = case.data["arguments"]
@@ -55,10 +63,12 @@ def run(case: Case, path: str, settings: dict[str, str]) -> tuple[bool, Any] | N
     method = method_name(case.tool)
     before = case.data.get("before", [])
     outcome: tuple[bool, Any] | None = None
+    caller = case.data.get("caller")
     if path.startswith("sync"):
-        client = toolpack.Toolpack(**kwargs)
+        local = toolpack.Toolpack(**kwargs)
         for setup in before:
-            client.call(setup["tool"], setup["arguments"])
+            acting_for(local, setup.get("caller")).call(setup["tool"], setup["arguments"])
+        client = acting_for(local, caller)
         for _ in range(calls):
             if path == "sync-typed":
                 outcome = typed_outcome(lambda: getattr(client, method)(**typed_kwargs))
@@ -67,10 +77,11 @@ def run(case: Case, path: str, settings: dict[str, str]) -> tuple[bool, Any] | N
         return outcome
 
     async def go() -> tuple[bool, Any] | None:
-        client = toolpack.AsyncToolpack(**kwargs)
+        local = toolpack.AsyncToolpack(**kwargs)
         result = None
         for setup in before:
-            await client.call(setup["tool"], setup["arguments"])
+            await acting_for(local, setup.get("caller")).call(setup["tool"], setup["arguments"])
+        client = acting_for(local, caller)
         for _ in range(calls):
             if path == "async-typed":
                 result = await async_typed_outcome(lambda: getattr(client, method)(**typed_kwargs))

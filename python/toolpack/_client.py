@@ -65,6 +65,21 @@ class _Client:
         client._native = _native.NativeToolpack(_settings(overrides), True)
         return client
 
+    def for_caller(self, caller_id: str) -> Self:
+        """A client of the same kind, on the same toolpack (state, caches, limits), that acts
+        for ``caller_id``: one of the application's own users. Each caller has its own saved
+        places and its own rate-limit budgets; a client made without ``for_caller`` acts for
+        the local caller. ``caller_id`` is 1..512 bytes without control characters, else
+        ``ValueError``."""
+        client = type(self).__new__(type(self))
+        client._native = self._native.for_caller(caller_id)
+        return client
+
+    @property
+    def caller_id(self) -> str:
+        """The id of the caller this client acts for (``"local"`` by default)."""
+        return self._native.caller_id
+
     @staticmethod
     def tools() -> list[ToolInfo]:
         """Every tool: name, title, description, toolset, input and output JSON schema,

@@ -51,16 +51,26 @@ object FakeUpstream {
     fun requests(): JSONArray = JSONArray(send("GET", "/__fake/requests"))
 }
 
+/** A call a case makes first. */
+data class SetupCall(val tool: String, val arguments: String, val caller: String?)
+
+/** The client acting for `caller` (itself for the local caller). */
+fun ToolpackClient.actingFor(caller: String?): ToolpackClient = if (caller == null) this else forCaller(caller)
+
 /** One case of a vector file. */
 class Case(val tool: String, val data: JSONObject) {
     val name: String get() = data.getString("name")
     val arguments: Any get() = data.opt("arguments") ?: JSONObject.NULL
     val callsBefore: Int get() = data.optInt("callsBefore", 0)
 
-    /** Calls to make first on the same client: `(tool, JSON arguments)`. */
-    val before: List<Pair<String, String>>
+    /** The caller the case's call runs for (`forCaller`); `null`: the local caller. */
+    val caller: String? get() = data.optString("caller").ifEmpty { null }
+
+    /** Calls to make first on the same toolpack: tool, JSON arguments and caller. */
+    val before: List<SetupCall>
         get() = data.optJSONArray("before")?.map { it as JSONObject }
-            ?.map { it.getString("tool") to it.get("arguments").toString() } ?: emptyList()
+            ?.map { SetupCall(it.getString("tool"), it.get("arguments").toString(), it.optString("caller").ifEmpty { null }) }
+            ?: emptyList()
 
     /** The case with `${TESTS_DIR}` and `${TEMP_DIR}` filled in in its arguments and its `before` calls' arguments. */
     fun withPaths(tempDir: String): Case {

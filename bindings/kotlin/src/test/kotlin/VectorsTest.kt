@@ -58,8 +58,9 @@ class VectorsTest {
                 assumeTrue(path == "call" || request != null, "a typed call cannot express these arguments")
                 val settings = case.settings(FakeUpstream.baseUrl, tempDir.path)
                 FakeUpstream.reset(case.data.optJSONArray("upstream"))
-                val client = ToolpackClient(settings)
-                runBlocking { case.before.forEach { (tool, arguments) -> client.call(tool, arguments) } }
+                val local = ToolpackClient(settings)
+                runBlocking { case.before.forEach { local.actingFor(it.caller).call(it.tool, it.arguments) } }
+                val client = local.actingFor(case.caller)
                 var outcome: Pair<Boolean, Any>? = null
                 repeat(case.callsBefore + 1) {
                     outcome = if (path == "typed") typed(client, case, request!!) else call(client, case)
