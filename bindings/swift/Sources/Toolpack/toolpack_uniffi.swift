@@ -524,6 +524,11 @@ public protocol ToolpackClientProtocol: AnyObject, Sendable {
      */
     func call(name: String, arguments: String) async throws  -> String
     
+    /**
+     * The id of the caller this client acts for (`local` unless `forCaller` chose one).
+     */
+    func callerId()  -> String
+    
     func createComponent(request: CreateComponentRequest) async throws  -> CreateComponentResult
     
     func createContainer(request: CreateContainerRequest) async throws  -> CreateContainerResult
@@ -531,6 +536,14 @@ public protocol ToolpackClientProtocol: AnyObject, Sendable {
     func createSystem(request: CreateSystemRequest) async throws  -> CreateSystemResult
     
     func findStops(request: FindStopsRequest) async throws  -> FindStopsResult
+    
+    /**
+     * A client on the same toolpack (state, caches, limits) that acts for the caller
+     * `caller_id`: one of the application's own users, with its own saved places and
+     * rate-limit budgets. Throws `InvalidCall` for a blank, over-long or
+     * control-character id.
+     */
+    func forCaller(callerId: String) throws  -> ToolpackClient
     
     func geocodeAddress(request: GeocodeAddressRequest) async throws  -> GeocodeAddressResult
     
@@ -680,6 +693,18 @@ open func call(name: String, arguments: String)async throws  -> String  {
         )
 }
     
+    /**
+     * The id of the caller this client acts for (`local` unless `forCaller` chose one).
+     */
+open func callerId() -> String  {
+    return try!  FfiConverterString.lift(try! rustCall() {
+        uniffiCallStatus in
+    uniffi_toolpack_uniffi_fn_method_toolpackclient_caller_id(
+            self.uniffiCloneHandle(),uniffiCallStatus
+    )
+})
+}
+    
 open func createComponent(request: CreateComponentRequest)async throws  -> CreateComponentResult  {
     return
         try  await uniffiRustCallAsync(
@@ -742,6 +767,22 @@ open func findStops(request: FindStopsRequest)async throws  -> FindStopsResult  
             liftFunc: FfiConverterTypeFindStopsResult_lift,
             errorHandler: FfiConverterTypeToolpackError_lift
         )
+}
+    
+    /**
+     * A client on the same toolpack (state, caches, limits) that acts for the caller
+     * `caller_id`: one of the application's own users, with its own saved places and
+     * rate-limit budgets. Throws `InvalidCall` for a blank, over-long or
+     * control-character id.
+     */
+open func forCaller(callerId: String)throws  -> ToolpackClient  {
+    return try  FfiConverterTypeToolpackClient_lift(try rustCallWithError(FfiConverterTypeToolpackError_lift) {
+        uniffiCallStatus in
+    uniffi_toolpack_uniffi_fn_method_toolpackclient_for_caller(
+            self.uniffiCloneHandle(),
+        FfiConverterString.lower(callerId),uniffiCallStatus
+    )
+})
 }
     
 open func geocodeAddress(request: GeocodeAddressRequest)async throws  -> GeocodeAddressResult  {
@@ -1374,6 +1415,9 @@ private let initializationResult: InitializationResult = {
     if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_call() != 11048) {
         return InitializationResult.apiChecksumMismatch
     }
+    if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_caller_id() != 26330) {
+        return InitializationResult.apiChecksumMismatch
+    }
     if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_create_component() != 55273) {
         return InitializationResult.apiChecksumMismatch
     }
@@ -1384,6 +1428,9 @@ private let initializationResult: InitializationResult = {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_find_stops() != 25998) {
+        return InitializationResult.apiChecksumMismatch
+    }
+    if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_for_caller() != 65349) {
         return InitializationResult.apiChecksumMismatch
     }
     if (uniffi_toolpack_uniffi_checksum_method_toolpackclient_geocode_address() != 55932) {

@@ -103,4 +103,28 @@ class ClientTest {
         assertTrue(answers.all { it.code == StationToiletsCode.OK })
         assertEquals(setOf("HUBVIC", "HUBKGX", "HUBABW", "HUBPAD"), answers.map { it.stationUniqueId }.toSet())
     }
+
+    @Test
+    fun forCallerKeepsEachUsersPlacesAndLimitsApart() = runBlocking {
+        val dataDir = kotlin.io.path.createTempDirectory("toolpack-callers-").toFile()
+        val local = ToolpackClient(mapOf("TOOLPACK_DATA_DIR" to dataDir.path, "TOOLPACK_RATE_LIMIT_STATION_TOILETS" to "1"))
+        val alice = local.forCaller("alice")
+        val bob = local.forCaller("bob")
+        assertEquals("local", local.callerId())
+        assertEquals("alice", alice.callerId())
+        val home = """{"key":"home","type":"location","value":{"lat":60.17,"lon":24.94,"name":"Alice's"}}"""
+        assertEquals(false, JSONObject(alice.call("save_user_variable", home)).getBoolean("isError"))
+        fun variables(client: ToolpackClient) = runBlocking {
+            JSONObject(client.call("get_user_variables", "{}")).getJSONObject("structuredContent").getJSONArray("variables")
+        }
+        assertEquals(1, variables(alice).length())
+        assertEquals(0, variables(bob).length())
+        assertEquals(0, variables(local).length())
+        alice.stationToilets(StationToiletLookupRequest("Victoria"))
+        assertThrows<ToolpackException.RateLimited> { runBlocking { alice.stationToilets(StationToiletLookupRequest("Victoria")) } }
+        assertEquals(StationToiletsCode.OK, bob.stationToilets(StationToiletLookupRequest("Victoria")).code)
+        assertThrows<ToolpackException.InvalidCall> { local.forCaller(" ") }
+        dataDir.deleteRecursively()
+        Unit
+    }
 }

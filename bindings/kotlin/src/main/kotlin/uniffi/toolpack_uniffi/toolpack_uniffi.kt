@@ -788,6 +788,8 @@ internal object IntegrityCheckingUniffiLib {
     ): Int
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_call(
     ): Int
+    external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_caller_id(
+    ): Int
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_create_component(
     ): Int
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_create_container(
@@ -795,6 +797,8 @@ internal object IntegrityCheckingUniffiLib {
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_create_system(
     ): Int
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_find_stops(
+    ): Int
+    external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_for_caller(
     ): Int
     external fun uniffi_toolpack_uniffi_checksum_method_toolpackclient_geocode_address(
     ): Int
@@ -859,6 +863,8 @@ internal object UniffiLib {
     ): Long
     external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_call(`ptr`: Long,`name`: RustBuffer.ByValue,`arguments`: RustBuffer.ByValue,
     ): Long
+    external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_caller_id(`ptr`: Long,uniffi_out_err: UniffiRustCallStatus, 
+    ): RustBuffer.ByValue
     external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_create_component(`ptr`: Long,`request`: RustBufferCreateComponentRequest.ByValue,
     ): Long
     external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_create_container(`ptr`: Long,`request`: RustBufferCreateContainerRequest.ByValue,
@@ -866,6 +872,8 @@ internal object UniffiLib {
     external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_create_system(`ptr`: Long,`request`: RustBufferCreateSystemRequest.ByValue,
     ): Long
     external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_find_stops(`ptr`: Long,`request`: RustBufferFindStopsRequest.ByValue,
+    ): Long
+    external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_for_caller(`ptr`: Long,`callerId`: RustBuffer.ByValue,uniffi_out_err: UniffiRustCallStatus, 
     ): Long
     external fun uniffi_toolpack_uniffi_fn_method_toolpackclient_geocode_address(`ptr`: Long,`request`: RustBufferGeocodeAddressRequest.ByValue,
     ): Long
@@ -1018,6 +1026,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
     if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_call() and 0xFFFF) != 11048) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
+    if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_caller_id() and 0xFFFF) != 26330) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
     if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_create_component() and 0xFFFF) != 55273) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
@@ -1028,6 +1039,9 @@ private fun uniffiCheckApiChecksums(lib: IntegrityCheckingUniffiLib) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_find_stops() and 0xFFFF) != 25998) {
+        throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
+    }
+    if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_for_caller() and 0xFFFF) != 65349) {
         throw RuntimeException("UniFFI API checksum mismatch: try cleaning and rebuilding your project")
     }
     if ((lib.uniffi_toolpack_uniffi_checksum_method_toolpackclient_geocode_address() and 0xFFFF) != 55932) {
@@ -1438,6 +1452,11 @@ public interface ToolpackClientInterface {
      */
     suspend fun `call`(`name`: kotlin.String, `arguments`: kotlin.String): kotlin.String
     
+    /**
+     * The id of the caller this client acts for (`local` unless `forCaller` chose one).
+     */
+    fun `callerId`(): kotlin.String
+    
     suspend fun `createComponent`(`request`: CreateComponentRequest): CreateComponentResult
     
     suspend fun `createContainer`(`request`: CreateContainerRequest): CreateContainerResult
@@ -1445,6 +1464,14 @@ public interface ToolpackClientInterface {
     suspend fun `createSystem`(`request`: CreateSystemRequest): CreateSystemResult
     
     suspend fun `findStops`(`request`: FindStopsRequest): FindStopsResult
+    
+    /**
+     * A client on the same toolpack (state, caches, limits) that acts for the caller
+     * `caller_id`: one of the application's own users, with its own saved places and
+     * rate-limit budgets. Throws `InvalidCall` for a blank, over-long or
+     * control-character id.
+     */
+    fun `forCaller`(`callerId`: kotlin.String): ToolpackClient
     
     suspend fun `geocodeAddress`(`request`: GeocodeAddressRequest): GeocodeAddressResult
     
@@ -1646,6 +1673,22 @@ open class ToolpackClient: Disposable, AutoCloseable, ToolpackClientInterface
     }
 
     
+    /**
+     * The id of the caller this client acts for (`local` unless `forCaller` chose one).
+     */override fun `callerId`(): kotlin.String {
+            return FfiConverterString.lift(
+    callWithHandle {
+    uniffiRustCall() { _status ->
+    UniffiLib.uniffi_toolpack_uniffi_fn_method_toolpackclient_caller_id(
+        it,
+        _status)
+}
+    }
+    )
+    }
+    
+
+    
     @Throws(ToolpackException::class)
     @Suppress("ASSIGNED_BUT_NEVER_ACCESSED_VARIABLE")
     override suspend fun `createComponent`(`request`: CreateComponentRequest) : CreateComponentResult {
@@ -1732,6 +1775,27 @@ open class ToolpackClient: Disposable, AutoCloseable, ToolpackClientInterface
         ToolpackException.ErrorHandler,
     )
     }
+
+    
+    /**
+     * A client on the same toolpack (state, caches, limits) that acts for the caller
+     * `caller_id`: one of the application's own users, with its own saved places and
+     * rate-limit budgets. Throws `InvalidCall` for a blank, over-long or
+     * control-character id.
+     */
+    @Throws(ToolpackException::class)override fun `forCaller`(`callerId`: kotlin.String): ToolpackClient {
+            return FfiConverterTypeToolpackClient.lift(
+    callWithHandle {
+    uniffiRustCallWithError(ToolpackException) { _status ->
+    UniffiLib.uniffi_toolpack_uniffi_fn_method_toolpackclient_for_caller(
+        it,
+        
+        FfiConverterString.lower(`callerId`),_status)
+}
+    }
+    )
+    }
+    
 
     
     @Throws(ToolpackException::class)
