@@ -22,6 +22,7 @@ struct Issuer {
 impl Drop for Issuer {
     fn drop(&mut self) {
         let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -108,6 +109,7 @@ struct Server {
 impl Drop for Server {
     fn drop(&mut self) {
         let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 
@@ -139,9 +141,14 @@ async fn start_server(issuer: &Issuer, settings: &[(&str, &str)]) -> Server {
         .stderr(log.reopen().unwrap())
         .spawn()
         .unwrap();
+    // Owned at once, so a failed start still stops (and reaps) the process.
+    let server = Server { child, base, log };
     for _ in 0..200 {
-        if reqwest::get(format!("{base}/healthz")).await.is_ok() {
-            return Server { child, base, log };
+        if reqwest::get(format!("{}/healthz", server.base))
+            .await
+            .is_ok()
+        {
+            return server;
         }
         tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     }
