@@ -2,14 +2,20 @@
 //! concurrent clients × 200 `stationToilets` calls, with sessions (rmcp's own client over
 //! streamable HTTP) and in `--stateless` JSON mode (plain JSON-RPC POSTs). Reports calls
 //! per second, p50/p99 latency, errors, the server's CPU time per call (from
-//! `/proc/<pid>/stat`) and its resident memory before and after (Linux).
+//! `/proc/<pid>/stat`) and its resident memory before and after (Linux). Each mode runs
+//! once without authentication and once with OAuth JWT authentication (RS256, one token
+//! per client, the issuer's JWKS on loopback).
 //! Run: `cargo bench -p toolpack-mcp --bench load`.
+
+#[path = "support/oauth.rs"]
+mod oauth;
 
 use std::time::{Duration, Instant};
 
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
 use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::json;
 
 const CLIENTS: usize = 50;
@@ -45,22 +51,36 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
     sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
 }
 
-async fn start(extra: &[&str]) -> (tokio::process::Child, String) {
+/// Starts the server (with OAuth when `jwks_url` is given); the child and its base URL.
+async fn start(extra: &[&str], jwks_url: Option<&str>) -> (tokio::process::Child, String) {
     let port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
         .local_addr()
         .unwrap()
         .port();
+    let base = format!("http://127.0.0.1:{port}");
+    let oauth: Vec<String> = jwks_url.map_or(Vec::new(), |jwks| {
+        [
+            "--oauth-issuer",
+            oauth::ISSUER,
+            "--oauth-audience",
+            &format!("{base}/mcp"),
+        ]
+        .iter()
+        .map(|s| (*s).to_owned())
+        .chain(["--oauth-jwks-url".to_owned(), jwks.to_owned()])
+        .collect()
+    });
     let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolpack-mcp"))
         .env_clear()
         .env("TOOLPACK_RATE_LIMIT_PER_SECOND", "0")
         .args(["serve", "--http", &format!("127.0.0.1:{port}")])
         .args(extra)
+        .args(&oauth)
         .stderr(std::process::Stdio::null())
         .kill_on_drop(true)
         .spawn()
         .unwrap();
-    let base = format!("http://127.0.0.1:{port}");
     for _ in 0..400 {
         if reqwest::get(format!("{base}/healthz")).await.is_ok() {
             return (child, base);
@@ -70,14 +90,29 @@ async fn start(extra: &[&str]) -> (tokio::process::Child, String) {
     panic!("server did not start");
 }
 
+/// The bearer token of client `offset` (`None` without authentication).
+fn token_for(authenticated: bool, base: &str, offset: usize) -> Option<String> {
+    authenticated.then(|| {
+        oauth::token(
+            jsonwebtoken::Algorithm::RS256,
+            &format!("load-{offset}"),
+            &format!("{base}/mcp"),
+        )
+    })
+}
+
 /// One session client: `calls` calls; returns the latencies (µs) and the error count.
-async fn session_client(base: String, calls: usize, offset: usize) -> (Vec<f64>, usize) {
-    let client = ()
-        .serve(StreamableHttpClientTransport::from_uri(format!(
-            "{base}/mcp"
-        )))
-        .await
-        .unwrap();
+async fn session_client(
+    base: String,
+    token: Option<String>,
+    calls: usize,
+    offset: usize,
+) -> (Vec<f64>, usize) {
+    let mut config = StreamableHttpClientTransportConfig::with_uri(format!("{base}/mcp"));
+    if let Some(token) = token {
+        config = config.auth_header(token);
+    }
+    let client = ().serve(StreamableHttpClientTransport::from_config(config)).await.unwrap();
     let (mut latencies, mut errors) = (Vec::with_capacity(calls), 0);
     for i in 0..calls {
         let station = STATIONS[(i + offset) % STATIONS.len()];
@@ -95,11 +130,23 @@ async fn session_client(base: String, calls: usize, offset: usize) -> (Vec<f64>,
 }
 
 /// One stateless client: plain JSON-RPC POSTs with a shared keep-alive HTTP client.
-async fn stateless_client(base: String, calls: usize, offset: usize) -> (Vec<f64>, usize) {
+async fn stateless_client(
+    base: String,
+    token: Option<String>,
+    calls: usize,
+    offset: usize,
+) -> (Vec<f64>, usize) {
     let http = reqwest::Client::new();
     let url = format!("{base}/mcp");
+    let authorization = token.map_or(String::new(), |t| format!("Bearer {t}"));
     let post = |body: String| {
-        http.post(&url)
+        let request = http.post(&url);
+        let request = if authorization.is_empty() {
+            request
+        } else {
+            request.header("authorization", &authorization)
+        };
+        request
             .header("content-type", "application/json")
             .header("accept", "application/json, text/event-stream")
             .header("mcp-protocol-version", "2025-06-18")
@@ -128,15 +175,17 @@ async fn stateless_client(base: String, calls: usize, offset: usize) -> (Vec<f64
     (latencies, errors)
 }
 
-async fn run(label: &str, stateless: bool, clients: usize, calls: usize) {
+async fn run(label: &str, stateless: bool, jwks: Option<&str>, clients: usize, calls: usize) {
     let extra: &[&str] = if stateless { &["--stateless"] } else { &[] };
-    let (child, base) = start(extra).await;
+    let (child, base) = start(extra, jwks).await;
     let pid = child.id().unwrap();
-    // Warm up: load the station data and the connection pools.
+    let authenticated = jwks.is_some();
+    // Warm up: load the station data, the issuer's keys and the connection pools.
+    let warm_token = token_for(authenticated, &base, 0);
     if stateless {
-        stateless_client(base.clone(), 20, 0).await;
+        stateless_client(base.clone(), warm_token, 20, 0).await;
     } else {
-        session_client(base.clone(), 20, 0).await;
+        session_client(base.clone(), warm_token, 20, 0).await;
     }
     let rss_start = rss_mib(pid);
     // Two rounds on one server: the second shows whether memory keeps growing.
@@ -146,6 +195,7 @@ async fn run(label: &str, stateless: bool, clients: usize, calls: usize) {
             stateless,
             &base,
             pid,
+            authenticated,
             clients,
             calls,
         )
@@ -162,6 +212,7 @@ async fn load_round(
     stateless: bool,
     base: &str,
     pid: u32,
+    authenticated: bool,
     clients: usize,
     calls: usize,
 ) {
@@ -170,10 +221,11 @@ async fn load_round(
     let tasks: Vec<_> = (0..clients)
         .map(|c| {
             let base = base.to_owned();
+            let token = token_for(authenticated, &base, c);
             if stateless {
-                tokio::spawn(stateless_client(base, calls, c))
+                tokio::spawn(stateless_client(base, token, calls, c))
             } else {
-                tokio::spawn(session_client(base, calls, c))
+                tokio::spawn(session_client(base, token, calls, c))
             }
         })
         .collect();
@@ -209,7 +261,17 @@ fn main() {
         .build()
         .unwrap();
     runtime.block_on(async {
-        run("sessions (streamable HTTP, SSE)", false, clients, calls).await;
-        run("stateless (JSON)", true, clients, calls).await;
+        let jwks = oauth::serve_jwks().await;
+        run(
+            "sessions (streamable HTTP, SSE)",
+            false,
+            None,
+            clients,
+            calls,
+        )
+        .await;
+        run("sessions + JWT", false, Some(&jwks), clients, calls).await;
+        run("stateless (JSON)", true, None, clients, calls).await;
+        run("stateless + JWT", true, Some(&jwks), clients, calls).await;
     });
 }

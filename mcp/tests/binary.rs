@@ -531,3 +531,70 @@ async fn call_shows_upstream_retries_on_stderr() {
         "{stderr}"
     );
 }
+
+/// The stderr lines `serve --http` prints before it is ready, with `settings` and `extra`.
+async fn http_startup_lines(settings: &[(&str, &str)], extra: &[&str]) -> Vec<String> {
+    use tokio::io::AsyncBufReadExt;
+    let (mut child, _base) = start_http(&common::settings(settings), extra).await;
+    let stderr = child.stderr.take().unwrap();
+    let mut lines = tokio::io::BufReader::new(stderr).lines();
+    let mut seen = Vec::new();
+    while let Ok(Some(line)) = lines.next_line().await {
+        let ready = line.contains("serving MCP at");
+        seen.push(line);
+        if ready {
+            break;
+        }
+    }
+    child.kill().await.ok();
+    seen
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn over_http_loko_is_served_only_inside_allowed_roots_and_flags_narrow_the_tools() {
+    let lines = http_startup_lines(&[], &[]).await;
+    assert!(
+        lines.iter().any(|l| l.contains("create_system not served")
+            && l.contains("LOKO_ALLOWED_ROOTS is not set")),
+        "{lines:?}"
+    );
+    let root = tempfile::tempdir().unwrap();
+    let fenced = http_startup_lines(
+        &[("LOKO_ALLOWED_ROOTS", root.path().to_str().unwrap())],
+        &[],
+    )
+    .await;
+    assert!(
+        !fenced.iter().any(|l| l.contains("not served: LOKO")),
+        "{fenced:?}"
+    );
+    // Naming loko explicitly over HTTP without roots stops start-up.
+    let (code, _, stderr) = run(
+        &["serve", "--http", "127.0.0.1:0", "--toolsets", "loko"],
+        &[],
+    );
+    assert_eq!(code, 2);
+    assert!(
+        stderr.contains("toolset 'loko' cannot start: LOKO_ALLOWED_ROOTS"),
+        "{stderr}"
+    );
+    // stdio keeps them: `tools` lists the loko tools with no roots set.
+    let (_, tools, _) = run(
+        &["tools", "--read-only", "--exclude-tools", "validate"],
+        &[],
+    );
+    let names: Vec<&str> = tools
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t["name"].as_str().unwrap())
+        .collect();
+    assert!(
+        names.contains(&"query_project") && !names.contains(&"validate"),
+        "{names:?}"
+    );
+    assert!(!names.contains(&"create_system") && !names.contains(&"save_user_variable"));
+    let (code, _, stderr) = run(&["tools", "--tools", "stationToilet"], &[]);
+    assert_eq!(code, 2);
+    assert!(stderr.contains("unknown tool 'stationToilet'"), "{stderr}");
+}

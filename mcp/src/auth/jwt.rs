@@ -159,6 +159,14 @@ impl JwtValidator {
         if let Some(caller) = self.remembered(&fingerprint) {
             return Ok(caller);
         }
+        let caller = self.verify(token).await?;
+        self.remember(fingerprint, &caller, token);
+        Ok(caller)
+    }
+
+    /// [`JwtValidator::validate`] without the memory of verified tokens: every call
+    /// checks the signature and the claims.
+    pub async fn verify(&self, token: &str) -> Result<Caller, JwtError> {
         let header = jsonwebtoken::decode_header(token).map_err(|_| JwtError::Malformed)?;
         if !ALGORITHMS.contains(&header.alg) {
             return Err(JwtError::Algorithm);
@@ -178,13 +186,11 @@ impl JwtValidator {
             (None, Some(ScopeList::List(list))) => Scopes::parse(&list.join(" ")),
             (None, None) => Scopes::NONE,
         };
-        let caller = Caller::new(
+        Caller::new(
             format!("oauth:{}#{}", self.options.issuer, claims.sub),
             scopes,
         )
-        .map_err(|_| JwtError::MissingClaim)?;
-        self.remember(fingerprint, &caller, token);
-        Ok(caller)
+        .map_err(|_| JwtError::MissingClaim)
     }
 
     fn remembered(&self, fingerprint: &[u8; 32]) -> Option<Caller> {
