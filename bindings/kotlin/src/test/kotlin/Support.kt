@@ -10,6 +10,7 @@ import java.net.http.HttpResponse
 import org.json.JSONArray
 import org.json.JSONObject
 import org.json.JSONTokener
+import uniffi.toolpack_uniffi.ToolpackClient
 
 val TESTS_DIR: String = System.getenv("TOOLPACK_TESTS_DIR") ?: error("set TOOLPACK_TESTS_DIR")
 
