@@ -10,7 +10,7 @@
 #[path = "support/oauth.rs"]
 mod oauth;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use rmcp::ServiceExt;
 use rmcp::model::CallToolRequestParams;
@@ -81,13 +81,11 @@ async fn start(extra: &[&str], jwks_url: Option<&str>) -> (tokio::process::Child
         .kill_on_drop(true)
         .spawn()
         .unwrap();
-    for _ in 0..400 {
-        if reqwest::get(format!("{base}/healthz")).await.is_ok() {
-            return (child, base);
-        }
-        tokio::time::sleep(Duration::from_millis(25)).await;
-    }
-    panic!("server did not start");
+    assert!(
+        toolpack_testkit::wait_until_healthy(&base).await,
+        "server did not start"
+    );
+    (child, base)
 }
 
 /// The bearer token of client `offset` (`None` without authentication).

@@ -432,13 +432,11 @@ async fn start_http(
         .spawn()
         .unwrap();
     let base = format!("http://127.0.0.1:{port}");
-    for _ in 0..200 {
-        if reqwest::get(format!("{base}/healthz")).await.is_ok() {
-            return (child, base);
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    panic!("the HTTP server did not start");
+    assert!(
+        toolpack_testkit::wait_until_healthy(&base).await,
+        "the HTTP server did not start"
+    );
+    (child, base)
 }
 
 #[tokio::test(flavor = "multi_thread")]

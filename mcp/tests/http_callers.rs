@@ -66,16 +66,22 @@ async fn rpc(base: &str, token: &str, headers: &[(&str, &str)], message: Value) 
     }
 }
 
+/// A `tools/call` of `tool` as the holder of `token`, with request `headers`.
+async fn tool_call(
+    base: &str,
+    token: &str,
+    headers: &[(&str, &str)],
+    tool: &str,
+    arguments: Value,
+) -> Answer {
+    let message = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                         "params": {"name": tool, "arguments": arguments}});
+    rpc(base, token, headers, message).await
+}
+
 /// Calls `tool` as the holder of `token`; the tool's structured answer.
 async fn call(base: &str, token: &str, tool: &str, arguments: Value) -> Value {
-    let answer = rpc(
-        base,
-        token,
-        &[],
-        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-               "params": {"name": tool, "arguments": arguments}}),
-    )
-    .await;
+    let answer = tool_call(base, token, &[], tool, arguments).await;
     assert_eq!(answer.status, 200, "{}", answer.body);
     answer.body["result"]["structuredContent"].clone()
 }
@@ -183,12 +189,12 @@ async fn a_call_beyond_the_callers_scopes_is_403_with_the_step_up_challenge() {
             .await
             .contains(&"save_user_variable".to_owned())
     );
-    let refused = rpc(
+    let refused = tool_call(
         &base,
         "tok-reader",
         &[],
-        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-               "params": {"name": "save_user_variable", "arguments": place("x", 60.0)}}),
+        "save_user_variable",
+        place("x", 60.0),
     )
     .await;
     assert_eq!(refused.status, 403);
@@ -298,12 +304,13 @@ async fn request_headers_narrow_the_tools_but_never_widen_them() {
     let read_only = listed(&base, "tok-alice", &[("x-mcp-readonly", "true")]).await;
     assert!(read_only.contains(&"get_user_variables".to_owned()));
     assert!(!read_only.contains(&"save_user_variable".to_owned()));
-    let refused = rpc(
+    let read_only = [("x-mcp-readonly", "1")];
+    let refused = tool_call(
         &base,
         "tok-alice",
-        &[("x-mcp-readonly", "1")],
-        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-               "params": {"name": "save_user_variable", "arguments": place("x", 60.0)}}),
+        &read_only,
+        "save_user_variable",
+        place("x", 60.0),
     )
     .await;
     assert!(

@@ -143,16 +143,11 @@ async fn start_server(issuer: &Issuer, settings: &[(&str, &str)]) -> Server {
         .unwrap();
     // Owned at once, so a failed start still stops (and reaps) the process.
     let server = Server { child, base, log };
-    for _ in 0..200 {
-        if reqwest::get(format!("{}/healthz", server.base))
-            .await
-            .is_ok()
-        {
-            return server;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    panic!("the server did not start");
+    assert!(
+        toolpack_testkit::wait_until_healthy(&server.base).await,
+        "the server did not start"
+    );
+    server
 }
 
 struct Answer {
@@ -295,56 +290,30 @@ async fn an_oauth_resource_server_against_a_real_authorization_server() {
             .encode(br#"{"alg":"none","typ":"JWT","kid":"rs"}"#);
         none_alg[2] = String::new();
     }
+    let shaped =
+        async |aud: &str, claims: &[(&str, &str)]| issuer.token("alice", BOTH, aud, claims).await;
+    let signed_elsewhere = async |kid: &str| {
+        let claims = json!({"kid": kid, "sub": "alice", "aud": audience});
+        issuer.admin("/__impostor", claims).await
+    };
+    let hs256 = issuer
+        .admin("/__hs256", json!({"sub": "alice", "aud": audience}))
+        .await;
     let refused = [
-        (
-            "wrong aud",
-            issuer
-                .token("alice", BOTH, "https://other.example/mcp", &[])
-                .await,
-        ),
+        ("wrong aud", shaped("https://other.example/mcp", &[]).await),
         (
             "wrong iss",
-            issuer
-                .token("alice", BOTH, &audience, &[("iss", "https://evil.example")])
-                .await,
+            shaped(&audience, &[("iss", "https://evil.example")]).await,
         ),
-        (
-            "expired",
-            issuer
-                .token("alice", BOTH, &audience, &[("exp_in", "-3600")])
-                .await,
-        ),
+        ("expired", shaped(&audience, &[("exp_in", "-3600")]).await),
         (
             "not yet valid",
-            issuer
-                .token("alice", BOTH, &audience, &[("nbf_in", "3600")])
-                .await,
+            shaped(&audience, &[("nbf_in", "3600")]).await,
         ),
-        (
-            "unknown kid",
-            issuer
-                .admin(
-                    "/__impostor",
-                    json!({"kid": "stranger", "sub": "alice", "aud": audience}),
-                )
-                .await,
-        ),
-        (
-            "right kid, wrong key",
-            issuer
-                .admin(
-                    "/__impostor",
-                    json!({"kid": "rs", "sub": "alice", "aud": audience}),
-                )
-                .await,
-        ),
+        ("unknown kid", signed_elsewhere("stranger").await),
+        ("right kid, wrong key", signed_elsewhere("rs").await),
         ("alg none", none_alg.join(".")),
-        (
-            "HS256 with the public key",
-            issuer
-                .admin("/__hs256", json!({"sub": "alice", "aud": audience}))
-                .await,
-        ),
+        ("HS256 with the public key", hs256),
         ("malformed", "eyJhbGciOiJSUzI1NiJ9.not-base64!.x".to_owned()),
         ("garbage", "not-a-token".to_owned()),
     ];

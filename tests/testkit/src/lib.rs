@@ -20,3 +20,25 @@ pub fn tests_dir() -> std::path::PathBuf {
 pub fn default_fixtures_dir() -> std::path::PathBuf {
     tests_dir().join("fixtures")
 }
+
+/// Waits (up to 10 s) until the HTTP server at `base` (`http://host:port`) answers
+/// `GET /healthz` with 200; whether it did.
+pub async fn wait_until_healthy(base: &str) -> bool {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let address = base.trim_start_matches("http://").trim_end_matches('/');
+    for _ in 0..400 {
+        if let Ok(mut stream) = tokio::net::TcpStream::connect(address).await {
+            let request =
+                format!("GET /healthz HTTP/1.1\r\nHost: {address}\r\nConnection: close\r\n\r\n");
+            let mut head = [0u8; 12];
+            if stream.write_all(request.as_bytes()).await.is_ok()
+                && stream.read_exact(&mut head).await.is_ok()
+                && head.ends_with(b" 200")
+            {
+                return true;
+            }
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(25)).await;
+    }
+    false
+}
