@@ -60,6 +60,17 @@ pub async fn with_reporter<F: Future>(reporter: Arc<dyn Reporter>, call: F) -> F
     REPORTER.scope(reporter, call).await
 }
 
+/// `work` made to report to the current call's reporter wherever it runs: for blocking
+/// work handed to another thread (`spawn_blocking`), where the call's reporter is not
+/// otherwise visible.
+pub fn carried<T>(work: impl FnOnce() -> T) -> impl FnOnce() -> T {
+    let reporter = REPORTER.try_with(Arc::clone).ok();
+    move || match reporter {
+        Some(reporter) => REPORTER.sync_scope(reporter, work),
+        None => work(),
+    }
+}
+
 /// Reports a log event (a no-op outside [`with_reporter`]).
 pub fn log(level: Level, logger: &'static str, message: impl Into<String>) {
     let _ = REPORTER.try_with(|r| {
@@ -107,6 +118,15 @@ mod tests {
         })
         .await;
         progress(2.0, Some(2.0), None);
+        // Blocking work handed to another thread reports to the call that started it.
+        with_reporter(collect.clone(), async {
+            let work = carried(|| log(Level::Info, "test", "from the blocking pool"));
+            tokio::task::spawn_blocking(work).await.unwrap();
+        })
+        .await;
+        tokio::task::spawn_blocking(carried(|| log(Level::Info, "test", "nobody")))
+            .await
+            .unwrap();
         let got = collect.0.lock().unwrap().clone();
         assert_eq!(
             got,
@@ -120,6 +140,11 @@ mod tests {
                     done: 1.0,
                     total: Some(2.0),
                     message: Some("half".into())
+                },
+                Report::Log {
+                    level: Level::Info,
+                    logger: "test",
+                    message: "from the blocking pool".into()
                 }
             ]
         );

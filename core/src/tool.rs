@@ -131,8 +131,16 @@ pub trait Tool: Send + Sync + 'static {
         None
     }
 
-    /// Runs the tool. Rate limiting and panic capture are applied by
-    /// [`Toolpack::call`]; implementations only do the tool's own work.
+    /// Runs the tool for [`Toolpack::caller`]. Rate limiting and panic capture are
+    /// applied by [`Toolpack::call`]; implementations only do the tool's own work.
+    ///
+    /// **The first poll runs on the caller's thread.** Python and Node poll a call once
+    /// where it is made (the asyncio loop's thread, the Node event loop) and hand it to the
+    /// tokio runtime only when it returns `Pending`. So nothing before the first `.await`
+    /// may block: file work, subprocesses and other blocking I/O go to the blocking pool
+    /// (`tokio::task::spawn_blocking`; the loko tools' `blocking`), and CPU work there
+    /// stays in microseconds. The same rule keeps the runtime's few worker threads free for
+    /// other callers' calls.
     fn run(toolpack: &Toolpack, input: Self::Input) -> impl Future<Output = Self::Output> + Send;
 }
 

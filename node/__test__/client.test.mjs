@@ -149,3 +149,36 @@ test('two hundred concurrent local lookups are all answered with default setting
   const answers = await Promise.all(Array.from({ length: 200 }, () => tp.stationToilets({ stationName: 'Abbey Wood' })))
   assert.ok(answers.every((a) => a.code === 'OK'))
 })
+
+test('the event loop keeps turning while every loko tool runs (longest pause under 20 ms)', async () => {
+  const { cpSync, mkdtempSync } = await import('node:fs')
+  const { tmpdir } = await import('node:os')
+  const { join } = await import('node:path')
+  const project = mkdtempSync(join(tmpdir(), 'toolpack-loko-loop-'))
+  cpSync(join(process.env.TOOLPACK_TESTS_DIR, '..', 'examples', 'loko', 'shop'), project, { recursive: true })
+  const tp = new Toolpack()
+  const calls = [
+    ['query_project', { project_path: project }],
+    ['query_architecture', { project_path: project, detail: 'full', format: 'toon' }],
+    ['create_system', { project_path: project, system_name: 'Payments', description: 'Takes payments' }],
+    ['create_container', { project_path: project, system_name: 'Payments', container_name: 'API', description: 'REST' }],
+    ['create_component', { project_path: project, system_name: 'Payments', container_name: 'API', component_name: 'Refunds' }],
+    ['update_diagram', { project_path: project, scope: 'system', target: 'Payments', d2_code: 'a -> b\n' }],
+    ['validate', { project_path: project }],
+    ['build_docs', { project_path: project, format: 'html' }],
+  ]
+  for (const [tool, args] of calls) {
+    let last = performance.now()
+    let longest = 0
+    const timer = setInterval(() => {
+      const now = performance.now()
+      longest = Math.max(longest, now - last)
+      last = now
+    }, 1)
+    const result = await tp.call(tool, args)
+    clearInterval(timer)
+    longest = Math.max(longest, performance.now() - last)
+    assert.equal(result.isError, false, `${tool}: ${JSON.stringify(result.structuredContent)}`)
+    assert.ok(longest < 20, `${tool} blocked the event loop for ${longest.toFixed(1)} ms`)
+  }
+})

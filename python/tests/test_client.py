@@ -226,3 +226,46 @@ def test_for_caller_gives_each_user_their_own_places_and_limits(tmp_path: pathli
         return str(listed["variables"][0]["value"])
 
     assert asyncio.run(main()) == "trams"
+
+
+def test_the_event_loop_keeps_turning_while_every_loko_tool_runs(tmp_path: pathlib.Path) -> None:
+    import shutil
+
+    shop = pathlib.Path(__file__).resolve().parents[2] / "examples" / "loko" / "shop"
+    project = str(tmp_path / "shop")
+    shutil.copytree(shop, project)
+    calls: list[tuple[str, dict[str, object]]] = [
+        ("query_project", {"project_path": project}),
+        ("query_architecture", {"project_path": project, "detail": "full", "format": "toon"}),
+        ("create_system", {"project_path": project, "system_name": "Payments", "description": "Takes payments"}),
+        ("create_container", {"project_path": project, "system_name": "Payments", "container_name": "API", "description": "REST"}),
+        ("create_component", {"project_path": project, "system_name": "Payments", "container_name": "API", "component_name": "Refunds"}),
+        ("update_diagram", {"project_path": project, "scope": "system", "target": "Payments", "d2_code": "a -> b\n"}),
+        ("validate", {"project_path": project}),
+        ("build_docs", {"project_path": project, "format": "html"}),
+    ]
+
+    async def longest_pause(client: toolpack.AsyncToolpack, tool: str, arguments: dict[str, object]) -> float:
+        loop = asyncio.get_running_loop()
+        last, longest = loop.time(), 0.0
+
+        async def ticker() -> None:
+            nonlocal last, longest
+            while True:
+                await asyncio.sleep(0.001)
+                now = loop.time()
+                longest, last = max(longest, now - last), now
+
+        task = asyncio.create_task(ticker())
+        await asyncio.sleep(0)
+        result = await client.call(tool, arguments)
+        task.cancel()
+        assert result["isError"] is False, (tool, result["structuredContent"])
+        return max(longest, loop.time() - last)
+
+    async def main() -> dict[str, float]:
+        client = toolpack.AsyncToolpack()
+        return {tool: await longest_pause(client, tool, arguments) for tool, arguments in calls}
+
+    pauses = asyncio.run(main())
+    assert all(pause < 0.020 for pause in pauses.values()), pauses

@@ -2,10 +2,12 @@
 //! `src/<system>/system.md`, containers, components, D2 diagrams).
 //!
 //! `query_project`, `query_architecture` (JSON or TOON), `create_system`,
-//! `create_container`, `create_component`, `update_diagram` and `validate`. Every tool
+//! `create_container`, `create_component`, `update_diagram`, `build_docs` and `validate`.
+//! Every tool
 //! answers its success body or `{"error":{"code","message","details"?}}` with the
 //! contract's codes ([`LokoErrorCode`]). Nothing is read or written outside the project
-//! directory, and `LOKO_ALLOWED_ROOTS` can fence the projects themselves.
+//! directory, and `LOKO_ALLOWED_ROOTS` can fence the projects themselves (remote callers
+//! get the loko tools only inside it). File work runs on the blocking pool.
 
 pub mod build_docs;
 mod create;

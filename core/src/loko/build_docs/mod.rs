@@ -13,6 +13,7 @@ mod markdown_docs;
 mod output;
 mod pdf;
 mod tree;
+mod write;
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -26,14 +27,13 @@ pub use html::{LANDSCAPE, esc, markdown as render_markdown};
 pub use output::{LOCK_FILE, MANIFEST};
 
 use super::d2::D2;
+use super::model::Project;
 use super::project_tool::{answer, blocking, load_project, required_path};
 use super::relationships;
 use super::response::{Failure, LokoErrorCode, LokoResponse};
 use super::update_diagram::output_dir;
 use crate::Toolpack;
-use crate::report;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
-use output::{Manifest, Staging, hash};
 
 /// The PDF's file name in the output directory.
 pub const PDF_FILE: &str = "architecture.pdf";
@@ -149,6 +149,27 @@ impl Formats {
     }
 }
 
+/// A render job for every entity's diagram source, read through the project's file
+/// cache (blocking file I/O: run it on the blocking pool).
+fn diagram_jobs(toolpack: &Toolpack, project: &Project) -> Result<Vec<diagrams::Job>, Failure> {
+    tree::docs(project)
+        .iter()
+        .filter_map(|doc| doc.entity.diagram.as_ref().map(|d| (doc.key.clone(), d)))
+        .map(|(name, diagram)| {
+            let (_, text) = toolpack
+                .loko()
+                .files
+                .read(&project.root.path().join(diagram))
+                .map_err(|e| super::fence::io_failure(Path::new(diagram), &e))?;
+            Ok(diagrams::Job {
+                name,
+                source_path: diagram.clone(),
+                source: text.to_string(),
+            })
+        })
+        .collect()
+}
+
 async fn build(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<BuildDocsResult, Failure> {
     let started = Instant::now();
     required_path(&r.project_path)?;
@@ -178,27 +199,25 @@ async fn build(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<BuildDocsResu
     })
     .await?;
 
+    // Read the diagram sources on the blocking pool; the project comes back with them.
+    let (project, mut jobs) = blocking({
+        let toolpack = toolpack.clone();
+        move || {
+            let jobs = diagram_jobs(&toolpack, &project)?;
+            Ok((project, jobs))
+        }
+    })
+    .await?;
     let docs = tree::docs(&project);
     let edges = relationships::by_source(relationships::collect(&project).0);
-    let mut jobs = vec![diagrams::Job {
-        name: LANDSCAPE.to_owned(),
-        source_path: "(system landscape)".to_owned(),
-        source: html::landscape(&project, &edges),
-    }];
-    for doc in &docs {
-        if let Some(diagram) = &doc.entity.diagram {
-            let (_, text) = toolpack
-                .loko()
-                .files
-                .read(&project.root.path().join(diagram))
-                .map_err(|e| super::fence::io_failure(Path::new(diagram), &e))?;
-            jobs.push(diagrams::Job {
-                name: doc.key.clone(),
-                source_path: diagram.clone(),
-                source: text.to_string(),
-            });
-        }
-    }
+    jobs.insert(
+        0,
+        diagrams::Job {
+            name: LANDSCAPE.to_owned(),
+            source_path: "(system landscape)".to_owned(),
+            source: html::landscape(&project, &edges),
+        },
+    );
     let chromium = formats
         .pdf
         .then(|| pdf::locate(toolpack.config()))
@@ -259,12 +278,12 @@ async fn build(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<BuildDocsResu
             ));
         }
     }
-    let written = write_output(
-        &output,
+    let written = write::write_output(
+        output,
         files,
-        &formats,
+        formats,
         incremental,
-        chromium.as_deref(),
+        chromium.clone(),
         (
             options.progress_total - pages as f64,
             options.progress_total,
@@ -306,93 +325,4 @@ async fn build(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<BuildDocsResu
         },
         message,
     })
-}
-
-struct Written {
-    generated: u32,
-    total: u32,
-}
-
-/// Writes `files` as the new output (see [`output`]): unchanged files are linked, not
-/// rewritten, and nothing at all happens when nothing changed.
-async fn write_output(
-    output: &Path,
-    files: Vec<(String, Vec<u8>)>,
-    formats: &Formats,
-    incremental: bool,
-    chromium: Option<&Path>,
-    (mut step, progress_total): (f64, f64),
-) -> Result<Written, Failure> {
-    let previous = Manifest::read(output).unwrap_or_default();
-    let mut manifest = Manifest::default();
-    for (path, bytes) in &files {
-        manifest.files.insert(path.clone(), hash(bytes));
-    }
-    // The PDF is keyed by the page it is printed from.
-    if chromium.is_some()
-        && let Some(page) = manifest.files.get(PRINT_PAGE).cloned()
-    {
-        manifest.files.insert(PDF_FILE.to_owned(), page);
-    }
-    let kept: Vec<String> = previous
-        .files
-        .keys()
-        .filter(|p| !formats.makes(p) && !manifest.files.contains_key(*p))
-        .filter(|p| output.join(p).is_file())
-        .cloned()
-        .collect();
-    for path in &kept {
-        manifest
-            .files
-            .insert(path.clone(), previous.files[path].clone());
-    }
-    let total = manifest.files.len() as u32;
-    let same = |path: &str| {
-        incremental
-            && previous.files.get(path) == manifest.files.get(path)
-            && output.join(path).is_file()
-    };
-    if manifest.files.keys().all(|p| same(p)) && previous.files.len() == manifest.files.len() {
-        report::progress(
-            progress_total,
-            Some(progress_total),
-            Some("every page is up to date".to_owned()),
-        );
-        return Ok(Written {
-            generated: 0,
-            total,
-        });
-    }
-    let staging = Staging::new(output)?;
-    let mut generated = 0;
-    for (path, bytes) in &files {
-        if staging.put(path, bytes, same(path))? {
-            generated += 1;
-        }
-        if path.ends_with(".html") || path.ends_with(".md") {
-            step += 1.0;
-            report::progress(step, Some(progress_total), Some(format!("page {path}")));
-        }
-    }
-    for path in &kept {
-        staging.keep(path)?;
-    }
-    if let Some(chromium) = chromium {
-        let linked = same(PDF_FILE)
-            && std::fs::hard_link(output.join(PDF_FILE), staging.dir.join(PDF_FILE)).is_ok();
-        if !linked {
-            pdf::print(
-                chromium,
-                &staging.dir.join(PRINT_PAGE),
-                &staging.dir.join(PDF_FILE),
-            )
-            .await?;
-            generated += 1;
-        }
-    }
-    let text =
-        serde_json::to_vec_pretty(&manifest).map_err(|e| Failure::internal(e.to_string()))?;
-    staging.put(output::MANIFEST, &text, false)?;
-    staging.commit()?;
-    Ok(Written { generated, total })
 }

@@ -14,7 +14,7 @@ use serde::{Deserialize, Serialize};
 use super::d2::D2;
 use super::markdown;
 use super::model::{Finding, Project, Severity};
-use super::project_tool::{answer, load_project, required_path};
+use super::project_tool::{answer, blocking, load_project, required_path};
 use super::relationships;
 use super::response::LokoResponse;
 use super::update_diagram::{output_dir, svg_name};
@@ -90,12 +90,20 @@ impl Tool for Validate {
         answer(async {
             required_path(&r.project_path)?;
             let project = load_project(toolpack, Some(r.project_path)).await?;
-            let mut findings = project.findings.clone();
-            let (edges, problems) = relationships::collect(&project);
-            findings.extend(problems);
-            findings.extend(structure(&project));
-            findings.extend(graph::check(&project, &edges));
-            findings.extend(diagrams(toolpack, &project).await);
+            // Every rule that reads files runs on the blocking pool; only d2 is awaited.
+            let reader = toolpack.clone();
+            let (mut findings, sources, source_dir) = blocking(move || {
+                let mut findings = project.findings.clone();
+                let (edges, problems) = relationships::collect(&project);
+                findings.extend(problems);
+                findings.extend(structure(&project));
+                findings.extend(graph::check(&project, &edges));
+                let (outdated, sources) = diagram_sources(&reader, &project);
+                findings.extend(outdated);
+                Ok((findings, sources, project.source.clone() + "/"))
+            })
+            .await?;
+            findings.extend(syntax(toolpack, sources, source_dir).await);
             Ok(report(findings, r.strict.unwrap_or(false)))
         })
         .await
@@ -218,9 +226,12 @@ fn structure(project: &Project) -> Vec<Finding> {
     findings
 }
 
-/// D2 syntax of every diagram (checked by d2 in parallel, results cached by source and
-/// d2 version), and renders older than their source.
-async fn diagrams(toolpack: &Toolpack, project: &Project) -> Vec<Finding> {
+/// Renders older than their source, and every diagram's `(file, source)` for the d2
+/// check (blocking file I/O: run it on the blocking pool).
+fn diagram_sources(
+    toolpack: &Toolpack,
+    project: &Project,
+) -> (Vec<Finding>, Vec<(String, String)>) {
     let mut findings = Vec::new();
     let entities: Vec<_> = project
         .systems
@@ -257,6 +268,17 @@ async fn diagrams(toolpack: &Toolpack, project: &Project) -> Vec<Finding> {
         }
         sources.push((diagram.clone(), source.to_string()));
     }
+    (findings, sources)
+}
+
+/// D2 syntax of every diagram source (checked by d2 in parallel, results cached by
+/// source and d2 version); `source_dir` locates the finding when d2 is missing.
+async fn syntax(
+    toolpack: &Toolpack,
+    sources: Vec<(String, String)>,
+    source_dir: String,
+) -> Vec<Finding> {
+    let mut findings = Vec::new();
     if sources.is_empty() {
         return findings;
     }
@@ -267,7 +289,7 @@ async fn diagrams(toolpack: &Toolpack, project: &Project) -> Vec<Finding> {
                 Severity::Warning,
                 "D2_NOT_AVAILABLE",
                 format!("Diagrams were not checked: {}", e.message),
-                project.source.clone() + "/",
+                source_dir,
             ));
             return findings;
         }
