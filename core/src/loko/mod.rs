@@ -24,6 +24,7 @@ pub mod relationships;
 mod response;
 pub mod settings;
 pub mod slug;
+mod syntax_cache;
 pub mod toon;
 mod update_diagram;
 mod validate;
@@ -60,8 +61,9 @@ pub use validate::{
 use d2::{D2, SyntaxError};
 use response::Failure;
 
-/// Per-toolpack loko state: d2 syntax results by source and d2 version, so checking an
-/// unchanged project runs no d2 process.
+/// Per-toolpack loko state: d2 syntax results by source and d2 version (in memory, and
+/// on disk in each project's d2 cache), so checking an unchanged project runs no d2
+/// process, in this process or the next.
 #[derive(Debug, Default)]
 pub(crate) struct LokoState {
     /// Project files read by earlier calls.
@@ -88,23 +90,32 @@ impl LokoState {
         version
     }
 
-    /// A checker for `d2`, sharing this toolpack's results.
-    pub(crate) async fn syntax_checker(&self, d2: D2) -> SyntaxChecker {
+    /// A checker for `d2`, sharing this toolpack's results, and keeping them on disk in
+    /// `disk_cache` (a project's `.loko/cache/d2`) when given.
+    pub(crate) async fn syntax_checker(
+        &self,
+        d2: D2,
+        disk_cache: Option<std::path::PathBuf>,
+    ) -> SyntaxChecker {
         let version = self.d2_version(&d2).await;
         SyntaxChecker {
             d2,
             version,
             results: self.syntax.clone(),
+            disk_cache,
         }
     }
 }
 
-/// Checks D2 sources with one d2 binary, remembering each answer.
+/// Checks D2 sources with one d2 binary, remembering each answer in memory and, when
+/// it has a disk cache, in `check-<sha256(d2 version, source)>.json` files beside the
+/// render cache (written atomically; an unreadable one is asked again).
 #[derive(Debug, Clone)]
 pub(crate) struct SyntaxChecker {
     d2: D2,
     version: String,
     results: Arc<Mutex<HashMap<[u8; 32], Option<SyntaxError>>>>,
+    disk_cache: Option<std::path::PathBuf>,
 }
 
 impl SyntaxChecker {
@@ -119,7 +130,29 @@ impl SyntaxChecker {
         if let Some(known) = self.results.lock().ok().and_then(|r| r.get(&key).cloned()) {
             return Ok(known);
         }
-        let result = self.d2.validate(source).await?.err();
+        let file = self.disk_cache.as_ref().map(|dir| {
+            let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
+            dir.join(format!("check-{hex}.json"))
+        });
+        let on_disk = match &file {
+            Some(file) => tokio::fs::read(file)
+                .await
+                .ok()
+                .and_then(|bytes| syntax_cache::decode(&bytes)),
+            None => None,
+        };
+        let result = match on_disk {
+            Some(known) => known,
+            None => {
+                let result = self.d2.validate(source).await?.err();
+                if let Some(file) = file {
+                    let bytes = syntax_cache::encode(result.as_ref());
+                    let _ = tokio::task::spawn_blocking(move || syntax_cache::store(&file, &bytes))
+                        .await;
+                }
+                result
+            }
+        };
         if let Ok(mut results) = self.results.lock() {
             results.insert(key, result.clone());
         }

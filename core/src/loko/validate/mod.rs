@@ -92,6 +92,10 @@ impl Tool for Validate {
             let project = load_project(toolpack, Some(r.project_path)).await?;
             // Every rule that reads files runs on the blocking pool; only d2 is awaited.
             let reader = toolpack.clone();
+            let disk_cache = project
+                .settings
+                .d2_cache
+                .then(|| project.root.path().join(super::build_docs::CACHE_DIR));
             let (mut findings, sources, source_dir) = blocking(move || {
                 let mut findings = project.findings.clone();
                 let (edges, problems) = relationships::collect(&project);
@@ -103,7 +107,7 @@ impl Tool for Validate {
                 Ok((findings, sources, project.source.clone() + "/"))
             })
             .await?;
-            findings.extend(syntax(toolpack, sources, source_dir).await);
+            findings.extend(syntax(toolpack, sources, source_dir, disk_cache).await);
             Ok(report(findings, r.strict.unwrap_or(false)))
         })
         .await
@@ -277,6 +281,7 @@ async fn syntax(
     toolpack: &Toolpack,
     sources: Vec<(String, String)>,
     source_dir: String,
+    disk_cache: Option<std::path::PathBuf>,
 ) -> Vec<Finding> {
     let mut findings = Vec::new();
     if sources.is_empty() {
@@ -294,7 +299,7 @@ async fn syntax(
             return findings;
         }
     };
-    let checker = toolpack.loko().syntax_checker(d2).await;
+    let checker = toolpack.loko().syntax_checker(d2, disk_cache).await;
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
     let results: Vec<_> = futures_util::stream::iter(sources)
         .map(|(file, source)| {
