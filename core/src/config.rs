@@ -11,6 +11,7 @@ use std::str::FromStr;
 use std::time::Duration;
 
 use crate::secret::Secret;
+use crate::toolset::Toolset;
 
 /// The environment names of every setting.
 pub mod env {
@@ -121,7 +122,8 @@ pub struct ConfigError {
 }
 
 impl ConfigError {
-    fn invalid(name: &str, reason: &str) -> Self {
+    /// The error of setting `name`: `reason`.
+    pub fn invalid(name: &str, reason: &str) -> Self {
         Self {
             name: name.to_owned(),
             reason: reason.to_owned(),
@@ -149,7 +151,7 @@ pub struct Config {
     upstream_timeout: Option<Duration>,
     default_rate_limit: u32,
     rate_limits: BTreeMap<String, u32>,
-    upstream_rate_limits: BTreeMap<crate::Toolset, u32>,
+    upstream_rate_limits: BTreeMap<Toolset, u32>,
 }
 
 impl Default for Config {
@@ -211,20 +213,21 @@ impl Config {
         }
     }
 
-    /// Reads every setting from the process environment (names in [`env`]).
+    /// Reads every setting from the process environment: the names in [`env`] and every
+    /// `TOOLPACK_RATE_LIMIT_<TOOL>`. Other variables are not settings and are ignored.
     pub fn from_env() -> Result<Self, ConfigError> {
-        let vars: BTreeMap<String, String> = std::env::vars().collect();
-        Self::from_lookup(|name| vars.get(name).cloned())
+        Self::from_lookup(std::env::vars())
     }
 
-    /// Reads every setting through `lookup`, which maps an environment name
-    /// (see [`env`]) to its value. Blank values count as unset.
-    pub fn from_lookup(lookup: impl Fn(&str) -> Option<String>) -> Result<Self, ConfigError> {
-        Self::from_pairs(
-            all_names()
-                .iter()
-                .filter_map(|name| lookup(name).map(|v| (name.clone(), v))),
-        )
+    /// Reads the settings among `variables` (environment name, value): the names in
+    /// [`env`] and every `TOOLPACK_RATE_LIMIT_<TOOL>`; other names are ignored. Blank
+    /// values count as unset.
+    pub fn from_lookup(
+        variables: impl IntoIterator<Item = (String, String)>,
+    ) -> Result<Self, ConfigError> {
+        Self::from_pairs(variables.into_iter().filter(|(name, _)| {
+            SETTINGS.contains(&name.as_str()) || per_tool_rate_limit(name).is_some()
+        }))
     }
 
     /// Reads settings from `(environment name, value)` pairs; unknown names are an error
@@ -305,27 +308,47 @@ impl Config {
     pub fn upstream_timeout(&self, default: Duration) -> Duration {
         self.upstream_timeout.unwrap_or(default)
     }
-    /// The local rate limit of `tool` in calls per second (0 = unlimited).
+    /// The per-tool local rate limit set for `tool`, else the default, in calls per
+    /// second (0 = unlimited); see [`Config::rate_limit_of`] for the rule applied.
     pub fn rate_limit(&self, tool: &str) -> u32 {
         self.rate_limits
-            .get(tool)
+            .get(&rate_limit_env_name(tool))
             .copied()
             .unwrap_or(self.default_rate_limit)
+    }
+    /// The `TOOLPACK_RATE_LIMIT_<TOOL>` names that were set (the toolpack checks that
+    /// each names a tool).
+    pub fn per_tool_rate_limit_names(&self) -> impl Iterator<Item = &str> {
+        self.rate_limits.keys().map(String::as_str)
     }
     /// The local rate limit of `tool`, per caller: its own setting, else the default
     /// for tools that call an upstream API. Tools that work on local data only
     /// (`stationToilets`, loko, saved places) are unlimited unless a per-tool limit is
     /// set: no shared quota needs protecting, and a burst of local lookups is cheap.
     pub fn rate_limit_of(&self, tool: &str, calls_upstream: bool) -> u32 {
-        match self.rate_limits.get(tool) {
+        match self.rate_limits.get(&rate_limit_env_name(tool)) {
             Some(limit) => *limit,
             None if calls_upstream => self.default_rate_limit,
             None => 0,
         }
     }
+    /// Why `toolset`'s tools must not be served to remote callers (over HTTP) with this
+    /// configuration, or `None`. The loko tools read and write the file system wherever
+    /// a `project_path` points, so remote callers get them only inside
+    /// `LOKO_ALLOWED_ROOTS`; stdio and library use are local and keep them.
+    pub fn missing_remote_prerequisite(&self, toolset: Toolset) -> Option<String> {
+        match toolset {
+            Toolset::Loko if self.loko_allowed_roots.is_empty() => Some(
+                "LOKO_ALLOWED_ROOTS is not set, and the loko tools write files: remote callers \
+get them only inside allowed roots"
+                    .to_owned(),
+            ),
+            _ => None,
+        }
+    }
     /// The shared ceiling of upstream calls per second of `toolset`'s API key, over
     /// every caller (0 = none, the default).
-    pub fn upstream_rate_limit(&self, toolset: crate::Toolset) -> u32 {
+    pub fn upstream_rate_limit(&self, toolset: Toolset) -> u32 {
         self.upstream_rate_limits
             .get(&toolset)
             .copied()
@@ -406,13 +429,15 @@ impl ConfigBuilder {
         self
     }
     /// Sets the shared ceiling of `toolset`'s upstream calls per second (0 = none).
-    pub fn upstream_rate_limit(mut self, toolset: crate::Toolset, per_second: u32) -> Self {
+    pub fn upstream_rate_limit(mut self, toolset: Toolset, per_second: u32) -> Self {
         self.config.upstream_rate_limits.insert(toolset, per_second);
         self
     }
     /// Sets the local rate limit of one tool, in calls per second (0 = unlimited).
-    pub fn rate_limit(mut self, tool: impl Into<String>, per_second: u32) -> Self {
-        self.config.rate_limits.insert(tool.into(), per_second);
+    pub fn rate_limit(mut self, tool: impl AsRef<str>, per_second: u32) -> Self {
+        self.config
+            .rate_limits
+            .insert(rate_limit_env_name(tool.as_ref()), per_second);
         self
     }
 
@@ -453,18 +478,17 @@ impl ConfigBuilder {
                 self.default_rate_limit(parse_number(name, value)?)
             }
             env::TFL_API_RATE_LIMIT_PER_SECOND => {
-                self.upstream_rate_limit(crate::Toolset::Tfl, parse_number(name, value)?)
+                self.upstream_rate_limit(Toolset::Tfl, parse_number(name, value)?)
             }
             env::DIGITRANSIT_API_RATE_LIMIT_PER_SECOND => {
-                self.upstream_rate_limit(crate::Toolset::Digitransit, parse_number(name, value)?)
+                self.upstream_rate_limit(Toolset::Digitransit, parse_number(name, value)?)
             }
-            _ => match rate_limit_tool(name) {
-                Some(tool) => {
-                    let limit = parse_number(name, value)?;
-                    self.rate_limit(tool, limit)
-                }
-                None => return Err(ConfigError::invalid(name, "unknown setting")),
-            },
+            _ if per_tool_rate_limit(name).is_some() => {
+                let limit = parse_number(name, value)?;
+                self.config.rate_limits.insert(name.to_owned(), limit);
+                self
+            }
+            _ => return Err(ConfigError::invalid(name, "unknown setting")),
         })
     }
 
@@ -489,39 +513,26 @@ impl ConfigBuilder {
     }
 }
 
-/// Every environment name [`Config::from_lookup`] reads, including one per-tool
-/// rate-limit name for each tool in the catalog.
-pub fn all_names() -> Vec<String> {
-    let mut names: Vec<String> = [
-        env::TFL_API_KEY,
-        env::TFL_API_BASE_URL,
-        env::TFL_STATION_DATA_DETAILED_DIR,
-        env::DIGITRANSIT_API_KEY,
-        env::DIGITRANSIT_BASE_URL,
-        env::DIGITRANSIT_ROUTER,
-        env::TOOLPACK_UPSTREAM_TIMEOUT_MS,
-        env::TOOLPACK_RATE_LIMIT_PER_SECOND,
-        env::TFL_API_RATE_LIMIT_PER_SECOND,
-        env::DIGITRANSIT_API_RATE_LIMIT_PER_SECOND,
-        env::HOME,
-        env::TOOLPACK_DATA_DIR,
-        env::XDG_DATA_HOME,
-        env::APPDATA,
-        env::D2_BIN,
-        env::CHROMIUM_BIN,
-        env::LOKO_ALLOWED_ROOTS,
-    ]
-    .iter()
-    .map(|s| (*s).to_owned())
-    .collect();
-    names.extend(
-        crate::catalog::Catalog::get()
-            .entries()
-            .iter()
-            .map(|e| rate_limit_env_name(e.spec.name)),
-    );
-    names
-}
+/// Every fixed setting name (besides them, one `TOOLPACK_RATE_LIMIT_<TOOL>` per tool).
+pub const SETTINGS: [&str; 17] = [
+    env::TFL_API_KEY,
+    env::TFL_API_BASE_URL,
+    env::TFL_STATION_DATA_DETAILED_DIR,
+    env::DIGITRANSIT_API_KEY,
+    env::DIGITRANSIT_BASE_URL,
+    env::DIGITRANSIT_ROUTER,
+    env::TOOLPACK_UPSTREAM_TIMEOUT_MS,
+    env::TOOLPACK_RATE_LIMIT_PER_SECOND,
+    env::TFL_API_RATE_LIMIT_PER_SECOND,
+    env::DIGITRANSIT_API_RATE_LIMIT_PER_SECOND,
+    env::HOME,
+    env::TOOLPACK_DATA_DIR,
+    env::XDG_DATA_HOME,
+    env::APPDATA,
+    env::D2_BIN,
+    env::CHROMIUM_BIN,
+    env::LOKO_ALLOWED_ROOTS,
+];
 
 /// The per-tool rate-limit environment name of `tool`, e.g. `stationToilets` →
 /// `TOOLPACK_RATE_LIMIT_STATION_TOILETS`.
@@ -536,12 +547,17 @@ pub fn rate_limit_env_name(tool: &str) -> String {
     out
 }
 
-fn rate_limit_tool(name: &str) -> Option<&'static str> {
-    crate::catalog::Catalog::get()
-        .entries()
-        .iter()
-        .map(|e| e.spec.name)
-        .find(|tool| rate_limit_env_name(tool) == name)
+/// The `<TOOL>` of a per-tool rate-limit name (`TOOLPACK_RATE_LIMIT_` + upper snake
+/// case), if `name` is one. Whether a tool has that name is the toolpack's to check.
+fn per_tool_rate_limit(name: &str) -> Option<&str> {
+    name.strip_prefix(env::TOOLPACK_RATE_LIMIT_PREFIX)
+        .filter(|tool| {
+            name != env::TOOLPACK_RATE_LIMIT_PER_SECOND
+                && !tool.is_empty()
+                && tool
+                    .chars()
+                    .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+        })
 }
 
 fn parse_number<T: FromStr>(name: &str, value: &str) -> Result<T, ConfigError> {
@@ -656,6 +672,31 @@ mod tests {
             from(&[("TFL_APIKEY", "x")]).unwrap_err().reason,
             "unknown setting"
         );
+        assert!(from(&[("TOOLPACK_RATE_LIMIT_station", "1")]).is_err());
+    }
+
+    #[test]
+    fn the_environment_gives_its_settings_and_nothing_else() {
+        let variables = [
+            ("PATH", "/usr/bin"),
+            ("TFL_API_KEY", "k"),
+            ("TOOLPACK_RATE_LIMIT_PLAN_TRIP", "3"),
+            ("TOOLPACK_RATE_LIMIT_PER_SECOND", "9"),
+        ]
+        .map(|(k, v)| (k.to_owned(), v.to_owned()));
+        let c = Config::from_lookup(variables).unwrap();
+        assert_eq!(c.tfl_api_key().unwrap().expose(), "k");
+        assert_eq!(c.rate_limit("plan_trip"), 3);
+        assert_eq!(c.rate_limit("stationToilets"), 9);
+        assert_eq!(
+            c.per_tool_rate_limit_names().collect::<Vec<_>>(),
+            ["TOOLPACK_RATE_LIMIT_PLAN_TRIP"]
+        );
+        assert_eq!(
+            c.missing_remote_prerequisite(Toolset::Loko).is_some(),
+            c.loko_allowed_roots().is_empty()
+        );
+        assert_eq!(c.missing_remote_prerequisite(Toolset::Tfl), None);
     }
 
     #[test]

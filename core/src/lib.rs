@@ -40,6 +40,7 @@ pub mod schema;
 pub mod secret;
 pub mod tool;
 mod toolpack;
+mod toolset;
 
 #[cfg(feature = "digitransit")]
 pub mod digitransit;

@@ -10,51 +10,7 @@ use serde::de::DeserializeOwned;
 use crate::Toolpack;
 use crate::config::Config;
 
-/// A family of tools that can be switched on or off as a unit (`--toolsets`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum Toolset {
-    /// TfL (London): `planJourney`, `stationToilets`.
-    Tfl,
-    /// Digitransit (Finland).
-    Digitransit,
-    /// loko (C4 architecture docs as code).
-    Loko,
-}
-
-impl Toolset {
-    /// Every toolset, in catalog order.
-    pub const ALL: [Toolset; 3] = [Toolset::Tfl, Toolset::Digitransit, Toolset::Loko];
-
-    /// The toolset's name as used by `--toolsets`.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Tfl => "tfl",
-            Self::Digitransit => "digitransit",
-            Self::Loko => "loko",
-        }
-    }
-
-    /// Why this toolset's tools must not be served to remote callers (over HTTP) with
-    /// `config`, or `None`. The loko tools read and write the file system wherever a
-    /// `project_path` points, so remote callers get them only inside
-    /// `LOKO_ALLOWED_ROOTS`; stdio and library use are local and keep them.
-    pub fn missing_remote_prerequisite(self, config: &Config) -> Option<String> {
-        match self {
-            Self::Loko if config.loko_allowed_roots().is_empty() => Some(
-                "LOKO_ALLOWED_ROOTS is not set, and the loko tools write files: remote callers get them only inside allowed roots"
-                    .to_owned(),
-            ),
-            _ => None,
-        }
-    }
-
-    /// Parses a toolset name (`tfl`, `digitransit`, `loko`; case-insensitive).
-    pub fn parse(name: &str) -> Option<Self> {
-        Self::ALL
-            .into_iter()
-            .find(|t| t.as_str().eq_ignore_ascii_case(name.trim()))
-    }
-}
+pub use crate::toolset::Toolset;
 
 /// MCP tool annotations: hints a client may use to decide how to call a tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

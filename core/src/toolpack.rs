@@ -53,8 +53,19 @@ struct Inner {
 }
 
 impl Toolpack {
-    /// A toolpack with `config`, acting for the local caller.
+    /// A toolpack with `config`, acting for the local caller. A per-tool rate limit
+    /// that names no tool of the catalog is refused, naming the setting.
     pub fn new(config: Config) -> Result<Self, BuildError> {
+        let entries = Catalog::get().entries();
+        if let Some(unknown) = config.per_tool_rate_limit_names().find(|name| {
+            !entries
+                .iter()
+                .any(|e| crate::config::rate_limit_env_name(e.spec.name) == *name)
+        }) {
+            return Err(
+                ConfigError::invalid(unknown, "unknown setting: no tool has that name").into(),
+            );
+        }
         let http = HttpClient::new()?;
         let limiters = RateLimiters::new(
             &config,

@@ -92,3 +92,16 @@ async fn the_upstream_key_ceiling_refuses_every_caller_once_reached() {
         "validation-error"
     );
 }
+
+#[test]
+fn a_per_tool_limit_naming_no_tool_is_refused_with_its_name() {
+    let config = Config::from_pairs([("TOOLPACK_RATE_LIMIT_STATION_TOILET", "1")]).unwrap();
+    let error = Toolpack::new(config).unwrap_err().to_string();
+    assert!(
+        error.contains("TOOLPACK_RATE_LIMIT_STATION_TOILET"),
+        "{error}"
+    );
+    assert!(error.contains("no tool has that name"), "{error}");
+    let fine = Config::from_pairs([("TOOLPACK_RATE_LIMIT_STATION_TOILETS", "1")]).unwrap();
+    assert!(Toolpack::new(fine).is_ok());
+}

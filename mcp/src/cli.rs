@@ -151,7 +151,7 @@ impl Cli {
 }
 
 /// The server for `args`; `remote` when it serves HTTP callers (then the tools that
-/// must not be served remotely are left out, see `Toolset::missing_remote_prerequisite`).
+/// must not be served remotely are left out, see `Config::missing_remote_prerequisite`).
 fn server(args: &ToolsetArgs, remote: bool) -> Result<ToolpackServer, Usage> {
     let config = Config::from_env()?;
     let mut selection = select_tools(&config, args.toolsets.as_deref())?.narrowed(&args.choice()?);

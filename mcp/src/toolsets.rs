@@ -152,7 +152,7 @@ impl Selection {
     ) -> Result<Self, SelectionError> {
         let mut kept = Vec::new();
         for tool in self.tools {
-            match tool.spec.toolset.missing_remote_prerequisite(config) {
+            match config.missing_remote_prerequisite(tool.spec.toolset) {
                 None => kept.push(tool),
                 Some(reason) if explicit => {
                     return Err(SelectionError::Unmet {

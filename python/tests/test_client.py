@@ -236,11 +236,11 @@ def test_the_event_loop_keeps_turning_while_every_loko_tool_runs(tmp_path: pathl
     shutil.copytree(shop, project)
     calls: list[tuple[str, dict[str, object]]] = [
         ("query_project", {"project_path": project}),
-        ("query_architecture", {"project_path": project, "detail": "full", "format": "toon"}),
-        ("create_system", {"project_path": project, "system_name": "Payments", "description": "Takes payments"}),
-        ("create_container", {"project_path": project, "system_name": "Payments", "container_name": "API", "description": "REST"}),
-        ("create_component", {"project_path": project, "system_name": "Payments", "container_name": "API", "component_name": "Refunds"}),
-        ("update_diagram", {"project_path": project, "scope": "system", "target": "Payments", "d2_code": "a -> b\n"}),
+        ("query_architecture", {"project_path": project, "format": "toon"}),
+        ("create_system", {"project_path": project, "system_name": "Ledger", "description": "Keeps the books"}),
+        ("create_container", {"project_path": project, "system_name": "Ledger", "container_name": "API", "description": "REST"}),
+        ("create_component", {"project_path": project, "system_name": "Ledger", "container_name": "API", "component_name": "Posting"}),
+        ("update_diagram", {"project_path": project, "scope": "system", "target": "Ledger", "d2_code": "a -> b\n"}),
         ("validate", {"project_path": project}),
         ("build_docs", {"project_path": project, "format": "html"}),
     ]

@@ -17,6 +17,7 @@ pub mod file_cache;
 mod json_value;
 pub mod markdown;
 pub mod model;
+mod output_paths;
 mod project_tool;
 mod query_architecture;
 mod query_project;

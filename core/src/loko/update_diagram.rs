@@ -10,6 +10,7 @@ use serde::{Deserialize, Serialize};
 use super::d2::D2;
 use super::fence::{WriteMode, create_dir, write_atomic};
 use super::model::{Entity, Project};
+use super::output_paths::{output_dir, svg_name};
 use super::project_tool::{answer, blocking, load_project, required_path};
 use super::response::{Failure, LokoErrorCode, LokoResponse};
 use crate::Toolpack;
@@ -213,23 +214,4 @@ fn find_target<'a>(project: &'a Project, target: &Target) -> Result<&'a Entity, 
             Ok(entity)
         }
     }
-}
-
-/// The output directory, project-relative, from `[paths] output`.
-pub(crate) fn output_dir(project: &Project) -> String {
-    let out = project
-        .settings
-        .output
-        .trim_start_matches("./")
-        .trim_end_matches('/');
-    if out.is_empty() {
-        "dist".to_owned()
-    } else {
-        out.to_owned()
-    }
-}
-
-/// The SVG name of an entity's diagram: `<sys>`, `<sys>_<cont>`, `<sys>_<cont>_<comp>`.
-pub(crate) fn svg_name(project: &Project, entity: &Entity) -> String {
-    project.qualified_id(entity).replace('/', "_")
 }

@@ -28,10 +28,10 @@ pub use output::{LOCK_FILE, MANIFEST};
 
 use super::d2::D2;
 use super::model::Project;
+use super::output_paths::output_dir;
 use super::project_tool::{answer, blocking, load_project, required_path};
 use super::relationships;
 use super::response::{Failure, LokoErrorCode, LokoResponse};
-use super::update_diagram::output_dir;
 use crate::Toolpack;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 

@@ -3,7 +3,7 @@
 //! collide), its parents for breadcrumbs, and its diagram.
 
 use super::super::model::{Entity, Level, Project};
-use super::super::update_diagram::svg_name;
+use super::super::output_paths::svg_name;
 
 /// One entity's document.
 #[derive(Debug, Clone)]

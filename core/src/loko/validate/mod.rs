@@ -14,10 +14,10 @@ use serde::{Deserialize, Serialize};
 use super::d2::D2;
 use super::markdown;
 use super::model::{Finding, Project, Severity};
+use super::output_paths::{output_dir, svg_name};
 use super::project_tool::{answer, blocking, load_project, required_path};
 use super::relationships;
 use super::response::LokoResponse;
-use super::update_diagram::{output_dir, svg_name};
 use crate::Toolpack;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 

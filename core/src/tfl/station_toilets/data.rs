@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 
 use csv::{ReaderBuilder, StringRecord, Trim};
 
-use super::matching::NormalizedName;
+use super::name::NormalizedName;
 use super::platforms::platform_numbers;
 use super::types::StationToiletDetail;
 use crate::config::Config;

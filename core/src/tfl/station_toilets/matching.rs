@@ -1,65 +1,10 @@
 //! Station-name matching: normalise, then exact match, then token scoring.
 
 use super::data::{Station, StationData};
+use super::name::NormalizedName;
 
 /// Most candidates listed in a disambiguation.
 pub const MAX_SUGGESTIONS: usize = 10;
-
-const SUFFIXES: [&str; 3] = [" underground station", " rail station", " station"];
-
-/// A name lower-cased, without punctuation (`'`, `’` and `.` removed, other
-/// punctuation as spaces), `&` as `and`, whitespace collapsed and a trailing
-/// "station", "underground station" or "rail station" removed.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct NormalizedName {
-    text: String,
-    tokens: Vec<String>,
-}
-
-impl NormalizedName {
-    /// Normalises `raw`.
-    pub fn new(raw: &str) -> Self {
-        let mut spaced = String::with_capacity(raw.len());
-        for c in raw.chars().flat_map(char::to_lowercase) {
-            match c {
-                '\'' | '’' | '‘' | '.' => {}
-                '&' => spaced.push_str(" and "),
-                c if c.is_alphanumeric() => spaced.push(c),
-                _ => spaced.push(' '),
-            }
-        }
-        let mut text = spaced.split_whitespace().collect::<Vec<_>>().join(" ");
-        if let Some(stripped) = SUFFIXES.iter().find_map(|s| text.strip_suffix(s)) {
-            text = stripped.to_owned();
-        }
-        let tokens = text
-            .split(' ')
-            .filter(|t| !t.is_empty())
-            .map(str::to_owned)
-            .collect();
-        Self { text, tokens }
-    }
-
-    /// Whether nothing searchable is left.
-    pub fn is_empty(&self) -> bool {
-        self.text.is_empty()
-    }
-
-    /// Token score of `self` (a query) against `name`: +2 per query token equal to
-    /// a name token, +1 per query token that prefixes one; `None` if any query token
-    /// matches nothing.
-    fn score_against(&self, name: &NormalizedName) -> Option<u32> {
-        self.tokens.iter().try_fold(0, |total, token| {
-            if name.tokens.iter().any(|t| t == token) {
-                Some(total + 2)
-            } else if name.tokens.iter().any(|t| t.starts_with(token.as_str())) {
-                Some(total + 1)
-            } else {
-                None
-            }
-        })
-    }
-}
 
 /// What a station name resolves to.
 #[derive(Debug)]
@@ -140,25 +85,6 @@ mod tests {
             }
             Resolution::NotFound => vec![],
         }
-    }
-
-    #[test]
-    fn normalisation() {
-        assert_eq!(
-            NormalizedName::new("  King’s Cross  St. Pancras ").text,
-            "kings cross st pancras"
-        );
-        assert_eq!(
-            NormalizedName::new("Elephant & Castle").text,
-            "elephant and castle"
-        );
-        assert_eq!(
-            NormalizedName::new("Kensington (Olympia)").text,
-            "kensington olympia"
-        );
-        assert_eq!(NormalizedName::new("Bank Underground Station").text, "bank");
-        assert_eq!(NormalizedName::new("Burnham Rail Station").text, "burnham");
-        assert!(NormalizedName::new(" ?!' ").is_empty());
     }
 
     #[test]

@@ -2,6 +2,7 @@
 
 pub(crate) mod data;
 mod matching;
+mod name;
 mod platforms;
 mod types;
 
@@ -13,7 +14,8 @@ pub use types::{
 };
 
 use self::data::{StationData, StationDataSource};
-use self::matching::{NormalizedName, Resolution, resolve};
+use self::matching::{Resolution, resolve};
+use self::name::NormalizedName;
 use crate::Toolpack;
 use crate::report::{self, Level};
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};

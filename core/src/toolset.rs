@@ -1,0 +1,33 @@
+//! [`Toolset`]: the families of tools. A leaf: it depends on nothing else in the crate.
+
+/// A family of tools that can be switched on or off as a unit (`--toolsets`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum Toolset {
+    /// TfL (London): `planJourney`, `stationToilets`.
+    Tfl,
+    /// Digitransit (Finland).
+    Digitransit,
+    /// loko (C4 architecture docs as code).
+    Loko,
+}
+
+impl Toolset {
+    /// Every toolset, in catalog order.
+    pub const ALL: [Toolset; 3] = [Toolset::Tfl, Toolset::Digitransit, Toolset::Loko];
+
+    /// The toolset's name as used by `--toolsets`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Tfl => "tfl",
+            Self::Digitransit => "digitransit",
+            Self::Loko => "loko",
+        }
+    }
+
+    /// Parses a toolset name (`tfl`, `digitransit`, `loko`; case-insensitive).
+    pub fn parse(name: &str) -> Option<Self> {
+        Self::ALL
+            .into_iter()
+            .find(|t| t.as_str().eq_ignore_ascii_case(name.trim()))
+    }
+}
