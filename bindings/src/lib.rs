@@ -11,95 +11,54 @@ use toolpack::{Caller, Catalog, Config, ErrorKind, Scopes, Tool, ToolOutput, Too
 
 uniffi::setup_scaffolding!();
 
-/// Why a call failed. Each contract error kind is one case carrying the contract's
-/// exact `code`, its message (`error_message`; Kotlin reserves `message`) and the
-/// contract's error JSON (`json`).
-#[derive(Debug, thiserror::Error, uniffi::Error)]
-pub enum ToolpackError {
-    /// The arguments are invalid (`VALIDATION_ERROR`, `validation-error`).
-    #[error("{code}: {error_message}")]
-    Validation {
-        code: String,
-        error_message: String,
-        json: String,
-    },
-    /// Nothing matches the input (`STATION_NOT_FOUND`, `geocode-no-results`, …).
-    #[error("{code}: {error_message}")]
-    NotFound {
-        code: String,
-        error_message: String,
-        json: String,
-    },
-    /// The input matches several things; `json` lists the candidates.
-    #[error("{code}: {error_message}")]
-    DisambiguationRequired {
-        code: String,
-        error_message: String,
-        json: String,
-    },
-    /// The local rate limit refused the call.
-    #[error("{code}: {error_message}")]
-    RateLimited {
-        code: String,
-        error_message: String,
-        json: String,
-    },
-    /// An upstream API did not answer in time.
-    #[error("{code}: {error_message}")]
-    UpstreamTimeout {
-        code: String,
-        error_message: String,
-        json: String,
-    },
-    /// An upstream API failed or could not be reached.
-    #[error("{code}: {error_message}")]
-    Upstream {
-        code: String,
-        error_message: String,
-        json: String,
-    },
-    /// Local data could not be read.
-    #[error("{code}: {error_message}")]
-    DataNotAvailable {
-        code: String,
-        error_message: String,
-        json: String,
-    },
-    /// The entity to create exists already (`ALREADY_EXISTS`); nothing was overwritten.
-    #[error("{code}: {error_message}")]
-    AlreadyExists {
-        code: String,
-        error_message: String,
-        json: String,
-    },
-    /// A path outside what the tool may touch, or refused by the file system (`PERMISSION_DENIED`).
-    #[error("{code}: {error_message}")]
-    PermissionDenied {
-        code: String,
-        error_message: String,
-        json: String,
-    },
-    /// A bug inside toolpack.
-    #[error("{code}: {error_message}")]
-    Internal {
-        code: String,
-        error_message: String,
-        json: String,
-    },
-    /// Any other contract error code.
-    #[error("{code}: {error_message}")]
-    Other {
-        code: String,
-        error_message: String,
-        json: String,
-    },
-    /// A setting could not be used (`reason` names it).
-    #[error("{reason}")]
-    InvalidSetting { reason: String },
-    /// `call` named a tool the catalog does not have, or its arguments were not JSON.
-    #[error("{reason}")]
-    InvalidCall { reason: String },
+/// Defines [`ToolpackError`] from the core's one list of error kinds
+/// ([`toolpack::with_every_error_kind!`]): one case per kind, plus the two errors of
+/// this layer (`InvalidSetting`, `InvalidCall`).
+macro_rules! define_toolpack_error {
+    ($($variant:ident $name:literal $doc:literal;)*) => {
+        /// Why a call failed. Each contract error kind is one case carrying the
+        /// contract's exact `code`, its message (`error_message`; Kotlin reserves
+        /// `message`) and the contract's error JSON (`json`).
+        #[derive(Debug, thiserror::Error, uniffi::Error)]
+        pub enum ToolpackError {
+            $(
+                #[doc = $doc]
+                #[error("{code}: {error_message}")]
+                $variant {
+                    /// The contract's exact error code.
+                    code: String,
+                    /// The contract's error message.
+                    error_message: String,
+                    /// The contract's error JSON.
+                    json: String,
+                },
+            )*
+            /// A setting could not be used (`reason` names it).
+            #[error("{reason}")]
+            InvalidSetting {
+                /// What was wrong.
+                reason: String,
+            },
+            /// `call` named a tool the catalog does not have, or its arguments were not JSON.
+            #[error("{reason}")]
+            InvalidCall {
+                /// What was wrong.
+                reason: String,
+            },
+        }
+
+        impl ToolpackError {
+            /// The case of `kind`.
+            fn of_kind(kind: ErrorKind, code: String, error_message: String, json: String) -> Self {
+                match kind {
+                    $(ErrorKind::$variant => Self::$variant { code, error_message, json },)*
+                }
+            }
+        }
+    };
 }
+
+toolpack::with_every_error_kind!(define_toolpack_error);
 
 impl ToolpackError {
     /// The error for a contract error `code` with the contract's error JSON `json`.
@@ -112,64 +71,7 @@ impl ToolpackError {
                     .and_then(|m| m.as_str().map(str::to_owned))
             })
             .unwrap_or_default();
-        let (code, error_message, json) = (code.to_owned(), message, json);
-        match ErrorKind::of(&code) {
-            ErrorKind::Validation => Self::Validation {
-                code,
-                error_message,
-                json,
-            },
-            ErrorKind::NotFound => Self::NotFound {
-                code,
-                error_message,
-                json,
-            },
-            ErrorKind::DisambiguationRequired => Self::DisambiguationRequired {
-                code,
-                error_message,
-                json,
-            },
-            ErrorKind::RateLimited => Self::RateLimited {
-                code,
-                error_message,
-                json,
-            },
-            ErrorKind::UpstreamTimeout => Self::UpstreamTimeout {
-                code,
-                error_message,
-                json,
-            },
-            ErrorKind::Upstream => Self::Upstream {
-                code,
-                error_message,
-                json,
-            },
-            ErrorKind::DataNotAvailable => Self::DataNotAvailable {
-                code,
-                error_message,
-                json,
-            },
-            ErrorKind::AlreadyExists => Self::AlreadyExists {
-                code,
-                error_message,
-                json,
-            },
-            ErrorKind::PermissionDenied => Self::PermissionDenied {
-                code,
-                error_message,
-                json,
-            },
-            ErrorKind::Internal => Self::Internal {
-                code,
-                error_message,
-                json,
-            },
-            ErrorKind::Other => Self::Other {
-                code,
-                error_message,
-                json,
-            },
-        }
+        Self::of_kind(ErrorKind::of(code), code.to_owned(), message, json)
     }
 }
 

@@ -63,6 +63,8 @@ where
     E: Envelope,
 {
     type Success = T;
+    type Error = E;
+    const ERROR_CODE_AT: &'static str = "/error/code";
 
     fn error_code(&self) -> Option<&str> {
         match self {

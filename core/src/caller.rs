@@ -9,7 +9,7 @@
 use std::fmt;
 use std::sync::Arc;
 
-use crate::tool::ToolSpec;
+use crate::tool_spec::ToolSpec;
 
 /// The id of the caller that stdio, the CLI and a library client without
 /// `for_caller` act for. A single-user install's data belongs to it.
@@ -196,7 +196,8 @@ impl fmt::Debug for Caller {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::tool::{Annotations, Toolset};
+    use crate::tool_spec::Annotations;
+    use crate::toolset::Toolset;
 
     fn spec(annotations: Annotations) -> ToolSpec {
         ToolSpec {

@@ -8,6 +8,7 @@ use serde_json::Value;
 
 use crate::Toolpack;
 use crate::config::Config;
+use crate::error_code::{ErrorCode, error_codes};
 use crate::schema::{JsonObject, input_schema, output_schema};
 use crate::tool::{Tool, ToolOutput, ToolSpec};
 
@@ -154,6 +155,13 @@ pub struct ToolEntry {
     pub input_schema: Arc<JsonObject>,
     /// Output JSON schema (success and error bodies).
     pub output_schema: Arc<JsonObject>,
+    /// JSON schema of what a successful call returns to typed bindings
+    /// ([`ToolOutput::Success`]).
+    pub success_schema: Arc<JsonObject>,
+    /// JSON schema of a failed call's body ([`ToolOutput::Error`]).
+    pub error_schema: Arc<JsonObject>,
+    /// The error codes the tool may answer, with their kinds.
+    pub error_codes: Arc<[ErrorCode]>,
     missing_prerequisite: fn(&Config) -> Option<String>,
     dispatch: Dispatch,
 }
@@ -169,10 +177,20 @@ impl std::fmt::Debug for ToolEntry {
 impl ToolEntry {
     /// The catalog entry of tool `T`.
     pub fn of<T: Tool>() -> Self {
+        let error_schema = output_schema::<<T::Output as ToolOutput>::Error>();
+        let error_codes = error_codes(
+            &error_schema,
+            T::Output::ERROR_CODE_AT,
+            T::Output::SUCCESS_CODE,
+            T::SPEC.name,
+        );
         Self {
             spec: T::SPEC,
             input_schema: Arc::new(input_schema::<T::Input>()),
             output_schema: Arc::new(output_schema::<T::Output>()),
+            success_schema: Arc::new(output_schema::<<T::Output as ToolOutput>::Success>()),
+            error_schema: Arc::new(error_schema),
+            error_codes: error_codes.into(),
             missing_prerequisite: T::missing_prerequisite,
             dispatch: dispatch::<T>,
         }
@@ -270,7 +288,8 @@ impl Catalog {
     }
 }
 
-fn entry_json(entry: &ToolEntry) -> Value {
+/// One tool's MCP fields, as [`Catalog::to_json`] lists them.
+pub(crate) fn entry_json(entry: &ToolEntry) -> Value {
     let a = entry.spec.annotations;
     serde_json::json!({
         "name": entry.spec.name,

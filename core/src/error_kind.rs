@@ -1,33 +1,69 @@
 //! [`ErrorKind`]: the one table that groups every contract's error codes into kinds,
 //! so each binding maps a failed call to one exception class per kind without a
-//! per-tool table of its own.
+//! per-tool table of its own. The kinds themselves are listed once, in
+//! [`with_every_error_kind!`]: the enum here, the uniffi error enum and (through the
+//! catalog JSON) the Python exceptions, the TypeScript union and the docs come from it.
 
-/// What kind of failure a contract error code means.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
-pub enum ErrorKind {
-    /// The arguments are invalid (`VALIDATION_ERROR`, `validation-error`).
-    Validation,
-    /// Nothing matches the input (`STATION_NOT_FOUND`, `geocode-no-results`, `NOT_FOUND`, …).
-    NotFound,
-    /// The input matches several things; the answer lists candidates to choose from.
-    DisambiguationRequired,
-    /// The local rate limit (or an upstream's) refused the call.
-    RateLimited,
-    /// An upstream API did not answer in time.
-    UpstreamTimeout,
-    /// An upstream API failed or could not be reached.
-    Upstream,
-    /// Local data could not be read.
-    DataNotAvailable,
-    /// The thing to create exists already (`ALREADY_EXISTS`); nothing was overwritten.
-    AlreadyExists,
-    /// A path is outside what the tool may touch, or the file system refused (`PERMISSION_DENIED`).
-    PermissionDenied,
-    /// A bug: nobody's input is at fault.
-    Internal,
-    /// Any other contract code.
-    Other,
+/// The one list of error kinds: calls `$callback!` with `Variant "name" "doc";` per
+/// kind, in order. [`ErrorKind`] is built from it, and so is every binding that needs one
+/// item per kind at compile time (the uniffi error enum).
+#[macro_export]
+macro_rules! with_every_error_kind {
+    ($callback:ident) => {
+        $callback! {
+            Validation "validation" "The arguments are invalid.";
+            NotFound "not_found" "Nothing matches the input.";
+            DisambiguationRequired "disambiguation_required" "The input matches several things; the error lists candidates to choose from.";
+            RateLimited "rate_limited" "A rate limit refused the call: the local one (per caller and tool) or the upstream's.";
+            UpstreamTimeout "upstream_timeout" "An upstream API did not answer in time.";
+            Upstream "upstream" "An upstream API failed, refused the key, or could not be reached.";
+            DataNotAvailable "data_not_available" "Local data could not be read or written.";
+            AlreadyExists "already_exists" "The thing to create exists already; nothing was overwritten.";
+            PermissionDenied "permission_denied" "A path is outside what the tool may touch, or the file system refused.";
+            Internal "internal" "A bug: nobody's input is at fault.";
+            Other "other" "Any other contract code.";
+        }
+    };
 }
+
+/// Defines [`ErrorKind`] from the [`with_every_error_kind!`] list.
+macro_rules! define_error_kind {
+    ($($variant:ident $name:literal $doc:literal;)*) => {
+        /// What kind of failure a contract error code means.
+        #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum ErrorKind {
+            $(#[doc = $doc] $variant,)*
+        }
+
+        impl ErrorKind {
+            /// Every kind, in the list's order.
+            pub const ALL: &[ErrorKind] = &[$(Self::$variant,)*];
+
+            /// The kind's stable name, e.g. `not_found`, as bindings receive it.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $name,)*
+                }
+            }
+
+            /// What the kind means, for docs and generated exception classes.
+            pub fn description(self) -> &'static str {
+                match self {
+                    $(Self::$variant => $doc,)*
+                }
+            }
+
+            /// The variant's name, e.g. `NotFound` (the uniffi error case).
+            pub fn variant_name(self) -> &'static str {
+                match self {
+                    $(Self::$variant => stringify!($variant),)*
+                }
+            }
+        }
+    };
+}
+
+with_every_error_kind!(define_error_kind);
 
 impl ErrorKind {
     /// The kind of contract error `code`, in any contract's spelling
@@ -48,23 +84,6 @@ impl ErrorKind {
             "PERMISSION_DENIED" => Self::PermissionDenied,
             c if c.ends_with("NOT_FOUND") || c.ends_with("NO_RESULTS") => Self::NotFound,
             _ => Self::Other,
-        }
-    }
-
-    /// The kind's stable name, e.g. `not_found`, as bindings receive it.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Validation => "validation",
-            Self::NotFound => "not_found",
-            Self::DisambiguationRequired => "disambiguation_required",
-            Self::RateLimited => "rate_limited",
-            Self::UpstreamTimeout => "upstream_timeout",
-            Self::Upstream => "upstream",
-            Self::DataNotAvailable => "data_not_available",
-            Self::AlreadyExists => "already_exists",
-            Self::PermissionDenied => "permission_denied",
-            Self::Internal => "internal",
-            Self::Other => "other",
         }
     }
 }

@@ -32,13 +32,17 @@ pub mod answer;
 pub mod caller;
 pub mod catalog;
 pub mod config;
+pub mod contract;
+pub mod error_code;
 pub mod error_kind;
+mod family_state;
 pub mod http;
 pub mod rate_limit;
 pub mod report;
 pub mod schema;
 pub mod secret;
 pub mod tool;
+mod tool_spec;
 mod toolpack;
 mod toolset;
 

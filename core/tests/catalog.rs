@@ -97,6 +97,49 @@ fn catalog_json_carries_mcp_field_names() {
     assert!(tool["outputSchema"]["properties"].is_object());
 }
 
+#[test]
+fn the_contract_lists_every_tools_error_codes_each_of_a_known_kind() {
+    let contract = Catalog::get().contract_json();
+    let tools = contract["tools"].as_array().unwrap();
+    assert_eq!(tools.len(), Catalog::get().entries().len());
+    for tool in tools {
+        let codes = tool["errorCodes"].as_array().unwrap();
+        assert!(!codes.is_empty(), "{} lists no error code", tool["name"]);
+        for code in codes {
+            // A new code must be given a kind in `ErrorKind::of`, not fall into `other`.
+            assert_ne!(
+                code["kind"],
+                json!("other"),
+                "{}: {}",
+                tool["name"],
+                code["code"]
+            );
+        }
+        assert!(tool["successSchema"].is_object() && tool["errorSchema"].is_object());
+    }
+    let names = |name: &str| -> Vec<String> {
+        let tool = tools.iter().find(|t| t["name"] == name).unwrap();
+        let codes = tool["errorCodes"].as_array().unwrap();
+        codes
+            .iter()
+            .map(|c| c["code"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    // The success code of TfL's one shape is no error; a code named for one tool is
+    // that tool's only.
+    assert!(!names("planJourney").contains(&"OK".to_owned()));
+    assert!(names("stationToilets").contains(&"STATION_NOT_FOUND".to_owned()));
+    assert!(names("plan_trip").contains(&"no-itinerary-found".to_owned()));
+    assert!(!names("find_stops").contains(&"no-itinerary-found".to_owned()));
+    assert!(names("create_system").contains(&"ALREADY_EXISTS".to_owned()));
+    let kinds = contract["errorKinds"].as_array().unwrap();
+    assert_eq!(kinds.len(), toolpack::ErrorKind::ALL.len());
+    let not_found = kinds.iter().find(|k| k["name"] == "not_found").unwrap();
+    assert_eq!(not_found["python"], json!("NotFoundError"));
+    assert_eq!(not_found["kotlin"], json!("ToolpackException.NotFound"));
+    assert_eq!(not_found["swift"], json!("ToolpackError.notFound"));
+}
+
 #[tokio::test]
 async fn unknown_tools_are_named() {
     let err = toolpack()

@@ -12,37 +12,16 @@ returns the MCP result JSON and never raises for a contract error.
 """
 
 from ._client import AsyncToolpack, ToolInfo, Toolpack
-from ._errors import (
-    AlreadyExistsError,
-    DataNotAvailableError,
-    PermissionDeniedError,
-    DisambiguationRequiredError,
-    InternalError,
-    NotFoundError,
-    RateLimitedError,
-    ToolpackError,
-    UpstreamError,
-    UpstreamTimeoutError,
-    ValidationError,
-)
+from . import _errors
+from ._errors import *  # noqa: F403 (one class per error kind, generated)
 from ._generated import TOOL_NAMES
 from ._native import __version__
 
 __all__ = [
     "AsyncToolpack",
-    "AlreadyExistsError",
-    "DataNotAvailableError",
-    "PermissionDeniedError",
-    "DisambiguationRequiredError",
-    "InternalError",
-    "NotFoundError",
-    "RateLimitedError",
     "TOOL_NAMES",
     "ToolInfo",
     "Toolpack",
-    "ToolpackError",
-    "UpstreamError",
-    "UpstreamTimeoutError",
-    "ValidationError",
     "__version__",
 ]
+__all__ += _errors.__all__

@@ -54,11 +54,18 @@ pub(crate) struct DigitransitState {
     pub(crate) store: user_variables::store::UserStore,
 }
 
-impl DigitransitState {
-    pub(crate) fn new(config: &crate::Config) -> Self {
+impl crate::family_state::FamilyState for DigitransitState {
+    fn new(config: &crate::Config) -> Self {
         Self {
             store: user_variables::store::UserStore::new(config.data_dir()),
         }
+    }
+}
+
+impl crate::Toolpack {
+    /// The Digitransit state of this toolpack.
+    pub(crate) fn digitransit(&self) -> std::sync::Arc<DigitransitState> {
+        self.family()
     }
 }
 

@@ -73,6 +73,19 @@ pub(crate) struct LokoState {
     versions: Mutex<HashMap<std::path::PathBuf, String>>,
 }
 
+impl crate::family_state::FamilyState for LokoState {
+    fn new(_: &crate::Config) -> Self {
+        Self::default()
+    }
+}
+
+impl crate::Toolpack {
+    /// The loko state of this toolpack.
+    pub(crate) fn loko(&self) -> Arc<LokoState> {
+        self.family()
+    }
+}
+
 impl LokoState {
     /// `d2 --version` of `d2`, asked once per binary.
     pub(crate) async fn d2_version(&self, d2: &D2) -> String {

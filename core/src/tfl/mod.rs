@@ -11,6 +11,9 @@ macro_rules! tfl_tool_output {
     ($response:ty, $code:ident, $internal_message:literal) => {
         impl $crate::tool::ToolOutput for $response {
             type Success = Self;
+            type Error = Self;
+            const ERROR_CODE_AT: &'static str = "/code";
+            const SUCCESS_CODE: Option<&'static str> = Some("OK");
 
             fn error_code(&self) -> Option<&str> {
                 (!self.success).then(|| self.code.as_str())
@@ -59,6 +62,19 @@ pub use station_toilets::{
 #[derive(Debug, Default)]
 pub(crate) struct TflState {
     pub(crate) stations: tokio::sync::OnceCell<std::sync::Arc<StationData>>,
+}
+
+impl crate::family_state::FamilyState for TflState {
+    fn new(_: &crate::Config) -> Self {
+        Self::default()
+    }
+}
+
+impl crate::Toolpack {
+    /// The TfL state of this toolpack.
+    pub(crate) fn tfl(&self) -> std::sync::Arc<TflState> {
+        self.family()
+    }
 }
 
 impl crate::Toolpack {

@@ -1,0 +1,70 @@
+//! Calling tools on a [`Toolpack`]: typed, by name with JSON, and the one guard every
+//! call passes (the caller's rate limit, and a panic turned into the internal error).
+
+use std::future::Future;
+use std::panic::AssertUnwindSafe;
+
+use futures_util::FutureExt;
+use serde_json::Value;
+
+use crate::Toolpack;
+use crate::catalog::{Catalog, ToolResult, UnknownTool};
+use crate::tool::{Tool, ToolOutput};
+
+/// A JSON call that has to wait: drive it to completion on a tokio runtime.
+pub type PendingCall =
+    std::pin::Pin<Box<dyn Future<Output = Result<ToolResult, UnknownTool>> + Send + 'static>>;
+
+impl Toolpack {
+    /// Calls tool `T` with a typed request: the rate limit is checked first, and a
+    /// panic inside the tool becomes the contract's internal error.
+    pub async fn call<T: Tool>(&self, input: T::Input) -> T::Output {
+        self.guarded::<T, _>(T::run(self, input)).await
+    }
+
+    /// Calls a tool by name with JSON arguments: what every binding and the MCP server use.
+    pub async fn call_json(&self, name: &str, arguments: Value) -> Result<ToolResult, UnknownTool> {
+        Catalog::get().call(self, name, arguments).await
+    }
+
+    /// Starts a JSON call and polls it once, on the calling thread: a call that never
+    /// waits (local data) is answered right here, and a call that waits (upstream I/O,
+    /// timers) is returned as a future to drive on an executor. Bindings use it to
+    /// answer local tools without handing work to another thread. Call it inside the
+    /// tokio runtime's context (`Runtime::enter`), as a tool may create timers.
+    pub fn call_json_now_or_later(
+        &self,
+        name: String,
+        arguments: Value,
+    ) -> Result<Result<ToolResult, UnknownTool>, PendingCall> {
+        let toolpack = self.clone();
+        let mut call: PendingCall =
+            Box::pin(async move { toolpack.call_json(&name, arguments).await });
+        let mut context = std::task::Context::from_waker(std::task::Waker::noop());
+        match call.as_mut().poll(&mut context) {
+            std::task::Poll::Ready(result) => Ok(result),
+            std::task::Poll::Pending => Err(call),
+        }
+    }
+
+    pub(crate) async fn guarded<T: Tool, F>(&self, work: F) -> T::Output
+    where
+        F: Future<Output = T::Output>,
+    {
+        let name = T::SPEC.name;
+        if let Err(refusal) = self.limiters().try_acquire(name, &self.caller) {
+            tracing::info!(tool = name, ?refusal, "local rate limit exceeded");
+            return T::Output::rate_limited(name);
+        }
+        match AssertUnwindSafe(work).catch_unwind().await {
+            Ok(output) => output,
+            Err(_) => {
+                tracing::error!(
+                    tool = name,
+                    "tool panicked; answering with the internal error"
+                );
+                T::Output::internal_error(name)
+            }
+        }
+    }
+}

@@ -1,0 +1,85 @@
+//! [`Toolpack`]: the handle every surface holds. Cheap to clone; all state is shared.
+//! The handle names no tool family: each family keeps its state in [`FamilyStates`]
+//! and reaches it through the handle. Building is in [`build`], calling in [`call`].
+
+mod build;
+mod call;
+
+use std::sync::Arc;
+
+use crate::caller::Caller;
+use crate::config::Config;
+use crate::family_state::{FamilyState, FamilyStates};
+use crate::http::HttpClient;
+use crate::rate_limit::RateLimiters;
+
+pub use build::BuildError;
+pub use call::PendingCall;
+
+/// The configured set of tools: configuration, the shared HTTP client, rate
+/// limiters and each family's state (caches, data), acting for one [`Caller`]. Clone
+/// it freely; [`Toolpack::for_caller`] gives a handle on the same state that acts for
+/// another caller.
+#[derive(Clone, Debug)]
+pub struct Toolpack {
+    inner: Arc<Inner>,
+    caller: Caller,
+}
+
+#[derive(Debug)]
+struct Inner {
+    config: Config,
+    http: HttpClient,
+    limiters: RateLimiters,
+    families: FamilyStates,
+}
+
+impl Toolpack {
+    /// A handle on freshly assembled parts, acting for the local caller.
+    fn assemble(config: Config, http: HttpClient, limiters: RateLimiters) -> Self {
+        Self {
+            inner: Arc::new(Inner {
+                config,
+                http,
+                limiters,
+                families: FamilyStates::default(),
+            }),
+            caller: Caller::local(),
+        }
+    }
+
+    /// A handle on the same tools and state that acts for `caller`: its saved places,
+    /// its own rate-limit budgets. Surfaces call this with the caller they
+    /// authenticated; tools only read [`Toolpack::caller`].
+    pub fn for_caller(&self, caller: Caller) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+            caller,
+        }
+    }
+
+    /// Who this handle's calls run for.
+    pub fn caller(&self) -> &Caller {
+        &self.caller
+    }
+
+    /// The configuration.
+    pub fn config(&self) -> &Config {
+        &self.inner.config
+    }
+
+    /// The shared HTTP client.
+    pub fn http(&self) -> &HttpClient {
+        &self.inner.http
+    }
+
+    /// The state of the family that keeps an `S`, made on first use.
+    pub(crate) fn family<S: FamilyState>(&self) -> Arc<S> {
+        self.inner.families.get::<S>(&self.inner.config)
+    }
+
+    /// The rate limiters (per caller and tool, and per upstream key).
+    fn limiters(&self) -> &RateLimiters {
+        &self.inner.limiters
+    }
+}

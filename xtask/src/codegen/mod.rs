@@ -1,0 +1,85 @@
+//! `cargo xtask codegen [--check]`: every generated file that is committed, from the
+//! catalog's contract JSON. `--check` writes nothing and fails on any drift, as the test
+//! command runs it.
+
+mod contract;
+mod docs;
+mod python;
+mod types;
+mod typescript;
+
+use std::path::PathBuf;
+
+use anyhow::{Result, bail};
+use xshell::Shell;
+
+use contract::Contract;
+use docs::Column;
+
+/// One generated file: where it goes, and its text.
+struct Generated {
+    path: PathBuf,
+    text: String,
+}
+
+/// Every generated file of this build's contract. The READMEs are read from `sh`'s
+/// directory, since only their error-kind tables are generated.
+fn generate(sh: &Shell) -> Result<Vec<Generated>> {
+    let contract = Contract::of_this_build()?;
+    let mut files = vec![
+        Generated::new(
+            "python/toolpack/_generated.py",
+            python::generated(&contract)?,
+        ),
+        Generated::new("python/toolpack/_errors.py", python::errors(&contract)),
+        Generated::new("node/index.d.ts", typescript::declarations(&contract)?),
+        Generated::new("docs/tools.md", docs::tool_reference(&contract)?),
+    ];
+    for (readme, columns) in [
+        ("python/README.md", &[Column::Python, Column::Kind][..]),
+        ("node/README.md", &[Column::Kind][..]),
+        ("bindings/README.md", &[Column::Kotlin, Column::Swift][..]),
+    ] {
+        let current = sh.read_file(readme)?;
+        let table = docs::error_table(&contract, columns);
+        let text = docs::with_error_table(&current, &table)
+            .map_err(|e| anyhow::anyhow!("{readme}: {e}"))?;
+        files.push(Generated::new(readme, text));
+    }
+    Ok(files)
+}
+
+impl Generated {
+    fn new(path: &str, text: String) -> Self {
+        Self {
+            path: path.into(),
+            text,
+        }
+    }
+}
+
+/// Writes every generated file, or with `check` fails when one differs.
+pub fn run(sh: &Shell, check: bool) -> Result<()> {
+    let files = generate(sh)?;
+    let mut stale = Vec::new();
+    for file in &files {
+        let current = sh.read_file(&file.path).unwrap_or_default();
+        if current == file.text {
+            continue;
+        }
+        if check {
+            stale.push(file.path.display().to_string());
+        } else {
+            sh.write_file(&file.path, &file.text)?;
+            println!("codegen: wrote {}", file.path.display());
+        }
+    }
+    if !stale.is_empty() {
+        bail!(
+            "codegen: out of date with the catalog: {}; run `cargo xtask codegen`",
+            stale.join(", ")
+        );
+    }
+    println!("codegen: {} generated files match the catalog", files.len());
+    Ok(())
+}

@@ -1,0 +1,490 @@
+//! `cargo xtask cycles`: the import graph of `core/src`'s modules, and its circles.
+//!
+//! Each file is a module (`a/b.rs` and `a/b/mod.rs` are `a::b`). A module imports
+//! another when its code names a path into it (`use crate::x::y`, `super::z::f()`,
+//! `$crate::w`, …). A module naming its own descendants is containment, not an import,
+//! so only paths to non-descendants are edges. A circle is a strongly connected set of
+//! two or more modules; the rule is that there are none.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use anyhow::{Result, bail};
+use xshell::Shell;
+
+/// A module path, e.g. `["loko", "build_docs"]` (the crate root is `[]`).
+type Module = Vec<String>;
+
+/// Prints the circles of `core/src` and fails when there is one.
+pub fn report(sh: &Shell) -> Result<()> {
+    let sources = read_tree(&sh.current_dir().join("core/src"))?;
+    let graph = import_graph(&sources);
+    let circles = circles(&graph);
+    let edges: usize = graph.values().map(BTreeSet::len).sum();
+    if circles.is_empty() {
+        println!(
+            "cycles: {} modules, {edges} imports, 0 circles",
+            graph.len()
+        );
+        return Ok(());
+    }
+    for circle in &circles {
+        let names: Vec<String> = circle.iter().map(display).collect();
+        println!("cycles: circle between {}", names.join(", "));
+    }
+    bail!(
+        "cycles: {} circles between modules of core/src",
+        circles.len()
+    )
+}
+
+/// Every `.rs` file under `dir`, as (module, source).
+fn read_tree(dir: &Path) -> Result<BTreeMap<Module, String>> {
+    let mut out = BTreeMap::new();
+    let mut pending = vec![dir.to_path_buf()];
+    while let Some(current) = pending.pop() {
+        for entry in std::fs::read_dir(&current)? {
+            let path = entry?.path();
+            if path.is_dir() {
+                pending.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                let relative = path.strip_prefix(dir)?.with_extension("");
+                let mut module: Module = relative
+                    .components()
+                    .map(|c| c.as_os_str().to_string_lossy().into_owned())
+                    .collect();
+                if matches!(
+                    module.last().map(String::as_str),
+                    Some("mod" | "lib" | "main")
+                ) {
+                    module.pop();
+                }
+                out.insert(module, std::fs::read_to_string(&path)?);
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The edges from each module to the non-descendant modules it names.
+fn import_graph(sources: &BTreeMap<Module, String>) -> BTreeMap<Module, BTreeSet<Module>> {
+    let code: BTreeMap<&Module, String> = sources
+        .iter()
+        .map(|(module, source)| (module, strip_comments_and_strings(source)))
+        .collect();
+    let modules: Modules = code
+        .iter()
+        .map(|(m, c)| ((*m).clone(), reexports(c)))
+        .collect();
+    let mut graph = BTreeMap::new();
+    for (module, code) in &code {
+        let module = *module;
+        let mut targets = BTreeSet::new();
+        for path in paths(code) {
+            let Some(target) = resolve(&path, module, &modules, 0) else {
+                continue;
+            };
+            if !target.starts_with(module) {
+                targets.insert(target);
+            }
+        }
+        graph.insert(module.clone(), targets);
+    }
+    graph
+}
+
+/// Every module, with the names it re-exports.
+type Modules = BTreeMap<Module, BTreeMap<String, Vec<String>>>;
+
+/// The deepest known module that `path`, written in `module`, leads into; a name that
+/// a module re-exports leads where its `pub use` points.
+fn resolve(path: &[String], module: &Module, modules: &Modules, depth: usize) -> Option<Module> {
+    let mut segments = path.iter().peekable();
+    let mut at: Module = match segments.peek().map(|s| s.as_str()) {
+        Some("crate" | "$crate") => {
+            segments.next();
+            Vec::new()
+        }
+        Some("self" | "super") => module.clone(),
+        // `child::x` names a child module of this one (2018 paths).
+        Some(first) if modules.contains_key(&[module.as_slice(), &[first.to_owned()]].concat()) => {
+            module.clone()
+        }
+        _ => return None,
+    };
+    while segments
+        .peek()
+        .is_some_and(|s| *s == "self" || *s == "super")
+    {
+        if segments.next().is_some_and(|s| s == "super") {
+            at.pop()?;
+        }
+    }
+    for segment in segments {
+        let mut deeper = at.clone();
+        deeper.push(segment.clone());
+        if modules.contains_key(&deeper) {
+            at = deeper;
+            continue;
+        }
+        let reexported = modules.get(&at).and_then(|names| names.get(segment));
+        if let Some(target) = reexported.filter(|_| depth < 8) {
+            return resolve(target, &at, modules, depth + 1).or(Some(at));
+        }
+        break;
+    }
+    Some(at)
+}
+
+/// Every path written in `code`: each `a::b::c` run, and each leaf of a `use` tree
+/// (`use crate::{x::y, z}` gives `crate::x::y` and `crate::z`).
+fn paths(code: &str) -> Vec<Vec<String>> {
+    let tokens = tokens(code);
+    let mut out = Vec::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if tokens[i] == "use" {
+            i += 1;
+            let mut leaves = Vec::new();
+            use_tree(&tokens, &mut i, Vec::new(), &mut leaves);
+            out.extend(leaves.into_iter().map(|leaf| leaf.path));
+            continue;
+        }
+        if is_word(&tokens[i]) {
+            let mut path = vec![tokens[i].clone()];
+            while tokens.get(i + 1).is_some_and(|t| t == "::")
+                && tokens.get(i + 2).is_some_and(|t| is_word(t))
+            {
+                path.push(tokens[i + 2].clone());
+                i += 2;
+            }
+            if path.len() > 1 {
+                out.push(path);
+            }
+        }
+        i += 1;
+    }
+    out
+}
+
+/// One leaf of a `use` tree: the path, and the name it binds (its alias or last segment).
+struct UseLeaf {
+    path: Vec<String>,
+    name: String,
+}
+
+/// The names a module re-exports (`pub use a::B;`, `pub(crate) use c::D as E;`), each
+/// with the path it stands for.
+fn reexports(code: &str) -> BTreeMap<String, Vec<String>> {
+    let tokens = tokens(code);
+    let mut out = BTreeMap::new();
+    let mut i = 0;
+    while i < tokens.len() {
+        if tokens[i] == "use" && i > 0 && (tokens[i - 1] == "pub" || tokens[i - 1] == "·") {
+            i += 1;
+            let mut leaves = Vec::new();
+            use_tree(&tokens, &mut i, Vec::new(), &mut leaves);
+            out.extend(leaves.into_iter().map(|leaf| (leaf.name, leaf.path)));
+            continue;
+        }
+        i += 1;
+    }
+    out
+}
+
+/// Reads one use tree at `tokens[*i]`, adding its leaves (prefixed by `prefix`) to `out`.
+fn use_tree(tokens: &[String], i: &mut usize, mut prefix: Vec<String>, out: &mut Vec<UseLeaf>) {
+    while *i < tokens.len() {
+        let token = &tokens[*i];
+        *i += 1;
+        match token.as_str() {
+            "{" => {
+                loop {
+                    use_tree(tokens, i, prefix.clone(), out);
+                    match tokens.get(*i).map(String::as_str) {
+                        Some(",") => *i += 1,
+                        Some("}") => {
+                            *i += 1;
+                            break;
+                        }
+                        _ => break,
+                    }
+                    if tokens.get(*i).is_some_and(|t| t == "}") {
+                        *i += 1;
+                        break;
+                    }
+                }
+                return;
+            }
+            "::" => {}
+            "as" => {
+                let alias = tokens.get(*i).cloned().unwrap_or_default();
+                *i += 1;
+                out.push(UseLeaf {
+                    path: prefix,
+                    name: alias,
+                });
+                return;
+            }
+            "," | "}" | ";" => {
+                *i -= 1;
+                if token == ";" {
+                    *i += 1;
+                }
+                let name = prefix.last().cloned().unwrap_or_default();
+                out.push(UseLeaf { path: prefix, name });
+                return;
+            }
+            word => prefix.push(word.to_owned()),
+        }
+    }
+}
+
+fn is_word(token: &str) -> bool {
+    token
+        .chars()
+        .all(|c| c.is_alphanumeric() || c == '_' || c == '$')
+        && !token.is_empty()
+}
+
+/// Words (identifiers, `$crate`) and the punctuation paths use: `::`, `{`, `}`, `,`, `;`.
+fn tokens(code: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let chars: Vec<char> = code.chars().collect();
+    let mut i = 0;
+    while i < chars.len() {
+        let c = chars[i];
+        if c.is_alphanumeric() || c == '_' || c == '$' {
+            let start = i;
+            while i < chars.len()
+                && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '$')
+            {
+                i += 1;
+            }
+            out.push(chars[start..i].iter().collect());
+            continue;
+        }
+        if c == ':' && chars.get(i + 1) == Some(&':') {
+            out.push("::".to_owned());
+            i += 2;
+            continue;
+        }
+        if matches!(c, '{' | '}' | ',' | ';') {
+            out.push(c.to_string());
+        } else if !c.is_whitespace() {
+            out.push("·".to_owned()); // any other punctuation ends a path
+        }
+        i += 1;
+    }
+    out
+}
+
+/// `code` with comments and the contents of string and char literals blanked.
+fn strip_comments_and_strings(code: &str) -> String {
+    let chars: Vec<char> = code.chars().collect();
+    let mut out = String::with_capacity(code.len());
+    let mut i = 0;
+    while i < chars.len() {
+        match (chars[i], chars.get(i + 1)) {
+            ('/', Some('/')) => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+            }
+            ('/', Some('*')) => {
+                let mut depth = 0;
+                while i < chars.len() {
+                    if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
+                        depth += 1;
+                        i += 2;
+                    } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
+                        depth -= 1;
+                        i += 2;
+                        if depth == 0 {
+                            break;
+                        }
+                    } else {
+                        i += 1;
+                    }
+                }
+            }
+            ('r', Some('#' | '"')) if raw_string_at(&chars, i) => {
+                let hashes = chars[i + 1..].iter().take_while(|&&c| c == '#').count();
+                i += 2 + hashes;
+                while i < chars.len() {
+                    if chars[i] == '"'
+                        && chars[i + 1..]
+                            .iter()
+                            .take(hashes)
+                            .filter(|&&c| c == '#')
+                            .count()
+                            == hashes
+                    {
+                        i += 1 + hashes;
+                        break;
+                    }
+                    i += 1;
+                }
+                out.push_str("\"\"");
+            }
+            ('"', _) => {
+                i += 1;
+                while i < chars.len() && chars[i] != '"' {
+                    i += if chars[i] == '\\' { 2 } else { 1 };
+                }
+                i += 1;
+                out.push_str("\"\"");
+            }
+            ('\'', _) if chars.get(i + 2) == Some(&'\'') || chars.get(i + 1) == Some(&'\\') => {
+                i += 1;
+                while i < chars.len() && chars[i] != '\'' {
+                    i += if chars[i] == '\\' { 2 } else { 1 };
+                }
+                i += 1;
+                out.push_str("' '");
+            }
+            (c, _) => {
+                out.push(c);
+                i += 1;
+            }
+        }
+    }
+    out
+}
+
+/// Whether `r` at `i` opens a raw string (`r"…"`, `r#"…"#`), not an identifier's `r`.
+fn raw_string_at(chars: &[char], i: usize) -> bool {
+    let starts_word = i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '_');
+    let hashes = chars[i + 1..].iter().take_while(|&&c| c == '#').count();
+    starts_word && chars.get(i + 1 + hashes) == Some(&'"')
+}
+
+/// The strongly connected sets of two or more modules (Tarjan).
+fn circles(graph: &BTreeMap<Module, BTreeSet<Module>>) -> Vec<Vec<Module>> {
+    struct State<'a> {
+        graph: &'a BTreeMap<Module, BTreeSet<Module>>,
+        index: BTreeMap<&'a Module, usize>,
+        low: BTreeMap<&'a Module, usize>,
+        stack: Vec<&'a Module>,
+        on_stack: BTreeSet<&'a Module>,
+        out: Vec<Vec<Module>>,
+    }
+    fn visit<'a>(s: &mut State<'a>, v: &'a Module) {
+        let n = s.index.len();
+        s.index.insert(v, n);
+        s.low.insert(v, n);
+        s.stack.push(v);
+        s.on_stack.insert(v);
+        for w in s.graph.get(v).into_iter().flatten() {
+            let Some((w, _)) = s.graph.get_key_value(w) else {
+                continue;
+            };
+            if !s.index.contains_key(w) {
+                visit(s, w);
+                let low = s.low[v].min(s.low[w]);
+                s.low.insert(v, low);
+            } else if s.on_stack.contains(w) {
+                let low = s.low[v].min(s.index[w]);
+                s.low.insert(v, low);
+            }
+        }
+        if s.low[v] == s.index[v] {
+            let mut component = Vec::new();
+            while let Some(w) = s.stack.pop() {
+                s.on_stack.remove(w);
+                component.push(w.clone());
+                if w == v {
+                    break;
+                }
+            }
+            if component.len() > 1 {
+                component.sort();
+                s.out.push(component);
+            }
+        }
+    }
+    let mut state = State {
+        graph,
+        index: BTreeMap::new(),
+        low: BTreeMap::new(),
+        stack: Vec::new(),
+        on_stack: BTreeSet::new(),
+        out: Vec::new(),
+    };
+    for v in graph.keys() {
+        if !state.index.contains_key(v) {
+            visit(&mut state, v);
+        }
+    }
+    state.out
+}
+
+fn display(module: &Module) -> String {
+    if module.is_empty() {
+        "crate".to_owned()
+    } else {
+        module.join("::")
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn tree(files: &[(&str, &str)]) -> BTreeMap<Module, String> {
+        files
+            .iter()
+            .map(|(module, source)| {
+                let module = module
+                    .split("::")
+                    .filter(|s| !s.is_empty())
+                    .map(str::to_owned)
+                    .collect();
+                (module, (*source).to_owned())
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_sideways_import_each_way_is_a_circle() {
+        let sources = tree(&[
+            ("", "mod a; mod b;"),
+            ("a", "use crate::b::{Thing, other::X};"),
+            ("b", "pub mod other; fn f() { super::a::g() }"),
+            (
+                "b::other",
+                "// use crate::a; in a comment is no import\nconst S: &str = \"crate::a::x\";",
+            ),
+        ]);
+        let graph = import_graph(&sources);
+        assert_eq!(
+            circles(&graph),
+            vec![vec![vec!["a".to_owned()], vec!["b".to_owned()]]]
+        );
+    }
+
+    #[test]
+    fn naming_a_descendant_is_no_import_and_a_chain_is_no_circle() {
+        let sources = tree(&[
+            ("", "pub use a::Thing; mod a;"),
+            (
+                "a",
+                "mod inner; pub use self::inner::Thing; use crate::b::B;",
+            ),
+            ("a::inner", "use super::super::b::B; use $crate::c;"),
+            ("b", "use crate::c::C as D;"),
+            ("c", ""),
+        ]);
+        let graph = import_graph(&sources);
+        assert!(circles(&graph).is_empty(), "{graph:?}");
+        assert!(graph[&vec!["a".to_owned(), "inner".to_owned()]].contains(&vec!["b".to_owned()]));
+        assert!(graph[&vec!["b".to_owned()]].contains(&vec!["c".to_owned()]));
+        assert!(graph[&Vec::new()].is_empty());
+    }
+
+    #[test]
+    fn the_core_has_no_circles() {
+        let sh = crate::shell::workspace().unwrap();
+        report(&sh).unwrap();
+    }
+}

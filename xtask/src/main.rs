@@ -1,0 +1,70 @@
+//! `cargo xtask`: the one entry point for the workspace's development tasks.
+//!
+//! ```text
+//! cargo xtask codegen [--check]          # every language's files from the catalog
+//! cargo xtask test [SUITE...]            # rust mcp conformance python node browser kotlin
+//! cargo xtask tools [TOOL...]            # install what the suites need
+//! cargo xtask bindings kotlin|swift --out DIR   # uniffi sources (not committed)
+//! ```
+
+mod bindings;
+mod codegen;
+mod cycles;
+mod shell;
+mod suites;
+mod tools;
+
+use std::path::PathBuf;
+
+use clap::{Parser, Subcommand};
+
+/// Development tasks of the toolpack workspace.
+#[derive(Parser)]
+#[command(name = "cargo xtask")]
+struct Cli {
+    #[command(subcommand)]
+    task: Task,
+}
+
+#[derive(Subcommand)]
+enum Task {
+    /// Generate every language's files from the catalog (Python types and exceptions,
+    /// TypeScript types, docs/tools.md, the READMEs' error tables).
+    Codegen {
+        /// Change nothing; fail when a committed file differs from what would be generated.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Run test suites (all of them when none is named), in the order given.
+    Test {
+        /// Suites to run: rust, mcp, conformance, python, node, browser, kotlin.
+        suites: Vec<suites::Suite>,
+    },
+    /// Install what the suites need (all tools when none is named).
+    Tools {
+        /// Tools to install: d2, apt, oauth, conformance, browser.
+        tools: Vec<tools::ToolName>,
+    },
+    /// Generate the uniffi Kotlin or Swift sources from the built library.
+    Bindings {
+        /// `kotlin` or `swift`.
+        language: bindings::Language,
+        /// Where to write them (a Kotlin source root, or a Swift package's `Sources`).
+        #[arg(long)]
+        out: PathBuf,
+    },
+    /// Check that the modules of `core/src` import one another without circles.
+    Cycles,
+}
+
+fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    let sh = shell::workspace()?;
+    match cli.task {
+        Task::Codegen { check } => codegen::run(&sh, check),
+        Task::Test { suites } => suites::run(&sh, &suites),
+        Task::Tools { tools } => tools::install(&sh, &tools),
+        Task::Bindings { language, out } => bindings::generate(&sh, language, &out),
+        Task::Cycles => cycles::report(&sh),
+    }
+}

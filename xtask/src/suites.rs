@@ -1,0 +1,378 @@
+//! `cargo xtask test [SUITE...]`: the test suites, one at a time or all of them. Every
+//! suite shares one debug build (`target/debug`) and prints its runner's closing line.
+//! A suite needs its tools installed first (`cargo xtask tools`); it names the missing
+//! ones instead of installing them.
+
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::Duration;
+
+use anyhow::{Context, Result, bail};
+use xshell::{Shell, cmd};
+
+use crate::shell::section;
+use crate::tools::ToolName;
+
+/// One test suite.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum Suite {
+    /// Generated files, import cycles, fmt, clippy, the core without features, every
+    /// Rust test but the MCP server's, and the README's main job.
+    Rust,
+    /// The MCP server: in-process, stdio binary, HTTP, OAuth (a real issuer).
+    Mcp,
+    /// The official MCP conformance suite against `serve --http`.
+    Conformance,
+    /// The wheel, installed into a fresh venv: pytest, mypy --strict, the examples.
+    Python,
+    /// The npm tarball, installed into a fresh project: node --test, tsc, the examples.
+    Node,
+    /// The built documentation site in headless Chromium.
+    Browser,
+    /// The Kotlin bindings on the JVM (Maven), and the Kotlin example.
+    Kotlin,
+}
+
+impl Suite {
+    const ALL: &[Suite] = &[
+        Self::Rust,
+        Self::Mcp,
+        Self::Conformance,
+        Self::Python,
+        Self::Node,
+        Self::Browser,
+        Self::Kotlin,
+    ];
+
+    /// The tools this suite runs.
+    fn needs(self) -> &'static [ToolName] {
+        match self {
+            Self::Rust => &[ToolName::D2, ToolName::Apt],
+            Self::Mcp => &[ToolName::D2, ToolName::Oauth],
+            Self::Conformance => &[ToolName::Conformance],
+            Self::Python | Self::Node | Self::Kotlin => &[ToolName::D2, ToolName::Oauth],
+            Self::Browser => &[ToolName::D2, ToolName::Apt, ToolName::Browser],
+        }
+    }
+}
+
+/// Runs `suites` (every suite when empty), in order; stops at the first failure.
+pub fn run(sh: &Shell, suites: &[Suite]) -> Result<()> {
+    let suites = if suites.is_empty() {
+        Suite::ALL
+    } else {
+        suites
+    };
+    let missing: Vec<ToolName> = suites
+        .iter()
+        .flat_map(|s| s.needs())
+        .copied()
+        .filter(|tool| !tool.present(sh))
+        .fold(Vec::new(), |mut all, tool| {
+            if !all.contains(&tool) {
+                all.push(tool);
+            }
+            all
+        });
+    if !missing.is_empty() {
+        let names: Vec<&str> = missing.iter().map(|t| t.name()).collect();
+        bail!(
+            "missing tools: run `cargo xtask tools {}` first",
+            names.join(" ")
+        );
+    }
+    set_environment(sh)?;
+    for suite in suites {
+        match suite {
+            Suite::Rust => rust(sh)?,
+            Suite::Mcp => mcp(sh)?,
+            Suite::Conformance => conformance(sh)?,
+            Suite::Python => python(sh)?,
+            Suite::Node => node(sh)?,
+            Suite::Browser => browser(sh)?,
+            Suite::Kotlin => kotlin(sh)?,
+        }
+    }
+    section("every suite asked for passed");
+    Ok(())
+}
+
+/// What every suite runs with: one-shot builds (incremental data would only cost time and
+/// gigabytes), d2 on `PATH`, and where the OAuth issuer and the MCP binary are.
+fn set_environment(sh: &Shell) -> Result<()> {
+    let root = sh.current_dir();
+    sh.set_var("CARGO_INCREMENTAL", "0");
+    sh.set_var("PIP_DISABLE_PIP_VERSION_CHECK", "1");
+    sh.set_var("npm_config_update_notifier", "false");
+    sh.set_var("npm_config_fund", "false");
+    sh.set_var("npm_config_audit", "false");
+    let path = std::env::var("PATH").unwrap_or_default();
+    sh.set_var(
+        "PATH",
+        format!("{}:{path}", root.join("target/tools/bin").display()),
+    );
+    sh.set_var("TOOLPACK_OAUTH_ISSUER_DIR", root.join("target/oauth"));
+    sh.set_var("TOOLPACK_MCP_BIN", root.join("target/debug/toolpack-mcp"));
+    if sh.path_exists("target/oauth") {
+        sh.copy_file("tests/oauth/issuer.mjs", "target/oauth/")?;
+    }
+    Ok(())
+}
+
+fn rust(sh: &Shell) -> Result<()> {
+    section("rust: generated files match the catalog (cargo xtask codegen --check)");
+    crate::codegen::run(sh, true)?;
+    section("rust: no import cycles between the modules of core/src");
+    crate::cycles::report(sh)?;
+    section("rust: format");
+    cmd!(sh, "cargo fmt --all --check").run()?;
+    section("rust: clippy (all targets, warnings are errors)");
+    cmd!(
+        sh,
+        "cargo clippy --workspace --all-targets --locked -- -D warnings"
+    )
+    .run()?;
+    section("rust: core builds without optional features");
+    cmd!(sh, "cargo check -p toolpack --no-default-features --locked").run()?;
+    section("rust: tests (core, fake upstream, vectors, bindings' crates, xtask)");
+    cmd!(sh, "cargo test --workspace --locked --exclude toolpack-mcp").run()?;
+    section("rust: the README's main job (the demo)");
+    cmd!(sh, "cargo run -q --locked -p toolpack-examples --bin demo")
+        .ignore_stdout()
+        .run()?;
+    Ok(())
+}
+
+fn mcp(sh: &Shell) -> Result<()> {
+    section("mcp: tests (in-process, stdio binary, HTTP, OAuth with a real issuer)");
+    cmd!(sh, "cargo test --locked -p toolpack-mcp").run()?;
+    Ok(())
+}
+
+fn conformance(sh: &Shell) -> Result<()> {
+    section("conformance: the official MCP conformance suite against serve --http (Node 22)");
+    cmd!(sh, "cargo build -q --locked -p toolpack-mcp").run()?;
+    let port = free_port()?;
+    let log = std::fs::File::create(sh.current_dir().join("target/conformance/server.log"))?;
+    let server = Command::new(sh.current_dir().join("target/debug/toolpack-mcp"))
+        .args(["serve", "--http", &format!("127.0.0.1:{port}")])
+        .stderr(log)
+        .stdout(Stdio::null())
+        .spawn()
+        .context("starting toolpack-mcp")?;
+    let _server = KillOnDrop(server);
+    wait_for_health(port)?;
+    let node = "target/conformance/node_modules/.bin/node";
+    let suite = "target/conformance/node_modules/.bin/conformance";
+    let url = format!("http://127.0.0.1:{port}/mcp");
+    let expected = "tests/conformance/expected-failures.yml";
+    tail(
+        cmd!(
+            sh,
+            "{node} {suite} server --url {url} --expected-failures {expected}"
+        ),
+        3,
+    )?;
+    tail(
+        cmd!(
+            sh,
+            "{node} {suite} server --url {url} --scenario server-sse-polling"
+        ),
+        2,
+    )?;
+    Ok(())
+}
+
+fn python(sh: &Shell) -> Result<()> {
+    section("python: build the wheel, install it into a fresh virtual environment");
+    let root = sh.current_dir();
+    let venv = root.join("target/py-venv");
+    sh.remove_path(&venv)?;
+    sh.remove_path("target/wheels")?;
+    cmd!(sh, "python3 -m venv {venv}").run()?;
+    let pip = venv.join("bin/pip");
+    cmd!(sh, "{pip} install -q maturin>=1.9,<2 pytest>=8,<10 mypy>=1.10,<3 graphql-core==3.2.8 toon-format==1.2.0 mcp==2.3.0").run()?;
+    {
+        let _dir = sh.push_dir("python");
+        let maturin = venv.join("bin/maturin");
+        cmd!(sh, "{maturin} build --locked --out ../target/wheels").run()?;
+    }
+    let wheel = sh
+        .read_dir("target/wheels")?
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "whl"))
+        .context("maturin wrote no wheel")?;
+    cmd!(sh, "{pip} install -q {wheel}").run()?;
+
+    section("python: pytest against the installed package (every vector, async and sync)");
+    cmd!(sh, "cargo build -q --locked -p toolpack-testkit --bin fake-upstream -p toolpack-mcp --bin toolpack-mcp").run()?;
+    let python = venv.join("bin/python");
+    let mypy = venv.join("bin/mypy");
+    let tests = root.join("python/tests");
+    // From outside the checkout, so `import toolpack` can only mean the installed wheel.
+    let outside = sh.push_dir(std::env::temp_dir());
+    cmd!(sh, "{python} -m pytest -q -p no:cacheprovider {tests}").run()?;
+
+    section("python: mypy --strict on the examples and the package, and the examples run");
+    let examples = root.join("examples/python");
+    cmd!(sh, "{mypy} --strict --no-incremental {examples}").run()?;
+    cmd!(
+        sh,
+        "{mypy} --strict --no-incremental {root}/python/toolpack"
+    )
+    .run()?;
+    for example in sh.read_dir(&examples)? {
+        if example.extension().is_some_and(|e| e == "py") {
+            cmd!(sh, "{python} {example}").ignore_stdout().run()?;
+        }
+    }
+    drop(outside);
+    Ok(())
+}
+
+fn node(sh: &Shell) -> Result<()> {
+    section("node: build the addon, npm pack, install the tarball into a fresh project");
+    let root = sh.current_dir();
+    cmd!(sh, "node node/build.mjs").run()?;
+    for dir in ["target/node-pack", "target/node-project"] {
+        sh.remove_path(dir)?;
+        sh.create_dir(dir)?;
+    }
+    {
+        let _dir = sh.push_dir("node");
+        cmd!(
+            sh,
+            "npm pack --silent --pack-destination ../target/node-pack"
+        )
+        .ignore_stdout()
+        .run()?;
+    }
+    for dir in ["node/__test__", "examples/node"] {
+        for file in sh.read_dir(dir)? {
+            sh.copy_file(&file, "target/node-project/")?;
+        }
+    }
+    let tarball = sh
+        .read_dir("target/node-pack")?
+        .into_iter()
+        .find(|p| p.extension().is_some_and(|e| e == "tgz"))
+        .context("npm pack wrote no tarball")?;
+    let _dir = sh.push_dir("target/node-project");
+    sh.write_file(
+        "package.json",
+        "{\"name\":\"toolpack-node-tests\",\"private\":true,\"type\":\"module\"}\n",
+    )?;
+    cmd!(sh, "npm install --silent --no-package-lock {tarball} @modelcontextprotocol/sdk@^1.32 typescript@^5.9 @types/node@^20").run()?;
+
+    section("node: node --test against the installed package (every vector, typed and call)");
+    let tests: Vec<String> = sh
+        .read_dir(".")?
+        .into_iter()
+        .filter_map(|p| p.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .filter(|n| n.ends_with(".test.mjs"))
+        .collect();
+    let _env = [
+        sh.push_env("TOOLPACK_TESTS_DIR", root.join("tests")),
+        sh.push_env(
+            "TOOLPACK_FAKE_UPSTREAM_BIN",
+            root.join("target/debug/fake-upstream"),
+        ),
+    ];
+    cmd!(
+        sh,
+        "cargo build -q --locked -p toolpack-testkit --bin fake-upstream"
+    )
+    .run()?;
+    tail(cmd!(sh, "node --test --test-reporter=spec {tests...}"), 12)?;
+
+    section("node: tsc --noEmit --strict on the TypeScript example");
+    cmd!(sh, "npx tsc --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 --types node typed.ts").run()?;
+    println!("tsc: typed.ts type-checks");
+    Ok(())
+}
+
+fn browser(sh: &Shell) -> Result<()> {
+    section("browser: the built documentation site in headless Chromium (playwright-core)");
+    cmd!(sh, "cargo build -q --locked -p toolpack-testkit --bin loko-gen -p toolpack-mcp --bin toolpack-mcp").run()?;
+    let root = sh.current_dir();
+    sh.copy_file("tests/browser/site.test.mjs", "target/browser/")?;
+    let _dir = sh.push_dir("target/browser");
+    let _repo = sh.push_env("TOOLPACK_REPO", &root);
+    tail(
+        cmd!(sh, "node --test --test-reporter=spec site.test.mjs"),
+        9,
+    )?;
+    println!("browser: screenshots in target/artifacts/");
+    Ok(())
+}
+
+fn kotlin(sh: &Shell) -> Result<()> {
+    section("kotlin: mvn test (the Maven build generates the uniffi sources through the xtask)");
+    let output = cmd!(sh, "mvn -B -f bindings/kotlin/pom.xml test")
+        .ignore_status()
+        .output()?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    for line in text.lines().filter(|l| {
+        ["Tests run:", "BUILD", "ERROR", "FAIL"]
+            .iter()
+            .any(|w| l.contains(w))
+    }) {
+        println!("{line}");
+    }
+    if !output.status.success() {
+        println!("{text}");
+        bail!("kotlin: mvn test failed");
+    }
+    section("swift: the uniffi Swift sources generate (no Swift toolchain here to compile them)");
+    crate::bindings::generate(
+        sh,
+        crate::bindings::Language::Swift,
+        Path::new("target/swift/Sources"),
+    )?;
+    section("kotlin: the example runs with one Maven command");
+    cmd!(sh, "mvn -q -B -f examples/kotlin/pom.xml compile exec:java")
+        .ignore_stdout()
+        .run()?;
+    Ok(())
+}
+
+/// Runs `command`, printing only its last `lines` lines of output (all of it on failure).
+fn tail(command: xshell::Cmd<'_>, lines: usize) -> Result<()> {
+    let output = command.ignore_status().output()?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() {
+        println!("{text}{}", String::from_utf8_lossy(&output.stderr));
+        bail!("the command failed ({})", output.status);
+    }
+    let all: Vec<&str> = text.lines().collect();
+    for line in &all[all.len().saturating_sub(lines)..] {
+        println!("{line}");
+    }
+    Ok(())
+}
+
+fn free_port() -> Result<u16> {
+    Ok(std::net::TcpListener::bind("127.0.0.1:0")?
+        .local_addr()?
+        .port())
+}
+
+fn wait_for_health(port: u16) -> Result<()> {
+    for _ in 0..200 {
+        if std::net::TcpStream::connect(("127.0.0.1", port)).is_ok() {
+            return Ok(());
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    bail!("toolpack-mcp did not listen on port {port}")
+}
+
+/// A child process killed when the suite is done with it (or fails).
+struct KillOnDrop(Child);
+
+impl Drop for KillOnDrop {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}

