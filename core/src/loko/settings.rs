@@ -1,4 +1,4 @@
-//! `loko.toml`, read with a real TOML parser: every section of the notes' table, both
+//! `loko.toml`, read with a real TOML parser: every section of the format, both
 //! spellings of the keys real projects use, defaults for what is missing, unknown keys
 //! tolerated. A missing file means every default, named after the directory.
 

@@ -12,11 +12,12 @@ mod html;
 mod markdown_docs;
 mod output;
 mod pdf;
+mod plan;
+mod summary;
 mod tree;
 mod write;
 
 use std::collections::BTreeSet;
-use std::path::Path;
 use std::time::Instant;
 
 use schemars::JsonSchema;
@@ -26,14 +27,11 @@ pub use diagrams::CACHE_DIR;
 pub use html::{LANDSCAPE, esc, markdown as render_markdown};
 pub use output::{LOCK_FILE, MANIFEST};
 
-use super::d2::D2;
-use super::model::Project;
-use super::output_paths::output_dir;
-use super::project_tool::{answer, blocking, load_project, required_path};
-use super::relationships;
+use super::project_tool::answer;
 use super::response::{Failure, LokoErrorCode, LokoResponse};
 use crate::Toolpack;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+use plan::Plan;
 
 /// The PDF's file name in the output directory.
 pub const PDF_FILE: &str = "architecture.pdf";
@@ -149,113 +147,52 @@ impl Formats {
     }
 }
 
-/// A render job for every entity's diagram source, read through the project's file
-/// cache (blocking file I/O: run it on the blocking pool).
-fn diagram_jobs(toolpack: &Toolpack, project: &Project) -> Result<Vec<diagrams::Job>, Failure> {
-    tree::docs(project)
-        .iter()
-        .filter_map(|doc| doc.entity.diagram.as_ref().map(|d| (doc.key.clone(), d)))
-        .map(|(name, diagram)| {
-            let (_, text) = toolpack
-                .loko()
-                .files
-                .read(&project.root.path().join(diagram))
-                .map_err(|e| super::fence::io_failure(Path::new(diagram), &e))?;
-            Ok(diagrams::Job {
-                name,
-                source_path: diagram.clone(),
-                source: text.to_string(),
-            })
-        })
-        .collect()
-}
-
+/// A build: plan, render, write, summarise.
 async fn build(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<BuildDocsResult, Failure> {
     let started = Instant::now();
-    required_path(&r.project_path)?;
-    let formats = Formats::parse(r.format.as_deref())?;
-    let incremental = r.incremental.unwrap_or(true);
-    let project = load_project(toolpack, Some(r.project_path.clone())).await?;
-    if project.systems.is_empty() {
-        return Err(Failure::invalid(
-            "Project has no systems. Create at least one system first",
-        ));
-    }
-    let output_rel = output_dir(&project);
-    let output = project.root.resolve(Path::new(&output_rel))?;
-    let source = project.root.resolve(Path::new(&project.source))?;
-    if output == project.root.path() || source.starts_with(&output) {
-        return Err(
-            Failure::invalid("The output directory must not contain the sources")
-                .details(format!("[paths] output = {output_rel}")),
-        );
-    }
-    let d2 = D2::locate(toolpack.config())?;
-    let _lock = output::lock(&project.root).await?;
-    let recovered = output.clone();
-    blocking(move || {
-        output::recover(&recovered);
-        Ok(())
-    })
-    .await?;
+    let mut plan = plan::plan(toolpack, r).await?;
+    let rendered = render(toolpack, &mut plan).await?;
+    let written = write(&plan, &rendered).await?;
+    Ok(summary::summarise(
+        &plan,
+        &rendered,
+        &written,
+        started.elapsed(),
+    ))
+}
 
-    // Read the diagram sources on the blocking pool; the project comes back with them.
-    let (project, mut jobs) = blocking({
-        let toolpack = toolpack.clone();
-        move || {
-            let jobs = diagram_jobs(&toolpack, &project)?;
-            Ok((project, jobs))
-        }
-    })
-    .await?;
-    let docs = tree::docs(&project);
-    let edges = relationships::by_source(relationships::collect(&project).0);
-    jobs.insert(
-        0,
-        diagrams::Job {
-            name: LANDSCAPE.to_owned(),
-            source_path: "(system landscape)".to_owned(),
-            source: html::landscape(&project, &edges),
-        },
-    );
-    let chromium = formats
-        .pdf
-        .then(|| pdf::locate(toolpack.config()))
-        .flatten();
-    let pages = if formats.html { docs.len() + 1 } else { 0 }
-        + if formats.markdown { docs.len() + 1 } else { 0 }
-        + usize::from(chromium.is_some());
-    let options = diagrams::Options {
-        layout: project.settings.layout().to_owned(),
-        theme: project.settings.theme_id(),
-        cache: project
-            .settings
-            .d2_cache
-            .then(|| project.root.path().join(CACHE_DIR)),
-        read_cache: incremental,
-        progress_total: (jobs.len() + pages) as f64,
-    };
-    let version = toolpack.loko().d2_version(&d2).await;
+/// Renders every diagram of `plan` (its jobs are taken); any d2 failure fails the build,
+/// naming every failed source.
+async fn render(toolpack: &Toolpack, plan: &mut Plan) -> Result<diagrams::Rendered, Failure> {
+    let version = toolpack.loko().d2_version(&plan.d2).await;
     let workers = std::thread::available_parallelism().map_or(2, |n| n.get());
-    let rendered = diagrams::render_all(&d2, &version, jobs, &options, workers).await;
-    if !rendered.failures.is_empty() {
-        let details: Vec<String> = rendered
-            .failures
-            .iter()
-            .map(|(file, message)| format!("{file}: {message}"))
-            .collect();
-        return Err(Failure::new(
-            LokoErrorCode::InvalidSyntax,
-            "Failed to render diagrams (see details)",
-        )
-        .details(details.join("\n")));
+    let jobs = std::mem::take(&mut plan.jobs);
+    let rendered = diagrams::render_all(&plan.d2, &version, jobs, &plan.options, workers).await;
+    if rendered.failures.is_empty() {
+        return Ok(rendered);
     }
+    let details: Vec<String> = rendered
+        .failures
+        .iter()
+        .map(|(file, message)| format!("{file}: {message}"))
+        .collect();
+    Err(Failure::new(
+        LokoErrorCode::InvalidSyntax,
+        "Failed to render diagrams (see details)",
+    )
+    .details(details.join("\n")))
+}
 
+/// Lays out every output file of `plan` (the SVGs `rendered`, the pages of each format)
+/// and writes them (see [`write::write_output`]).
+async fn write(plan: &Plan, rendered: &diagrams::Rendered) -> Result<write::Written, Failure> {
+    let (formats, printed) = (plan.formats, plan.chromium.is_some());
+    let docs = tree::docs(&plan.project);
     let names: BTreeSet<String> = rendered.svgs.keys().cloned().collect();
     let site = html::Site {
-        project: &project,
+        project: &plan.project,
         docs: &docs,
-        edges: &edges,
+        edges: &plan.edges,
         rendered: &names,
     };
     let mut files: Vec<(String, Vec<u8>)> = rendered
@@ -269,7 +206,7 @@ async fn build(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<BuildDocsResu
     if formats.markdown {
         files.extend(site.markdown_files());
     }
-    if chromium.is_some() {
+    if printed {
         files.push((PRINT_PAGE.to_owned(), site.print_page().into_bytes()));
         if !formats.html {
             files.push((
@@ -278,51 +215,14 @@ async fn build(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<BuildDocsResu
             ));
         }
     }
-    let written = write::write_output(
-        output,
+    let total = plan.options.progress_total;
+    write::write_output(
+        plan.output.clone(),
         files,
         formats,
-        incremental,
-        chromium.clone(),
-        (
-            options.progress_total - pages as f64,
-            options.progress_total,
-        ),
+        plan.incremental,
+        plan.chromium.clone(),
+        (total - plan.pages as f64, total),
     )
-    .await?;
-
-    let mut made = Vec::new();
-    if formats.html {
-        made.push("HTML");
-    }
-    if formats.markdown {
-        made.push("Markdown");
-    }
-    if formats.pdf && chromium.is_some() {
-        made.push("PDF");
-    }
-    let mut message = if made.is_empty() {
-        "Build complete".to_owned()
-    } else {
-        format!("Build complete: {} generated", made.join(", "))
-    };
-    if formats.pdf && chromium.is_none() {
-        message
-            .push_str(" (PDF skipped - chromium not found; install Chromium or set CHROMIUM_BIN)");
-    }
-    if written.generated == 0 {
-        message.push_str("; nothing changed since the last build");
-    }
-    Ok(BuildDocsResult {
-        success: true,
-        build: BuildInfo {
-            output_dir: format!("{output_rel}/"),
-            duration_ms: started.elapsed().as_millis() as u64,
-            files_generated: written.generated,
-            diagrams_rendered: rendered.rendered,
-            cache_hits: rendered.cache_hits,
-            files_total: written.total,
-        },
-        message,
-    })
+    .await
 }

@@ -1,203 +1,62 @@
 //! Configuration: one [`Config`] built with [`ConfigBuilder`], from the environment
 //! ([`Config::from_env`]) or from any name → value lookup ([`Config::from_lookup`]).
 //!
-//! Every setting has one environment name (listed in [`env`]); the same names are the
-//! keys the bindings and the shared test vectors use, so there is one parsing path.
+//! Each family owns its settings table ([`tfl`], [`digitransit`], [`loko`], and
+//! [`common`] for what they share), where each setting is written once: its environment
+//! name, type, default, parser and doc. The same names are the keys the bindings and the
+//! shared test vectors use, so there is one parsing path. This module composes the
+//! tables, adds the per-tool rate limits, and keeps the typed getters and setters.
+
+mod common;
+mod digitransit;
+mod loko;
+mod setting;
+mod tfl;
 
 use std::collections::BTreeMap;
-use std::fmt;
 use std::path::PathBuf;
-use std::str::FromStr;
 use std::time::Duration;
 
 use crate::secret::Secret;
 use crate::toolset::Toolset;
 
-/// The environment names of every setting.
+use common::CommonSettings;
+use digitransit::DigitransitSettings;
+use loko::LokoSettings;
+use setting::{non_blank_secret, trim_url};
+use tfl::TflSettings;
+
+pub use common::DEFAULT_RATE_LIMIT_PER_SECOND;
+pub use digitransit::{DEFAULT_DIGITRANSIT_BASE_URL, DigitransitRouter};
+pub use setting::ConfigError;
+pub use tfl::DEFAULT_TFL_API_BASE_URL;
+
+/// The environment names of every setting, from every family's table.
 pub mod env {
-    /// TfL API key (sent as the `app_key` header). Required by `planJourney`.
-    pub const TFL_API_KEY: &str = "TFL_API_KEY";
-    /// TfL API base URL. Default `https://api.tfl.gov.uk`.
-    pub const TFL_API_BASE_URL: &str = "TFL_API_BASE_URL";
-    /// Directory of the "TfL station data detailed" CSVs (`tfl.station-data.detailed-dir`).
-    pub const TFL_STATION_DATA_DETAILED_DIR: &str = "TFL_STATION_DATA_DETAILED_DIR";
-    /// Digitransit API key (sent as the `digitransit-subscription-key` header).
-    pub const DIGITRANSIT_API_KEY: &str = "DIGITRANSIT_API_KEY";
-    /// Digitransit base URL. Default `https://api.digitransit.fi`.
-    pub const DIGITRANSIT_BASE_URL: &str = "DIGITRANSIT_BASE_URL";
-    /// Digitransit router: `hsl`, `waltti`, `finland` (default) or `varely`.
-    pub const DIGITRANSIT_ROUTER: &str = "DIGITRANSIT_ROUTER";
-    /// Overrides every upstream timeout, in milliseconds.
-    pub const TOOLPACK_UPSTREAM_TIMEOUT_MS: &str = "TOOLPACK_UPSTREAM_TIMEOUT_MS";
-    /// Default local rate limit of every tool that calls an upstream API, per caller, in
-    /// calls per second (default 5; 0 = off).
-    pub const TOOLPACK_RATE_LIMIT_PER_SECOND: &str = "TOOLPACK_RATE_LIMIT_PER_SECOND";
-    /// Optional shared ceiling of TfL upstream calls per second, over every caller
-    /// (protects the TfL key's quota; default 0 = none).
-    pub const TFL_API_RATE_LIMIT_PER_SECOND: &str = "TFL_API_RATE_LIMIT_PER_SECOND";
-    /// Optional shared ceiling of Digitransit upstream calls per second, over every
-    /// caller (protects the Digitransit key's quota; default 0 = none).
-    pub const DIGITRANSIT_API_RATE_LIMIT_PER_SECOND: &str = "DIGITRANSIT_API_RATE_LIMIT_PER_SECOND";
+    pub use super::common::env::*;
+    pub use super::digitransit::env::*;
+    pub use super::loko::env::*;
+    pub use super::tfl::env::*;
+
     /// Prefix of the per-tool rate limit: `TOOLPACK_RATE_LIMIT_` + the tool name in
     /// upper snake case, e.g. `TOOLPACK_RATE_LIMIT_STATION_TOILETS=10`.
     pub const TOOLPACK_RATE_LIMIT_PREFIX: &str = "TOOLPACK_RATE_LIMIT_";
-    /// Home directory, used for the default station-data path and data directory.
-    pub const HOME: &str = "HOME";
-    /// Where toolpack keeps data that must persist (the Digitransit saved places).
-    /// Default: the platform's per-user data directory + `/toolpack`.
-    pub const TOOLPACK_DATA_DIR: &str = "TOOLPACK_DATA_DIR";
-    /// The XDG per-user data directory (Linux), for the default data directory.
-    pub const XDG_DATA_HOME: &str = "XDG_DATA_HOME";
-    /// The roaming application-data directory (Windows), for the default data directory.
-    pub const APPDATA: &str = "APPDATA";
-    /// The `d2` binary the loko tools run (default: `d2` found on `PATH`).
-    pub const D2_BIN: &str = "D2_BIN";
-    /// Directories a loko `project_path` must lie in, separated like `PATH` (`:` on
-    /// Unix); unset means any directory.
-    pub const LOKO_ALLOWED_ROOTS: &str = "LOKO_ALLOWED_ROOTS";
-    /// The Chromium `build_docs` prints the PDF with (default: `chromium`,
-    /// `chromium-browser` or `google-chrome` on `PATH`).
-    pub const CHROMIUM_BIN: &str = "CHROMIUM_BIN";
 }
 
-/// Default TfL API base URL.
-pub const DEFAULT_TFL_API_BASE_URL: &str = "https://api.tfl.gov.uk";
-/// Default Digitransit base URL.
-pub const DEFAULT_DIGITRANSIT_BASE_URL: &str = "https://api.digitransit.fi";
-/// Default local rate limit per tool, in calls per second.
-pub const DEFAULT_RATE_LIMIT_PER_SECOND: u32 = 5;
 /// The contract's default station-data directory, relative to the home directory.
 pub const DEFAULT_STATION_DATA_SUBDIR: &str = "Downloads/TfL station data detailed";
 
-/// Which Digitransit router (regional deployment) to query.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum DigitransitRouter {
-    /// Helsinki region.
-    Hsl,
-    /// Other Finnish cities.
-    Waltti,
-    /// The whole of Finland (default).
-    #[default]
-    Finland,
-    /// Varsinais-Suomi.
-    Varely,
-}
-
-impl DigitransitRouter {
-    /// The router's name as used in Digitransit URLs.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Hsl => "hsl",
-            Self::Waltti => "waltti",
-            Self::Finland => "finland",
-            Self::Varely => "varely",
-        }
-    }
-}
-
-impl FromStr for DigitransitRouter {
-    type Err = ConfigError;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.trim().to_ascii_lowercase().as_str() {
-            "hsl" => Ok(Self::Hsl),
-            "waltti" => Ok(Self::Waltti),
-            "finland" => Ok(Self::Finland),
-            "varely" => Ok(Self::Varely),
-            _ => Err(ConfigError::invalid(
-                env::DIGITRANSIT_ROUTER,
-                "expected one of hsl, waltti, finland, varely",
-            )),
-        }
-    }
-}
-
-/// A setting that could not be parsed. Never carries a secret's value.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("invalid setting {name}: {reason}")]
-pub struct ConfigError {
-    /// The environment name of the setting.
-    pub name: String,
-    /// What is wrong with it.
-    pub reason: String,
-}
-
-impl ConfigError {
-    /// The error of setting `name`: `reason`.
-    pub fn invalid(name: &str, reason: &str) -> Self {
-        Self {
-            name: name.to_owned(),
-            reason: reason.to_owned(),
-        }
-    }
-}
-
 /// Every setting of a [`crate::Toolpack`]. Build it with [`Config::builder`],
-/// [`Config::from_env`] or [`Config::from_lookup`].
-#[derive(Clone)]
+/// [`Config::from_env`] or [`Config::from_lookup`]. Its `Debug` output shows keys as
+/// `[REDACTED]`.
+#[derive(Clone, Debug, Default)]
 pub struct Config {
-    tfl_api_key: Option<Secret>,
-    tfl_api_base_url: String,
-    station_data_dir: Option<PathBuf>,
-    home_dir: Option<PathBuf>,
-    data_dir: Option<PathBuf>,
-    xdg_data_home: Option<PathBuf>,
-    appdata_dir: Option<PathBuf>,
-    d2_bin: Option<PathBuf>,
-    chromium_bin: Option<PathBuf>,
-    loko_allowed_roots: Vec<PathBuf>,
-    digitransit_api_key: Option<Secret>,
-    digitransit_base_url: String,
-    digitransit_router: DigitransitRouter,
-    upstream_timeout: Option<Duration>,
-    default_rate_limit: u32,
+    common: CommonSettings,
+    tfl: TflSettings,
+    digitransit: DigitransitSettings,
+    loko: LokoSettings,
+    /// `TOOLPACK_RATE_LIMIT_<TOOL>` → calls per second.
     rate_limits: BTreeMap<String, u32>,
-    upstream_rate_limits: BTreeMap<Toolset, u32>,
-}
-
-impl Default for Config {
-    fn default() -> Self {
-        Self {
-            tfl_api_key: None,
-            tfl_api_base_url: DEFAULT_TFL_API_BASE_URL.to_owned(),
-            station_data_dir: None,
-            home_dir: None,
-            data_dir: None,
-            xdg_data_home: None,
-            appdata_dir: None,
-            d2_bin: None,
-            chromium_bin: None,
-            loko_allowed_roots: Vec::new(),
-            digitransit_api_key: None,
-            digitransit_base_url: DEFAULT_DIGITRANSIT_BASE_URL.to_owned(),
-            digitransit_router: DigitransitRouter::default(),
-            upstream_timeout: None,
-            default_rate_limit: DEFAULT_RATE_LIMIT_PER_SECOND,
-            rate_limits: BTreeMap::new(),
-            upstream_rate_limits: BTreeMap::new(),
-        }
-    }
-}
-
-impl fmt::Debug for Config {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("Config")
-            .field("tfl_api_key", &self.tfl_api_key)
-            .field("tfl_api_base_url", &self.tfl_api_base_url)
-            .field("station_data_dir", &self.station_data_dir)
-            .field("home_dir", &self.home_dir)
-            .field("data_dir", &self.data_dir)
-            .field("d2_bin", &self.d2_bin)
-            .field("chromium_bin", &self.chromium_bin)
-            .field("loko_allowed_roots", &self.loko_allowed_roots)
-            .field("digitransit_api_key", &self.digitransit_api_key)
-            .field("digitransit_base_url", &self.digitransit_base_url)
-            .field("digitransit_router", &self.digitransit_router)
-            .field("upstream_timeout", &self.upstream_timeout)
-            .field("default_rate_limit", &self.default_rate_limit)
-            .field("rate_limits", &self.rate_limits)
-            .field("upstream_rate_limits", &self.upstream_rate_limits)
-            .finish()
-    }
 }
 
 impl Config {
@@ -226,7 +85,7 @@ impl Config {
         variables: impl IntoIterator<Item = (String, String)>,
     ) -> Result<Self, ConfigError> {
         Self::from_pairs(variables.into_iter().filter(|(name, _)| {
-            SETTINGS.contains(&name.as_str()) || per_tool_rate_limit(name).is_some()
+            setting_names().any(|known| known == name) || per_tool_rate_limit(name).is_some()
         }))
     }
 
@@ -242,19 +101,20 @@ impl Config {
 
     /// TfL API key, if configured.
     pub fn tfl_api_key(&self) -> Option<&Secret> {
-        self.tfl_api_key.as_ref()
+        self.tfl.api_key.as_ref()
     }
     /// TfL API base URL, without a trailing slash.
     pub fn tfl_api_base_url(&self) -> &str {
-        &self.tfl_api_base_url
+        &self.tfl.base_url
     }
     /// Configured station-data directory (`TFL_STATION_DATA_DETAILED_DIR`), if any.
     pub fn station_data_dir(&self) -> Option<&PathBuf> {
-        self.station_data_dir.as_ref()
+        self.tfl.station_data_dir.as_ref()
     }
     /// The contract's default station-data directory under the home directory, if known.
     pub fn default_station_data_dir(&self) -> Option<PathBuf> {
-        self.home_dir
+        self.common
+            .home_dir
             .as_ref()
             .map(|home| home.join(DEFAULT_STATION_DATA_SUBDIR))
     }
@@ -263,50 +123,55 @@ impl Config {
     /// `~/.local/share/toolpack` on Linux, `~/Library/Application Support/toolpack` on
     /// macOS, `%APPDATA%\\toolpack` on Windows); `None` when none of those is known.
     pub fn data_dir(&self) -> Option<PathBuf> {
-        if let Some(dir) = &self.data_dir {
+        let common = &self.common;
+        if let Some(dir) = &common.data_dir {
             return Some(dir.clone());
         }
         let platform = if cfg!(windows) {
-            self.appdata_dir.clone()
+            common.appdata_dir.clone()
         } else if cfg!(target_os = "macos") {
-            self.home_dir
+            common
+                .home_dir
                 .as_ref()
                 .map(|home| home.join("Library/Application Support"))
         } else {
-            self.xdg_data_home
-                .clone()
-                .or_else(|| self.home_dir.as_ref().map(|home| home.join(".local/share")))
+            common.xdg_data_home.clone().or_else(|| {
+                common
+                    .home_dir
+                    .as_ref()
+                    .map(|home| home.join(".local/share"))
+            })
         };
         platform.map(|dir| dir.join("toolpack"))
     }
     /// The configured `d2` binary (`D2_BIN`), if any.
     pub fn d2_bin(&self) -> Option<&PathBuf> {
-        self.d2_bin.as_ref()
+        self.loko.d2_bin.as_ref()
     }
     /// The configured Chromium (`CHROMIUM_BIN`), if any.
     pub fn chromium_bin(&self) -> Option<&PathBuf> {
-        self.chromium_bin.as_ref()
+        self.loko.chromium_bin.as_ref()
     }
     /// The directories a loko project must lie in (`LOKO_ALLOWED_ROOTS`); empty = any.
     pub fn loko_allowed_roots(&self) -> &[PathBuf] {
-        &self.loko_allowed_roots
+        &self.loko.allowed_roots
     }
     /// Digitransit API key, if configured.
     pub fn digitransit_api_key(&self) -> Option<&Secret> {
-        self.digitransit_api_key.as_ref()
+        self.digitransit.api_key.as_ref()
     }
     /// Digitransit base URL, without a trailing slash.
     pub fn digitransit_base_url(&self) -> &str {
-        &self.digitransit_base_url
+        &self.digitransit.base_url
     }
     /// Digitransit router.
     pub fn digitransit_router(&self) -> DigitransitRouter {
-        self.digitransit_router
+        self.digitransit.router
     }
     /// The timeout for an upstream call whose own default is `default`:
     /// `TOOLPACK_UPSTREAM_TIMEOUT_MS` when set, else `default`.
     pub fn upstream_timeout(&self, default: Duration) -> Duration {
-        self.upstream_timeout.unwrap_or(default)
+        self.common.upstream_timeout.unwrap_or(default)
     }
     /// The per-tool local rate limit set for `tool`, else the default, in calls per
     /// second (0 = unlimited); see [`Config::rate_limit_of`] for the rule applied.
@@ -314,7 +179,7 @@ impl Config {
         self.rate_limits
             .get(&rate_limit_env_name(tool))
             .copied()
-            .unwrap_or(self.default_rate_limit)
+            .unwrap_or(self.common.default_rate_limit)
     }
     /// The `TOOLPACK_RATE_LIMIT_<TOOL>` names that were set (the toolpack checks that
     /// each names a tool).
@@ -328,7 +193,7 @@ impl Config {
     pub fn rate_limit_of(&self, tool: &str, calls_upstream: bool) -> u32 {
         match self.rate_limits.get(&rate_limit_env_name(tool)) {
             Some(limit) => *limit,
-            None if calls_upstream => self.default_rate_limit,
+            None if calls_upstream => self.common.default_rate_limit,
             None => 0,
         }
     }
@@ -338,7 +203,7 @@ impl Config {
     /// `LOKO_ALLOWED_ROOTS`; stdio and library use are local and keep them.
     pub fn missing_remote_prerequisite(&self, toolset: Toolset) -> Option<String> {
         match toolset {
-            Toolset::Loko if self.loko_allowed_roots.is_empty() => Some(
+            Toolset::Loko if self.loko.allowed_roots.is_empty() => Some(
                 "LOKO_ALLOWED_ROOTS is not set, and the loko tools write files: remote callers \
 get them only inside allowed roots"
                     .to_owned(),
@@ -347,12 +212,13 @@ get them only inside allowed roots"
         }
     }
     /// The shared ceiling of upstream calls per second of `toolset`'s API key, over
-    /// every caller (0 = none, the default).
+    /// every caller (0 = none, the default; loko calls no upstream).
     pub fn upstream_rate_limit(&self, toolset: Toolset) -> u32 {
-        self.upstream_rate_limits
-            .get(&toolset)
-            .copied()
-            .unwrap_or(0)
+        match toolset {
+            Toolset::Tfl => self.tfl.api_rate_limit,
+            Toolset::Digitransit => self.digitransit.api_rate_limit,
+            Toolset::Loko => 0,
+        }
     }
 }
 
@@ -365,72 +231,77 @@ pub struct ConfigBuilder {
 impl ConfigBuilder {
     /// Sets the TfL API key.
     pub fn tfl_api_key(mut self, key: impl Into<String>) -> Self {
-        self.config.tfl_api_key = non_blank_secret(key.into());
+        self.config.tfl.api_key = non_blank_secret(key.into());
         self
     }
     /// Sets the TfL API base URL (e.g. a fake upstream on loopback).
     pub fn tfl_api_base_url(mut self, url: impl Into<String>) -> Self {
-        self.config.tfl_api_base_url = trim_url(url.into());
+        self.config.tfl.base_url = trim_url(&url.into());
         self
     }
     /// Sets the station-data directory.
     pub fn station_data_dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.config.station_data_dir = Some(dir.into());
+        self.config.tfl.station_data_dir = Some(dir.into());
         self
     }
     /// Sets the home directory used for the contract's default station-data path.
     pub fn home_dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.config.home_dir = Some(dir.into());
+        self.config.common.home_dir = Some(dir.into());
         self
     }
     /// Sets the data directory (`TOOLPACK_DATA_DIR`).
     pub fn data_dir(mut self, dir: impl Into<PathBuf>) -> Self {
-        self.config.data_dir = Some(dir.into());
+        self.config.common.data_dir = Some(dir.into());
         self
     }
     /// Sets the `d2` binary the loko tools run (`D2_BIN`).
     pub fn d2_bin(mut self, path: impl Into<PathBuf>) -> Self {
-        self.config.d2_bin = Some(path.into());
+        self.config.loko.d2_bin = Some(path.into());
         self
     }
     /// Sets the Chromium `build_docs` prints PDFs with (`CHROMIUM_BIN`).
     pub fn chromium_bin(mut self, path: impl Into<PathBuf>) -> Self {
-        self.config.chromium_bin = Some(path.into());
+        self.config.loko.chromium_bin = Some(path.into());
         self
     }
     /// Fences loko projects to these directories (`LOKO_ALLOWED_ROOTS`).
     pub fn loko_allowed_roots(mut self, roots: impl IntoIterator<Item = PathBuf>) -> Self {
-        self.config.loko_allowed_roots = roots.into_iter().collect();
+        self.config.loko.allowed_roots = roots.into_iter().collect();
         self
     }
     /// Sets the Digitransit API key.
     pub fn digitransit_api_key(mut self, key: impl Into<String>) -> Self {
-        self.config.digitransit_api_key = non_blank_secret(key.into());
+        self.config.digitransit.api_key = non_blank_secret(key.into());
         self
     }
     /// Sets the Digitransit base URL.
     pub fn digitransit_base_url(mut self, url: impl Into<String>) -> Self {
-        self.config.digitransit_base_url = trim_url(url.into());
+        self.config.digitransit.base_url = trim_url(&url.into());
         self
     }
     /// Sets the Digitransit router.
     pub fn digitransit_router(mut self, router: DigitransitRouter) -> Self {
-        self.config.digitransit_router = router;
+        self.config.digitransit.router = router;
         self
     }
     /// Overrides every upstream timeout.
     pub fn upstream_timeout(mut self, timeout: Duration) -> Self {
-        self.config.upstream_timeout = Some(timeout);
+        self.config.common.upstream_timeout = Some(timeout);
         self
     }
     /// Sets the default local rate limit, in calls per second per tool (0 = unlimited).
     pub fn default_rate_limit(mut self, per_second: u32) -> Self {
-        self.config.default_rate_limit = per_second;
+        self.config.common.default_rate_limit = per_second;
         self
     }
-    /// Sets the shared ceiling of `toolset`'s upstream calls per second (0 = none).
+    /// Sets the shared ceiling of `toolset`'s upstream calls per second (0 = none;
+    /// loko calls no upstream, so it has none).
     pub fn upstream_rate_limit(mut self, toolset: Toolset, per_second: u32) -> Self {
-        self.config.upstream_rate_limits.insert(toolset, per_second);
+        match toolset {
+            Toolset::Tfl => self.config.tfl.api_rate_limit = per_second,
+            Toolset::Digitransit => self.config.digitransit.api_rate_limit = per_second,
+            Toolset::Loko => {}
+        }
         self
     }
     /// Sets the local rate limit of one tool, in calls per second (0 = unlimited).
@@ -441,55 +312,26 @@ impl ConfigBuilder {
         self
     }
 
-    /// Sets one setting by its environment name. Blank values leave the default.
+    /// Sets one setting by its environment name: the family table that has it parses
+    /// it. Blank values leave the default.
     pub fn set(mut self, name: &str, value: &str) -> Result<Self, ConfigError> {
         let value = value.trim();
         if value.is_empty() {
             return Ok(self);
         }
-        Ok(match name {
-            env::TFL_API_KEY => self.tfl_api_key(value),
-            env::TFL_API_BASE_URL => self.tfl_api_base_url(value),
-            env::TFL_STATION_DATA_DETAILED_DIR => self.station_data_dir(value),
-            env::HOME => self.home_dir(value),
-            env::TOOLPACK_DATA_DIR => self.data_dir(value),
-            env::XDG_DATA_HOME => {
-                self.config.xdg_data_home = Some(PathBuf::from(value));
-                self
+        let config = &mut self.config;
+        let known = config.common.set(name, value)?
+            || config.tfl.set(name, value)?
+            || config.digitransit.set(name, value)?
+            || config.loko.set(name, value)?;
+        if !known {
+            if per_tool_rate_limit(name).is_none() {
+                return Err(ConfigError::invalid(name, "unknown setting"));
             }
-            env::APPDATA => {
-                self.config.appdata_dir = Some(PathBuf::from(value));
-                self
-            }
-            env::D2_BIN => self.d2_bin(value),
-            env::CHROMIUM_BIN => self.chromium_bin(value),
-            env::LOKO_ALLOWED_ROOTS => self.loko_allowed_roots(std::env::split_paths(value)),
-            env::DIGITRANSIT_API_KEY => self.digitransit_api_key(value),
-            env::DIGITRANSIT_BASE_URL => self.digitransit_base_url(value),
-            env::DIGITRANSIT_ROUTER => self.digitransit_router(value.parse()?),
-            env::TOOLPACK_UPSTREAM_TIMEOUT_MS => {
-                let ms: u64 = parse_number(name, value)?;
-                if ms == 0 {
-                    return Err(ConfigError::invalid(name, "must be at least 1"));
-                }
-                self.upstream_timeout(Duration::from_millis(ms))
-            }
-            env::TOOLPACK_RATE_LIMIT_PER_SECOND => {
-                self.default_rate_limit(parse_number(name, value)?)
-            }
-            env::TFL_API_RATE_LIMIT_PER_SECOND => {
-                self.upstream_rate_limit(Toolset::Tfl, parse_number(name, value)?)
-            }
-            env::DIGITRANSIT_API_RATE_LIMIT_PER_SECOND => {
-                self.upstream_rate_limit(Toolset::Digitransit, parse_number(name, value)?)
-            }
-            _ if per_tool_rate_limit(name).is_some() => {
-                let limit = parse_number(name, value)?;
-                self.config.rate_limits.insert(name.to_owned(), limit);
-                self
-            }
-            _ => return Err(ConfigError::invalid(name, "unknown setting")),
-        })
+            let limit = setting::number(name, value)?;
+            config.rate_limits.insert(name.to_owned(), limit);
+        }
+        Ok(self)
     }
 
     /// Sets every `(environment name, value)` pair, in order (see [`ConfigBuilder::set`]).
@@ -513,26 +355,19 @@ impl ConfigBuilder {
     }
 }
 
-/// Every fixed setting name (besides them, one `TOOLPACK_RATE_LIMIT_<TOOL>` per tool).
-pub const SETTINGS: [&str; 17] = [
-    env::TFL_API_KEY,
-    env::TFL_API_BASE_URL,
-    env::TFL_STATION_DATA_DETAILED_DIR,
-    env::DIGITRANSIT_API_KEY,
-    env::DIGITRANSIT_BASE_URL,
-    env::DIGITRANSIT_ROUTER,
-    env::TOOLPACK_UPSTREAM_TIMEOUT_MS,
-    env::TOOLPACK_RATE_LIMIT_PER_SECOND,
-    env::TFL_API_RATE_LIMIT_PER_SECOND,
-    env::DIGITRANSIT_API_RATE_LIMIT_PER_SECOND,
-    env::HOME,
-    env::TOOLPACK_DATA_DIR,
-    env::XDG_DATA_HOME,
-    env::APPDATA,
-    env::D2_BIN,
-    env::CHROMIUM_BIN,
-    env::LOKO_ALLOWED_ROOTS,
-];
+/// Every fixed setting name, from every family's table (besides them, one
+/// `TOOLPACK_RATE_LIMIT_<TOOL>` per tool).
+pub fn setting_names() -> impl Iterator<Item = &'static str> {
+    [
+        CommonSettings::NAMES,
+        TflSettings::NAMES,
+        DigitransitSettings::NAMES,
+        LokoSettings::NAMES,
+    ]
+    .into_iter()
+    .flatten()
+    .copied()
+}
 
 /// The per-tool rate-limit environment name of `tool`, e.g. `stationToilets` →
 /// `TOOLPACK_RATE_LIMIT_STATION_TOILETS`.
@@ -558,21 +393,6 @@ fn per_tool_rate_limit(name: &str) -> Option<&str> {
                     .chars()
                     .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
         })
-}
-
-fn parse_number<T: FromStr>(name: &str, value: &str) -> Result<T, ConfigError> {
-    value
-        .parse()
-        .map_err(|_| ConfigError::invalid(name, "expected a whole number"))
-}
-
-fn non_blank_secret(value: String) -> Option<Secret> {
-    let secret = Secret::new(value);
-    (!secret.expose().is_empty()).then_some(secret)
-}
-
-fn trim_url(url: String) -> String {
-    url.trim().trim_end_matches('/').to_owned()
 }
 
 #[cfg(test)]
@@ -704,6 +524,39 @@ mod tests {
         let c = from(&[("TFL_API_KEY", "   "), ("DIGITRANSIT_ROUTER", "")]).unwrap();
         assert!(c.tfl_api_key().is_none());
         assert_eq!(c.digitransit_router(), DigitransitRouter::Finland);
+    }
+
+    #[test]
+    fn every_family_table_contributes_its_settings_once() {
+        let names: Vec<&str> = setting_names().collect();
+        assert_eq!(names.len(), 17);
+        let mut distinct = names.clone();
+        distinct.sort();
+        distinct.dedup();
+        assert_eq!(distinct.len(), names.len(), "a name in two tables");
+        for name in [
+            "TFL_API_KEY",
+            "DIGITRANSIT_ROUTER",
+            "LOKO_ALLOWED_ROOTS",
+            "HOME",
+        ] {
+            assert!(names.contains(&name), "{name}");
+        }
+        let c = from(&[
+            ("TFL_API_RATE_LIMIT_PER_SECOND", "4"),
+            ("DIGITRANSIT_API_RATE_LIMIT_PER_SECOND", "6"),
+            ("LOKO_ALLOWED_ROOTS", "/a:/b"),
+            ("D2_BIN", "/opt/d2"),
+        ])
+        .unwrap();
+        assert_eq!(c.upstream_rate_limit(Toolset::Tfl), 4);
+        assert_eq!(c.upstream_rate_limit(Toolset::Digitransit), 6);
+        assert_eq!(c.upstream_rate_limit(Toolset::Loko), 0);
+        assert_eq!(
+            c.loko_allowed_roots(),
+            [PathBuf::from("/a"), PathBuf::from("/b")]
+        );
+        assert_eq!(c.d2_bin(), Some(&PathBuf::from("/opt/d2")));
     }
 
     #[test]

@@ -1,0 +1,148 @@
+//! The first step of a build: everything checked, located and read before any d2 runs
+//! (the request, the project, the output directory, d2 and Chromium, the diagram
+//! sources), under the build lock.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::diagrams::{self, CACHE_DIR};
+use super::html::{self, LANDSCAPE};
+use super::output::{self, BuildLock};
+use super::{BuildDocsRequest, Formats, pdf, tree};
+use crate::Toolpack;
+use crate::loko::d2::D2;
+use crate::loko::model::Project;
+use crate::loko::output_paths::output_dir;
+use crate::loko::project_tool::{blocking, load_project, required_path};
+use crate::loko::relationships::{self, Relationship};
+use crate::loko::response::Failure;
+
+/// What a build will do, and what it holds while doing it.
+pub(super) struct Plan {
+    /// The project, its diagram sources read.
+    pub project: Project,
+    /// Its relationships, by source.
+    pub edges: BTreeMap<String, Vec<Relationship>>,
+    /// The output directory as configured (relative to the project).
+    pub output_rel: String,
+    /// The output directory (absolute).
+    pub output: PathBuf,
+    /// Which outputs to make.
+    pub formats: Formats,
+    /// Whether unchanged diagrams and files are reused.
+    pub incremental: bool,
+    /// The d2 that renders.
+    pub d2: D2,
+    /// The Chromium that prints the PDF, when a PDF is asked for and one is found.
+    pub chromium: Option<PathBuf>,
+    /// One render job per diagram, the landscape first.
+    pub jobs: Vec<diagrams::Job>,
+    /// How to render them.
+    pub options: diagrams::Options,
+    /// How many pages (progress steps after the diagrams) the build writes.
+    pub pages: usize,
+    /// Held until the build is done: one build per project at a time.
+    pub _lock: BuildLock,
+}
+
+/// Checks `r`, loads the project, takes the build lock and reads the diagram sources.
+pub(super) async fn plan(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<Plan, Failure> {
+    required_path(&r.project_path)?;
+    let formats = Formats::parse(r.format.as_deref())?;
+    let incremental = r.incremental.unwrap_or(true);
+    let project = load_project(toolpack, Some(r.project_path.clone())).await?;
+    if project.systems.is_empty() {
+        return Err(Failure::invalid(
+            "Project has no systems. Create at least one system first",
+        ));
+    }
+    let output_rel = output_dir(&project);
+    let output = project.root.resolve(Path::new(&output_rel))?;
+    let source = project.root.resolve(Path::new(&project.source))?;
+    if output == project.root.path() || source.starts_with(&output) {
+        return Err(
+            Failure::invalid("The output directory must not contain the sources")
+                .details(format!("[paths] output = {output_rel}")),
+        );
+    }
+    let d2 = D2::locate(toolpack.config())?;
+    let lock = output::lock(&project.root).await?;
+    let recovered = output.clone();
+    blocking(move || {
+        output::recover(&recovered);
+        Ok(())
+    })
+    .await?;
+
+    // Read the diagram sources on the blocking pool; the project comes back with them.
+    let (project, mut jobs) = blocking({
+        let toolpack = toolpack.clone();
+        move || {
+            let jobs = diagram_jobs(&toolpack, &project)?;
+            Ok((project, jobs))
+        }
+    })
+    .await?;
+    let edges = relationships::by_source(relationships::collect(&project).0);
+    jobs.insert(
+        0,
+        diagrams::Job {
+            name: LANDSCAPE.to_owned(),
+            source_path: "(system landscape)".to_owned(),
+            source: html::landscape(&project, &edges),
+        },
+    );
+    let chromium = formats
+        .pdf
+        .then(|| pdf::locate(toolpack.config()))
+        .flatten();
+    let docs = tree::docs(&project).len();
+    let pages = if formats.html { docs + 1 } else { 0 }
+        + if formats.markdown { docs + 1 } else { 0 }
+        + usize::from(chromium.is_some());
+    let options = diagrams::Options {
+        layout: project.settings.layout().to_owned(),
+        theme: project.settings.theme_id(),
+        cache: project
+            .settings
+            .d2_cache
+            .then(|| project.root.path().join(CACHE_DIR)),
+        read_cache: incremental,
+        progress_total: (jobs.len() + pages) as f64,
+    };
+    Ok(Plan {
+        project,
+        edges,
+        output_rel,
+        output,
+        formats,
+        incremental,
+        d2,
+        chromium,
+        jobs,
+        options,
+        pages,
+        _lock: lock,
+    })
+}
+
+/// A render job for every entity's diagram source, read through the project's file
+/// cache (blocking file I/O: run it on the blocking pool).
+fn diagram_jobs(toolpack: &Toolpack, project: &Project) -> Result<Vec<diagrams::Job>, Failure> {
+    tree::docs(project)
+        .iter()
+        .filter_map(|doc| doc.entity.diagram.as_ref().map(|d| (doc.key.clone(), d)))
+        .map(|(name, diagram)| {
+            let (_, text) = toolpack
+                .loko()
+                .files
+                .read(&project.root.path().join(diagram))
+                .map_err(|e| crate::loko::fence::io_failure(Path::new(diagram), &e))?;
+            Ok(diagrams::Job {
+                name,
+                source_path: diagram.clone(),
+                source: text.to_string(),
+            })
+        })
+        .collect()
+}
