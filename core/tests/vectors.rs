@@ -3,6 +3,7 @@
 
 use serde_json::Value;
 use toolpack::{Caller, Catalog, Config, Scopes, Toolpack};
+use toolpack_testkit::postgres::PgCluster;
 use toolpack_testkit::vectors;
 
 fn assert_matches_output_schema(tool: &str, body: &Value) {
@@ -16,31 +17,46 @@ fn assert_matches_output_schema(tool: &str, body: &Value) {
     }
 }
 
+/// Runs one vector case through the catalog on a toolpack built from `settings`.
+async fn run_case(
+    tool_case: vectors::ToolCase,
+    settings: std::collections::BTreeMap<String, String>,
+) -> Option<(bool, Value)> {
+    let config = Config::from_pairs(settings).expect("valid vector config");
+    let local = Toolpack::new(config).unwrap();
+    let acting_for = |caller: &Option<String>| match caller {
+        Some(id) => local.for_caller(Caller::new(id, Scopes::ALL).unwrap()),
+        None => local.clone(),
+    };
+    let (tool, arguments) = (&tool_case.tool, &tool_case.case.arguments);
+    for setup in &tool_case.case.before {
+        let result = acting_for(&setup.caller)
+            .call_json(&setup.tool, setup.arguments.clone())
+            .await;
+        assert!(!result.unwrap().is_error(), "setup call {setup:?}");
+    }
+    let toolpack = acting_for(&tool_case.case.caller);
+    for _ in 0..tool_case.case.calls_before {
+        toolpack.call_json(tool, arguments.clone()).await.unwrap();
+    }
+    let result = toolpack.call_json(tool, arguments.clone()).await.unwrap();
+    assert_matches_output_schema(tool, &result.body);
+    Some((result.is_error(), result.body))
+}
+
 #[tokio::test]
 async fn every_vector_passes_through_the_catalog() {
-    vectors::run_all(|tool_case, settings| async move {
-        let config = Config::from_pairs(settings).expect("valid vector config");
-        let local = Toolpack::new(config).unwrap();
-        let acting_for = |caller: &Option<String>| match caller {
-            Some(id) => local.for_caller(Caller::new(id, Scopes::ALL).unwrap()),
-            None => local.clone(),
-        };
-        let (tool, arguments) = (&tool_case.tool, &tool_case.case.arguments);
-        for setup in &tool_case.case.before {
-            let result = acting_for(&setup.caller)
-                .call_json(&setup.tool, setup.arguments.clone())
-                .await;
-            assert!(!result.unwrap().is_error(), "setup call {setup:?}");
-        }
-        let toolpack = acting_for(&tool_case.case.caller);
-        for _ in 0..tool_case.case.calls_before {
-            toolpack.call_json(tool, arguments.clone()).await.unwrap();
-        }
-        let result = toolpack.call_json(tool, arguments.clone()).await.unwrap();
-        assert_matches_output_schema(tool, &result.body);
-        Some((result.is_error(), result.body))
-    })
-    .await;
+    vectors::run_all(run_case).await;
+}
+
+/// The saved-place vectors again, on the PostgreSQL store (a fresh database per case of
+/// a real throwaway server): both stores behave the same.
+#[tokio::test]
+async fn every_saved_place_vector_passes_on_postgresql() {
+    let Some(cluster) = PgCluster::start() else {
+        return;
+    };
+    vectors::run_store_cases_on(|| cluster.create_database(), run_case).await;
 }
 
 #[test]

@@ -48,7 +48,7 @@ impl Suite {
     fn needs(self) -> &'static [ToolName] {
         match self {
             Self::Rust => &[ToolName::D2, ToolName::Apt],
-            Self::Mcp => &[ToolName::D2, ToolName::Oauth],
+            Self::Mcp => &[ToolName::D2, ToolName::Apt, ToolName::Oauth],
             Self::Conformance => &[ToolName::Conformance],
             Self::Python | Self::Node | Self::Kotlin => &[ToolName::D2, ToolName::Oauth],
             Self::Browser => &[ToolName::D2, ToolName::Apt, ToolName::Browser],
@@ -113,6 +113,8 @@ fn set_environment(sh: &Shell) -> Result<()> {
     );
     sh.set_var("TOOLPACK_OAUTH_ISSUER_DIR", root.join("target/oauth"));
     sh.set_var("TOOLPACK_MCP_BIN", root.join("target/debug/toolpack-mcp"));
+    // The PostgreSQL tests start their own throwaway servers; here they must not skip.
+    sh.set_var("TOOLPACK_REQUIRE_POSTGRES", "1");
     if sh.path_exists("target/oauth") {
         sh.copy_file("tests/oauth/issuer.mjs", "target/oauth/")?;
     }

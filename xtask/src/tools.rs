@@ -25,7 +25,8 @@ const PLAYWRIGHT: &str = "playwright-core@1.65.1";
 pub enum ToolName {
     /// The real d2 binary, in `target/tools/bin`.
     D2,
-    /// Chromium and poppler-utils (Debian), for PDFs and the browser tests.
+    /// Chromium, poppler-utils and PostgreSQL (Debian), for PDFs, the browser tests and
+    /// the PostgreSQL store's tests.
     Apt,
     /// oauth2-mock-server, in `target/oauth`.
     Oauth,
@@ -51,7 +52,7 @@ impl ToolName {
         let file = |path: &str| sh.path_exists(path);
         match self {
             ToolName::D2 => file("target/tools/bin/d2"),
-            ToolName::Apt => on_path("chromium") && on_path("pdfinfo"),
+            ToolName::Apt => on_path("chromium") && on_path("pdfinfo") && postgres_installed(),
             ToolName::Oauth => file("target/oauth/node_modules/oauth2-mock-server"),
             ToolName::Conformance => file("target/conformance/node_modules/.bin/conformance"),
             ToolName::Browser => file("target/browser/node_modules/playwright-core"),
@@ -145,7 +146,7 @@ fn d2(sh: &Shell) -> Result<()> {
 
 /// Chromium and poppler-utils from Debian, when a command is missing.
 fn apt(sh: &Shell) -> Result<()> {
-    section("tools: Chromium and poppler-utils (Debian)");
+    section("tools: Chromium, poppler-utils and PostgreSQL (Debian)");
     if !ToolName::Apt.present(sh) {
         // Only this step needs root: through sudo when not root already.
         let root = cmd!(sh, "id -u").read()? == "0";
@@ -155,7 +156,7 @@ fn apt(sh: &Shell) -> Result<()> {
             ("sudo", &["env"])
         };
         cmd!(sh, "{program} {apt...} apt-get update -qq").run()?;
-        cmd!(sh, "{program} {apt...} DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils")
+        cmd!(sh, "{program} {apt...} DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils postgresql")
             .ignore_stdout()
             .run()?;
     }
@@ -181,4 +182,13 @@ fn npm_project(sh: &Shell, dir: &str, name: &str, packages: &[&str], marker: &st
     )
     .run()?;
     Ok(())
+}
+
+/// Whether Debian's PostgreSQL server binaries are installed.
+fn postgres_installed() -> bool {
+    std::fs::read_dir("/usr/lib/postgresql").is_ok_and(|versions| {
+        versions
+            .filter_map(Result::ok)
+            .any(|v| v.path().join("bin/initdb").is_file())
+    })
 }

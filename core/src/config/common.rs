@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 use std::time::Duration;
 
-use super::setting::{millis, number, path, settings_table};
+use super::setting::{millis, number, path, secret, settings_table};
+use crate::secret::Secret;
 
 /// Default local rate limit per tool, in calls per second.
 pub const DEFAULT_RATE_LIMIT_PER_SECOND: u32 = 5;
@@ -26,5 +27,9 @@ settings_table! {
         /// Default local rate limit of every tool that calls an upstream API, per caller, in
         /// calls per second (default 5; 0 = off).
         default_rate_limit: u32 = DEFAULT_RATE_LIMIT_PER_SECOND, TOOLPACK_RATE_LIMIT_PER_SECOND, number;
+        /// A PostgreSQL URL (`postgres://user:password@host:port/db`, libpq form) for the
+        /// state replicas share (the saved places); unset: SQLite in the data directory.
+        /// A secret: it carries the password.
+        database_url: Option<Secret> = None, TOOLPACK_DATABASE_URL, secret;
     }
 }

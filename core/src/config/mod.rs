@@ -144,6 +144,10 @@ impl Config {
         };
         platform.map(|dir| dir.join("toolpack"))
     }
+    /// The PostgreSQL URL of the shared store (`TOOLPACK_DATABASE_URL`), if any.
+    pub fn database_url(&self) -> Option<&Secret> {
+        self.common.database_url.as_ref()
+    }
     /// The configured `d2` binary (`D2_BIN`), if any.
     pub fn d2_bin(&self) -> Option<&PathBuf> {
         self.loko.d2_bin.as_ref()
@@ -252,6 +256,11 @@ impl ConfigBuilder {
     /// Sets the data directory (`TOOLPACK_DATA_DIR`).
     pub fn data_dir(mut self, dir: impl Into<PathBuf>) -> Self {
         self.config.common.data_dir = Some(dir.into());
+        self
+    }
+    /// Stores the saved places in PostgreSQL at `url` (`TOOLPACK_DATABASE_URL`).
+    pub fn database_url(mut self, url: impl Into<String>) -> Self {
+        self.config.common.database_url = non_blank_secret(url.into());
         self
     }
     /// Sets the `d2` binary the loko tools run (`D2_BIN`).
@@ -529,7 +538,7 @@ mod tests {
     #[test]
     fn every_family_table_contributes_its_settings_once() {
         let names: Vec<&str> = setting_names().collect();
-        assert_eq!(names.len(), 17);
+        assert_eq!(names.len(), 18);
         let mut distinct = names.clone();
         distinct.sort();
         distinct.dedup();

@@ -57,7 +57,7 @@ pub(crate) struct DigitransitState {
 impl crate::family_state::FamilyState for DigitransitState {
     fn new(config: &crate::Config) -> Self {
         Self {
-            store: user_variables::store::UserStore::new(config.data_dir()),
+            store: user_variables::store::UserStore::new(config),
         }
     }
 }

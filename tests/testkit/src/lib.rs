@@ -4,6 +4,7 @@
 
 pub mod fake_upstream;
 pub mod loko_project;
+pub mod postgres;
 pub mod vectors;
 
 pub use fake_upstream::{BodyMode, FakeUpstream, RecordedRequest, Scenario};

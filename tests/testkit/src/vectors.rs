@@ -365,7 +365,7 @@ pub fn check_no_secrets(settings: &BTreeMap<String, String>, body: &Value) -> Re
     let text = body.to_string();
     let leaked: Vec<&String> = settings
         .iter()
-        .filter(|(name, value)| name.ends_with("_API_KEY") && !value.trim().is_empty())
+        .filter(|(name, value)| is_secret_setting(name) && !value.trim().is_empty())
         .filter(|(_, value)| text.contains(value.trim()))
         .map(|(name, _)| name)
         .collect();
@@ -376,14 +376,52 @@ pub fn check_no_secrets(settings: &BTreeMap<String, String>, body: &Value) -> Re
     }
 }
 
+/// Whether setting `name` holds a secret: an API key, or the database URL (its password).
+fn is_secret_setting(name: &str) -> bool {
+    name.ends_with("_API_KEY") || name == "TOOLPACK_DATABASE_URL"
+}
+
 /// Runs every vector on one surface and panics with every failure.
 ///
 /// For each case the fake upstream (started once, on loopback) gets the case's
 /// scenarios, then `run_case(case, settings)` makes the calls on a fresh toolpack,
 /// client or process built from `settings` alone, and returns the last call's
 /// `(isError, body)`, or `None` when the surface cannot express the case.
-pub async fn run_all<F, Fut>(mut run_case: F)
+pub async fn run_all<F, Fut>(run_case: F)
 where
+    F: FnMut(ToolCase, BTreeMap<String, String>) -> Fut,
+    Fut: Future<Output = Option<(bool, Value)>>,
+{
+    run_cases(|_| Some(BTreeMap::new()), run_case).await
+}
+
+/// Runs every vector that uses the saved-places store (its settings put
+/// `TOOLPACK_DATA_DIR` in the case's temporary directory) with `TOOLPACK_DATABASE_URL` set to a fresh database from
+/// `database()`: the same vectors, on the PostgreSQL store.
+pub async fn run_store_cases_on<D, F, Fut>(database: D, run_case: F)
+where
+    D: Fn() -> String,
+    F: FnMut(ToolCase, BTreeMap<String, String>) -> Fut,
+    Fut: Future<Output = Option<(bool, Value)>>,
+{
+    run_cases(
+        |case: &Case| {
+            // A case about the data directory itself (one that cannot be created) is
+            // SQLite's alone.
+            let uses_store = case.config.get("TOOLPACK_DATA_DIR").map(String::as_str);
+            (uses_store == Some("${TEMP_DIR}"))
+                .then(|| BTreeMap::from([("TOOLPACK_DATABASE_URL".to_owned(), database())]))
+        },
+        run_case,
+    )
+    .await
+}
+
+/// Runs the cases `extra` accepts (with the settings it adds) and panics with every
+/// failure.
+async fn run_cases<E, F, Fut>(extra: E, mut run_case: F)
+where
+    E: Fn(&Case) -> Option<BTreeMap<String, String>>,
     F: FnMut(ToolCase, BTreeMap<String, String>) -> Fut,
     Fut: Future<Output = Option<(bool, Value)>>,
 {
@@ -394,6 +432,9 @@ where
     let mut failures = Vec::new();
     let mut ran = 0;
     for tool_case in cases.iter().cloned() {
+        let Some(extra_settings) = extra(&tool_case.case) else {
+            continue;
+        };
         fake.clear_scenarios();
         fake.clear_requests();
         tool_case
@@ -403,7 +444,8 @@ where
             .cloned()
             .for_each(|s| fake.push_scenario(s));
         let temp_dir = tempfile::tempdir().expect("a temporary directory");
-        let settings = tool_case.case.settings(&fake.base_url(), temp_dir.path());
+        let mut settings = tool_case.case.settings(&fake.base_url(), temp_dir.path());
+        settings.extend(extra_settings);
         let tool_case = ToolCase {
             case: tool_case.case.with_paths(temp_dir.path()),
             tool: tool_case.tool,

@@ -1,5 +1,6 @@
-//! The saved-variables database: SQLite (bundled) at `TOOLPACK_DATA_DIR/digitransit.sqlite3`,
-//! one row per (caller, key), so a caller only ever sees its own places; in WAL mode with a busy timeout so two processes can write at once, its schema
+//! The embedded store: SQLite (bundled) at `TOOLPACK_DATA_DIR/digitransit.sqlite3`,
+//! one row per (caller, key), so a caller only ever sees its own places; in WAL mode
+//! with a busy timeout so two processes can write at once, its schema
 //! versioned by `PRAGMA user_version` and migrated forward on open. A file that cannot be
 //! opened (corrupt, read-only, newer schema) is never replaced or deleted: the call
 //! answers `storage-error` and the file stays as it was.
@@ -10,8 +11,11 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
-use super::types::{PreviousVariable, UserVariable, UserVariableType, UserVariableValue};
-use crate::digitransit::response::{DigitransitErrorCode, Failure};
+use super::{read_variable, storage};
+use crate::digitransit::response::Failure;
+use crate::digitransit::user_variables::types::{
+    PreviousVariable, UserVariable, UserVariableType, UserVariableValue,
+};
 
 /// The database file's name inside the data directory.
 pub const DATABASE_FILE: &str = "digitransit.sqlite3";
@@ -45,14 +49,14 @@ const MIGRATIONS: &[&str] = &[
     ALTER TABLE user_variables_by_caller RENAME TO user_variables;",
 ];
 
-/// The saved-variables store of one toolpack: opened on first use, kept open.
+/// The SQLite store of one toolpack: opened on first use, kept open.
 #[derive(Debug, Clone)]
-pub(crate) struct UserStore {
+pub(crate) struct SqliteStore {
     path: Option<PathBuf>,
     connection: Arc<Mutex<Option<Connection>>>,
 }
 
-impl UserStore {
+impl SqliteStore {
     /// A store in `data_dir` (not opened yet); `None` when no data directory is known.
     pub fn new(data_dir: Option<PathBuf>) -> Self {
         Self {
@@ -245,33 +249,13 @@ fn schema_version(connection: &Connection) -> Result<usize, Failure> {
 }
 
 fn read_row(row: &rusqlite::Row<'_>) -> rusqlite::Result<Result<UserVariable, Failure>> {
-    let (key, kind, value, created_at, updated_at): (String, String, String, String, String) = (
+    Ok(read_variable(
         row.get(0)?,
         row.get(1)?,
         row.get(2)?,
         row.get(3)?,
         row.get(4)?,
-    );
-    Ok((|| {
-        let r#type = UserVariableType::parse(&kind)
-            .ok_or_else(|| storage(format!("variable '{key}' has an unknown type '{kind}'")))?;
-        let value = serde_json::from_str(&value)
-            .map_err(|e| storage(format!("variable '{key}' has an unreadable value: {e}")))?;
-        Ok(UserVariable {
-            key,
-            r#type,
-            value,
-            created_at,
-            updated_at,
-        })
-    })())
-}
-
-fn storage(message: String) -> Failure {
-    Failure::new(
-        DigitransitErrorCode::StorageError,
-        format!("Saved places are unavailable: {message}."),
-    )
+    ))
 }
 
 fn sql_failure(error: rusqlite::Error) -> Failure {
