@@ -27,7 +27,12 @@ async fn replica(database_url: &str) -> Replica {
         .unwrap()
         .port();
     let child = tokio::process::Command::new(BIN)
-        .args(["serve", "--http", &format!("127.0.0.1:{port}"), "--stateless"])
+        .args([
+            "serve",
+            "--http",
+            &format!("127.0.0.1:{port}"),
+            "--stateless",
+        ])
         .env_clear()
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("TOOLPACK_HTTP_TOKENS", format!("alice:{TOKEN}"))

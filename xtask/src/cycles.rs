@@ -80,8 +80,9 @@ fn import_graph(sources: &BTreeMap<Module, String>) -> BTreeMap<Module, BTreeSet
     for (module, code) in &code {
         let module = *module;
         let mut targets = BTreeSet::new();
-        for path in paths(code) {
-            let Some(target) = resolve(&path, module, &modules, 0) else {
+        for written in paths(code) {
+            let written_in = [module.as_slice(), &written.inline].concat();
+            let Some(target) = resolve(&written.path, &written_in, &modules, 0) else {
                 continue;
             };
             if !target.starts_with(module) {
@@ -136,19 +137,52 @@ fn resolve(path: &[String], module: &Module, modules: &Modules, depth: usize) ->
     Some(at)
 }
 
+/// A path written in a file.
+struct Written {
+    /// The inline modules (`mod name { … }`) it is written in, outermost first.
+    inline: Vec<String>,
+    path: Vec<String>,
+    /// The name it binds, when it is a leaf of a `pub use`.
+    reexported_as: Option<String>,
+}
+
 /// Every path written in `code`: each `a::b::c` run, and each leaf of a `use` tree
 /// (`use crate::{x::y, z}` gives `crate::x::y` and `crate::z`).
-fn paths(code: &str) -> Vec<Vec<String>> {
+fn paths(code: &str) -> Vec<Written> {
     let tokens = tokens(code);
     let mut out = Vec::new();
+    // The open inline modules, each with the brace depth inside it.
+    let mut inline: Vec<(String, usize)> = Vec::new();
+    let mut depth = 0;
     let mut i = 0;
     while i < tokens.len() {
-        if tokens[i] == "use" {
-            i += 1;
-            let mut leaves = Vec::new();
-            use_tree(&tokens, &mut i, Vec::new(), &mut leaves);
-            out.extend(leaves.into_iter().map(|leaf| leaf.path));
-            continue;
+        match tokens[i].as_str() {
+            "use" => {
+                let public = i > 0 && (tokens[i - 1] == "pub" || tokens[i - 1] == "·");
+                i += 1;
+                let mut leaves = Vec::new();
+                use_tree(&tokens, &mut i, Vec::new(), &mut leaves);
+                out.extend(leaves.into_iter().map(|leaf| Written {
+                    inline: names(&inline),
+                    path: leaf.path,
+                    reexported_as: public.then_some(leaf.name),
+                }));
+                continue;
+            }
+            "mod" if tokens.get(i + 2).is_some_and(|t| t == "{") => {
+                depth += 1;
+                inline.push((tokens[i + 1].clone(), depth));
+                i += 3;
+                continue;
+            }
+            "{" => depth += 1,
+            "}" => {
+                if inline.last().is_some_and(|(_, open)| *open == depth) {
+                    inline.pop();
+                }
+                depth = depth.saturating_sub(1);
+            }
+            _ => {}
         }
         if is_word(&tokens[i]) {
             let mut path = vec![tokens[i].clone()];
@@ -159,12 +193,21 @@ fn paths(code: &str) -> Vec<Vec<String>> {
                 i += 2;
             }
             if path.len() > 1 {
-                out.push(path);
+                out.push(Written {
+                    inline: names(&inline),
+                    path,
+                    reexported_as: None,
+                });
             }
         }
         i += 1;
     }
     out
+}
+
+/// The names of the open inline modules, outermost first.
+fn names(inline: &[(String, usize)]) -> Vec<String> {
+    inline.iter().map(|(name, _)| name.clone()).collect()
 }
 
 /// One leaf of a `use` tree: the path, and the name it binds (its alias or last segment).
@@ -174,22 +217,15 @@ struct UseLeaf {
 }
 
 /// The names a module re-exports (`pub use a::B;`, `pub(crate) use c::D as E;`), each
-/// with the path it stands for.
+/// with the path it stands for. Globs and re-exports inside inline modules bind no name
+/// of the file's module, so they are left out.
 fn reexports(code: &str) -> BTreeMap<String, Vec<String>> {
-    let tokens = tokens(code);
-    let mut out = BTreeMap::new();
-    let mut i = 0;
-    while i < tokens.len() {
-        if tokens[i] == "use" && i > 0 && (tokens[i - 1] == "pub" || tokens[i - 1] == "·") {
-            i += 1;
-            let mut leaves = Vec::new();
-            use_tree(&tokens, &mut i, Vec::new(), &mut leaves);
-            out.extend(leaves.into_iter().map(|leaf| (leaf.name, leaf.path)));
-            continue;
-        }
-        i += 1;
-    }
-    out
+    paths(code)
+        .into_iter()
+        .filter(|written| written.inline.is_empty())
+        .filter_map(|written| Some((written.reexported_as?, written.path)))
+        .filter(|(name, _)| is_word(name))
+        .collect()
 }
 
 /// Reads one use tree at `tokens[*i]`, adding its leaves (prefixed by `prefix`) to `out`.
@@ -480,6 +516,23 @@ mod tests {
         assert!(graph[&vec!["a".to_owned(), "inner".to_owned()]].contains(&vec!["b".to_owned()]));
         assert!(graph[&vec!["b".to_owned()]].contains(&vec!["c".to_owned()]));
         assert!(graph[&Vec::new()].is_empty());
+    }
+
+    #[test]
+    fn super_inside_an_inline_module_means_the_file_module() {
+        let sources = tree(&[
+            ("", "mod config; mod tfl;"),
+            (
+                "config",
+                "mod tfl; pub mod env { pub use super::tfl::env::*; }\n\
+                 #[cfg(test)] mod tests { use super::*; }",
+            ),
+            ("config::tfl", "pub mod env {}"),
+            ("tfl", "use crate::config::Config;"),
+        ]);
+        let graph = import_graph(&sources);
+        assert!(circles(&graph).is_empty(), "{graph:?}");
+        assert!(graph[&vec!["config".to_owned()]].is_empty(), "{graph:?}");
     }
 
     #[test]
