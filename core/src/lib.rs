@@ -41,6 +41,7 @@ pub mod rate_limit;
 pub mod report;
 pub mod schema;
 pub mod secret;
+pub mod telemetry;
 pub mod tool;
 mod tool_spec;
 mod toolpack;

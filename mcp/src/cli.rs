@@ -11,7 +11,7 @@ use serde_json::Value;
 use toolpack::report::{Level, Report, Reporter, with_reporter};
 use toolpack::{Catalog, Config, Toolpack};
 
-use crate::http::{HttpOptions, TOKENS_ENV, parse_tokens};
+use crate::http::{HttpOptions, MetricsRoute, TOKENS_ENV, parse_tokens};
 use crate::toolsets::{ToolChoice, names};
 use crate::{OAuthOptions, ServerLimits, ToolpackServer, select_tools};
 
@@ -76,6 +76,13 @@ struct ServeArgs {
     /// Stateless HTTP: no sessions, JSON responses; replicas need no sticky sessions.
     #[arg(long)]
     stateless: bool,
+    /// Serve GET /metrics without authentication (for a scraper on a private network).
+    /// By default it needs the same credential as /mcp.
+    #[arg(long, conflicts_with = "no_metrics")]
+    metrics_public: bool,
+    /// Serve no /metrics and record no metrics.
+    #[arg(long)]
+    no_metrics: bool,
     /// Largest HTTP request body, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = crate::http::DEFAULT_MAX_BODY_BYTES)]
     max_body_bytes: usize,
@@ -210,6 +217,11 @@ server)"
         allowed_origins: args.allowed_origins.clone(),
         stateless: args.stateless,
         max_body_bytes: args.max_body_bytes,
+        metrics: match (args.metrics_public, args.no_metrics) {
+            (_, true) => MetricsRoute::Off,
+            (true, false) => MetricsRoute::Public,
+            (false, false) => MetricsRoute::Authenticated,
+        },
     };
     if !options.authenticates() && !addr.ip().is_loopback() {
         if !args.allow_unauthenticated {

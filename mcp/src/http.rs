@@ -1,8 +1,9 @@
 //! Streamable HTTP serving: `/mcp` behind authentication (static bearer tokens and/or
 //! OAuth 2.1 access tokens, each credential its own caller), scope checks with the
 //! MCP step-up answer, the protected-resource metadata, `GET /healthz`, the
-//! DNS-rebinding allow-lists, a body-size limit, stateless mode, and session
-//! termination answered with 204.
+//! DNS-rebinding allow-lists, a body-size limit, stateless mode, session termination
+//! answered with 204, and `GET /metrics` (Prometheus text, behind the same
+//! authentication unless made public).
 
 use std::sync::Arc;
 
@@ -43,6 +44,20 @@ pub struct HttpOptions {
     pub stateless: bool,
     /// Largest request body, in bytes (`0`: the default).
     pub max_body_bytes: usize,
+    /// Whether and how `GET /metrics` is served.
+    pub metrics: MetricsRoute,
+}
+
+/// How `GET /metrics` (the Prometheus text format) is served.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum MetricsRoute {
+    /// Behind the same authentication as `/mcp` (any accepted credential may scrape).
+    #[default]
+    Authenticated,
+    /// Without authentication, for a scraper on a private network (`--metrics-public`).
+    Public,
+    /// Not served, and no metrics recorded (`--no-metrics`).
+    Off,
 }
 
 impl HttpOptions {
@@ -69,6 +84,7 @@ impl std::fmt::Debug for HttpOptions {
             .field("allowed_origins", &self.allowed_origins)
             .field("stateless", &self.stateless)
             .field("max_body_bytes", &self.max_body_bytes)
+            .field("metrics", &self.metrics)
             .finish()
     }
 }
@@ -110,8 +126,11 @@ pub fn router(
         },
         body_limit: options.body_limit(),
     });
-    let mut app: Router = Router::new()
-        .nest_service("/mcp", service)
+    let mut app: Router = Router::new().nest_service("/mcp", service);
+    if options.metrics == MetricsRoute::Authenticated {
+        app = app.route("/metrics", metrics_route());
+    }
+    app = app
         .layer(middleware::from_fn(deleted_is_no_content))
         .layer(middleware::from_fn_with_state(gate.clone(), authenticate))
         .route(
@@ -124,6 +143,9 @@ pub fn router(
                 }))
             }),
         );
+    if options.metrics == MetricsRoute::Public {
+        app = app.route("/metrics", metrics_route());
+    }
     if options.authenticates() {
         let resource = gate.resource.clone();
         let metadata = axum::routing::get(move |headers: HeaderMap| {
@@ -135,6 +157,23 @@ pub fn router(
             .route(&format!("{METADATA_PATH}/mcp"), metadata);
     }
     (app, move || sessions.cancel())
+}
+
+/// `GET /metrics`: the process's metrics in the Prometheus text format.
+fn metrics_route() -> axum::routing::MethodRouter {
+    let handle = crate::telemetry::prometheus();
+    axum::routing::get(move || {
+        let text = handle.render();
+        async move {
+            (
+                [(
+                    header::CONTENT_TYPE,
+                    "text/plain; version=0.0.4; charset=utf-8",
+                )],
+                text,
+            )
+        }
+    })
 }
 
 fn host_of(headers: &HeaderMap) -> &str {

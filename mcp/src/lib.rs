@@ -10,6 +10,7 @@ mod toolsets;
 
 pub mod cli;
 pub mod http;
+pub mod telemetry;
 
 pub use auth::{
     ALGORITHMS, AuthFailure, Authenticator, JwtError, JwtValidator, OAuthOptions, ProtectedResource,

@@ -1,19 +1,15 @@
 //! `toolpack-mcp`: see `toolpack-mcp --help`. Logs go to stderr only (stdout is the
-//! MCP transport in stdio mode); set `RUST_LOG` (default `warn`) to see more.
+//! MCP transport in stdio mode); set `RUST_LOG` (default `warn`) to see more, and
+//! `OTEL_EXPORTER_OTLP_ENDPOINT` to export traces.
 
 use std::process::ExitCode;
 
 use clap::Parser;
-use tracing_subscriber::EnvFilter;
 
 #[tokio::main]
 async fn main() -> ExitCode {
-    tracing_subscriber::fmt()
-        .with_writer(std::io::stderr)
-        .with_ansi(false)
-        .with_env_filter(
-            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn")),
-        )
-        .init();
-    toolpack_mcp::cli::Cli::parse().run().await
+    let telemetry = toolpack_mcp::telemetry::init();
+    let code = toolpack_mcp::cli::Cli::parse().run().await;
+    drop(telemetry);
+    code
 }

@@ -13,6 +13,7 @@ use rmcp::model::{
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 use toolpack::{Caller, ToolEntry, ToolResult, Toolpack};
+use tracing::Instrument;
 
 use crate::notify::{Forwarder, SessionLevel};
 use crate::toolsets::ToolChoice;
@@ -192,6 +193,7 @@ machine-readable code.",
             ));
         }
         let Ok(_permit) = self.in_flight.clone().try_acquire_owned() else {
+            crate::telemetry::call_refused("busy");
             return Err(McpError::new(
                 ErrorCode(SERVER_BUSY),
                 format!(
@@ -208,14 +210,16 @@ machine-readable code.",
             context.meta.get_progress_token(),
         );
         let toolpack = self.toolpack.for_caller(caller);
+        let span = crate::telemetry::call_span(name, &context);
         let call = tokio::time::timeout(
             self.limits.call_deadline,
             toolpack::report::with_reporter(
                 forwarder.reporter(),
                 toolpack.call_json(name, arguments),
-            ),
+            )
+            .instrument(span.clone()),
         );
-        let answer = self.finish_call(name, call, &context).await;
+        let answer = self.finish_call(name, call, &context, &span).await;
         forwarder.finish().await;
         answer
     }
@@ -249,7 +253,8 @@ fn request_scope(context: &RequestContext<RoleServer>) -> (Caller, ToolChoice) {
 }
 
 impl ToolpackServer {
-    /// Waits for `call` (or the client's cancellation) and shapes the answer.
+    /// Waits for `call` (or the client's cancellation), shapes the answer, and marks
+    /// the call's `span` with its error.
     async fn finish_call(
         &self,
         name: &str,
@@ -257,10 +262,34 @@ impl ToolpackServer {
             Output = Result<Result<ToolResult, toolpack::UnknownTool>, tokio::time::error::Elapsed>,
         >,
         context: &RequestContext<RoleServer>,
+        span: &tracing::Span,
     ) -> Result<CallToolResponse, McpError> {
+        let answer = self.answer(name, call, context).await;
+        match &answer {
+            Ok(result) => {
+                if let Some(code) = &result.error_code {
+                    crate::telemetry::record_tool_error(span, code);
+                }
+            }
+            Err(error) => crate::telemetry::record_protocol_error(span, error.code.0),
+        }
+        answer.map(|result| mcp_result(result).into())
+    }
+
+    /// The tool's result, or the JSON-RPC error for a call abandoned at the deadline or
+    /// cancelled by the client.
+    async fn answer(
+        &self,
+        name: &str,
+        call: impl std::future::Future<
+            Output = Result<Result<ToolResult, toolpack::UnknownTool>, tokio::time::error::Elapsed>,
+        >,
+        context: &RequestContext<RoleServer>,
+    ) -> Result<ToolResult, McpError> {
         tokio::select! {
             result = call => {
                 let Ok(result) = result else {
+                    crate::telemetry::call_refused("deadline");
                     return Err(McpError::new(
                         ErrorCode(CALL_DEADLINE_EXCEEDED),
                         format!(
@@ -270,8 +299,7 @@ impl ToolpackServer {
                         None,
                     ));
                 };
-                let result = result.map_err(|e| McpError::invalid_params(e.to_string(), None))?;
-                Ok(mcp_result(result).into())
+                result.map_err(|e| McpError::invalid_params(e.to_string(), None))
             }
             () = context.ct.cancelled() => {
                 Err(McpError::internal_error("request cancelled", None))

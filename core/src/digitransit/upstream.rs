@@ -163,6 +163,7 @@ fn policy(toolpack: &Toolpack) -> RequestPolicy {
         max_retry_after: MAX_RETRY_AFTER_WAITED,
         retry_rate_limited: true,
         ..RequestPolicy::with_timeout(toolpack.config().upstream_timeout(DEFAULT_TIMEOUT))
+            .for_family(crate::Toolset::Digitransit)
     }
 }
 

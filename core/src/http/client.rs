@@ -6,6 +6,7 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use tokio::time::Instant as TokioInstant;
+use tracing::Instrument;
 
 use super::error::HttpError;
 use super::policy::RequestPolicy;
@@ -108,6 +109,15 @@ impl UpstreamRequest {
         }
     }
 
+    /// The host (and port) the request goes to, for spans.
+    fn host(&self) -> &str {
+        let rest = self
+            .url
+            .split_once("://")
+            .map_or(&*self.url, |(_, rest)| rest);
+        rest.split(['/', '?', '#']).next().unwrap_or_default()
+    }
+
     /// Scheme, host and path, for logs: no query string, no key.
     fn log_target(&self) -> String {
         self.url.split('?').next().unwrap_or_default().to_owned()
@@ -151,8 +161,46 @@ impl HttpClient {
 
     /// Sends `request`, retrying idempotent requests on 5xx and transport failures
     /// with backoff and jitter (or the server's `Retry-After`), all within the
-    /// policy's total timeout.
+    /// policy's total timeout. The whole exchange is one client span (`GET tfl`);
+    /// each attempt is counted by family and status.
     pub async fn send(
+        &self,
+        request: &UpstreamRequest,
+        policy: &RequestPolicy,
+    ) -> Result<UpstreamResponse, HttpError> {
+        let family = policy.family_name();
+        let span = tracing::info_span!(
+            "upstream",
+            otel.name = format_args!("{} {family}", request.method),
+            otel.kind = "client",
+            http.request.method = %request.method,
+            server.address = request.host(),
+            toolpack.family = family,
+            http.response.status_code = tracing::field::Empty,
+            http.request.resend_count = tracing::field::Empty,
+            error.type = tracing::field::Empty,
+            otel.status_code = tracing::field::Empty,
+        );
+        let outcome = self
+            .send_attempts(request, policy)
+            .instrument(span.clone())
+            .await;
+        match &outcome {
+            Ok(response) => {
+                span.record("http.response.status_code", response.status.as_u16());
+                if response.attempts > 1 {
+                    span.record("http.request.resend_count", response.attempts - 1);
+                }
+            }
+            Err(error) => {
+                span.record("error.type", error.kind());
+                span.record("otel.status_code", "ERROR");
+            }
+        }
+        outcome
+    }
+
+    async fn send_attempts(
         &self,
         request: &UpstreamRequest,
         policy: &RequestPolicy,
@@ -170,6 +218,11 @@ impl HttpClient {
             let outcome = tokio::time::timeout_at(deadline, self.attempt(request, policy))
                 .await
                 .unwrap_or_else(|_| Err(timeout_since(started)));
+            let status = match &outcome {
+                Ok(response) => response.status.as_u16().to_string(),
+                Err(error) => error.kind().to_owned(),
+            };
+            crate::telemetry::upstream_attempt(policy.family_name(), status, attempt > 1);
             let wait = match &outcome {
                 Ok(response)
                     if is_retryable_status(response.status)

@@ -37,4 +37,15 @@ impl HttpError {
     pub fn is_timeout(&self) -> bool {
         matches!(self, Self::Timeout { .. })
     }
+
+    /// A short fixed name of the failure, for metric labels and spans (`timeout`,
+    /// `transport`, `too_large`, `invalid`).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Self::Timeout { .. } => "timeout",
+            Self::Transport { .. } => "transport",
+            Self::TooLarge { .. } => "too_large",
+            Self::InvalidRequest { .. } => "invalid",
+        }
+    }
 }

@@ -2,6 +2,8 @@
 
 use std::time::Duration;
 
+use crate::toolset::Toolset;
+
 /// Limits for one logical upstream request (all its attempts together).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RequestPolicy {
@@ -18,6 +20,8 @@ pub struct RequestPolicy {
     /// Whether a 429 is retried like a 5xx (Digitransit throttling). Off by default:
     /// TfL answers an invalid key with 429.
     pub retry_rate_limited: bool,
+    /// The family whose upstream this is, for metrics and spans (`None`: `other`).
+    pub family: Option<Toolset>,
 }
 
 impl Default for RequestPolicy {
@@ -29,6 +33,7 @@ impl Default for RequestPolicy {
             base_backoff: Duration::from_millis(200),
             max_retry_after: Duration::from_secs(5),
             retry_rate_limited: false,
+            family: None,
         }
     }
 }
@@ -41,5 +46,18 @@ impl RequestPolicy {
             total_timeout,
             ..Self::default()
         }
+    }
+
+    /// This policy, for the upstream of `family`.
+    pub fn for_family(self, family: Toolset) -> Self {
+        Self {
+            family: Some(family),
+            ..self
+        }
+    }
+
+    /// The family's name as metrics and spans show it.
+    pub fn family_name(&self) -> &'static str {
+        self.family.map_or("other", Toolset::as_str)
     }
 }

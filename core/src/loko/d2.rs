@@ -7,6 +7,7 @@ use std::process::Stdio;
 use std::time::Duration;
 
 use tokio::io::AsyncWriteExt;
+use tracing::Instrument;
 
 use super::response::Failure;
 use crate::config::Config;
@@ -72,7 +73,9 @@ impl D2 {
 
     /// Checks `source`; `Ok(Err(_))` is the first syntax error d2 reports.
     pub async fn validate(&self, source: &str) -> Result<Result<(), SyntaxError>, Failure> {
-        let output = self.run(&["validate", "-"], source).await?;
+        let output = self
+            .run_observed("validate", &["validate", "-"], source)
+            .await?;
         if output.status.success() {
             return Ok(Ok(()));
         }
@@ -84,7 +87,8 @@ impl D2 {
     pub async fn render(&self, source: &str, layout: &str, theme: u32) -> Result<Vec<u8>, Failure> {
         let theme = theme.to_string();
         let output = self
-            .run(
+            .run_observed(
+                "render",
                 &[
                     "--layout",
                     layout,
@@ -110,6 +114,39 @@ impl D2 {
     pub async fn version(&self) -> Result<String, Failure> {
         let output = self.run(&["--version"], "").await?;
         Ok(String::from_utf8_lossy(&output.stdout).trim().to_owned())
+    }
+
+    /// [`D2::run`] as `command` (`render`, `validate`): in a `d2 <command>` span, and
+    /// counted by outcome (`ok`, `rejected` when d2 refuses the source, `failed` when it
+    /// could not run).
+    async fn run_observed(
+        &self,
+        command: &'static str,
+        args: &[&str],
+        stdin: &str,
+    ) -> Result<std::process::Output, Failure> {
+        let span = tracing::info_span!(
+            "d2",
+            otel.name = format_args!("d2 {command}"),
+            toolpack.d2.command = command,
+            process.exit.code = tracing::field::Empty,
+        );
+        let output = self.run(args, stdin).instrument(span.clone()).await;
+        let outcome = match &output {
+            Ok(output) => {
+                if let Some(code) = output.status.code() {
+                    span.record("process.exit.code", code);
+                }
+                if output.status.success() {
+                    "ok"
+                } else {
+                    "rejected"
+                }
+            }
+            Err(_) => "failed",
+        };
+        crate::telemetry::d2_run(command, outcome);
+        output
     }
 
     async fn run(&self, args: &[&str], stdin: &str) -> Result<std::process::Output, Failure> {

@@ -142,6 +142,7 @@ impl SyntaxChecker {
             .finalize()
             .into();
         if let Some(known) = self.results.lock().ok().and_then(|r| r.get(&key).cloned()) {
+            crate::telemetry::d2_cache_hit("syntax");
             return Ok(known);
         }
         let file = self.disk_cache.as_ref().map(|dir| {
@@ -156,7 +157,10 @@ impl SyntaxChecker {
             None => None,
         };
         let result = match on_disk {
-            Some(known) => known,
+            Some(known) => {
+                crate::telemetry::d2_cache_hit("syntax");
+                known
+            }
             None => {
                 let result = self.d2.validate(source).await?.err();
                 if let Some(file) = file {

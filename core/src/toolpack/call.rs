@@ -1,14 +1,18 @@
 //! Calling tools on a [`Toolpack`]: typed, by name with JSON, and the one guard every
-//! call passes (the caller's rate limit, and a panic turned into the internal error).
+//! call passes (the caller's rate limit, a panic turned into the internal error, and the
+//! call's span and metrics).
 
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
 
 use futures_util::FutureExt;
 use serde_json::Value;
+use tracing::Instrument;
 
 use crate::Toolpack;
 use crate::catalog::{Catalog, ToolResult, UnknownTool};
+use crate::rate_limit::Refusal;
+use crate::telemetry::{self, CallMeter};
 use crate::tool::{Tool, ToolOutput};
 
 /// A JSON call that has to wait: drive it to completion on a tokio runtime.
@@ -47,13 +51,49 @@ impl Toolpack {
         }
     }
 
+    /// Runs `work`, the call of tool `T`, under the guard: the caller's rate limit first,
+    /// a panic turned into the contract's internal error, all inside an `execute_tool`
+    /// span (the parent of its upstream and d2 spans) and measured.
     pub(crate) async fn guarded<T: Tool, F>(&self, work: F) -> T::Output
+    where
+        F: Future<Output = T::Output>,
+    {
+        let name = T::SPEC.name;
+        let span = tracing::info_span!(
+            "execute_tool",
+            otel.name = format_args!("execute_tool {name}"),
+            gen_ai.operation.name = "execute_tool",
+            gen_ai.tool.name = name,
+            toolpack.toolset = T::SPEC.toolset.as_str(),
+            error.type = tracing::field::Empty,
+            otel.status_code = tracing::field::Empty,
+        );
+        let meter = CallMeter::start(name);
+        let output = self
+            .guarded_work::<T, F>(work)
+            .instrument(span.clone())
+            .await;
+        let code = output.error_code();
+        if let Some(code) = code {
+            span.record("error.type", code);
+            span.record("otel.status_code", "ERROR");
+        }
+        meter.finish(code);
+        output
+    }
+
+    async fn guarded_work<T: Tool, F>(&self, work: F) -> T::Output
     where
         F: Future<Output = T::Output>,
     {
         let name = T::SPEC.name;
         if let Err(refusal) = self.limiters().try_acquire(name, &self.caller) {
             tracing::info!(tool = name, ?refusal, "local rate limit exceeded");
+            let limit = match refusal {
+                Refusal::Caller => "caller",
+                Refusal::UpstreamKey => "upstream_key",
+            };
+            telemetry::rate_limited(name, limit);
             return T::Output::rate_limited(name);
         }
         match AssertUnwindSafe(work).catch_unwind().await {

@@ -100,6 +100,7 @@ pub async fn render_all(
         match result {
             Ok(svg) => {
                 if hit {
+                    crate::telemetry::d2_cache_hit("svg");
                     out.cache_hits += 1;
                 } else {
                     out.rendered += 1;

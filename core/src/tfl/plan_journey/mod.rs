@@ -63,7 +63,8 @@ call again with the chosen suggestion's parameterValue as `from` or `to`. Needs 
         let (from, to) = (input.from.trim(), input.to.trim());
         let request = journey_request(toolpack.config(), from, to, input.need_accessible_route);
         let policy =
-            RequestPolicy::with_timeout(toolpack.config().upstream_timeout(DEFAULT_TIMEOUT));
+            RequestPolicy::with_timeout(toolpack.config().upstream_timeout(DEFAULT_TIMEOUT))
+                .for_family(Toolset::Tfl);
         match toolpack.http().send(&request, &policy).await {
             Ok(response) => classify::classify(&response, from, to),
             Err(error) => transport_error(&error),

@@ -73,6 +73,7 @@ impl UserStore {
     fn counted<T>(&self, result: Result<T, Failure>) -> Result<T, Failure> {
         if let Err(failure) = &result {
             tracing::warn!(store = self.kind(), message = %failure.message, "saved-places store error");
+            crate::telemetry::store_error(self.kind());
         }
         result
     }
