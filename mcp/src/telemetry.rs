@@ -75,8 +75,8 @@ pub fn traces_wanted() -> bool {
 }
 
 /// Installs the process's subscriber: log lines on stderr (`RUST_LOG`, default `warn`)
-/// and, when [`traces_wanted`], every span exported over OTLP/HTTP (protobuf) with
-/// the W3C trace-context propagator. The exporter reads the standard `OTEL_*`
+/// and, when [`traces_wanted`], toolpack's spans (not its libraries') exported over
+/// OTLP/HTTP (protobuf) with the W3C trace-context propagator. The exporter reads the standard `OTEL_*`
 /// variables (endpoint, headers, timeout; `OTEL_SERVICE_NAME`, default `toolpack-mcp`).
 pub fn init() -> Telemetry {
     let filter = EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("warn"));
@@ -94,7 +94,9 @@ pub fn init() -> Telemetry {
         tracing_opentelemetry::layer()
             .with_tracer(provider.tracer("toolpack"))
             .with_filter(
-                tracing_subscriber::filter::Targets::new().with_default(tracing::Level::INFO),
+                tracing_subscriber::filter::Targets::new()
+                    .with_target("toolpack", tracing::Level::INFO)
+                    .with_target("toolpack_mcp", tracing::Level::INFO),
             )
     });
     tracing_subscriber::registry()
@@ -159,7 +161,9 @@ pub fn prometheus() -> PrometheusHandle {
 /// `traceparent` of the request's `_meta` when it has one, else of its HTTP headers.
 /// The core's `execute_tool` span, and its upstream and d2 spans, open inside it.
 pub fn call_span(tool: &str, context: &RequestContext<RoleServer>) -> tracing::Span {
+    // A root of its own: not under the MCP library's long-lived session span.
     let span = tracing::info_span!(
+        parent: None,
         "tools/call",
         otel.name = format_args!("tools/call {tool}"),
         otel.kind = "server",

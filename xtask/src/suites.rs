@@ -193,7 +193,7 @@ fn python(sh: &Shell) -> Result<()> {
     sh.remove_path("target/wheels")?;
     cmd!(sh, "python3 -m venv {venv}").run()?;
     let pip = venv.join("bin/pip");
-    cmd!(sh, "{pip} install -q maturin>=1.9,<2 pytest>=8,<10 mypy>=1.10,<3 graphql-core==3.2.8 toon-format==1.2.0 mcp==2.3.0").run()?;
+    cmd!(sh, "{pip} install -q maturin>=1.9,<2 pytest>=8,<10 mypy>=1.10,<3 graphql-core==3.2.8 toon-format==1.2.0 mcp==2.3.0 opentelemetry-proto==1.45.2").run()?;
     {
         let _dir = sh.push_dir("python");
         let maturin = venv.join("bin/maturin");

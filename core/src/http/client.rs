@@ -187,9 +187,16 @@ impl HttpClient {
             .await;
         match &outcome {
             Ok(response) => {
-                span.record("http.response.status_code", response.status.as_u16());
+                // As i64: OpenTelemetry has no unsigned integers.
+                span.record(
+                    "http.response.status_code",
+                    i64::from(response.status.as_u16()),
+                );
                 if response.attempts > 1 {
-                    span.record("http.request.resend_count", response.attempts - 1);
+                    span.record(
+                        "http.request.resend_count",
+                        i64::from(response.attempts - 1),
+                    );
                 }
             }
             Err(error) => {
