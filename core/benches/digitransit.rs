@@ -2,7 +2,8 @@
 //! HTTP request of the same recorded response (see `support`):
 //! - `geocode_address` beside a bare GET of the recorded Pelias search;
 //! - `plan_trip` beside a bare POST of the same GraphQL body to the recorded OTP answer;
-//! - a saved place read by label (SQLite, WAL), beside nothing: its own median.
+//! - a saved place read by label: SQLite (WAL) beside PostgreSQL on loopback (a throwaway
+//!   cluster, testkit `PgCluster`; SQLite alone when PostgreSQL is not installed).
 //!
 //! Run: `cargo bench -p toolpack --bench digitransit`.
 
@@ -42,15 +43,24 @@ fn main() {
     let runtime = support::runtime();
     let fake = support::fake_upstream(&runtime);
     let data_dir = tempfile::tempdir().unwrap();
-    let config = Config::builder()
-        .digitransit_base_url(fake.base_url())
-        .digitransit_api_key(KEY)
-        .digitransit_router(toolpack::config::DigitransitRouter::Hsl)
-        .data_dir(data_dir.path())
-        // Rate limits off: the benchmark calls far faster than 5 per second.
-        .default_rate_limit(0)
-        .build();
-    let toolpack = Toolpack::new(config).unwrap();
+    let config = |database_url: Option<String>| {
+        let builder = Config::builder()
+            .digitransit_base_url(fake.base_url())
+            .digitransit_api_key(KEY)
+            .digitransit_router(toolpack::config::DigitransitRouter::Hsl)
+            .data_dir(data_dir.path())
+            // Rate limits off: the benchmark calls far faster than 5 per second.
+            .default_rate_limit(0);
+        match database_url {
+            Some(url) => builder.database_url(url).build(),
+            None => builder.build(),
+        }
+    };
+    let toolpack = Toolpack::new(config(None)).unwrap();
+    let cluster = toolpack_testkit::postgres::PgCluster::start();
+    let on_postgres = cluster
+        .as_ref()
+        .map(|cluster| Toolpack::new(config(Some(cluster.create_database()))).unwrap());
     let bare = reqwest::Client::new();
     let search_url = format!("{}/geocoding/v1/search", fake.base_url());
     let graphql_url = format!("{}/routing/v2/hsl/gtfs/v1", fake.base_url());
@@ -72,16 +82,23 @@ fn main() {
         &["bare HTTP POST", "plan_trip, typed", "plan_trip, JSON"],
         rounds,
     );
-    let mut label = support::Laps::new(&["saved place by label"], rounds);
+    let stores: &[&str] = if on_postgres.is_some() {
+        &["SQLite (WAL)", "PostgreSQL (loopback)"]
+    } else {
+        &["SQLite (WAL)"]
+    };
+    let mut label = support::Laps::new(stores, rounds);
     runtime.block_on(async {
-        let saved = toolpack
-            .call_json(
-                "save_user_variable",
-                json!({"key": "home", "type": "location", "value": {"lat": 60.17, "lon": 24.94}}),
-            )
-            .await
-            .unwrap();
-        assert!(!saved.is_error(), "{}", saved.body);
+        for store in std::iter::once(&toolpack).chain(&on_postgres) {
+            let saved = store
+                .call_json(
+                    "save_user_variable",
+                    json!({"key": "home", "type": "location", "value": {"lat": 60.17, "lon": 24.94}}),
+                )
+                .await
+                .unwrap();
+            assert!(!saved.is_error(), "{}", saved.body);
+        }
         for round in 0..geocode.total_rounds(rounds) {
             let t0 = Instant::now();
             let response = bare
@@ -129,10 +146,13 @@ fn main() {
             black_box(result);
             plan.record(round, &[t0, t1, t2, Instant::now()]);
 
-            let t0 = Instant::now();
-            let home = toolpack.user_variable("home").await.unwrap();
-            assert!(home.is_some());
-            label.record(round, &[t0, Instant::now()]);
+            let mut marks = vec![Instant::now()];
+            for store in std::iter::once(&toolpack).chain(&on_postgres) {
+                let home = store.user_variable("home").await.unwrap();
+                assert!(home.is_some());
+                marks.push(Instant::now());
+            }
+            label.record(round, &marks);
 
             if round % 1000 == 0 {
                 fake.clear_requests();
@@ -141,5 +161,6 @@ fn main() {
     });
     geocode.report("geocode_address vs bare GET of the same recorded Pelias search");
     plan.report("plan_trip vs bare POST of the same GraphQL body (recorded OTP answer)");
-    label.report("saved place read by label (SQLite WAL, on a blocking thread)");
+    label.report("saved place read by label: SQLite (WAL, on a blocking thread), then PostgreSQL");
+    drop(cluster);
 }

@@ -9,6 +9,8 @@
 
 #[path = "support/oauth.rs"]
 mod oauth;
+#[path = "support/process.rs"]
+mod process;
 
 use std::time::Instant;
 
@@ -18,38 +20,12 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::json;
 
+use process::{cpu_seconds, percentile, rss_mib};
+
 const CLIENTS: usize = 50;
 const CALLS: usize = 200;
 const STATIONS: [&str; 4] = ["Kings Cross", "Victoria", "Abbey Wood", "Edgware Road"];
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"load","version":"1"}}}"#;
-
-/// User + system CPU seconds of `pid`.
-fn cpu_seconds(pid: u32) -> f64 {
-    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap_or_default();
-    let fields: Vec<&str> = stat
-        .rsplit_once(')')
-        .map(|(_, rest)| rest.split_whitespace().collect())
-        .unwrap_or_default();
-    let ticks: f64 = [11, 12]
-        .iter()
-        .filter_map(|i| fields.get(*i).and_then(|f| f.parse::<f64>().ok()))
-        .sum();
-    ticks / 100.0
-}
-
-/// Resident memory of `pid` in MiB.
-fn rss_mib(pid: u32) -> f64 {
-    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmRSS:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map_or(0.0, |kb| kb / 1024.0)
-}
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
-}
 
 /// Starts the server (with OAuth when `jwks_url` is given); the child and its base URL.
 async fn start(extra: &[&str], jwks_url: Option<&str>) -> (tokio::process::Child, String) {

@@ -75,7 +75,7 @@ async fn call(server: &Server, tool: &str, arguments: Value) -> Option<String> {
     let answer = text
         .lines()
         .filter_map(|line| line.strip_prefix("data:"))
-        .last()
+        .next_back()
         .unwrap_or(&text);
     let body: Value = serde_json::from_str(answer).unwrap_or_else(|e| panic!("{e}: {text}"));
     let result = &body["result"];

@@ -268,4 +268,6 @@ def test_the_event_loop_keeps_turning_while_every_loko_tool_runs(tmp_path: pathl
         return {tool: await longest_pause(client, tool, arguments) for tool, arguments in calls}
 
     pauses = asyncio.run(main())
-    assert all(pause < 0.020 for pause in pauses.values()), pauses
+    # 50 ms: on two cores the OS may preempt the loop while d2 and the worker threads run;
+    # a tool doing its work on the loop's thread would stall it for hundreds of ms.
+    assert all(pause < 0.050 for pause in pauses.values()), pauses
