@@ -1129,18 +1129,42 @@ export interface ValidationIssue {
   location: string
 }
 
-/** Settings: the core's setting names in camelCase (`tflApiKey` is `TFL_API_KEY`). */
+/** What a running tool reports, as MCP notifications carry it: progress or a log event. */
+export type Report =
+  | { type: 'progress'; progress: number; total: number | null; message: string | null }
+  | { type: 'log'; level: 'debug' | 'info' | 'notice' | 'warning' | 'error'; logger: string; message: string }
+
+/** A callback that receives each report of a call, on the event loop, before the call settles. */
+export type OnReport = (report: Report) => void
+
+/**
+ * Settings: the core's setting names in camelCase (`tflApiKey` is `TFL_API_KEY`), and
+ * `onReport`, which receives every call's progress and log reports.
+ */
 export interface ToolpackOptions {
-  [setting: string]: string | number | undefined | null
+  onReport?: OnReport
+  [setting: string]: string | number | undefined | null | OnReport
 }
 
-/** One catalog tool, with MCP field names. */
+/** Options of one `call`. */
+export interface CallOptions {
+  /** Receives this call's reports (instead of the client's). */
+  onReport?: OnReport
+}
+
+/**
+ * One catalog tool, with MCP field names. `inputSchema` has no `$ref`;
+ * `strictInputSchema` is its OpenAI strict-mode form (`null` when the input has none),
+ * `geminiInputSchema` its Gemini function-declaration form.
+ */
 export interface ToolInfo {
   name: string
   title: string
   description: string
   toolset: string
   inputSchema: Record<string, unknown>
+  strictInputSchema: Record<string, unknown> | null
+  geminiInputSchema: Record<string, unknown>
   outputSchema: Record<string, unknown>
   annotations: Record<string, unknown>
 }
@@ -1189,14 +1213,18 @@ export declare class Toolpack {
   constructor(options?: ToolpackOptions)
   /** A client configured from the process environment, with `overrides` on top. */
   static fromEnv(overrides?: ToolpackOptions): Toolpack
-  /** Every tool: name, description, input and output JSON schema, annotations. */
+  /** Every tool: name, description, input schemas (plain, strict, Gemini), output schema, annotations. */
   static tools(): ToolInfo[]
+  /** The same as the static `Toolpack.tools()`. */
+  tools(): ToolInfo[]
   /** A client on the same toolpack acting for `callerId` (its own saved places and rate limits). */
   forCaller(callerId: string): Toolpack
+  /** A client on the same toolpack and caller whose calls report to `onReport`. */
+  reportingTo(onReport: OnReport): Toolpack
   /** The id of the caller this client acts for (`'local'` by default). */
   readonly callerId: string
   /** Calls tool `name`; resolves to the MCP result JSON (contract errors resolve, not reject). */
-  call(name: string, args?: Record<string, unknown> | null): Promise<CallToolResult>
+  call(name: string, args?: Record<string, unknown> | null, options?: CallOptions): Promise<CallToolResult>
   /**
    * Plans a journey in London with the TfL Journey Planner and returns the 5 fastest options (duration, departure and arrival times in London local time, and per leg the mode, line, instruction, times and any disruption, plus the fare in pence when TfL gives one). `from` and `to` accept a place or station name, a postcode, "lat,lon", or a stop id. needAccessibleRoute=true asks TfL for a step-free route (accessibilityPreference=StepFreeToVehicle); false or absent sends no preference. If a name is ambiguous the answer is DISAMBIGUATION_REQUIRED with fromLocationDisambiguation / toLocationDisambiguation suggestions (name, type, matchQuality): call again with the chosen suggestion's parameterValue as `from` or `to`. Needs TFL_API_KEY.
    *

@@ -34,7 +34,7 @@ function messageOf(payload) {
 function settingsOf(options) {
   const settings = {}
   for (const [name, value] of Object.entries(options ?? {})) {
-    if (value === undefined || value === null) continue
+    if (value === undefined || value === null || name === 'onReport') continue
     settings[name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()] = String(value)
   }
   return settings
@@ -44,17 +44,44 @@ function camelCase(name) {
   return name.replace(/[_-]([a-z0-9])/g, (_, c) => c.toUpperCase())
 }
 
+/** The native handle `handle` reporting to `onReport` (parsed reports), or itself. */
+function reportingHandle(handle, onReport) {
+  if (typeof onReport !== 'function') return handle
+  return handle.reportingTo((text) => onReport(JSON.parse(text)))
+}
+
+/** A client of `prototype`'s class over the native `handle`, reporting to `onReport`. */
+function clientOf(prototype, handle, onReport) {
+  const client = Object.create(prototype)
+  client._native = handle
+  client._onReport = onReport
+  client._reporting = reportingHandle(handle, onReport)
+  return client
+}
+
 class Toolpack {
-  /** A client configured only by `options` (the environment is not read). */
+  /**
+   * A client configured only by `options` (the environment is not read). `options.onReport`
+   * receives every call's progress and log reports (see `reportingTo`).
+   */
   constructor(options) {
-    this._native = new native.NativeToolpack(settingsOf(options), false)
+    const handle = new native.NativeToolpack(settingsOf(options), false)
+    Object.assign(this, clientOf(Toolpack.prototype, handle, options?.onReport))
   }
 
   /** A client configured from the process environment, with `overrides` on top. */
   static fromEnv(overrides) {
-    const client = Object.create(Toolpack.prototype)
-    client._native = new native.NativeToolpack(settingsOf(overrides), true)
-    return client
+    const handle = new native.NativeToolpack(settingsOf(overrides), true)
+    return clientOf(Toolpack.prototype, handle, overrides?.onReport)
+  }
+
+  /**
+   * A client on the same toolpack and caller whose calls hand their progress and log
+   * reports (the ones MCP sends as notifications) to `onReport`, one report object each,
+   * in order, on the event loop, before the call's Promise settles.
+   */
+  reportingTo(onReport) {
+    return clientOf(Object.getPrototypeOf(this), this._native, onReport)
   }
 
   /**
@@ -64,9 +91,8 @@ class Toolpack {
    * (> 512 bytes) or control-character id.
    */
   forCaller(callerId) {
-    const client = Object.create(Object.getPrototypeOf(this))
-    client._native = this._native.forCaller(String(callerId))
-    return client
+    const handle = this._native.forCaller(String(callerId))
+    return clientOf(Object.getPrototypeOf(this), handle, this._onReport)
   }
 
   /** The id of the caller this client acts for (`'local'` by default). */
@@ -74,20 +100,29 @@ class Toolpack {
     return this._native.callerId
   }
 
-  /** Every tool: name, description, input and output JSON schema, annotations. */
+  /** Every tool: name, description, input schemas (plain, strict, Gemini), output schema, annotations. */
   static tools() {
     return JSON.parse(native.toolsJson())
   }
 
-  /** Calls tool `name`; resolves to the MCP `CallToolResult` JSON, errors included. */
-  async call(name, args) {
+  /** The same as the static `Toolpack.tools()`. */
+  tools() {
+    return Toolpack.tools()
+  }
+
+  /**
+   * Calls tool `name`; resolves to the MCP `CallToolResult` JSON, errors included.
+   * `options.onReport` receives this call's reports (instead of the client's).
+   */
+  async call(name, args, options) {
+    const handle = options?.onReport ? reportingHandle(this._native, options.onReport) : this._reporting
     // The native call answers at once for calls that never wait, else with a Promise.
-    const outcome = await this._native.call(name, JSON.stringify(args ?? null), true)
+    const outcome = await handle.call(name, JSON.stringify(args ?? null), true)
     return JSON.parse(outcome.json)
   }
 
   async _typed(name, args) {
-    const outcome = await this._native.call(name, JSON.stringify(args ?? null), false)
+    const outcome = await this._reporting.call(name, JSON.stringify(args ?? null), false)
     const body = JSON.parse(outcome.json)
     if (outcome.code != null) throw new ToolpackError(name, outcome.code, outcome.kind ?? 'other', body)
     return body

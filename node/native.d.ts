@@ -15,6 +15,8 @@ export declare class NativeToolpack {
   constructor(settings: Record<string, string>, fromEnv: boolean)
   /** The same toolpack acting for the caller `id`. */
   forCaller(id: string): NativeToolpack
+  /** The same toolpack and caller, whose calls hand each report to `callback` as JSON text. */
+  reportingTo(callback: (report: string) => void): NativeToolpack
   /** The id of the caller this handle acts for. */
   get callerId(): string
   /** The outcome when the call finished on its first poll, else a Promise of it. */

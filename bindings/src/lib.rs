@@ -75,6 +75,13 @@ impl ToolpackError {
     }
 }
 
+/// Every tool of the catalog (name, title, description, toolset, input schemas plain,
+/// strict and Gemini, output schema, annotations), as a JSON array, without a client.
+#[uniffi::export]
+pub fn tools() -> String {
+    Catalog::get().to_json().to_string()
+}
+
 /// The toolpack client: one async method per catalog tool, plus `tools` and `call`.
 #[derive(uniffi::Object)]
 pub struct ToolpackClient {
@@ -117,9 +124,9 @@ impl ToolpackClient {
     }
 
     /// Every tool of the catalog (name, title, description, toolset, input and output
-    /// JSON schema, annotations), as a JSON array.
+    /// JSON schema, annotations), as a JSON array: the same as the top-level `tools()`.
     pub fn tools(&self) -> String {
-        Catalog::get().to_json().to_string()
+        tools()
     }
 
     /// Calls tool `name` with JSON `arguments`; returns the MCP `CallToolResult` JSON,

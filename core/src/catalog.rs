@@ -7,9 +7,12 @@ use futures_util::future::BoxFuture;
 use serde_json::Value;
 
 use crate::Toolpack;
+use crate::arguments::ArgumentSchema;
 use crate::config::Config;
 use crate::error_code::{ErrorCode, error_codes};
-use crate::schema::{JsonObject, input_schema, output_schema};
+use crate::schema::gemini::gemini_variant;
+use crate::schema::strict::strict_variant;
+use crate::schema::{JsonObject, inline_refs, input_type_schema, output_schema};
 use crate::tool::{Tool, ToolOutput, ToolSpec};
 
 /// The one list of tools: calls `$callback!` with one entry per tool, in catalog order,
@@ -144,15 +147,23 @@ impl ToolResult {
 #[error("unknown tool '{0}'")]
 pub struct UnknownTool(pub String);
 
-type Dispatch = fn(Toolpack, Value) -> BoxFuture<'static, ToolResult>;
+type Dispatch = fn(Toolpack, Arc<ArgumentSchema>, Value) -> BoxFuture<'static, ToolResult>;
 
 /// One tool in the catalog.
 #[derive(Clone)]
 pub struct ToolEntry {
     /// Name, title, description, toolset and annotations.
     pub spec: ToolSpec,
-    /// Input JSON schema (root `type: object`).
+    /// Input JSON schema (root `type: object`), inlined: no `$ref`/`$defs`. What every
+    /// surface serves.
     pub input_schema: Arc<JsonObject>,
+    /// The input schema with its named definitions (`$defs`), for code generators.
+    pub input_type_schema: Arc<JsonObject>,
+    /// The input schema in OpenAI strict mode ([`crate::schema::strict`]), when the
+    /// input can be written strictly.
+    pub strict_input_schema: Option<Arc<JsonObject>>,
+    /// The input schema in Gemini's function-declaration subset ([`crate::schema::gemini`]).
+    pub gemini_input_schema: Arc<JsonObject>,
     /// Output JSON schema (success and error bodies).
     pub output_schema: Arc<JsonObject>,
     /// JSON schema of what a successful call returns to typed bindings
@@ -163,6 +174,7 @@ pub struct ToolEntry {
     /// The error codes the tool may answer, with their kinds.
     pub error_codes: Arc<[ErrorCode]>,
     missing_prerequisite: fn(&Config) -> Option<String>,
+    arguments: Arc<ArgumentSchema>,
     dispatch: Dispatch,
 }
 
@@ -184,9 +196,15 @@ impl ToolEntry {
             T::Output::SUCCESS_CODE,
             T::SPEC.name,
         );
+        let input_type_schema = input_type_schema::<T::Input>();
+        let input_schema = inline_refs(input_type_schema.clone());
         Self {
             spec: T::SPEC,
-            input_schema: Arc::new(input_schema::<T::Input>()),
+            strict_input_schema: strict_variant(&input_schema).map(Arc::new),
+            gemini_input_schema: Arc::new(gemini_variant(&input_schema)),
+            arguments: Arc::new(ArgumentSchema::new(input_schema.clone())),
+            input_schema: Arc::new(input_schema),
+            input_type_schema: Arc::new(input_type_schema),
             output_schema: Arc::new(output_schema::<T::Output>()),
             success_schema: Arc::new(output_schema::<<T::Output as ToolOutput>::Success>()),
             error_schema: Arc::new(error_schema),
@@ -202,11 +220,15 @@ impl ToolEntry {
     }
 }
 
-fn dispatch<T: Tool>(toolpack: Toolpack, arguments: Value) -> BoxFuture<'static, ToolResult> {
+fn dispatch<T: Tool>(
+    toolpack: Toolpack,
+    schema: Arc<ArgumentSchema>,
+    arguments: Value,
+) -> BoxFuture<'static, ToolResult> {
     Box::pin(async move {
         let output = toolpack
             .guarded::<T, _>(async {
-                match parse_arguments::<T>(arguments) {
+                match schema.parse::<T::Input>(arguments) {
                     Ok(input) => T::run(&toolpack, input).await,
                     Err(message) => T::Output::invalid_arguments(T::SPEC.name, message),
                 }
@@ -214,32 +236,6 @@ fn dispatch<T: Tool>(toolpack: Toolpack, arguments: Value) -> BoxFuture<'static,
             .await;
         ToolResult::from_output(output)
     })
-}
-
-/// Arguments must be a JSON object; `null` counts as `{}` (MCP allows omitting them).
-fn parse_arguments<T: Tool>(arguments: Value) -> Result<T::Input, String> {
-    let arguments = match arguments {
-        Value::Null => Value::Object(Default::default()),
-        Value::Object(map) => Value::Object(map),
-        other => {
-            return Err(format!(
-                "Arguments must be a JSON object, got {}.",
-                json_kind(&other)
-            ));
-        }
-    };
-    serde_json::from_value(arguments).map_err(|e| format!("Invalid arguments: {e}."))
-}
-
-fn json_kind(value: &Value) -> &'static str {
-    match value {
-        Value::Null => "null",
-        Value::Bool(_) => "a boolean",
-        Value::Number(_) => "a number",
-        Value::String(_) => "a string",
-        Value::Array(_) => "an array",
-        Value::Object(_) => "an object",
-    }
 }
 
 /// The list of every tool compiled into this build.
@@ -278,11 +274,13 @@ impl Catalog {
         let entry = self
             .find(name)
             .ok_or_else(|| UnknownTool(name.to_owned()))?;
-        Ok((entry.dispatch)(toolpack.clone(), arguments).await)
+        Ok((entry.dispatch)(toolpack.clone(), entry.arguments.clone(), arguments).await)
     }
 
     /// The catalog as JSON: one object per tool with `name`, `title`, `description`,
-    /// `toolset`, `inputSchema`, `outputSchema` and `annotations` (MCP field names).
+    /// `toolset`, `inputSchema`, `outputSchema` and `annotations` (MCP field names), plus
+    /// the input schema's host forms `strictInputSchema` (OpenAI strict mode; `null` when
+    /// the input has none) and `geminiInputSchema` (Gemini function declarations).
     pub fn to_json(&self) -> Value {
         Value::Array(self.entries.iter().map(entry_json).collect())
     }
@@ -297,6 +295,8 @@ pub(crate) fn entry_json(entry: &ToolEntry) -> Value {
         "description": entry.spec.description,
         "toolset": entry.spec.toolset.as_str(),
         "inputSchema": *entry.input_schema,
+        "strictInputSchema": entry.strict_input_schema.as_deref(),
+        "geminiInputSchema": *entry.gemini_input_schema,
         "outputSchema": *entry.output_schema,
         "annotations": {
             "title": entry.spec.title,

@@ -74,6 +74,10 @@ fn tool_contract_json(entry: &ToolEntry) -> Value {
     let mut json = entry_json(entry);
     if let Value::Object(map) = &mut json {
         map.insert(
+            "inputTypeSchema".into(),
+            Value::Object((*entry.input_type_schema).clone()),
+        );
+        map.insert(
             "successSchema".into(),
             Value::Object((*entry.success_schema).clone()),
         );
@@ -92,7 +96,8 @@ fn tool_contract_json(entry: &ToolEntry) -> Value {
 impl Catalog {
     /// The whole contract as JSON, what the code generators and the docs read:
     /// `{"tools": [...], "errorKinds": [...]}`. Each tool has the fields of
-    /// [`Catalog::to_json`] plus `successSchema`, `errorSchema` and `errorCodes`
+    /// [`Catalog::to_json`] plus `inputTypeSchema` (the input schema with its `$defs`, to name types),
+    /// `successSchema`, `errorSchema` and `errorCodes`
     /// (`code`, `kind`, `description`); each error kind has its `name`, `variant`,
     /// `description`, `codes` and its class in each language (`python`, `typescript`,
     /// `kotlin`, `swift`).

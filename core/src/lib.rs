@@ -29,6 +29,7 @@
 uniffi::setup_scaffolding!();
 
 pub mod answer;
+mod arguments;
 pub mod caller;
 pub mod catalog;
 pub mod config;

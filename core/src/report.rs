@@ -45,6 +45,50 @@ pub enum Report {
     },
 }
 
+impl Level {
+    /// The level's MCP / syslog name (`debug`, `info`, `notice`, `warning`, `error`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Debug => "debug",
+            Self::Info => "info",
+            Self::Notice => "notice",
+            Self::Warning => "warning",
+            Self::Error => "error",
+        }
+    }
+}
+
+impl Report {
+    /// The report as JSON, with MCP's notification field names, as the Python and Node
+    /// `on_report` callbacks receive it: `{"type": "progress", "progress", "total",
+    /// "message"}` or `{"type": "log", "level", "logger", "message"}` (absent values are
+    /// `null`).
+    pub fn to_json(&self) -> serde_json::Value {
+        match self {
+            Self::Log {
+                level,
+                logger,
+                message,
+            } => serde_json::json!({
+                "type": "log",
+                "level": level.as_str(),
+                "logger": logger,
+                "message": message,
+            }),
+            Self::Progress {
+                done,
+                total,
+                message,
+            } => serde_json::json!({
+                "type": "progress",
+                "progress": done,
+                "total": total,
+                "message": message,
+            }),
+        }
+    }
+}
+
 /// Receives the reports of the calls run inside [`with_reporter`].
 pub trait Reporter: Send + Sync {
     /// Takes one report. Called on the tool's task: keep it quick and never block.
@@ -58,6 +102,11 @@ tokio::task_local! {
 /// Runs `call` with its reports going to `reporter`.
 pub async fn with_reporter<F: Future>(reporter: Arc<dyn Reporter>, call: F) -> F::Output {
     REPORTER.scope(reporter, call).await
+}
+
+/// Whether the current task already reports somewhere (runs inside [`with_reporter`]).
+pub fn has_reporter() -> bool {
+    REPORTER.try_with(|_| ()).is_ok()
 }
 
 /// `work` made to report to the current call's reporter wherever it runs: for blocking

@@ -5,9 +5,29 @@
 
 use std::collections::{BTreeMap, HashMap};
 
+use std::sync::Arc;
+
 use napi::bindgen_prelude::*;
+use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi_derive::napi;
+use toolpack::report::{Report, Reporter};
 use toolpack::{Caller, Catalog, Config, Scopes, ToolResult, Toolpack, UnknownTool};
+
+/// A JavaScript function called with the JSON text of each report, on the event loop.
+/// Weak: a client that reports keeps no process alive by itself.
+type ReportCallback = ThreadsafeFunction<String, Unknown<'static>, String, Status, false, true>;
+
+/// Hands reports to a JavaScript function, queued on the event loop in order.
+struct JsReporter(ReportCallback);
+
+impl Reporter for JsReporter {
+    fn report(&self, report: Report) {
+        self.0.call(
+            report.to_json().to_string(),
+            ThreadsafeFunctionCallMode::NonBlocking,
+        );
+    }
+}
 
 /// The outcome of one call.
 #[napi(object)]
@@ -52,6 +72,18 @@ impl NativeToolpack {
         Ok(Self {
             inner: self.inner.for_caller(caller),
         })
+    }
+
+    /// The same toolpack and caller, whose calls hand each report (progress, log events)
+    /// to `callback` as JSON text, on the event loop, in order.
+    #[napi]
+    pub fn reporting_to(
+        &self,
+        #[napi(ts_arg_type = "(report: string) => void")] callback: ReportCallback,
+    ) -> NativeToolpack {
+        Self {
+            inner: self.inner.reporting_to(Arc::new(JsReporter(callback))),
+        }
     }
 
     /// The id of the caller this handle acts for (`local` unless `forCaller` chose one).

@@ -8,6 +8,7 @@ use std::sync::OnceLock;
 use pyo3::exceptions::{PyLookupError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use serde_json::Value;
+use toolpack::report::{Report, Reporter};
 use toolpack::{Caller, Catalog, Config, ErrorKind, Scopes, ToolResult, Toolpack, UnknownTool};
 
 /// The process that started the tokio runtime. A process forked after that has no
@@ -54,6 +55,17 @@ impl NativeToolpack {
         Ok(Self {
             inner: self.inner.for_caller(caller),
         })
+    }
+
+    /// The same toolpack and caller, whose calls hand each report (progress, log events) to
+    /// `callback` as JSON text. The callback runs on whichever thread the call is on (a
+    /// toolpack worker thread for calls that wait); the Python clients wrap it.
+    fn reporting_to(&self, callback: Py<PyAny>) -> Self {
+        Self {
+            inner: self
+                .inner
+                .reporting_to(std::sync::Arc::new(PyReporter(callback))),
+        }
     }
 
     /// The id of the caller this handle acts for (`local` unless `for_caller` chose one).
@@ -110,6 +122,21 @@ impl NativeToolpack {
 #[pyfunction]
 fn tools_json() -> String {
     Catalog::get().to_json().to_string()
+}
+
+/// Hands reports to a Python callable, as JSON text. An exception in the callable is
+/// reported as unraisable (`sys.unraisablehook`) and never fails the call.
+struct PyReporter(Py<PyAny>);
+
+impl Reporter for PyReporter {
+    fn report(&self, report: Report) {
+        let json = report.to_json().to_string();
+        Python::attach(|py| {
+            if let Err(error) = self.0.call1(py, (json,)) {
+                error.write_unraisable(py, None);
+            }
+        });
+    }
 }
 
 /// Checks the process (see `RUNTIME_PID`) and parses the arguments.

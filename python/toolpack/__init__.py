@@ -11,7 +11,7 @@ and raise a ``ToolpackError`` subclass on a contract error; ``call(name, args)``
 returns the MCP result JSON and never raises for a contract error.
 """
 
-from ._client import AsyncToolpack, ToolInfo, Toolpack
+from ._client import AsyncToolpack, OnReport, Report, ToolInfo, Toolpack
 from . import _errors
 from ._errors import *  # noqa: F403 (one class per error kind, generated)
 from ._generated import TOOL_NAMES
@@ -19,6 +19,8 @@ from ._native import __version__
 
 __all__ = [
     "AsyncToolpack",
+    "OnReport",
+    "Report",
     "TOOL_NAMES",
     "ToolInfo",
     "Toolpack",

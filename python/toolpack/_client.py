@@ -3,9 +3,11 @@ layers over the native core. Tool methods come from ``_generated.py``."""
 
 from __future__ import annotations
 
+import asyncio
 import json
-from collections.abc import Awaitable
-from typing import Any, Self, TypedDict
+import threading
+from collections.abc import Awaitable, Callable
+from typing import Any, Literal, Self, TypedDict
 
 from . import _native
 from ._errors import error_for
@@ -13,15 +15,36 @@ from ._generated import AsyncTools, SyncTools
 
 
 class ToolInfo(TypedDict):
-    """One catalog tool, with MCP field names."""
+    """One catalog tool, with MCP field names. ``inputSchema`` has no ``$ref``;
+    ``strictInputSchema`` is its OpenAI strict-mode form (``None`` when the input has
+    none) and ``geminiInputSchema`` its Gemini function-declaration form."""
 
     name: str
     title: str
     description: str
     toolset: str
     inputSchema: dict[str, Any]
+    strictInputSchema: dict[str, Any] | None
+    geminiInputSchema: dict[str, Any]
     outputSchema: dict[str, Any]
     annotations: dict[str, Any]
+
+
+class Report(TypedDict, total=False):
+    """What a running tool reports, as MCP notifications carry it: progress
+    (``type="progress"``, ``progress``, ``total``, ``message``) or a log event
+    (``type="log"``, ``level``, ``logger``, ``message``)."""
+
+    type: Literal["progress", "log"]
+    progress: float
+    total: float | None
+    level: str
+    logger: str
+    message: str | None
+
+
+OnReport = Callable[[Report], object]
+"""A callback that receives each report of a call (see ``Report``)."""
 
 
 Setting = str | int | float | None
@@ -49,21 +72,47 @@ async def _finished(pending: _native.CallOutcome | Awaitable[_native.CallOutcome
 
 class _Client:
     _native: _native.NativeToolpack
+    _on_report: OnReport | None = None
 
-    def __init__(self, **settings: Setting) -> None:
+    def __init__(self, *, on_report: OnReport | None = None, **settings: Setting) -> None:
         """A client configured only by ``settings``: the core's setting names in lower
         case (``tfl_api_key``, ``tfl_api_base_url``, ``toolpack_upstream_timeout_ms``, …),
         with the same meaning as the environment variables. The environment is not read.
-        An unknown name or a bad value raises ``ValueError`` naming it."""
+        An unknown name or a bad value raises ``ValueError`` naming it. ``on_report``
+        receives every call's progress and log reports (see ``reporting_to``)."""
         self._native = _native.NativeToolpack(_settings(settings), False)
+        self._on_report = on_report
 
     @classmethod
-    def from_env(cls, **overrides: Setting) -> Self:
+    def from_env(cls, *, on_report: OnReport | None = None, **overrides: Setting) -> Self:
         """A client configured from the process environment (``TFL_API_KEY``, …), with
         ``overrides`` (lower-case setting names) applied on top."""
         client = cls.__new__(cls)
         client._native = _native.NativeToolpack(_settings(overrides), True)
+        client._on_report = on_report
         return client
+
+    def reporting_to(self, on_report: OnReport) -> Self:
+        """A client of the same kind, on the same toolpack and caller, whose calls hand
+        their progress and log reports (the ones MCP sends as notifications) to
+        ``on_report``, one ``Report`` dict each, in order. The asyncio client calls it on
+        the event loop; the blocking client on the thread that reports (the caller's, or a
+        toolpack worker). An exception in the callback never fails the call: it goes to
+        ``sys.unraisablehook``."""
+        client = type(self).__new__(type(self))
+        client._native = self._native
+        client._on_report = on_report
+        return client
+
+    def _handle(self, on_report: OnReport | None) -> _native.NativeToolpack:
+        """The native handle for one call: reporting to ``on_report``, else to the
+        client's callback, else nowhere."""
+        callback = on_report or self._on_report
+        return self._native if callback is None else self._reporting(self._native, callback)
+
+    @staticmethod
+    def _reporting(native: _native.NativeToolpack, on_report: OnReport) -> _native.NativeToolpack:
+        return native.reporting_to(lambda text: on_report(json.loads(text)))
 
     def for_caller(self, caller_id: str) -> Self:
         """A client of the same kind, on the same toolpack (state, caches, limits), that acts
@@ -73,6 +122,7 @@ class _Client:
         ``ValueError``."""
         client = type(self).__new__(type(self))
         client._native = self._native.for_caller(caller_id)
+        client._on_report = self._on_report
         return client
 
     @property
@@ -94,16 +144,44 @@ class AsyncToolpack(AsyncTools, _Client):
     Rust does the work on its own threads; the event loop is never blocked.
     """
 
-    async def call(self, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+    async def call(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        on_report: OnReport | None = None,
+    ) -> dict[str, Any]:
         """Calls tool ``name`` and returns the MCP ``CallToolResult`` JSON exactly as an
         MCP client gets it (``content``, ``structuredContent``, ``isError``). Contract
-        errors are returned, not raised; an unknown tool raises ``LookupError``."""
-        outcome = await _finished(self._native.call(name, json.dumps(arguments), True))
+        errors are returned, not raised; an unknown tool raises ``LookupError``.
+        ``on_report`` receives this call's reports (instead of the client's)."""
+        outcome = await _finished(self._handle(on_report).call(name, json.dumps(arguments), True))
         result: dict[str, Any] = json.loads(outcome[2])
         return result
 
     async def _typed(self, name: str, arguments: dict[str, Any]) -> Any:
-        return _decode(name, await _finished(self._native.call(name, json.dumps(arguments), False)))
+        outcome = await _finished(self._handle(None).call(name, json.dumps(arguments), False))
+        return _decode(name, outcome)
+
+    @staticmethod
+    def _reporting(native: _native.NativeToolpack, on_report: OnReport) -> _native.NativeToolpack:
+        """Reports reach ``on_report`` on the event loop that made the call, in order and
+        before the call's result (a report from another thread is queued on the loop ahead
+        of the result)."""
+        loop = asyncio.get_running_loop()
+        loop_thread = threading.get_ident()
+
+        def deliver(text: str) -> None:
+            report: Report = json.loads(text)
+            if threading.get_ident() == loop_thread:
+                on_report(report)
+                return
+            try:
+                loop.call_soon_threadsafe(on_report, report)
+            except RuntimeError:  # the loop has closed: nobody is listening any more
+                pass
+
+        return native.reporting_to(deliver)
 
 
 class Toolpack(SyncTools, _Client):
@@ -112,13 +190,20 @@ class Toolpack(SyncTools, _Client):
     The GIL is released while Rust works, so other Python threads keep running.
     """
 
-    def call(self, name: str, arguments: dict[str, Any] | None = None) -> dict[str, Any]:
+    def call(
+        self,
+        name: str,
+        arguments: dict[str, Any] | None = None,
+        *,
+        on_report: OnReport | None = None,
+    ) -> dict[str, Any]:
         """Calls tool ``name`` and returns the MCP ``CallToolResult`` JSON exactly as an
         MCP client gets it (``content``, ``structuredContent``, ``isError``). Contract
-        errors are returned, not raised; an unknown tool raises ``LookupError``."""
-        outcome = self._native.call_blocking(name, json.dumps(arguments), True)
+        errors are returned, not raised; an unknown tool raises ``LookupError``.
+        ``on_report`` receives this call's reports (instead of the client's)."""
+        outcome = self._handle(on_report).call_blocking(name, json.dumps(arguments), True)
         result: dict[str, Any] = json.loads(outcome[2])
         return result
 
     def _typed(self, name: str, arguments: dict[str, Any]) -> Any:
-        return _decode(name, self._native.call_blocking(name, json.dumps(arguments), False))
+        return _decode(name, self._handle(None).call_blocking(name, json.dumps(arguments), False))

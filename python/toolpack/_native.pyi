@@ -1,7 +1,7 @@
 """Type stub of the native module (the PyO3 layer). Use ``toolpack.Toolpack`` or
 ``toolpack.AsyncToolpack`` instead of this module."""
 
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 
 __version__: str
 
@@ -10,6 +10,7 @@ CallOutcome = tuple[str | None, str | None, str]
 class NativeToolpack:
     def __init__(self, settings: dict[str, str], from_env: bool) -> None: ...
     def for_caller(self, id: str) -> NativeToolpack: ...
+    def reporting_to(self, callback: Callable[[str], object]) -> NativeToolpack: ...
     @property
     def caller_id(self) -> str: ...
     def call(self, name: str, arguments: str, as_mcp: bool) -> CallOutcome | Awaitable[CallOutcome]:

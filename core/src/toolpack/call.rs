@@ -12,6 +12,7 @@ use tracing::Instrument;
 use crate::Toolpack;
 use crate::catalog::{Catalog, ToolResult, UnknownTool};
 use crate::rate_limit::Refusal;
+use crate::report;
 use crate::telemetry::{self, CallMeter};
 use crate::tool::{Tool, ToolOutput};
 
@@ -69,10 +70,13 @@ impl Toolpack {
             otel.status_code = tracing::field::Empty,
         );
         let meter = CallMeter::start(name);
-        let output = self
-            .guarded_work::<T, F>(work)
-            .instrument(span.clone())
-            .await;
+        let work = self.guarded_work::<T, F>(work).instrument(span.clone());
+        let output = match self.reporter.clone() {
+            Some(reporter) if !report::has_reporter() => {
+                report::with_reporter(reporter, work).await
+            }
+            _ => work.await,
+        };
         let code = output.error_code();
         if let Some(code) = code {
             span.record("error.type", code);

@@ -12,6 +12,7 @@ use crate::config::Config;
 use crate::family_state::{FamilyState, FamilyStates};
 use crate::http::HttpClient;
 use crate::rate_limit::RateLimiters;
+use crate::report::Reporter;
 
 pub use build::BuildError;
 pub use call::PendingCall;
@@ -19,11 +20,23 @@ pub use call::PendingCall;
 /// The configured set of tools: configuration, the shared HTTP client, rate
 /// limiters and each family's state (caches, data), acting for one [`Caller`]. Clone
 /// it freely; [`Toolpack::for_caller`] gives a handle on the same state that acts for
-/// another caller.
-#[derive(Clone, Debug)]
+/// another caller, and [`Toolpack::reporting_to`] one whose calls report their progress
+/// and log events to a [`Reporter`].
+#[derive(Clone)]
 pub struct Toolpack {
     inner: Arc<Inner>,
     caller: Caller,
+    reporter: Option<Arc<dyn Reporter>>,
+}
+
+impl std::fmt::Debug for Toolpack {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Toolpack")
+            .field("inner", &self.inner)
+            .field("caller", &self.caller)
+            .field("reporting", &self.reporter.is_some())
+            .finish()
+    }
 }
 
 #[derive(Debug)]
@@ -45,6 +58,7 @@ impl Toolpack {
                 families: FamilyStates::default(),
             }),
             caller: Caller::local(),
+            reporter: None,
         }
     }
 
@@ -55,6 +69,19 @@ impl Toolpack {
         Self {
             inner: Arc::clone(&self.inner),
             caller,
+            reporter: self.reporter.clone(),
+        }
+    }
+
+    /// A handle on the same tools, state and caller whose calls send their reports
+    /// (progress, log events) to `reporter`: how the Python and Node clients hand them to
+    /// an `on_report` callback. A call made inside [`crate::report::with_reporter`]
+    /// reports there instead.
+    pub fn reporting_to(&self, reporter: Arc<dyn Reporter>) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+            caller: self.caller.clone(),
+            reporter: Some(reporter),
         }
     }
 

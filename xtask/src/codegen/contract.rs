@@ -74,7 +74,7 @@ impl Contract {
                     toolset: text(tool, "toolset")?,
                     annotations: tool["annotations"].clone(),
                     description: text(tool, "description")?,
-                    input_schema: tool["inputSchema"].clone(),
+                    input_schema: tool["inputTypeSchema"].clone(),
                     success_schema: tool["successSchema"].clone(),
                     error_codes: array(tool, "errorCodes")?
                         .iter()

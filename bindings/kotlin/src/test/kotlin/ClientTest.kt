@@ -83,6 +83,7 @@ class ClientTest {
 
     @Test
     fun toolsListsEveryCatalogToolAndEachHasATypedMethod() {
+        assertEquals(uniffi.toolpack_uniffi.tools(), ToolpackClient(emptyMap()).tools(), "tools() without a client is the same list")
         val tools = JSONArray(ToolpackClient(emptyMap()).tools())
         assertTrue(tools.length() >= 2)
         for (i in 0 until tools.length()) {
