@@ -44,18 +44,40 @@ function camelCase(name) {
   return name.replace(/[_-]([a-z0-9])/g, (_, c) => c.toUpperCase())
 }
 
-/** The native handle `handle` reporting to `onReport` (parsed reports), or itself. */
-function reportingHandle(handle, onReport) {
-  if (typeof onReport !== 'function') return handle
-  return handle.reportingTo((text) => onReport(JSON.parse(text)))
+/**
+ * Calls tool `name` on the native `handle`; `onReport` (optional) receives each report of
+ * the call, parsed, and all of them before this settles. An exception in `onReport` never
+ * fails the call: it becomes a process warning.
+ */
+async function nativeCall(handle, name, args, asMcp, onReport) {
+  const json = JSON.stringify(args ?? null)
+  if (typeof onReport !== 'function') return await handle.call(name, json, asMcp)
+  let received = 0
+  let wake = null
+  const deliver = (text) => {
+    received += 1
+    try {
+      onReport(JSON.parse(text))
+    } catch (error) {
+      process.emitWarning(`toolpack: onReport threw: ${error}`)
+    }
+    if (wake) wake()
+  }
+  // The native call answers at once for calls that never wait, else with a Promise.
+  const outcome = await handle.call(name, json, asMcp, deliver)
+  while (received < (outcome.reports ?? 0)) {
+    await new Promise((resolve) => {
+      wake = resolve
+    })
+  }
+  return outcome
 }
 
 /** A client of `prototype`'s class over the native `handle`, reporting to `onReport`. */
 function clientOf(prototype, handle, onReport) {
   const client = Object.create(prototype)
   client._native = handle
-  client._onReport = onReport
-  client._reporting = reportingHandle(handle, onReport)
+  client._onReport = typeof onReport === 'function' ? onReport : undefined
   return client
 }
 
@@ -65,8 +87,8 @@ class Toolpack {
    * receives every call's progress and log reports (see `reportingTo`).
    */
   constructor(options) {
-    const handle = new native.NativeToolpack(settingsOf(options), false)
-    Object.assign(this, clientOf(Toolpack.prototype, handle, options?.onReport))
+    this._native = new native.NativeToolpack(settingsOf(options), false)
+    this._onReport = typeof options?.onReport === 'function' ? options.onReport : undefined
   }
 
   /** A client configured from the process environment, with `overrides` on top. */
@@ -115,14 +137,13 @@ class Toolpack {
    * `options.onReport` receives this call's reports (instead of the client's).
    */
   async call(name, args, options) {
-    const handle = options?.onReport ? reportingHandle(this._native, options.onReport) : this._reporting
-    // The native call answers at once for calls that never wait, else with a Promise.
-    const outcome = await handle.call(name, JSON.stringify(args ?? null), true)
+    const onReport = options?.onReport ?? this._onReport
+    const outcome = await nativeCall(this._native, name, args, true, onReport)
     return JSON.parse(outcome.json)
   }
 
   async _typed(name, args) {
-    const outcome = await this._reporting.call(name, JSON.stringify(args ?? null), false)
+    const outcome = await nativeCall(this._native, name, args, false, this._onReport)
     const body = JSON.parse(outcome.json)
     if (outcome.code != null) throw new ToolpackError(name, outcome.code, outcome.kind ?? 'other', body)
     return body

@@ -8,6 +8,8 @@ export interface CallOutcome {
   kind?: string | null
   /** The contract body JSON, or the MCP `CallToolResult` JSON when asked for. */
   json: string
+  /** How many reports the call sent to its `onReport` callback (when it had one). */
+  reports?: number | null
 }
 
 /** A configured toolpack. */
@@ -15,12 +17,15 @@ export declare class NativeToolpack {
   constructor(settings: Record<string, string>, fromEnv: boolean)
   /** The same toolpack acting for the caller `id`. */
   forCaller(id: string): NativeToolpack
-  /** The same toolpack and caller, whose calls hand each report to `callback` as JSON text. */
-  reportingTo(callback: (report: string) => void): NativeToolpack
   /** The id of the caller this handle acts for. */
   get callerId(): string
   /** The outcome when the call finished on its first poll, else a Promise of it. */
-  call(name: string, arguments: string, asMcp: boolean): CallOutcome | Promise<CallOutcome>
+  call(
+    name: string,
+    arguments: string,
+    asMcp: boolean,
+    onReport?: ((report: string) => void) | null,
+  ): CallOutcome | Promise<CallOutcome>
 }
 
 /** Every tool of the catalog, as JSON. */

@@ -6,6 +6,7 @@
 use std::collections::{BTreeMap, HashMap};
 
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU32, Ordering};
 
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
@@ -14,15 +15,21 @@ use toolpack::report::{Report, Reporter};
 use toolpack::{Caller, Catalog, Config, Scopes, ToolResult, Toolpack, UnknownTool};
 
 /// A JavaScript function called with the JSON text of each report, on the event loop.
-/// Weak: a client that reports keeps no process alive by itself.
-type ReportCallback = ThreadsafeFunction<String, Unknown<'static>, String, Status, false, true>;
+/// It keeps the process alive until the call is over (and its reports delivered).
+type ReportCallback = ThreadsafeFunction<String, Unknown<'static>, String, Status, false>;
 
-/// Hands reports to a JavaScript function, queued on the event loop in order.
-struct JsReporter(ReportCallback);
+/// Hands one call's reports to a JavaScript function, queued on the event loop in order,
+/// and counts them: the call's outcome says how many were sent, so the JavaScript side
+/// settles the call only after it has received them all.
+struct JsReporter {
+    callback: ReportCallback,
+    sent: AtomicU32,
+}
 
 impl Reporter for JsReporter {
     fn report(&self, report: Report) {
-        self.0.call(
+        self.sent.fetch_add(1, Ordering::SeqCst);
+        self.callback.call(
             report.to_json().to_string(),
             ThreadsafeFunctionCallMode::NonBlocking,
         );
@@ -38,6 +45,8 @@ pub struct CallOutcome {
     pub kind: Option<String>,
     /// The contract body JSON, or the MCP `CallToolResult` JSON when asked for.
     pub json: String,
+    /// How many reports the call sent to its `onReport` callback (when it had one).
+    pub reports: Option<u32>,
 }
 
 /// A configured toolpack: the native handle behind the `Toolpack` class.
@@ -74,18 +83,6 @@ impl NativeToolpack {
         })
     }
 
-    /// The same toolpack and caller, whose calls hand each report (progress, log events)
-    /// to `callback` as JSON text, on the event loop, in order.
-    #[napi]
-    pub fn reporting_to(
-        &self,
-        #[napi(ts_arg_type = "(report: string) => void")] callback: ReportCallback,
-    ) -> NativeToolpack {
-        Self {
-            inner: self.inner.reporting_to(Arc::new(JsReporter(callback))),
-        }
-    }
-
     /// The id of the caller this handle acts for (`local` unless `forCaller` chose one).
     #[napi(getter)]
     pub fn caller_id(&self) -> String {
@@ -99,6 +96,7 @@ impl NativeToolpack {
     /// wait (upstream I/O, timers) continues on the runtime's threads, never on the
     /// event loop. This saves the thread hops of a Promise for calls that never wait.
     /// An unknown tool or arguments that are not JSON throw with code `InvalidArg`.
+    /// `onReport` receives the call's reports (progress, log events) as JSON text.
     #[napi(ts_return_type = "CallOutcome | Promise<CallOutcome>")]
     pub fn call<'env>(
         &self,
@@ -106,16 +104,29 @@ impl NativeToolpack {
         name: String,
         arguments: String,
         as_mcp: bool,
+        #[napi(ts_arg_type = "((report: string) => void) | undefined | null")] on_report: Option<
+            ReportCallback,
+        >,
     ) -> Result<Either<CallOutcome, PromiseRaw<'env, CallOutcome>>> {
         let arguments: serde_json::Value = serde_json::from_str(&arguments)
             .map_err(|e| invalid(format!("arguments are not valid JSON: {e}")))?;
-        match within_runtime_if_available(|| self.inner.call_json_now_or_later(name, arguments)) {
-            Ok(result) => Ok(Either::A(outcome(result, as_mcp)?)),
-            Err(pending) => {
-                Ok(Either::B(env.spawn_future(async move {
-                    outcome(pending.await, as_mcp)
-                })?))
-            }
+        let reporter = on_report.map(|callback| {
+            Arc::new(JsReporter {
+                callback,
+                sent: AtomicU32::new(0),
+            })
+        });
+        let toolpack = match &reporter {
+            Some(reporter) => self.inner.reporting_to(reporter.clone()),
+            None => self.inner.clone(),
+        };
+        let sent = move || reporter.as_ref().map(|r| r.sent.load(Ordering::SeqCst));
+        match within_runtime_if_available(|| toolpack.call_json_now_or_later(name, arguments)) {
+            Ok(result) => Ok(Either::A(outcome(result, as_mcp, sent())?)),
+            Err(pending) => Ok(Either::B(env.spawn_future(async move {
+                let result = pending.await;
+                outcome(result, as_mcp, sent())
+            })?)),
         }
     }
 }
@@ -123,9 +134,11 @@ impl NativeToolpack {
 fn outcome(
     result: std::result::Result<ToolResult, UnknownTool>,
     as_mcp: bool,
+    reports: Option<u32>,
 ) -> Result<CallOutcome> {
     let result = result.map_err(invalid)?;
     Ok(CallOutcome {
+        reports,
         kind: result.error_kind().map(|k| k.as_str().to_owned()),
         json: result.json_text(as_mcp),
         code: result.error_code,

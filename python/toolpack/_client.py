@@ -7,9 +7,10 @@ import asyncio
 import json
 import threading
 from collections.abc import Awaitable, Callable
-from typing import Any, Literal, Self, TypedDict
+from typing import Any, Literal, Self, TypedDict, TypeVar
 
 from . import _native
+from ._native import NativeToolpack
 from ._errors import error_for
 from ._generated import AsyncTools, SyncTools
 
@@ -45,6 +46,8 @@ class Report(TypedDict, total=False):
 
 OnReport = Callable[[Report], object]
 """A callback that receives each report of a call (see ``Report``)."""
+
+_Kind = TypeVar("_Kind", bound="_Client")
 
 
 Setting = str | int | float | None
@@ -104,14 +107,22 @@ class _Client:
         client._on_report = on_report
         return client
 
-    def _handle(self, on_report: OnReport | None) -> _native.NativeToolpack:
+    def _twin(self, kind: type[_Kind]) -> _Kind:
+        """A client of ``kind`` (asyncio or blocking) on the same toolpack, caller and
+        reports: what the framework adapters use where a framework wants the other kind."""
+        client = kind.__new__(kind)
+        client._native = self._native
+        client._on_report = self._on_report
+        return client
+
+    def _handle(self, on_report: OnReport | None) -> NativeToolpack:
         """The native handle for one call: reporting to ``on_report``, else to the
         client's callback, else nowhere."""
         callback = on_report or self._on_report
         return self._native if callback is None else self._reporting(self._native, callback)
 
     @staticmethod
-    def _reporting(native: _native.NativeToolpack, on_report: OnReport) -> _native.NativeToolpack:
+    def _reporting(native: NativeToolpack, on_report: OnReport) -> NativeToolpack:
         return native.reporting_to(lambda text: on_report(json.loads(text)))
 
     def for_caller(self, caller_id: str) -> Self:
@@ -164,7 +175,7 @@ class AsyncToolpack(AsyncTools, _Client):
         return _decode(name, outcome)
 
     @staticmethod
-    def _reporting(native: _native.NativeToolpack, on_report: OnReport) -> _native.NativeToolpack:
+    def _reporting(native: NativeToolpack, on_report: OnReport) -> NativeToolpack:
         """Reports reach ``on_report`` on the event loop that made the call, in order and
         before the call's result (a report from another thread is queued on the loop ahead
         of the result)."""

@@ -204,7 +204,9 @@ fn python(sh: &Shell) -> Result<()> {
         .into_iter()
         .find(|p| p.extension().is_some_and(|e| e == "whl"))
         .context("maturin wrote no wheel")?;
-    cmd!(sh, "{pip} install -q {wheel}").run()?;
+    // The wheel with its framework extras, the frameworks pinned to the tested versions.
+    let with_extras = format!("{}[langchain,openai-agents,pydantic-ai]", wheel.display());
+    cmd!(sh, "{pip} install -q {with_extras} langchain-core==1.8.3 openai-agents==0.24.0 pydantic-ai-slim==2.68.0").run()?;
 
     section("python: pytest against the installed package (every vector, async and sync)");
     cmd!(sh, "cargo build -q --locked -p toolpack-testkit --bin fake-upstream -p toolpack-mcp --bin toolpack-mcp").run()?;
@@ -264,7 +266,8 @@ fn node(sh: &Shell) -> Result<()> {
         "package.json",
         "{\"name\":\"toolpack-node-tests\",\"private\":true,\"type\":\"module\"}\n",
     )?;
-    cmd!(sh, "npm install --silent --no-package-lock {tarball} @modelcontextprotocol/sdk@^1.32 typescript@^5.9 @types/node@^20").run()?;
+    // The adapters' frameworks at the tested versions (ai 6 is the line that runs on Node 20).
+    cmd!(sh, "npm install --silent --no-package-lock {tarball} @modelcontextprotocol/sdk@^1.32 typescript@^5.9 @types/node@^20 @types/json-schema@7.0.15 ai@6.0.326 @openai/agents@0.20.0 zod@4.6.7 @langchain/core@1.4.0").run()?;
 
     section("node: node --test against the installed package (every vector, typed and call)");
     let tests: Vec<String> = sh
@@ -287,9 +290,9 @@ fn node(sh: &Shell) -> Result<()> {
     .run()?;
     tail(cmd!(sh, "node --test --test-reporter=spec {tests...}"), 12)?;
 
-    section("node: tsc --noEmit --strict on the TypeScript example");
-    cmd!(sh, "npx tsc --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 --types node typed.ts").run()?;
-    println!("tsc: typed.ts type-checks");
+    section("node: tsc --noEmit --strict on the TypeScript examples (the client, the adapters)");
+    cmd!(sh, "npx tsc --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 --types node typed.ts adapters.ts").run()?;
+    println!("tsc: typed.ts and adapters.ts type-check");
     Ok(())
 }
 
