@@ -139,10 +139,10 @@ fn gemini_node(node: &Value) -> Value {
         [] => {}
         [kind] => {
             out.insert("type".into(), json!(kind));
-            if let Some(format) = schema.get("format").and_then(Value::as_str) {
-                if formats_of(kind).contains(&format) {
-                    out.insert("format".into(), json!(format));
-                }
+            if let Some(format) = schema.get("format").and_then(Value::as_str)
+                && formats_of(kind).contains(&format)
+            {
+                out.insert("format".into(), json!(format));
             }
         }
         several => {
@@ -221,10 +221,8 @@ fn check(node: &Value, at: &str, found: &mut Vec<String>) {
             found.push(format!("{at}: `enum` must list strings on a string type"));
         }
     }
-    if let Some(nullable) = schema.get("nullable") {
-        if !nullable.is_boolean() {
-            found.push(format!("{at}: `nullable` must be a boolean"));
-        }
+    if schema.get("nullable").is_some_and(|n| !n.is_boolean()) {
+        found.push(format!("{at}: `nullable` must be a boolean"));
     }
     if let Some(properties) = schema.get("properties") {
         match properties.as_object() {

@@ -57,15 +57,14 @@ fn inline_value(
                         }
                         return;
                     }
-                    Some(target) => {
-                        if !kept.contains_key(&name) {
-                            kept.insert(name.clone(), target.clone());
-                            let mut again = target.clone();
-                            inline_value(&mut again, defs, &mut vec![name.clone()], kept);
-                            kept.insert(name, again);
-                        }
+                    Some(target) if !kept.contains_key(&name) => {
+                        // A cycle: keep the definition, itself inlined but for its cycles.
+                        kept.insert(name.clone(), target.clone());
+                        let mut again = target.clone();
+                        inline_value(&mut again, defs, &mut vec![name.clone()], kept);
+                        kept.insert(name, again);
                     }
-                    None => {}
+                    _ => {}
                 }
             }
             for child in object.values_mut() {

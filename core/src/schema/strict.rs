@@ -59,9 +59,8 @@ fn strict_node(node: &Value) -> Option<Value> {
     }
     let mut out = JsonObject::new();
     for (key, value) in schema {
-        if KEPT.contains(&key.as_str()) {
-            out.insert(key.clone(), value.clone());
-        } else if key == "format" && value.as_str().is_some_and(|f| FORMATS.contains(&f)) {
+        let format_kept = key == "format" && value.as_str().is_some_and(|f| FORMATS.contains(&f));
+        if KEPT.contains(&key.as_str()) || format_kept {
             out.insert(key.clone(), value.clone());
         }
     }
