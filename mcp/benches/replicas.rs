@@ -9,7 +9,7 @@
 //! - metrics on and scraped, every span exported over OTLP/HTTP to a sink on loopback.
 //!
 //! Run: `cargo bench -p toolpack-mcp --bench replicas` (needs PostgreSQL:
-//! `cargo xtask tools postgres`; without it the bench says so and stops).
+//! `cargo xtask tools apt`; without it the bench says so and stops).
 
 #[path = "support/process.rs"]
 mod process;

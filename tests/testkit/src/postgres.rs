@@ -30,10 +30,10 @@ impl PgCluster {
         let Some(bin) = bin_dir() else {
             if std::env::var_os("TOOLPACK_REQUIRE_POSTGRES").is_some() {
                 panic!(
-                    "PostgreSQL is required (TOOLPACK_REQUIRE_POSTGRES) but no /usr/lib/postgresql/*/bin/initdb exists; run `cargo xtask tools postgres`"
+                    "PostgreSQL is required (TOOLPACK_REQUIRE_POSTGRES) but no /usr/lib/postgresql/*/bin/initdb exists; run `cargo xtask tools apt`"
                 );
             }
-            eprintln!("skipped: PostgreSQL is not installed (`cargo xtask tools postgres`)");
+            eprintln!("skipped: PostgreSQL is not installed (`cargo xtask tools apt`)");
             return None;
         };
         let dir = tempfile::Builder::new()
