@@ -133,6 +133,7 @@ impl Site<'_> {
 <div class="layout">
 <aside class="sidebar" id="sidebar">
 <div class="search"><input id="search" type="search" placeholder="Search names, descriptions, technology" aria-label="Search" autocomplete="off"><ul id="search-results" hidden></ul></div>
+<input id="tree-filter" class="tree-filter" type="search" placeholder="Filter the tree" aria-label="Filter the tree" autocomplete="off">
 <nav aria-label="Architecture">{tree}</nav>
 </aside>
 <main>
@@ -155,36 +156,45 @@ impl Site<'_> {
         )
     }
 
-    /// The sidebar tree: systems, their containers and components.
+    /// The sidebar tree: systems, their containers and components. A node with children
+    /// is a `<details>` (folds by click, Enter or Space), open only on the current
+    /// page's branch, so a project of hundreds of entities shows a short list.
     fn tree(&self, root: &str, current: &str) -> String {
+        let here = self.docs.iter().find(|d| d.html_path() == current);
+        let on_branch = |doc: &Doc| {
+            here.is_some_and(|h| {
+                std::ptr::eq(h.entity, doc.entity)
+                    || h.parents.iter().any(|p| std::ptr::eq(*p, doc.entity))
+            })
+        };
         let mut html = String::from("<ul class=\"tree\">");
         let mut depth = 0;
         for doc in self.docs {
             let level = doc.parents.len();
             while depth > level {
-                html.push_str("</ul></li>");
+                html.push_str("</ul></details></li>");
                 depth -= 1;
             }
             let path = doc.html_path();
-            let here = if path == current {
+            let current_mark = if path == current {
                 " aria-current=\"page\""
             } else {
                 ""
             };
-            let _ = write!(
-                html,
-                "<li><a href=\"{root}{path}\"{here}>{}</a>",
+            let link = format!(
+                "<a href=\"{root}{path}\"{current_mark}>{}</a>",
                 esc(&doc.entity.name())
             );
             if doc.entity.children.is_empty() {
-                html.push_str("</li>");
+                let _ = write!(html, "<li>{link}</li>");
             } else {
-                html.push_str("<ul>");
+                let open = if on_branch(doc) { " open" } else { "" };
+                let _ = write!(html, "<li><details{open}><summary>{link}</summary><ul>");
                 depth += 1;
             }
         }
         while depth > 0 {
-            html.push_str("</ul></li>");
+            html.push_str("</ul></details></li>");
             depth -= 1;
         }
         html.push_str("</ul>");
@@ -214,13 +224,30 @@ impl Site<'_> {
     }
 
     fn figure(&self, root: &str, svg: &str, name: &str) -> String {
+        self.figure_classed(root, svg, name, "diagram")
+    }
+
+    /// A diagram figure with `class` (e.g. `diagram landscape single`).
+    fn figure_classed(&self, root: &str, svg: &str, name: &str, class: &str) -> String {
         if !self.rendered.contains(svg.trim_end_matches(".svg")) {
             return String::new();
         }
         format!(
-            "<figure class=\"diagram\"><img src=\"{root}diagrams/{svg}\" alt=\"Diagram: {n}\"><figcaption>{n}</figcaption></figure>\n",
+            "<figure class=\"{class}\"><img src=\"{root}diagrams/{svg}\" alt=\"Diagram: {n}\"><figcaption>{n}</figcaption></figure>\n",
             n = esc(name)
         )
+    }
+
+    /// A card's diagram thumbnail, loaded only when scrolled into view (cards are below
+    /// the fold on big projects).
+    fn thumbnail(&self, root: &str, doc: &Doc) -> String {
+        match doc.svg() {
+            Some(svg) if self.rendered.contains(svg.trim_end_matches(".svg")) => format!(
+                "<img class=\"thumb\" loading=\"lazy\" decoding=\"async\" src=\"{root}diagrams/{svg}\" alt=\"Diagram: {}\">",
+                esc(&doc.entity.name())
+            ),
+            _ => String::new(),
+        }
     }
 
     fn index(&self) -> String {
@@ -234,7 +261,17 @@ impl Site<'_> {
             );
         }
         content.push_str("<h2>System landscape</h2>\n");
-        content.push_str(&self.figure("", &format!("{LANDSCAPE}.svg"), "System landscape"));
+        let class = if project.systems.len() == 1 {
+            "diagram landscape single"
+        } else {
+            "diagram landscape"
+        };
+        content.push_str(&self.figure_classed(
+            "",
+            &format!("{LANDSCAPE}.svg"),
+            "System landscape",
+            class,
+        ));
         content.push_str("<h2>Systems</h2>\n<div class=\"cards\">\n");
         for doc in self.docs.iter().filter(|d| d.entity.level == Level::System) {
             let s = doc.entity;
@@ -284,7 +321,8 @@ impl Site<'_> {
             for child in self.children_of(e) {
                 let _ = writeln!(
                     content,
-                    "<div class=\"card\"><h3><a href=\"{root}{}\">{}</a></h3><p>{}</p>{}</div>",
+                    "<div class=\"card\">{}<h3><a href=\"{root}{}\">{}</a></h3><p>{}</p>{}</div>",
+                    self.thumbnail(root, child),
                     child.html_path(),
                     esc(&child.entity.name()),
                     esc(&child.entity.description()),
@@ -422,10 +460,18 @@ fn chips(e: &Entity) -> String {
 }
 
 /// The D2 source of the landscape: every system, and an arrow where a component of one
-/// system depends on a component of another.
+/// system depends on a component of another. Systems with no arrows between them are laid
+/// out as a grid (`grid-columns`, about as wide as tall) instead of one long row or
+/// column; the project's `[d2] layout` and `theme` still apply to the source.
 pub fn landscape(project: &Project, edges: &BTreeMap<String, Vec<Relationship>>) -> String {
     use super::super::d2::quote;
-    let mut d2 = String::from("direction: right\n");
+    let links = system_links(edges);
+    let mut d2 = if links.is_empty() {
+        let columns = (project.systems.len() as f64).sqrt().ceil().max(1.0) as usize;
+        format!("grid-columns: {columns}\ngrid-gap: 40\n")
+    } else {
+        String::from("direction: right\n")
+    };
     for s in &project.systems {
         let _ = writeln!(
             d2,
@@ -434,6 +480,17 @@ pub fn landscape(project: &Project, edges: &BTreeMap<String, Vec<Relationship>>)
             quote(&s.name())
         );
     }
+    for (from, to) in links {
+        let _ = writeln!(d2, "{} -> {}: \"depends on\"", quote(&from), quote(&to));
+    }
+    d2
+}
+
+/// The pairs of different systems where a component of the first depends on one of the
+/// second.
+fn system_links(
+    edges: &BTreeMap<String, Vec<Relationship>>,
+) -> std::collections::BTreeSet<(String, String)> {
     let mut links = std::collections::BTreeSet::new();
     for edge in edges.values().flatten() {
         let (Some(from), Some(to)) = (
@@ -446,10 +503,7 @@ pub fn landscape(project: &Project, edges: &BTreeMap<String, Vec<Relationship>>)
             links.insert((from.to_owned(), to.to_owned()));
         }
     }
-    for (from, to) in links {
-        let _ = writeln!(d2, "{} -> {}: \"depends on\"", quote(&from), quote(&to));
-    }
-    d2
+    links
 }
 
 #[cfg(test)]

@@ -1,5 +1,6 @@
 // loko documentation site: client-side search over names, descriptions and technology,
-// the dark/light switch, and the phone menu. Works from file:// (the index is a script,
+// a filter that narrows the sidebar tree (on the same index), the dark/light switch, and
+// the phone menu. Works from file:// (the index is a script,
 // not a fetch), needs no network.
 (function () {
   'use strict'
@@ -8,8 +9,17 @@
   var input = document.getElementById('search')
   var list = document.getElementById('search-results')
 
+  // Each entry's lower-case text, made once: a keystroke only scans.
+  function textOf(entry) {
+    if (entry.text === undefined) {
+      entry.text = (entry.title + ' ' + entry.description + ' ' + entry.technology + ' ' + entry.path).toLowerCase()
+      entry.lowerTitle = entry.title.toLowerCase()
+    }
+    return entry.text
+  }
+
   function matches(entry, terms) {
-    var text = (entry.title + ' ' + entry.description + ' ' + entry.technology + ' ' + entry.path).toLowerCase()
+    var text = textOf(entry)
     return terms.every(function (t) { return text.indexOf(t) !== -1 })
   }
 
@@ -18,12 +28,12 @@
     list.innerHTML = ''
     if (!terms.length) { list.hidden = true; return }
     var found = entries.filter(function (e) { return matches(e, terms) })
-    found.sort(function (a, b) {
-      var at = a.title.toLowerCase().indexOf(terms[0]) === -1 ? 1 : 0
-      var bt = b.title.toLowerCase().indexOf(terms[0]) === -1 ? 1 : 0
-      return at - bt
-    })
-    found.slice(0, 25).forEach(function (e) {
+    // Title matches first, in index order (a stable split, no sort of the whole list).
+    var first = terms[0]
+    var ranked = found.filter(function (e) { return e.lowerTitle.indexOf(first) !== -1 })
+      .concat(found.filter(function (e) { return e.lowerTitle.indexOf(first) === -1 }))
+    var fragment = document.createDocumentFragment()
+    ranked.slice(0, 25).forEach(function (e) {
       var li = document.createElement('li')
       var a = document.createElement('a')
       a.href = root + e.url
@@ -32,8 +42,9 @@
       small.textContent = e.type + ' · ' + e.path + (e.technology ? ' · ' + e.technology : '')
       a.appendChild(small)
       li.appendChild(a)
-      list.appendChild(li)
+      fragment.appendChild(li)
     })
+    list.appendChild(fragment)
     if (!found.length) {
       var none = document.createElement('li')
       none.className = 'empty'
@@ -52,6 +63,39 @@
       } else if (event.key === 'Escape') {
         input.value = ''
         show('')
+      }
+    })
+  }
+
+  // The tree filter: a node stays when it or a descendant matches, and matching branches
+  // open; an empty filter restores the tree as the page opened it.
+  var filter = document.getElementById('tree-filter')
+  var tree = document.querySelector('.tree')
+  if (filter && tree) {
+    var byUrl = {}
+    entries.forEach(function (e) { byUrl[e.url] = e })
+    var items = Array.prototype.slice.call(tree.querySelectorAll('li'))
+    var details = Array.prototype.slice.call(tree.querySelectorAll('details'))
+    var opened = details.map(function (d) { return d.open })
+    var own = items.map(function (li) {
+      var a = li.querySelector('a')
+      var entry = a && byUrl[a.getAttribute('href').slice(root.length)]
+      return entry || { title: a ? a.textContent : '', description: '', technology: '', path: '' }
+    })
+    filter.addEventListener('input', function () {
+      var terms = filter.value.toLowerCase().split(/\s+/).filter(Boolean)
+      if (!terms.length) {
+        items.forEach(function (li) { li.hidden = false })
+        details.forEach(function (d, i) { d.open = opened[i] })
+        return
+      }
+      for (var i = items.length - 1; i >= 0; i--) {
+        var li = items[i]
+        var child = li.querySelector('ul > li:not([hidden])')
+        var keep = matches(own[i], terms) || !!child
+        li.hidden = !keep
+        var d = li.firstElementChild
+        if (d && d.tagName === 'DETAILS') d.open = !!child
       }
     })
   }
