@@ -11,7 +11,7 @@
 import { test, before, after } from 'node:test'
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdtempSync, mkdirSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { cpSync, mkdtempSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { fileURLToPath } from 'node:url'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
@@ -57,6 +57,9 @@ before(async () => {
   sites.example = buildSite(example)
   const generated = join(work, 'generated')
   execFileSync(join(BIN, 'loko-gen'), [generated, '10', '4', '4'])
+  // dagre lays out the 210 diagrams about five times faster than the generator's elk.
+  const settings = join(generated, 'loko.toml')
+  writeFileSync(settings, readFileSync(settings, 'utf8').replace('layout = "elk"', 'layout = "dagre"'))
   sites.generated = buildSite(generated)
   browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_BIN ?? '/usr/bin/chromium',
