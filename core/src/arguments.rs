@@ -7,7 +7,7 @@
 //!   was expected, from a check against the served input schema (`jsonschema`). The check
 //!   runs only when deserialising fails, so a good call pays nothing for it.
 
-use std::sync::OnceLock;
+use std::sync::{Arc, OnceLock};
 
 use serde::de::DeserializeOwned;
 use serde_json::Value;
@@ -17,13 +17,13 @@ use crate::schema::{JsonObject, admits_null, required_of, types_of};
 /// An input schema with its compiled validator (built on the first bad call).
 #[derive(Debug)]
 pub(crate) struct ArgumentSchema {
-    schema: JsonObject,
+    schema: Arc<JsonObject>,
     validator: OnceLock<Option<jsonschema::Validator>>,
 }
 
 impl ArgumentSchema {
-    /// The arguments checker of the (inlined) input `schema`.
-    pub(crate) fn new(schema: JsonObject) -> Self {
+    /// The arguments checker of the (inlined) input `schema`, shared with the catalog entry.
+    pub(crate) fn new(schema: Arc<JsonObject>) -> Self {
         Self {
             schema,
             validator: OnceLock::new(),
@@ -58,7 +58,7 @@ impl ArgumentSchema {
     fn explain(&self, arguments: &Value) -> Option<String> {
         let validator = self
             .validator
-            .get_or_init(|| jsonschema::validator_for(&Value::Object(self.schema.clone())).ok())
+            .get_or_init(|| jsonschema::validator_for(&Value::Object((*self.schema).clone())).ok())
             .as_ref()?;
         let error = validator.iter_errors(arguments).next()?;
         let pointer = error.instance_path().as_str().to_owned();
@@ -224,6 +224,7 @@ mod tests {
     use super::ArgumentSchema;
     use serde::Deserialize;
     use serde_json::{Value, json};
+    use std::sync::Arc;
 
     #[derive(Debug, Deserialize, PartialEq)]
     #[serde(deny_unknown_fields)]
@@ -257,7 +258,7 @@ mod tests {
             },
             "required": ["key"]
         });
-        ArgumentSchema::new(schema.as_object().cloned().unwrap())
+        ArgumentSchema::new(Arc::new(schema.as_object().cloned().unwrap()))
     }
 
     #[test]

@@ -197,13 +197,13 @@ impl ToolEntry {
             T::SPEC.name,
         );
         let input_type_schema = input_type_schema::<T::Input>();
-        let input_schema = inline_refs(input_type_schema.clone());
+        let input_schema = Arc::new(inline_refs(input_type_schema.clone()));
         Self {
             spec: T::SPEC,
             strict_input_schema: strict_variant(&input_schema).map(Arc::new),
             gemini_input_schema: Arc::new(gemini_variant(&input_schema)),
-            arguments: Arc::new(ArgumentSchema::new(input_schema.clone())),
-            input_schema: Arc::new(input_schema),
+            arguments: Arc::new(ArgumentSchema::new(Arc::clone(&input_schema))),
+            input_schema,
             input_type_schema: Arc::new(input_type_schema),
             output_schema: Arc::new(output_schema::<T::Output>()),
             success_schema: Arc::new(output_schema::<<T::Output as ToolOutput>::Success>()),

@@ -15,15 +15,10 @@ pub use inline::inline_refs;
 /// A JSON object (a schema, or tool arguments).
 pub type JsonObject = Map<String, Value>;
 
-/// The input schema of `T` as every surface serves it: [`input_type_schema`] with every
-/// `$ref` replaced by the definition it names, so hosts that reject `$ref`/`$defs` accept it.
-pub fn input_schema<T: JsonSchema>() -> JsonObject {
-    inline_refs(input_type_schema::<T>())
-}
-
 /// The input schema of `T` with its named definitions (`$defs`): draft 2020-12 "for
 /// deserialize", root `type: object`, without the `$schema` key some MCP clients reject.
-/// Code generators read this form to name the types they write.
+/// Code generators read this form to name the types they write; every surface serves it
+/// through [`inline_refs`] (the catalog keeps both).
 pub fn input_type_schema<T: JsonSchema>() -> JsonObject {
     generate::<T>(SchemaSettings::draft2020_12().for_deserialize())
 }
