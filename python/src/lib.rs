@@ -2,6 +2,8 @@
 //! maps errors; every tool, type and rule lives in the core catalog. The Python package
 //! (`python/toolpack/`) adds the typed asyncio and sync clients generated from it.
 
+mod completion;
+
 use std::collections::BTreeMap;
 use std::sync::OnceLock;
 
@@ -94,9 +96,9 @@ impl NativeToolpack {
         });
         match first {
             Ok(result) => Ok(outcome(result, as_mcp)?.into_pyobject(py)?.into_any()),
-            Err(pending) => pyo3_async_runtimes::tokio::future_into_py(py, async move {
-                outcome(pending.await, as_mcp)
-            }),
+            Err(pending) => {
+                completion::spawn_for_asyncio(py, async move { outcome(pending.await, as_mcp) })
+            }
         }
     }
 
@@ -131,7 +133,7 @@ struct PyReporter(Py<PyAny>);
 impl Reporter for PyReporter {
     fn report(&self, report: Report) {
         let json = report.to_json().to_string();
-        Python::attach(|py| {
+        completion::with_python(|py| {
             if let Err(error) = self.0.call1(py, (json,)) {
                 error.write_unraisable(py, None);
             }
@@ -168,6 +170,7 @@ fn value_error(error: impl std::fmt::Display) -> PyErr {
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<NativeToolpack>()?;
     module.add_function(wrap_pyfunction!(tools_json, module)?)?;
+    module.add_function(wrap_pyfunction!(completion::close, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())
 }

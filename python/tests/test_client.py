@@ -155,6 +155,67 @@ def test_another_thread_keeps_running_during_a_long_sync_call(fake: FakeUpstream
     assert during > 10_000, during
 
 
+EXIT_WHILE_A_RUNTIME_THREAD_IS_IN_PYTHON = """
+import asyncio, json, pathlib, sys, threading, time
+from toolpack import _native
+
+upstream, left, arguments = sys.argv[1], pathlib.Path(sys.argv[2]), sys.argv[3]
+settings = {"DIGITRANSIT_API_KEY": "k", "DIGITRANSIT_BASE_URL": upstream, "DIGITRANSIT_ROUTER": "hsl"}
+inside = threading.Event()
+
+def slow_report(text: str) -> None:
+    if threading.current_thread() is not threading.main_thread():
+        inside.set()
+        time.sleep(0.3)  # the GIL is free meanwhile: the main thread goes on to exit
+        left.write_text(json.loads(text)["message"])
+
+native = _native.NativeToolpack(settings, False).reporting_to(slow_report)
+
+async def main() -> None:
+    native.call("plan_trip", arguments, False)
+    await asyncio.get_running_loop().run_in_executor(None, inside.wait, 10)
+
+asyncio.run(main())
+"""
+
+
+def test_exit_waits_for_a_runtime_thread_inside_python(fake: FakeUpstream, tmp_path: pathlib.Path) -> None:
+    # A runtime thread (here reporting plan_trip's progress after its upstream answered)
+    # that held the GIL when the interpreter began to finalize aborted the process
+    # (PyGILState_Release). Exit now waits for it to leave Python.
+    fake.reset()
+    arguments = json.dumps({
+        "origin": {"type": "coords", "value": {"lat": 60.170384, "lon": 24.939846}},
+        "destination": {"type": "coords", "value": {"lat": 60.194445, "lon": 24.904976}},
+        "when": {"type": "depart", "time": "2021-06-29T17:05:00+03:00"},
+    })
+    left = tmp_path / "left"
+    done = subprocess.run(
+        [sys.executable, "-c", EXIT_WHILE_A_RUNTIME_THREAD_IS_IN_PYTHON, fake.base_url, str(left), arguments],
+        capture_output=True, text=True, timeout=60,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "Fatal Python error" not in done.stderr
+    assert left.read_text() == "1 itineraries found"
+
+
+def test_cancelling_a_waiting_call_frees_the_loop_at_once(fake: FakeUpstream) -> None:
+    fake.reset([{"route": "/journey", "delayMs": 2000}])
+
+    async def main() -> tuple[float, dict[str, object]]:
+        client = toolpack.AsyncToolpack(tfl_api_key="k", tfl_api_base_url=fake.base_url)
+        started = time.monotonic()
+        with pytest.raises(TimeoutError):
+            await asyncio.wait_for(client.plan_journey(**BANK), timeout=0.05)
+        waited = time.monotonic() - started
+        fake.reset()
+        return waited, await client.plan_journey(**BANK)
+
+    waited, answer = asyncio.run(main())
+    assert waited < 1.0, waited
+    assert answer["code"] == "OK"
+
+
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="fork() is POSIX only")
 def test_a_child_forked_after_first_use_gets_a_clear_error_not_a_hang() -> None:
     script = """

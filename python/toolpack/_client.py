@@ -4,6 +4,7 @@ layers over the native core. Tool methods come from ``_generated.py``."""
 from __future__ import annotations
 
 import asyncio
+import atexit
 import json
 import threading
 from collections.abc import Awaitable, Callable
@@ -46,6 +47,9 @@ class Report(TypedDict, total=False):
 
 OnReport = Callable[[Report], object]
 """A callback that receives each report of a call (see ``Report``)."""
+
+# Calls still running at exit must not enter the finalizing interpreter (see `close`).
+atexit.register(_native.close)
 
 _Kind = TypeVar("_Kind", bound="_Client")
 

@@ -1265,7 +1265,7 @@ class AsyncTools:
 
     async def query_architecture(self, *, project_path: str | None = None, scope: Literal["project", "system", "container"] | None = None, target: str | None = None, detail: Literal["summary", "structure", "full"] | None = None, format: Literal["json", "toon"] | None = None, system_name: str | None = None, container_name: str | None = None) -> ArchitectureView:
         """
-        The C4 architecture of a loko project at a chosen scope (project, system or container) and detail (summary: counts and ids; structure: the tree of names; full: every field of one system or container, with relationships). format=toon returns the same answer as TOON text, which costs fewer tokens.
+        The C4 architecture of a loko project at a chosen scope (project, system or container) and detail (summary: counts and ids; structure: the tree of names; full: every field of one system or container, with relationships). format=toon returns the same answer as TOON text, which costs fewer tokens: structure and full detail laid out as tab-delimited tables (each list of systems, containers, components or relationships one table, grouped by the id of the ancestor below the queried entity, with an empty cell for an absent field; tags joined by ';').
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -1535,7 +1535,7 @@ class SyncTools:
 
     def query_architecture(self, *, project_path: str | None = None, scope: Literal["project", "system", "container"] | None = None, target: str | None = None, detail: Literal["summary", "structure", "full"] | None = None, format: Literal["json", "toon"] | None = None, system_name: str | None = None, container_name: str | None = None) -> ArchitectureView:
         """
-        The C4 architecture of a loko project at a chosen scope (project, system or container) and detail (summary: counts and ids; structure: the tree of names; full: every field of one system or container, with relationships). format=toon returns the same answer as TOON text, which costs fewer tokens.
+        The C4 architecture of a loko project at a chosen scope (project, system or container) and detail (summary: counts and ids; structure: the tree of names; full: every field of one system or container, with relationships). format=toon returns the same answer as TOON text, which costs fewer tokens: structure and full detail laid out as tab-delimited tables (each list of systems, containers, components or relationships one table, grouped by the id of the ancestor below the queried entity, with an empty cell for an absent field; tags joined by ';').
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """

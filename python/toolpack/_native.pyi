@@ -18,3 +18,6 @@ class NativeToolpack:
     def call_blocking(self, name: str, arguments: str, as_mcp: bool) -> CallOutcome: ...
 
 def tools_json() -> str: ...
+def close() -> None:
+    """Stops toolpack's threads from entering Python and waits for those inside; the
+    package runs it at interpreter exit (``atexit``)."""

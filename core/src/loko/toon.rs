@@ -1,13 +1,22 @@
 //! A TOON encoder (Token-Oriented Object Notation, spec v4.0,
-//! <https://github.com/toon-format/spec>): comma delimiter, two-space indent, keyed and
-//! nested-group tabular forms, no `[#N]` markers. Only encoding is needed here; tests
+//! <https://github.com/toon-format/spec>): comma or tab delimiter, two-space indent, keyed
+//! and nested-group tabular forms, no `[#N]` markers. Only encoding is needed here; tests
 //! decode the output with the official decoders and compare it with their encoder.
 
 use serde_json::{Map, Value};
 
-/// The TOON text of `value`.
+/// The TOON text of `value`, comma-delimited.
 pub fn encode(value: &Value) -> String {
-    let mut out = Lines::default();
+    encode_with(value, ',')
+}
+
+/// The TOON text of `value` with `delimiter` (`,` or `\t`) between cells and array items;
+/// a tab is declared in every array header (`[N\t]`), as the spec asks.
+pub fn encode_with(value: &Value, delimiter: char) -> String {
+    let mut out = Lines {
+        lines: Vec::new(),
+        delimiter,
+    };
     match value {
         Value::Object(map) if map.is_empty() => {}
         Value::Object(map) => match keyed_fields(map) {
@@ -15,17 +24,22 @@ pub fn encode(value: &Value) -> String {
             None => object_fields(&mut out, 0, map),
         },
         Value::Array(items) => array(&mut out, 0, "", items, Position::Root),
-        primitive => out.push(0, primitive_text(primitive, ',')),
+        primitive => out.push(0, primitive_text(primitive, delimiter)),
     }
     out.finish()
 }
 
-#[derive(Default)]
 struct Lines {
     lines: Vec<(usize, String)>,
+    delimiter: char,
 }
 
 impl Lines {
+    /// The delimiter's mark in an array header: none for a comma, else the delimiter.
+    fn mark(&self) -> &'static str {
+        if self.delimiter == '\t' { "\t" } else { "" }
+    }
+
     fn push(&mut self, depth: usize, text: String) {
         self.lines.push((depth, text));
     }
@@ -68,7 +82,10 @@ fn field(out: &mut Lines, depth: usize, key: &str, value: &Value) {
                 object_fields(out, depth + 1, map);
             }
         },
-        primitive => out.push(depth, format!("{key}: {}", primitive_text(primitive, ','))),
+        primitive => {
+            let text = primitive_text(primitive, out.delimiter);
+            out.push(depth, format!("{key}: {text}"));
+        }
     }
 }
 
@@ -83,21 +100,25 @@ fn array(out: &mut Lines, depth: usize, key: &str, items: &[Value], position: Po
         out.push(depth, text);
         return;
     }
+    let (d, mark) = (out.delimiter, out.mark());
     if items.iter().all(is_primitive) {
-        let cells: Vec<String> = items.iter().map(|v| primitive_text(v, ',')).collect();
-        out.push(depth, format!("{key}[{n}]: {}", cells.join(",")));
+        let cells: Vec<String> = items.iter().map(|v| primitive_text(v, d)).collect();
+        out.push(depth, format!("{key}[{n}{mark}]: {}", join(&cells, d)));
         return;
     }
     if position != Position::ListItem
         && let Some(fields) = tabular_fields(items)
     {
-        out.push(depth, format!("{key}[{n}]{{{}}}:", header(&fields)));
+        out.push(
+            depth,
+            format!("{key}[{n}{mark}]{{{}}}:", header(&fields, d)),
+        );
         for item in items {
-            out.push(depth + 1, row(item, &fields).join(","));
+            out.push(depth + 1, join(&row(item, &fields, d), d));
         }
         return;
     }
-    out.push(depth, format!("{key}[{n}]:"));
+    out.push(depth, format!("{key}[{n}{mark}]:"));
     for item in items {
         list_item(out, depth + 1, item);
     }
@@ -120,7 +141,10 @@ fn list_item(out: &mut Lines, depth: usize, item: &Value) {
                 field(out, depth + 1, key, value);
             }
         }
-        primitive => out.push(depth, format!("- {}", primitive_text(primitive, ','))),
+        primitive => {
+            let text = primitive_text(primitive, out.delimiter);
+            out.push(depth, format!("- {text}"));
+        }
     }
 }
 
@@ -131,27 +155,31 @@ struct Field {
     group: Option<Vec<Field>>,
 }
 
-fn header(fields: &[Field]) -> String {
-    fields
+fn header(fields: &[Field], delimiter: char) -> String {
+    let names: Vec<String> = fields
         .iter()
         .map(|f| match &f.group {
-            Some(group) => format!("{}{{{}}}", key_text(&f.name), header(group)),
+            Some(group) => format!("{}{{{}}}", key_text(&f.name), header(group, delimiter)),
             None => key_text(&f.name),
         })
-        .collect::<Vec<_>>()
-        .join(",")
+        .collect();
+    join(&names, delimiter)
 }
 
-fn row(value: &Value, fields: &[Field]) -> Vec<String> {
+fn row(value: &Value, fields: &[Field], delimiter: char) -> Vec<String> {
     let mut cells = Vec::new();
     for f in fields {
         let cell = &value[&f.name];
         match &f.group {
-            Some(group) => cells.extend(row(cell, group)),
-            None => cells.push(primitive_text(cell, ',')),
+            Some(group) => cells.extend(row(cell, group, delimiter)),
+            None => cells.push(primitive_text(cell, delimiter)),
         }
     }
     cells
+}
+
+fn join(cells: &[String], delimiter: char) -> String {
+    cells.join(delimiter.encode_utf8(&mut [0; 4]))
 }
 
 /// The fields of a uniform set of objects (same key set, every column uniform-primitive
@@ -202,15 +230,15 @@ fn keyed_fields(map: &Map<String, Value>) -> Option<Vec<Field>> {
 }
 
 fn keyed(out: &mut Lines, depth: usize, key: &str, map: &Map<String, Value>, fields: &[Field]) {
+    let (d, mark) = (out.delimiter, out.mark());
+    let n = map.len();
     out.push(
         depth,
-        format!("{key}[{}:]{{{}}}:", map.len(), header(fields)),
+        format!("{key}[{n}:{mark}]{{{}}}:", header(fields, d)),
     );
     for (entry, value) in map {
-        out.push(
-            depth + 1,
-            format!("{}: {}", key_text(entry), row(value, fields).join(",")),
-        );
+        let cells = join(&row(value, fields, d), d);
+        out.push(depth + 1, format!("{}: {cells}", key_text(entry)));
     }
 }
 
@@ -350,6 +378,23 @@ mod tests {
                 "rows[2]{a,p{x,y}}:\n  1,1,2\n  2,3,4\n",
                 "byId[2:]{x}:\n  k1: 1\n  k2: 2\n",
                 "mixed[5]:\n  - 1\n  - a[2]{b}:\n      1\n      2\n    c: 3\n  - [2]: 1,2\n  - [0]:\n  -"
+            )
+        );
+    }
+
+    #[test]
+    fn a_tab_delimiter_is_declared_in_every_header() {
+        let value = json!({
+            "rows": [{"a": "x, y", "b": "t\tu"}],
+            "list": ["p", "q"],
+            "byId": {"k1": {"x": 1}, "k2": {"x": 2}}
+        });
+        assert_eq!(
+            encode_with(&value, '\t'),
+            concat!(
+                "rows[1\t]{a\tb}:\n  x, y\t\"t\\tu\"\n",
+                "list[2\t]: p\tq\n",
+                "byId[2:\t]{x}:\n  k1: 1\n  k2: 2"
             )
         );
     }

@@ -1,6 +1,7 @@
 //! `query_architecture`: the project, a system or a container at three detail levels,
 //! as JSON or as TOON text (the same answer, fewer tokens).
 
+mod tables;
 mod types;
 
 use std::collections::BTreeMap;
@@ -35,7 +36,7 @@ impl Tool for QueryArchitecture {
     const SPEC: ToolSpec = ToolSpec {
         name: "query_architecture",
         title: "loko: query the architecture",
-        description: "The C4 architecture of a loko project at a chosen scope (project, system or container) and detail (summary: counts and ids; structure: the tree of names; full: every field of one system or container, with relationships). format=toon returns the same answer as TOON text, which costs fewer tokens.",
+        description: "The C4 architecture of a loko project at a chosen scope (project, system or container) and detail (summary: counts and ids; structure: the tree of names; full: every field of one system or container, with relationships). format=toon returns the same answer as TOON text, which costs fewer tokens: structure and full detail laid out as tab-delimited tables (each list of systems, containers, components or relationships one table, grouped by the id of the ancestor below the queried entity, with an empty cell for an absent field; tags joined by ';').",
         toolset: Toolset::Loko,
         annotations: Annotations::READ_ONLY_LOCAL,
     };
@@ -48,10 +49,18 @@ impl Tool for QueryArchitecture {
             if query.toon {
                 let json =
                     serde_json::to_value(&view).map_err(|e| Failure::internal(e.to_string()))?;
+                // Summaries are short lists of ids; structure and full detail become
+                // tab-delimited tables (tabs cost fewer tokens than commas in prose).
+                let text = match view {
+                    ArchitectureView::ProjectSummary(_)
+                    | ArchitectureView::SystemSummary(_)
+                    | ArchitectureView::ContainerSummary(_) => toon::encode(&json),
+                    _ => toon::encode_with(&tables::tables(&json), '\t'),
+                };
                 return Ok(ArchitectureView::Toon(ToonView {
                     kind: query.detail,
                     format: "toon".to_owned(),
-                    toon: toon::encode(&json),
+                    toon: text,
                 }));
             }
             Ok(view)
