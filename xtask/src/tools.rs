@@ -52,7 +52,12 @@ impl ToolName {
         let file = |path: &str| sh.path_exists(path);
         match self {
             ToolName::D2 => file("target/tools/bin/d2"),
-            ToolName::Apt => on_path("chromium") && on_path("pdfinfo") && postgres_installed(),
+            ToolName::Apt => {
+                on_path("chromium")
+                    && on_path("pdfinfo")
+                    && on_path("openssl")
+                    && postgres_installed()
+            }
             ToolName::Oauth => file("target/oauth/node_modules/oauth2-mock-server"),
             ToolName::Conformance => file("target/conformance/node_modules/.bin/conformance"),
             ToolName::Browser => file("target/browser/node_modules/playwright-core"),
@@ -156,7 +161,7 @@ fn apt(sh: &Shell) -> Result<()> {
             ("sudo", &["env"])
         };
         cmd!(sh, "{program} {apt...} apt-get update -qq").run()?;
-        cmd!(sh, "{program} {apt...} DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils postgresql")
+        cmd!(sh, "{program} {apt...} DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils postgresql openssl")
             .ignore_stdout()
             .run()?;
     }

@@ -104,6 +104,88 @@ impl PgCluster {
         ]));
     }
 
+    /// Turns TLS on (`ssl = on`, a server certificate for `127.0.0.1` issued by a new test
+    /// CA, made with the `openssl` command) and restarts; returns the CA certificate's path,
+    /// for clients to trust (`SSL_CERT_FILE`).
+    pub fn enable_tls(&self) -> PathBuf {
+        let dir = self.dir.path();
+        let (ca, ca_key) = (dir.join("ca.crt"), dir.join("ca.key"));
+        let data = PathBuf::from(self.data_dir());
+        let (cert, key, request) = (
+            data.join("server.crt"),
+            data.join("server.key"),
+            dir.join("server.csr"),
+        );
+        let extensions = dir.join("server.ext");
+        std::fs::write(
+            &extensions,
+            "subjectAltName=IP:127.0.0.1\nbasicConstraints=CA:FALSE\n",
+        )
+        .expect("extensions file");
+        let openssl = |args: &[&std::ffi::OsStr]| checked(Command::new("openssl").args(args));
+        let os = |p: &Path| p.as_os_str().to_owned();
+        openssl(&[
+            "req".as_ref(),
+            "-x509".as_ref(),
+            "-newkey".as_ref(),
+            "rsa:2048".as_ref(),
+            "-nodes".as_ref(),
+            "-days".as_ref(),
+            "2".as_ref(),
+            "-subj".as_ref(),
+            "/CN=toolpack test CA".as_ref(),
+            "-keyout".as_ref(),
+            &os(&ca_key),
+            "-out".as_ref(),
+            &os(&ca),
+        ]);
+        openssl(&[
+            "req".as_ref(),
+            "-newkey".as_ref(),
+            "rsa:2048".as_ref(),
+            "-nodes".as_ref(),
+            "-subj".as_ref(),
+            "/CN=127.0.0.1".as_ref(),
+            "-keyout".as_ref(),
+            &os(&key),
+            "-out".as_ref(),
+            &os(&request),
+        ]);
+        openssl(&[
+            "x509".as_ref(),
+            "-req".as_ref(),
+            "-in".as_ref(),
+            &os(&request),
+            "-CA".as_ref(),
+            &os(&ca),
+            "-CAkey".as_ref(),
+            &os(&ca_key),
+            "-CAcreateserial".as_ref(),
+            "-days".as_ref(),
+            "2".as_ref(),
+            "-extfile".as_ref(),
+            &os(&extensions),
+            "-out".as_ref(),
+            &os(&cert),
+        ]);
+        if let Some(user) = self.run_as {
+            checked(
+                Command::new("chown")
+                    .arg(format!("{user}:{user}"))
+                    .arg(&cert)
+                    .arg(&key),
+            );
+        }
+        checked(Command::new("chmod").arg("600").arg(&key));
+        let mut conf =
+            std::fs::read_to_string(data.join("postgresql.conf")).expect("postgresql.conf");
+        conf.push_str("\nssl = on\nssl_cert_file = 'server.crt'\nssl_key_file = 'server.key'\n");
+        std::fs::write(data.join("postgresql.conf"), conf).expect("postgresql.conf");
+        self.stop_server();
+        self.start_server();
+        ca
+    }
+
     /// The URL of database `database` (libpq URL form, with the password).
     pub fn url(&self, database: &str) -> String {
         format!(

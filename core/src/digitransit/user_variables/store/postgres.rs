@@ -201,7 +201,7 @@ impl PostgresStore {
         let mut client = pool
             .get()
             .await
-            .map_err(|e| storage(format!("cannot connect to the database: {e}")))?;
+            .map_err(|e| storage(format!("cannot connect to the database: {}", causes(&e))))?;
         if !self.migrated.load(Ordering::Acquire) {
             migrate(&mut client).await?;
             self.migrated.store(true, Ordering::Release);
@@ -300,6 +300,21 @@ fn read_row(row: &tokio_postgres::Row) -> Result<UserVariable, Failure> {
 }
 
 /// The storage error of a database error (its text names no password).
+/// `error` and its sources, joined by `: ` (the pool's error alone hides why, e.g. which
+/// certificate check failed). No source holds the password: the URL is never in them.
+fn causes(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        let next = cause.to_string();
+        if !text.ends_with(&next) {
+            text = format!("{text}: {next}");
+        }
+        source = cause.source();
+    }
+    text
+}
+
 fn sql(error: tokio_postgres::Error) -> Failure {
     let detail = error
         .as_db_error()
