@@ -5,11 +5,13 @@
 //! cargo xtask test [SUITE...]            # rust mcp conformance python node browser kotlin
 //! cargo xtask tools [TOOL...]            # install what the suites need
 //! cargo xtask bindings kotlin|swift --out DIR   # uniffi sources (not committed)
+//! cargo xtask package                    # release artifacts in target/dist (./scripts/package)
 //! ```
 
 mod bindings;
 mod codegen;
 mod cycles;
+mod package;
 mod shell;
 mod suites;
 mod tools;
@@ -55,6 +57,9 @@ enum Task {
     },
     /// Check that the modules of `core/src` import one another without circles.
     Cycles,
+    /// Build the release artifacts into `target/dist/`, check each as installed, and write
+    /// `target/dist/MANIFEST.txt`.
+    Package,
 }
 
 fn main() -> anyhow::Result<()> {
@@ -66,5 +71,6 @@ fn main() -> anyhow::Result<()> {
         Task::Tools { tools } => tools::install(&sh, &tools),
         Task::Bindings { language, out } => bindings::generate(&sh, language, &out),
         Task::Cycles => cycles::report(&sh),
+        Task::Package => package::run(&sh),
     }
 }
