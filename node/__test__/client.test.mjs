@@ -116,7 +116,7 @@ test('loko: typed calls, and ALREADY_EXISTS / PERMISSION_DENIED have their own k
     const fenced = new Toolpack({ lokoAllowedRoots: join(dir, 'src') })
     await assert.rejects(fenced.queryProject({ project_path: dir }), { code: 'PERMISSION_DENIED', kind: 'permission_denied' })
     const toon = await client.queryArchitecture({ project_path: dir, detail: 'structure', format: 'toon' })
-    assert.match(toon.toon, /^type: structure\nsystems\[1\]:/)
+    assert.match(toon.toon, /^type: structure\nsystems\[1\t\]\{id\tname\}:\n  payment-service\tPayment Service\ncontainers:/)
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
