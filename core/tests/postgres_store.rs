@@ -5,19 +5,13 @@
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
-use toolpack::{Config, Toolpack};
+use toolpack::Toolpack;
 use toolpack_testkit::postgres::{PASSWORD, PgCluster};
 
-fn toolpack(url: &str) -> Toolpack {
-    let data = tempfile::tempdir().unwrap();
-    Toolpack::new(
-        Config::builder()
-            .database_url(url)
-            .data_dir(data.path())
-            .build(),
-    )
-    .unwrap()
-}
+#[path = "support/on_postgres.rs"]
+mod on_postgres;
+
+use on_postgres::toolpack;
 
 async fn save(toolpack: &Toolpack, key: &str, text: &str) -> (bool, Value) {
     let result = toolpack

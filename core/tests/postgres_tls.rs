@@ -5,19 +5,12 @@
 //! its own binary, since `SSL_CERT_FILE` is process-wide.
 
 use serde_json::{Value, json};
-use toolpack::{Config, Toolpack};
 use toolpack_testkit::postgres::{PASSWORD, PgCluster};
 
-fn toolpack(url: &str) -> Toolpack {
-    let data = tempfile::tempdir().unwrap();
-    Toolpack::new(
-        Config::builder()
-            .database_url(url)
-            .data_dir(data.path())
-            .build(),
-    )
-    .unwrap()
-}
+#[path = "support/on_postgres.rs"]
+mod on_postgres;
+
+use on_postgres::toolpack;
 
 async fn save(url: &str) -> (bool, Value) {
     let result = toolpack(url)
