@@ -1,5 +1,5 @@
 //! The tool catalog: the one list of tools every surface (Rust, MCP, Python, Node,
-//! Kotlin) serves. Adding a tool means adding one line to [`with_every_tool!`].
+//! Kotlin) serves. Adding a tool means adding one line to [`with_every_tool!`](crate::with_every_tool).
 
 use std::sync::{Arc, LazyLock};
 

@@ -1,7 +1,7 @@
 //! [`ErrorKind`]: the one table that groups every contract's error codes into kinds,
 //! so each binding maps a failed call to one exception class per kind without a
 //! per-tool table of its own. The kinds themselves are listed once, in
-//! [`with_every_error_kind!`]: the enum here, the uniffi error enum and (through the
+//! [`with_every_error_kind!`](crate::with_every_error_kind): the enum here, the uniffi error enum and (through the
 //! catalog JSON) the Python exceptions, the TypeScript union and the docs come from it.
 
 /// The one list of error kinds: calls `$callback!` with `Variant "name" "doc";` per

@@ -5,8 +5,9 @@
 //! surface serves: the MCP server (`toolpack-mcp`), and the Python, Node and
 //! Kotlin/Swift bindings.
 //!
-//! ```no_run
-//! # async fn demo() -> Result<(), Box<dyn std::error::Error>> {
+//! ```
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use toolpack::{Config, Toolpack};
 //! use toolpack::tfl::StationToiletLookupRequest;
 //!

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from toolpack import Toolpack
+from toolpack_agents import Toolpack
 
 
 def function_definitions(tp: Toolpack) -> list[dict[str, Any]]:

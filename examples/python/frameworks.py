@@ -1,5 +1,5 @@
 """toolpack's tools inside three agent frameworks, through the ready-made adapters
-(``pip install 'toolpack[langchain,openai-agents,pydantic-ai]'``). Each framework runs
+(``pip install 'toolpack-agents[langchain,openai-agents,pydantic-ai]'``). Each framework runs
 with its own offline test model here; swap in a real model to use it for real.
 
     python examples/python/frameworks.py
@@ -13,10 +13,10 @@ from pydantic_ai import Agent as PydanticAgent
 from pydantic_ai.messages import ModelMessage, ModelResponse, TextPart, ToolCallPart, ToolReturnPart
 from pydantic_ai.models.function import AgentInfo, FunctionModel
 
-from toolpack import AsyncToolpack, Toolpack
-from toolpack.integrations.langchain import langchain_tools
-from toolpack.integrations.openai_agents import function_tools
-from toolpack.integrations.pydantic_ai import toolset
+from toolpack_agents import AsyncToolpack, Toolpack
+from toolpack_agents.integrations.langchain import langchain_tools
+from toolpack_agents.integrations.openai_agents import function_tools
+from toolpack_agents.integrations.pydantic_ai import toolset
 
 
 def pydantic_ai_turn(client: Toolpack) -> str:

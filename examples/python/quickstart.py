@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 
-from toolpack import AsyncToolpack, DisambiguationRequiredError, Toolpack
+from toolpack_agents import AsyncToolpack, DisambiguationRequiredError, Toolpack
 
 
 def main() -> None:

@@ -1,6 +1,7 @@
 // The Node layer itself: entry points, errors, tools(), settings, concurrency, and the
 // event loop staying free during a long call.
 import assert from 'node:assert/strict'
+import { execFileSync } from 'node:child_process'
 import { createRequire } from 'node:module'
 import { after, before, test } from 'node:test'
 
@@ -21,6 +22,21 @@ test('require and import give the same classes', () => {
   assert.equal(cjs.Toolpack, Toolpack)
   assert.equal(cjs.ToolpackError, ToolpackError)
   assert.equal(toolpackDefault.Toolpack, Toolpack)
+})
+
+test('the addon comes from the platform package, installed beside the main one', () => {
+  const addon = require.resolve('toolpack-linux-x64-gnu')
+  assert.match(addon, /node_modules\/toolpack-linux-x64-gnu\/toolpack\.linux-x64-gnu\.node$/)
+  assert.equal(require('toolpack/package.json').optionalDependencies['toolpack-linux-x64-gnu'], '0.1.0')
+})
+
+test('an unsupported platform gets an error naming the supported ones', () => {
+  for (const [key, value, name] of [['arch', 'riscv64', 'linux-riscv64-gnu'], ['platform', 'freebsd', 'freebsd-x64']]) {
+    const script = `Object.defineProperty(process, '${key}', { value: '${value}' })
+      try { require('toolpack'); console.log('loaded') } catch (e) { console.log(e.message) }`
+    const out = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8', cwd: process.cwd() })
+    assert.equal(out.trim(), `toolpack: no native addon for ${name}; supported platforms: linux-x64-gnu`)
+  }
 })
 
 test('every catalog tool is a camelCase async method', async () => {

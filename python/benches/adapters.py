@@ -29,10 +29,10 @@ from pydantic_ai import RunContext
 from pydantic_ai.models.test import TestModel
 from pydantic_ai.usage import RunUsage
 
-import toolpack
-from toolpack.integrations.langchain import langchain_tools
-from toolpack.integrations.openai_agents import function_tools
-from toolpack.integrations.pydantic_ai import toolset
+import toolpack_agents as toolpack
+from toolpack_agents.integrations.langchain import langchain_tools
+from toolpack_agents.integrations.openai_agents import function_tools
+from toolpack_agents.integrations.pydantic_ai import toolset
 
 ARGUMENTS = {"stationName": "Kings Cross"}
 ROUNDS = 300

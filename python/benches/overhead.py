@@ -18,7 +18,7 @@ import statistics
 import subprocess
 import time
 
-import toolpack
+import toolpack_agents as toolpack
 
 REPO = pathlib.Path(__file__).resolve().parents[2]
 CASES = {"exact_victoria": "Victoria", "kings_cross": "Kings Cross"}

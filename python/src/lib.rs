@@ -1,6 +1,6 @@
-//! `toolpack._native`: the PyO3 layer over the toolpack core. It converts, calls and
+//! `toolpack_agents._native`: the PyO3 layer over the toolpack core. It converts, calls and
 //! maps errors; every tool, type and rule lives in the core catalog. The Python package
-//! (`python/toolpack/`) adds the typed asyncio and sync clients generated from it.
+//! (`python/toolpack_agents/`) adds the typed asyncio and sync clients generated from it.
 
 mod completion;
 
@@ -23,7 +23,7 @@ type CallOutcome = (Option<String>, Option<&'static str>, String);
 
 /// A configured toolpack: the native handle behind `toolpack.Toolpack` and
 /// `toolpack.AsyncToolpack`.
-#[pyclass(frozen, module = "toolpack._native")]
+#[pyclass(frozen, module = "toolpack_agents._native")]
 struct NativeToolpack {
     inner: Toolpack,
 }

@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-import toolpack
+import toolpack_agents as toolpack
 from conftest import FakeUpstream
 
 BANK = {"from_": "Bank Underground Station", "to": "Mile End Underground Station"}
@@ -157,7 +157,7 @@ def test_another_thread_keeps_running_during_a_long_sync_call(fake: FakeUpstream
 
 EXIT_WHILE_A_RUNTIME_THREAD_IS_IN_PYTHON = """
 import asyncio, json, pathlib, sys, threading, time
-from toolpack import _native
+from toolpack_agents import _native
 
 upstream, left, arguments = sys.argv[1], pathlib.Path(sys.argv[2]), sys.argv[3]
 settings = {"DIGITRANSIT_API_KEY": "k", "DIGITRANSIT_BASE_URL": upstream, "DIGITRANSIT_ROUTER": "hsl"}

@@ -10,7 +10,7 @@ import pathlib
 import pytest
 from graphql import build_schema, parse, validate
 
-import toolpack
+import toolpack_agents as toolpack
 from conftest import TESTS_DIR, FakeUpstream
 
 QUERIES = sorted((TESTS_DIR.parent / "core" / "src" / "digitransit" / "queries").glob("*.graphql"))

@@ -15,7 +15,7 @@ from typing import Any
 
 import pytest
 
-import toolpack
+import toolpack_agents as toolpack
 from conftest import TESTS_DIR
 
 EXAMPLE = TESTS_DIR.parent / "examples" / "loko" / "shop"
@@ -48,7 +48,7 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.outputs import ChatGeneration, ChatResult  # noqa: E402
 from langchain_core.utils.function_calling import convert_to_openai_tool  # noqa: E402
 
-from toolpack.integrations.langchain import REPORT_EVENT, langchain_tools  # noqa: E402
+from toolpack_agents.integrations.langchain import REPORT_EVENT, langchain_tools  # noqa: E402
 
 
 class ScriptedChatModel(BaseChatModel):
@@ -156,7 +156,7 @@ from agents import Agent, Runner, set_tracing_disabled  # noqa: E402
 from agents.strict_schema import ensure_strict_json_schema  # noqa: E402
 from agents.testing import ModelStep, ScriptedModel, assistant_message, function_call  # noqa: E402
 
-from toolpack.integrations.openai_agents import function_tools  # noqa: E402
+from toolpack_agents.integrations.openai_agents import function_tools  # noqa: E402
 
 set_tracing_disabled(True)
 
@@ -201,7 +201,7 @@ from pydantic_ai.models.function import AgentInfo, FunctionModel  # noqa: E402
 from pydantic_ai.profiles.google import GoogleJsonSchemaTransformer  # noqa: E402
 from pydantic_ai.profiles.openai import OpenAIJsonSchemaTransformer  # noqa: E402
 
-from toolpack.integrations.pydantic_ai import toolset  # noqa: E402
+from toolpack_agents.integrations.pydantic_ai import toolset  # noqa: E402
 
 
 def pydantic_model(tool: str, arguments: dict[str, Any]) -> FunctionModel:

@@ -9,7 +9,7 @@ import pathlib
 
 import pytest
 
-import toolpack
+import toolpack_agents as toolpack
 from conftest import TESTS_DIR
 
 EXAMPLE = str(TESTS_DIR.parent / "examples" / "loko" / "shop")

@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 import toon_format
 
-import toolpack
+import toolpack_agents as toolpack
 from conftest import TESTS_DIR
 
 EXAMPLE = TESTS_DIR.parent / "examples" / "loko" / "shop"

@@ -9,7 +9,7 @@ from typing import Any, TypeVar
 
 import pytest
 
-import toolpack
+import toolpack_agents as toolpack
 from conftest import FakeUpstream
 from vectors import Case, keyword_arguments, load, method_name, problems
 

@@ -26,20 +26,36 @@ impl Language {
     }
 }
 
-/// Builds the library and writes `language`'s sources into `out` (replacing it).
+/// Writes `language`'s sources into `out` (replacing it), read from the library that
+/// `TOOLPACK_UNIFFI_LIBRARY` names by the `uniffi-bindgen` built beside it (the release
+/// build, when packaging), or else from a debug build of both made here.
 pub fn generate(sh: &Shell, language: Language, out: &Path) -> Result<()> {
     let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into());
-    cmd!(
-        sh,
-        "cargo build -q --locked -p toolpack-uniffi -p uniffi-bindgen"
-    )
-    .run()?;
-    let library = format!("{target}/debug/libtoolpack_uniffi.so");
+    let (library, bindgen) = match std::env::var("TOOLPACK_UNIFFI_LIBRARY") {
+        Ok(built) if !built.is_empty() => {
+            let beside = Path::new(&built).with_file_name("uniffi-bindgen");
+            (built, beside.display().to_string())
+        }
+        _ => {
+            cmd!(
+                sh,
+                "cargo build -q --locked -p toolpack-uniffi -p uniffi-bindgen"
+            )
+            .run()?;
+            (
+                format!("{target}/debug/libtoolpack_uniffi.so"),
+                format!("{target}/debug/uniffi-bindgen"),
+            )
+        }
+    };
     let raw = format!("{target}/uniffi/{}", language.flag());
     sh.remove_path(&raw)?;
     let flag = language.flag();
-    cmd!(sh, "{target}/debug/uniffi-bindgen generate --library {library} --language {flag} --no-format --out-dir {raw}")
-        .run()?;
+    cmd!(
+        sh,
+        "{bindgen} generate --library {library} --language {flag} --no-format --out-dir {raw}"
+    )
+    .run()?;
     let out = if out.is_absolute() {
         out.to_path_buf()
     } else {

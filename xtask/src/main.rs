@@ -2,15 +2,18 @@
 //!
 //! ```text
 //! cargo xtask codegen [--check]          # every language's files from the catalog
-//! cargo xtask test [SUITE...]            # rust mcp conformance python node browser kotlin
+//! cargo xtask test [SUITE...]            # rust mcp conformance package python node browser kotlin install
 //! cargo xtask tools [TOOL...]            # install what the suites need
 //! cargo xtask bindings kotlin|swift --out DIR   # uniffi sources (not committed)
+//! cargo xtask hack [--check]            # workspace-hack/: one feature set for every binding
 //! cargo xtask package                    # release artifacts in target/dist (./scripts/package)
 //! ```
 
 mod bindings;
 mod codegen;
 mod cycles;
+mod hack;
+mod install;
 mod package;
 mod shell;
 mod suites;
@@ -39,12 +42,13 @@ enum Task {
     },
     /// Run test suites (all of them when none is named), in the order given.
     Test {
-        /// Suites to run: rust, mcp, conformance, python, node, browser, kotlin.
+        /// Suites to run: rust, mcp, conformance, package, python, node, browser, kotlin,
+        /// install.
         suites: Vec<suites::Suite>,
     },
     /// Install what the suites need (all tools when none is named).
     Tools {
-        /// Tools to install: d2, apt, oauth, conformance, browser.
+        /// Tools to install: d2, apt, oauth, conformance, browser, release.
         tools: Vec<tools::ToolName>,
     },
     /// Generate the uniffi Kotlin or Swift sources from the built library.
@@ -57,8 +61,15 @@ enum Task {
     },
     /// Check that the modules of `core/src` import one another without circles.
     Cycles,
-    /// Build the release artifacts into `target/dist/`, check each as installed, and write
-    /// `target/dist/MANIFEST.txt`.
+    /// Regenerate `workspace-hack/Cargo.toml`, so each binding crate built alone resolves
+    /// its dependencies like the release build of all of them.
+    Hack {
+        /// Change nothing; fail when a binding crate would resolve differently.
+        #[arg(long)]
+        check: bool,
+    },
+    /// Build the release artifacts into `target/dist/` and write `target/dist/MANIFEST.txt`
+    /// (`cargo xtask test install` then installs each as a user does).
     Package,
 }
 
@@ -71,6 +82,7 @@ fn main() -> anyhow::Result<()> {
         Task::Tools { tools } => tools::install(&sh, &tools),
         Task::Bindings { language, out } => bindings::generate(&sh, language, &out),
         Task::Cycles => cycles::report(&sh),
+        Task::Hack { check } => hack::run(&sh, check),
         Task::Package => package::run(&sh),
     }
 }

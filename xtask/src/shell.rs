@@ -1,6 +1,6 @@
 //! The shell every task runs in: at the workspace root, with one shared `target/`.
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
 use xshell::Shell;
@@ -30,4 +30,41 @@ pub fn section(title: &str) {
 pub fn on_path(name: &str) -> bool {
     std::env::var_os("PATH")
         .is_some_and(|path| std::env::split_paths(&path).any(|dir| dir.join(name).is_file()))
+}
+
+/// The one file in `dir` whose name starts with `prefix` and ends with `suffix`.
+pub fn find_file(sh: &Shell, dir: impl AsRef<Path>, prefix: &str, suffix: &str) -> Result<PathBuf> {
+    let dir = dir.as_ref();
+    let mut found: Vec<PathBuf> = sh
+        .read_dir(dir)?
+        .into_iter()
+        .filter(|p| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .is_some_and(|n| n.starts_with(prefix) && n.ends_with(suffix))
+        })
+        .collect();
+    match found.len() {
+        1 => Ok(found.remove(0)),
+        0 => anyhow::bail!("no {prefix}*{suffix} in {}", dir.display()),
+        _ => anyhow::bail!("more than one {prefix}*{suffix} in {}", dir.display()),
+    }
+}
+
+/// A new empty directory under the system's temporary directory.
+pub fn temp_dir(sh: &Shell, prefix: &str) -> Result<PathBuf> {
+    let dir = xshell::cmd!(sh, "mktemp -d -t {prefix}.XXXXXX").read()?;
+    Ok(dir.into())
+}
+
+/// `PATH` with every directory that holds `cargo` or `rustc` left out: what a user
+/// without a Rust toolchain has.
+pub fn path_without_rust() -> String {
+    let path = std::env::var_os("PATH").unwrap_or_default();
+    let kept: Vec<PathBuf> = std::env::split_paths(&path)
+        .filter(|dir| !dir.join("cargo").exists() && !dir.join("rustc").exists())
+        .collect();
+    std::env::join_paths(kept)
+        .map(|p| p.to_string_lossy().into_owned())
+        .unwrap_or_default()
 }

@@ -16,41 +16,50 @@ use crate::tools::ToolName;
 /// One test suite.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Suite {
-    /// Generated files, import cycles, fmt, clippy, the core without features, every
-    /// Rust test but the MCP server's, and the README's main job.
+    /// Generated files, import cycles, fmt, clippy, the core without features, the docs
+    /// (`cargo doc`, warnings are errors), every Rust test (the MCP server's too, in one
+    /// build), and the README's main job.
     Rust,
-    /// The MCP server: in-process, stdio binary, HTTP, OAuth (a real issuer).
+    /// The MCP server's tests alone: in-process, stdio binary, HTTP, OAuth (a real issuer).
     Mcp,
     /// The official MCP conformance suite against `serve --http`.
     Conformance,
-    /// The wheel, installed into a fresh venv: pytest, mypy --strict, the examples.
+    /// The release artifacts in `target/dist/` (`cargo xtask package`).
+    Package,
+    /// The release wheel, installed into a fresh venv: pytest, mypy --strict, the examples.
     Python,
-    /// The npm tarball, installed into a fresh project: node --test, tsc, the examples.
+    /// The release npm tarballs, installed into a fresh project: node --test, tsc, the examples.
     Node,
     /// The built documentation site in headless Chromium.
     Browser,
-    /// The Kotlin bindings on the JVM (Maven), and the Kotlin example.
+    /// The Kotlin bindings on the JVM (`mvn test`, which builds what it needs itself), and
+    /// the Swift sources.
     Kotlin,
+    /// Every artifact of `target/dist/` installed with no Rust on `PATH`, and one call each.
+    Install,
 }
 
 impl Suite {
+    /// Every suite, in the order of a full run (`mcp` is in `rust`'s one test build).
     const ALL: &[Suite] = &[
         Self::Rust,
-        Self::Mcp,
         Self::Conformance,
+        Self::Package,
         Self::Python,
         Self::Node,
         Self::Browser,
         Self::Kotlin,
+        Self::Install,
     ];
 
     /// The tools this suite runs.
     fn needs(self) -> &'static [ToolName] {
         match self {
-            Self::Rust => &[ToolName::D2, ToolName::Apt],
-            Self::Mcp => &[ToolName::D2, ToolName::Apt, ToolName::Oauth],
+            Self::Rust | Self::Mcp => &[ToolName::D2, ToolName::Apt, ToolName::Oauth],
             Self::Conformance => &[ToolName::Conformance],
-            Self::Python | Self::Node | Self::Kotlin => &[ToolName::D2, ToolName::Oauth],
+            Self::Package | Self::Install => &[ToolName::Release],
+            Self::Python | Self::Node => &[ToolName::D2, ToolName::Oauth, ToolName::Release],
+            Self::Kotlin => &[ToolName::D2, ToolName::Oauth],
             Self::Browser => &[ToolName::D2, ToolName::Apt, ToolName::Browser],
         }
     }
@@ -87,10 +96,12 @@ pub fn run(sh: &Shell, suites: &[Suite]) -> Result<()> {
             Suite::Rust => rust(sh)?,
             Suite::Mcp => mcp(sh)?,
             Suite::Conformance => conformance(sh)?,
+            Suite::Package => crate::package::run(sh)?,
             Suite::Python => python(sh)?,
             Suite::Node => node(sh)?,
             Suite::Browser => browser(sh)?,
             Suite::Kotlin => kotlin(sh)?,
+            Suite::Install => crate::install::run(sh)?,
         }
     }
     section("every suite asked for passed");
@@ -126,6 +137,10 @@ fn rust(sh: &Shell) -> Result<()> {
     crate::codegen::run(sh, true)?;
     section("rust: no import cycles between the modules of core/src");
     crate::cycles::report(sh)?;
+    section(
+        "rust: the binding crates resolve their dependencies like the release build (cargo xtask hack --check)",
+    );
+    crate::hack::run(sh, true)?;
     section("rust: format");
     cmd!(sh, "cargo fmt --all --check").run()?;
     section("rust: clippy (all targets, warnings are errors)");
@@ -136,8 +151,15 @@ fn rust(sh: &Shell) -> Result<()> {
     .run()?;
     section("rust: core builds without optional features");
     cmd!(sh, "cargo check -p toolpack --no-default-features --locked").run()?;
-    section("rust: tests (core, fake upstream, vectors, bindings' crates, xtask)");
-    cmd!(sh, "cargo test --workspace --locked --exclude toolpack-mcp").run()?;
+    section("rust: docs (cargo doc --no-deps, warnings are errors: missing docs, broken links)");
+    cmd!(
+        sh,
+        "cargo doc --no-deps --locked --all-features -p toolpack -p toolpack-mcp"
+    )
+    .env("RUSTDOCFLAGS", "-D warnings")
+    .run()?;
+    section("rust: tests (every crate, the MCP server's too: in-process, stdio, HTTP, OAuth)");
+    cmd!(sh, "cargo test --workspace --locked").run()?;
     section("rust: the README's main job (the demo)");
     cmd!(sh, "cargo run -q --locked -p toolpack-examples --bin demo")
         .ignore_stdout()
@@ -153,7 +175,7 @@ fn mcp(sh: &Shell) -> Result<()> {
 
 fn conformance(sh: &Shell) -> Result<()> {
     section("conformance: the official MCP conformance suite against serve --http (Node 22)");
-    cmd!(sh, "cargo build -q --locked -p toolpack-mcp").run()?;
+    helper_binaries(sh)?;
     let port = free_port()?;
     let log = std::fs::File::create(sh.current_dir().join("target/conformance/server.log"))?;
     let server = Command::new(sh.current_dir().join("target/debug/toolpack-mcp"))
@@ -186,34 +208,23 @@ fn conformance(sh: &Shell) -> Result<()> {
 }
 
 fn python(sh: &Shell) -> Result<()> {
-    section("python: build the wheel, install it into a fresh virtual environment");
+    let wheel = crate::package::python::wheel(sh)?;
+    section("python: the release wheel, installed into a fresh virtual environment");
     let root = sh.current_dir();
     let venv = root.join("target/py-venv");
     sh.remove_path(&venv)?;
-    sh.remove_path("target/wheels")?;
     cmd!(sh, "python3 -m venv {venv}").run()?;
     let pip = venv.join("bin/pip");
-    cmd!(sh, "{pip} install -q maturin>=1.9,<2 pytest>=8,<10 mypy>=1.10,<3 graphql-core==3.2.8 toon-format==1.2.0 mcp==2.3.0 opentelemetry-proto==1.45.2").run()?;
-    {
-        let _dir = sh.push_dir("python");
-        let maturin = venv.join("bin/maturin");
-        cmd!(sh, "{maturin} build --locked --out ../target/wheels").run()?;
-    }
-    let wheel = sh
-        .read_dir("target/wheels")?
-        .into_iter()
-        .find(|p| p.extension().is_some_and(|e| e == "whl"))
-        .context("maturin wrote no wheel")?;
     // The wheel with its framework extras, the frameworks pinned to the tested versions.
     let with_extras = format!("{}[langchain,openai-agents,pydantic-ai]", wheel.display());
-    cmd!(sh, "{pip} install -q {with_extras} langchain-core==1.8.3 openai-agents==0.24.0 pydantic-ai-slim==2.68.0").run()?;
+    cmd!(sh, "{pip} install -q {with_extras} pytest>=8,<10 mypy>=1.10,<3 graphql-core==3.2.8 toon-format==1.2.0 mcp==2.3.0 opentelemetry-proto==1.45.2 langchain-core==1.8.3 openai-agents==0.24.0 pydantic-ai-slim==2.68.0").run()?;
 
     section("python: pytest against the installed package (every vector, async and sync)");
-    cmd!(sh, "cargo build -q --locked -p toolpack-testkit --bin fake-upstream -p toolpack-mcp --bin toolpack-mcp").run()?;
+    helper_binaries(sh)?;
     let python = venv.join("bin/python");
     let mypy = venv.join("bin/mypy");
     let tests = root.join("python/tests");
-    // From outside the checkout, so `import toolpack` can only mean the installed wheel.
+    // From outside the checkout, so `import toolpack_agents` can only mean the installed wheel.
     let outside = sh.push_dir(std::env::temp_dir());
     cmd!(sh, "{python} -m pytest -q -p no:cacheprovider {tests}").run()?;
 
@@ -222,7 +233,7 @@ fn python(sh: &Shell) -> Result<()> {
     cmd!(sh, "{mypy} --strict --no-incremental {examples}").run()?;
     cmd!(
         sh,
-        "{mypy} --strict --no-incremental {root}/python/toolpack"
+        "{mypy} --strict --no-incremental {root}/python/toolpack_agents"
     )
     .run()?;
     for example in sh.read_dir(&examples)? {
@@ -235,39 +246,24 @@ fn python(sh: &Shell) -> Result<()> {
 }
 
 fn node(sh: &Shell) -> Result<()> {
-    section("node: build the addon, npm pack, install the tarball into a fresh project");
+    let tarballs = crate::package::node::tarballs(sh)?;
+    section("node: the release npm tarballs (main + platform), installed into a fresh project");
     let root = sh.current_dir();
-    cmd!(sh, "node node/build.mjs").run()?;
-    for dir in ["target/node-pack", "target/node-project"] {
-        sh.remove_path(dir)?;
-        sh.create_dir(dir)?;
-    }
-    {
-        let _dir = sh.push_dir("node");
-        cmd!(
-            sh,
-            "npm pack --silent --pack-destination ../target/node-pack"
-        )
-        .ignore_stdout()
-        .run()?;
-    }
+    sh.remove_path("target/node-project")?;
+    sh.create_dir("target/node-project")?;
     for dir in ["node/__test__", "examples/node"] {
         for file in sh.read_dir(dir)? {
             sh.copy_file(&file, "target/node-project/")?;
         }
     }
-    let tarball = sh
-        .read_dir("target/node-pack")?
-        .into_iter()
-        .find(|p| p.extension().is_some_and(|e| e == "tgz"))
-        .context("npm pack wrote no tarball")?;
+    let (main, platform) = (&tarballs.main, &tarballs.platform);
     let _dir = sh.push_dir("target/node-project");
     sh.write_file(
         "package.json",
         "{\"name\":\"toolpack-node-tests\",\"private\":true,\"type\":\"module\"}\n",
     )?;
     // The adapters' frameworks at the tested versions (ai 6 is the line that runs on Node 20).
-    cmd!(sh, "npm install --silent --no-package-lock {tarball} @modelcontextprotocol/sdk@^1.32 typescript@^5.9 @types/node@^20 @types/json-schema@7.0.15 ai@6.0.326 @openai/agents@0.20.0 zod@4.6.7 @langchain/core@1.4.0").run()?;
+    cmd!(sh, "npm install --silent --no-package-lock {main} {platform} @modelcontextprotocol/sdk@^1.32 typescript@^5.9 @types/node@^20 @types/json-schema@7.0.15 ai@6.0.326 @openai/agents@0.20.0 zod@4.6.7 @langchain/core@1.4.0").run()?;
 
     section("node: node --test against the installed package (every vector, typed and call)");
     let tests: Vec<String> = sh
@@ -283,11 +279,7 @@ fn node(sh: &Shell) -> Result<()> {
             root.join("target/debug/fake-upstream"),
         ),
     ];
-    cmd!(
-        sh,
-        "cargo build -q --locked -p toolpack-testkit --bin fake-upstream"
-    )
-    .run()?;
+    helper_binaries(sh)?;
     tail(cmd!(sh, "node --test --test-reporter=spec {tests...}"), 12)?;
 
     section("node: tsc --noEmit --strict on the TypeScript examples (the client, the adapters)");
@@ -298,7 +290,7 @@ fn node(sh: &Shell) -> Result<()> {
 
 fn browser(sh: &Shell) -> Result<()> {
     section("browser: the built documentation site in headless Chromium (playwright-core)");
-    cmd!(sh, "cargo build -q --locked -p toolpack-testkit --bin loko-gen -p toolpack-mcp --bin toolpack-mcp").run()?;
+    helper_binaries(sh)?;
     let root = sh.current_dir();
     sh.copy_file("tests/browser/site.test.mjs", "target/browser/")?;
     let _dir = sh.push_dir("target/browser");
@@ -312,7 +304,9 @@ fn browser(sh: &Shell) -> Result<()> {
 }
 
 fn kotlin(sh: &Shell) -> Result<()> {
-    section("kotlin: mvn test (the Maven build generates the uniffi sources through the xtask)");
+    section(
+        "kotlin: mvn test (the Maven build builds the library and the fake upstream, and generates the uniffi sources)",
+    );
     let output = cmd!(sh, "mvn -B -f bindings/kotlin/pom.xml test")
         .ignore_status()
         .output()?;
@@ -334,10 +328,18 @@ fn kotlin(sh: &Shell) -> Result<()> {
         crate::bindings::Language::Swift,
         Path::new("target/swift/Sources"),
     )?;
-    section("kotlin: the example runs with one Maven command");
-    cmd!(sh, "mvn -q -B -f examples/kotlin/pom.xml compile exec:java")
-        .ignore_stdout()
-        .run()?;
+    Ok(())
+}
+
+/// The debug binaries the suites run beside the artifact under test: the fake upstream,
+/// the loko project generator and the MCP server. One command with one selection, so every
+/// suite shares one build of them.
+fn helper_binaries(sh: &Shell) -> Result<()> {
+    cmd!(
+        sh,
+        "cargo build -q --locked -p toolpack-testkit -p toolpack-mcp --bins"
+    )
+    .run()?;
     Ok(())
 }
 

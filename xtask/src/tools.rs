@@ -19,6 +19,17 @@ const CONFORMANCE: [&str; 2] = [
 ];
 /// The browser driver of the documentation-site tests.
 const PLAYWRIGHT: &str = "playwright-core@1.65.1";
+/// The release builds' toolchain, from PyPI: zig compiles and links every native artifact
+/// against glibc 2.28 (through cargo-zigbuild's `zig cc`, see xtask/src/package/native.rs),
+/// maturin builds the wheel and sdist, auditwheel checks the wheel.
+const RELEASE_TOOLS: [&str; 4] = [
+    "maturin==1.16.0",
+    "ziglang==0.17.1",
+    "cargo-zigbuild==0.24.0",
+    "auditwheel==6.8.2",
+];
+/// Where the release toolchain's virtual environment is.
+pub const RELEASE_VENV: &str = "target/tools/release";
 
 /// One thing to install.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -34,6 +45,8 @@ pub enum ToolName {
     Conformance,
     /// playwright-core, in `target/browser`.
     Browser,
+    /// zig, cargo-zigbuild, maturin and auditwheel (PyPI), in `target/tools/release`.
+    Release,
 }
 
 impl ToolName {
@@ -43,6 +56,7 @@ impl ToolName {
         Self::Oauth,
         Self::Conformance,
         Self::Browser,
+        Self::Release,
     ];
 }
 
@@ -61,6 +75,7 @@ impl ToolName {
             ToolName::Oauth => file("target/oauth/node_modules/oauth2-mock-server"),
             ToolName::Conformance => file("target/conformance/node_modules/.bin/conformance"),
             ToolName::Browser => file("target/browser/node_modules/playwright-core"),
+            ToolName::Release => file(&format!("{RELEASE_VENV}/bin/cargo-zigbuild")),
         }
     }
 
@@ -72,6 +87,7 @@ impl ToolName {
             ToolName::Oauth => "oauth",
             ToolName::Conformance => "conformance",
             ToolName::Browser => "browser",
+            ToolName::Release => "release",
         }
     }
 }
@@ -108,6 +124,7 @@ pub fn install(sh: &Shell, tools: &[ToolName]) -> Result<()> {
                 &[PLAYWRIGHT],
                 "playwright-core",
             )?,
+            ToolName::Release => release(sh)?,
         }
     }
     Ok(())
@@ -146,6 +163,27 @@ fn d2(sh: &Shell) -> Result<()> {
         sh.remove_path(pack)?;
     }
     cmd!(sh, "target/tools/bin/d2 --version").run()?;
+    Ok(())
+}
+
+/// The release toolchain in its own virtual environment, unless it is there.
+fn release(sh: &Shell) -> Result<()> {
+    section(&format!(
+        "tools: {} in {RELEASE_VENV}",
+        RELEASE_TOOLS.join(" ")
+    ));
+    if !ToolName::Release.present(sh) {
+        sh.remove_path(RELEASE_VENV)?;
+        cmd!(sh, "python3 -m venv {RELEASE_VENV}").run()?;
+        let pip = format!("{RELEASE_VENV}/bin/pip");
+        cmd!(
+            sh,
+            "{pip} install -q --disable-pip-version-check {RELEASE_TOOLS...}"
+        )
+        .run()?;
+    }
+    let zigbuild = format!("{RELEASE_VENV}/bin/cargo-zigbuild");
+    cmd!(sh, "{zigbuild} --version").run()?;
     Ok(())
 }
 

@@ -1,8 +1,8 @@
 //! Configuration: one [`Config`] built with [`ConfigBuilder`], from the environment
 //! ([`Config::from_env`]) or from any name → value lookup ([`Config::from_lookup`]).
 //!
-//! Each family owns its settings table ([`tfl`], [`digitransit`], [`loko`], and
-//! [`common`] for what they share), where each setting is written once: its environment
+//! Each family owns its settings table (`tfl`, `digitransit`, `loko`, and `common` for
+//! what they share), where each setting is written once: its environment
 //! name, type, default, parser and doc. The same names are the keys the bindings and the
 //! shared test vectors use, so there is one parsing path. This module composes the
 //! tables, adds the per-tool rate limits, and keeps the typed getters and setters.
@@ -72,14 +72,14 @@ impl Config {
         }
     }
 
-    /// Reads every setting from the process environment: the names in [`env`] and every
+    /// Reads every setting from the process environment: the names in [`mod@env`] and every
     /// `TOOLPACK_RATE_LIMIT_<TOOL>`. Other variables are not settings and are ignored.
     pub fn from_env() -> Result<Self, ConfigError> {
         Self::from_lookup(std::env::vars())
     }
 
     /// Reads the settings among `variables` (environment name, value): the names in
-    /// [`env`] and every `TOOLPACK_RATE_LIMIT_<TOOL>`; other names are ignored. Blank
+    /// [`mod@env`] and every `TOOLPACK_RATE_LIMIT_<TOOL>`; other names are ignored. Blank
     /// values count as unset.
     pub fn from_lookup(
         variables: impl IntoIterator<Item = (String, String)>,
@@ -226,7 +226,7 @@ get them only inside allowed roots"
     }
 }
 
-/// Builds a [`Config`]. Every setter has a matching environment name in [`env`].
+/// Builds a [`Config`]. Every setter has a matching environment name in [`mod@env`].
 #[derive(Debug, Default, Clone)]
 pub struct ConfigBuilder {
     config: Config,

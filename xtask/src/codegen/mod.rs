@@ -28,10 +28,13 @@ fn generate(sh: &Shell) -> Result<Vec<Generated>> {
     let contract = Contract::of_this_build()?;
     let mut files = vec![
         Generated::new(
-            "python/toolpack/_generated.py",
+            "python/toolpack_agents/_generated.py",
             python::generated(&contract)?,
         ),
-        Generated::new("python/toolpack/_errors.py", python::errors(&contract)),
+        Generated::new(
+            "python/toolpack_agents/_errors.py",
+            python::errors(&contract),
+        ),
         Generated::new("node/index.d.ts", typescript::declarations(&contract)?),
         Generated::new("docs/tools.md", docs::tool_reference(&contract)?),
     ];

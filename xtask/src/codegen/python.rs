@@ -243,7 +243,7 @@ pub fn errors(contract: &Contract) -> String {
     names.sort();
     let all: String = names.iter().map(|n| format!("    \"{n}\",\n")).collect();
     out += &format!(
-        "\n#: The exception classes, for ``from toolpack._errors import *``.\n__all__ = [\n{all}]\n"
+        "\n#: The exception classes, for ``from toolpack_agents._errors import *``.\n__all__ = [\n{all}]\n"
     );
     out + ERRORS_TAIL
 }

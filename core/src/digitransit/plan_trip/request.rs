@@ -142,7 +142,7 @@ impl Plan {
     }
 }
 
-/// Walk reluctance: [`BASE_WALK_RELUCTANCE`] at 1500 m, higher for shorter limits (at most
+/// Walk reluctance: `BASE_WALK_RELUCTANCE` (2) at 1500 m, higher for shorter limits (at most
 /// 10), doubled by `lowWalkingDistance`; rounded to 2 decimals.
 pub fn walk_reluctance(constraints: &PlanConstraints) -> f64 {
     let scaled = BASE_WALK_RELUCTANCE * DEFAULT_MAX_WALK / constraints.max_walking_distance;

@@ -1,10 +1,9 @@
 // Per-call time of `stationToilets` through the Kotlin typed API (median of many calls),
 // to set beside the core's criterion median of the typed Rust call in the same run:
 //
-//   cargo build --release -p toolpack-uniffi
+//   cargo xtask package && cargo xtask test install   # the release JAR in the local Maven repository
 //   cargo bench -p toolpack --bench station_toilets -- 'station_toilets/typed/'
-//   mvn -q -f examples/kotlin/pom.xml compile exec:java \
-//     -Dexec.mainClass=bench.OverheadBenchKt -Dtoolpack.lib.dir=$PWD/target/release
+//   mvn -q -f examples/kotlin/pom.xml compile exec:java -Dexec.mainClass=bench.OverheadBenchKt
 
 package bench
 

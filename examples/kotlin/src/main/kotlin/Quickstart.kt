@@ -1,6 +1,6 @@
 // A first look at toolpack from Kotlin: offline, no keys needed.
 //
-//   mvn -q -f examples/kotlin/pom.xml compile exec:java   (builds the native library too)
+//   mvn -q -f examples/kotlin/pom.xml compile exec:java   (with dev.toolpack:toolpack installed)
 
 package quickstart
 

@@ -7,7 +7,7 @@ the tool's result (its error JSON text); a failure of the call itself is raised,
 ends the run with the SDK's error. The SDK has no channel for a function tool's progress:
 give the client an ``on_report`` callback to see it.
 
-Requires ``openai-agents`` (``pip install toolpack[openai-agents]``).
+Requires ``openai-agents`` (``pip install toolpack-agents[openai-agents]``).
 """
 
 from __future__ import annotations
@@ -21,7 +21,7 @@ try:
     from agents.tool_context import ToolContext
 except ImportError as missing:  # pragma: no cover - depends on the environment
     raise ImportError(
-        "toolpack.integrations.openai_agents needs openai-agents: pip install 'toolpack[openai-agents]'"
+        "toolpack_agents.integrations.openai_agents needs openai-agents: pip install 'toolpack-agents[openai-agents]'"
     ) from missing
 
 from .._client import ToolInfo

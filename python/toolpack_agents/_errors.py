@@ -106,7 +106,7 @@ _BY_KIND: dict[str, type[ToolpackError]] = {
     )
 }
 
-#: The exception classes, for ``from toolpack._errors import *``.
+#: The exception classes, for ``from toolpack_agents._errors import *``.
 __all__ = [
     "AlreadyExistsError",
     "DataNotAvailableError",

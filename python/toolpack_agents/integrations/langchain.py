@@ -8,7 +8,7 @@ Progress and log reports are dispatched as LangChain custom events named
 ``toolpack_report`` (``on_custom_event`` in callback handlers, ``astream_events``), with
 the report's fields plus ``tool``.
 
-Requires ``langchain-core`` (``pip install toolpack[langchain]``).
+Requires ``langchain-core`` (``pip install toolpack-agents[langchain]``).
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ try:
     from langchain_core.tools import BaseTool, ToolException
 except ImportError as missing:  # pragma: no cover - depends on the environment
     raise ImportError(
-        "toolpack.integrations.langchain needs langchain-core: pip install 'toolpack[langchain]'"
+        "toolpack_agents.integrations.langchain needs langchain-core: pip install 'toolpack-agents[langchain]'"
     ) from missing
 
 from .._client import Report

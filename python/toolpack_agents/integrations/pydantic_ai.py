@@ -8,7 +8,7 @@ error JSON), so the model can act on it; a failure of the call itself is raised,
 ends the run. pydantic-ai has no channel for a tool's progress: give the client an
 ``on_report`` callback to see it.
 
-Requires ``pydantic-ai-slim`` (``pip install toolpack[pydantic-ai]``).
+Requires ``pydantic-ai-slim`` (``pip install toolpack-agents[pydantic-ai]``).
 """
 
 from __future__ import annotations
@@ -22,7 +22,7 @@ try:
     from pydantic_core import SchemaValidator, core_schema
 except ImportError as missing:  # pragma: no cover - depends on the environment
     raise ImportError(
-        "toolpack.integrations.pydantic_ai needs pydantic-ai: pip install 'toolpack[pydantic-ai]'"
+        "toolpack_agents.integrations.pydantic_ai needs pydantic-ai: pip install 'toolpack-agents[pydantic-ai]'"
     ) from missing
 
 from .._client import ToolInfo

@@ -1,7 +1,7 @@
 """toolpack: agent tools for London transport (TfL), Finnish public transport
 (Digitransit) and C4 architecture docs (loko), from one Rust core.
 
-    from toolpack import Toolpack, AsyncToolpack
+    from toolpack_agents import Toolpack, AsyncToolpack
 
     tp = Toolpack.from_env()
     tp.station_toilets(station_name="King's Cross")

@@ -1,0 +1,34 @@
+//! The crates `toolpack` and `toolpack-mcp`: `cargo publish --dry-run` packages both and
+//! builds them from their packaged sources (the core first, then the server against it), as
+//! crates.io would; the `.crate` files go into `dist`, each under the 10 MB limit.
+
+use std::path::Path;
+
+use anyhow::{Result, bail};
+use xshell::{Shell, cmd};
+
+use super::VERSION;
+use crate::shell::section;
+
+/// crates.io's size limit for one crate.
+const LIMIT: u64 = 10 * 1024 * 1024;
+
+/// Packages and verifies both crates; copies them into `dist`.
+pub fn package(sh: &Shell, dist: &Path) -> Result<()> {
+    section("package: the crates (cargo publish --dry-run: packaged, then built from the package)");
+    cmd!(
+        sh,
+        "cargo publish --dry-run --locked -p toolpack -p toolpack-mcp"
+    )
+    .run()?;
+    for name in ["toolpack", "toolpack-mcp"] {
+        let file = format!("{name}-{VERSION}.crate");
+        let size = std::fs::metadata(format!("target/package/{file}"))?.len();
+        if size > LIMIT {
+            bail!("{file} is {size} bytes, over crates.io's {LIMIT}");
+        }
+        sh.copy_file(format!("target/package/{file}"), dist.join(&file))?;
+        println!("crates: {file} {size} bytes");
+    }
+    Ok(())
+}

@@ -1,0 +1,58 @@
+//! `cargo xtask package` (`./scripts/package`): every release artifact in `target/dist/`,
+//! and `target/dist/MANIFEST.txt` (each file's size and sha256, the glibc floors).
+//!
+//! | artifact | built by | checked here |
+//! |---|---|---|
+//! | `toolpack_agents-*-manylinux_2_28_x86_64.whl`, `toolpack_agents-*.tar.gz` | maturin (zig) | auditwheel tag, typing files inside; the sdist builds |
+//! | `toolpack-*.tgz`, `toolpack-linux-x64-gnu-*.tgz` | `npm pack` over the release addon | main tarball under 200 KB |
+//! | `toolpack-*.jar` + `.pom` (`dev.toolpack:toolpack`) | Maven over the release library | `linux-x86-64/` library inside |
+//! | `toolpack-mcp-*-x86_64-unknown-linux-gnu.tar.gz` + `.sha256` | the release binary | — |
+//! | `toolpack-*.crate`, `toolpack-mcp-*.crate` | `cargo publish --dry-run` (builds them) | under 10 MB |
+//!
+//! The native code is built once, in release, linked by zig against glibc 2.28
+//! ([`native`]); `cargo xtask test install` then installs each artifact as a user does.
+
+mod crates;
+mod kotlin;
+mod manifest;
+pub mod mcp;
+pub mod native;
+pub mod node;
+pub mod python;
+
+use std::path::PathBuf;
+
+use anyhow::Result;
+use xshell::Shell;
+
+use crate::shell::section;
+
+/// Where the artifacts go.
+pub const DIST: &str = "target/dist";
+/// The version every artifact carries (the workspace's).
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+/// Files every archive and package carries beside its payload.
+pub const LICENCES: [&str; 2] = ["LICENSE-MIT", "LICENSE-APACHE"];
+
+/// Builds, packages and checks every artifact, then writes the manifest.
+pub fn run(sh: &Shell) -> Result<()> {
+    let dist = dist(sh)?;
+    sh.remove_path(&dist)?;
+    sh.create_dir(&dist)?;
+    python::wheel(sh)?;
+    node::tarballs(sh)?;
+    kotlin::jar(sh, &dist)?;
+    mcp::archive(sh, &dist)?;
+    crates::package(sh, &dist)?;
+    let manifest = manifest::write(sh, &dist)?;
+    section("package: target/dist/MANIFEST.txt");
+    print!("{manifest}");
+    Ok(())
+}
+
+/// `target/dist` as an absolute path, created when missing.
+pub fn dist(sh: &Shell) -> Result<PathBuf> {
+    let dist = sh.current_dir().join(DIST);
+    sh.create_dir(&dist)?;
+    Ok(dist)
+}
