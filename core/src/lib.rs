@@ -6,7 +6,7 @@
 //! Kotlin/Swift bindings.
 //!
 //! ```
-//! # #[tokio::main(flavor = "current_thread")]
+//! # #[tokio::main]
 //! # async fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! use toolpack::{Config, Toolpack};
 //! use toolpack::tfl::StationToiletLookupRequest;

@@ -219,7 +219,8 @@ def test_cancelling_a_waiting_call_frees_the_loop_at_once(fake: FakeUpstream) ->
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="fork() is POSIX only")
 def test_a_child_forked_after_first_use_gets_a_clear_error_not_a_hang() -> None:
     script = """
-import os, sys, toolpack
+import os, sys
+import toolpack_agents as toolpack
 tp = toolpack.Toolpack()
 assert tp.station_toilets(station_name="Victoria")["code"] == "OK"
 pid = os.fork()
@@ -239,7 +240,8 @@ sys.exit(os.waitstatus_to_exitcode(status))
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="fork() is POSIX only")
 def test_a_child_forked_before_first_use_works() -> None:
     script = """
-import os, sys, toolpack
+import os, sys
+import toolpack_agents as toolpack
 pid = os.fork()
 if pid == 0:
     ok = toolpack.Toolpack().station_toilets(station_name="Victoria")["code"] == "OK"

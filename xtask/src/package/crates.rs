@@ -1,6 +1,7 @@
-//! The crates `toolpack` and `toolpack-mcp`: `cargo publish --dry-run` packages both and
-//! builds them from their packaged sources (the core first, then the server against it), as
-//! crates.io would; the `.crate` files go into `dist`, each under the 10 MB limit.
+//! The crates `toolpack` and `toolpack-mcp`: `cargo package` packages both and builds them
+//! from their packaged sources (the core first, then the server against the packaged core),
+//! `cargo publish --dry-run` runs the publishing checks; the `.crate` files go into `dist`,
+//! each under crates.io's 10 MB limit.
 
 use std::path::Path;
 
@@ -15,10 +16,13 @@ const LIMIT: u64 = 10 * 1024 * 1024;
 
 /// Packages and verifies both crates; copies them into `dist`.
 pub fn package(sh: &Shell, dist: &Path) -> Result<()> {
-    section("package: the crates (cargo publish --dry-run: packaged, then built from the package)");
+    section(
+        "package: the crates (cargo package: packaged, then built from the package; cargo publish --dry-run)",
+    );
+    cmd!(sh, "cargo package --locked -p toolpack -p toolpack-mcp").run()?;
     cmd!(
         sh,
-        "cargo publish --dry-run --locked -p toolpack -p toolpack-mcp"
+        "cargo publish --dry-run --no-verify --locked -p toolpack -p toolpack-mcp"
     )
     .run()?;
     for name in ["toolpack", "toolpack-mcp"] {
