@@ -13,8 +13,6 @@ use crate::shell::{find_file, section, temp_dir};
 
 /// The distribution's file-name stem (PEP 427: `-` becomes `_`).
 pub const STEM: &str = "toolpack_agents";
-/// The manylinux tag the wheel carries.
-const TAG: &str = "manylinux_2_28_x86_64";
 /// What a typed, working wheel must hold.
 const INSIDE: [&str; 4] = [
     "toolpack_agents/py.typed",
@@ -30,8 +28,10 @@ pub fn wheel(sh: &Shell) -> Result<PathBuf> {
     if let Some(wheel) = BUILT.get() {
         return Ok(wheel.clone());
     }
+    // The manylinux tag the wheel carries, from the glibc the natives link against.
+    let tag = format!("{}_x86_64", manylinux());
     section(&format!(
-        "package: the Python wheel (maturin, zig, abi3, {TAG}) and sdist"
+        "package: the Python wheel (maturin, zig, abi3, {tag}) and sdist"
     ));
     let dist = super::dist(sh)?;
     for old in sh.read_dir(&dist)? {
@@ -40,7 +40,7 @@ pub fn wheel(sh: &Shell) -> Result<PathBuf> {
             sh.remove_path(old)?;
         }
     }
-    {
+    let wheel = {
         let _env = zig_env(sh)?;
         let _dir = sh.push_dir("python");
         let compatibility = manylinux();
@@ -48,12 +48,12 @@ pub fn wheel(sh: &Shell) -> Result<PathBuf> {
         cmd!(sh, "maturin sdist --out {dist}").run()?;
         let wheel = find_file(sh, &dist, STEM, ".whl")?;
         let audit = cmd!(sh, "auditwheel show {wheel}").read()?;
-        if !audit.contains(&format!("\"{TAG}\"")) {
-            bail!("auditwheel does not accept the wheel as {TAG}:\n{audit}");
+        if !audit.contains(&format!("\"{tag}\"")) {
+            bail!("auditwheel does not accept the wheel as {tag}:\n{audit}");
         }
-        println!("auditwheel: consistent with {TAG}");
-    }
-    let wheel = find_file(sh, &dist, STEM, ".whl")?;
+        println!("auditwheel: consistent with {tag}");
+        wheel
+    };
     let listing = cmd!(sh, "python3 -m zipfile -l {wheel}").read()?;
     for file in INSIDE {
         if !listing.contains(file) {
