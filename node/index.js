@@ -1,6 +1,6 @@
 // toolpack for Node.js: the `Toolpack` client. Every catalog tool becomes a camelCase
 // async method, defined here from the catalog itself; `index.d.ts` (generated from the
-// catalog's JSON schemas by `codegen.mjs`) types them. No tool is written by hand.
+// catalog's JSON schemas by `cargo xtask codegen`) types them. No tool is written by hand.
 'use strict'
 
 const native = require('./native.js')

@@ -6,6 +6,7 @@
 //! cargo xtask tools [TOOL...]            # install what the suites need
 //! cargo xtask bindings kotlin|swift --out DIR   # uniffi sources (not committed)
 //! cargo xtask hack [--check]            # workspace-hack/: one feature set for every binding
+//! cargo xtask cycles                     # no import cycles between the modules of core/src
 //! cargo xtask package                    # release artifacts in target/dist (./scripts/package)
 //! ```
 
