@@ -5,6 +5,10 @@
 //! and a rebuild after one changed diagram.
 //! Run: `cargo bench -p toolpack --bench build_docs` (d2 on PATH or D2_BIN). The layout
 //! is `LOKO_BENCH_LAYOUT` (default `dagre`), theme 0 (neutral-default).
+#![allow(
+    clippy::disallowed_methods,
+    reason = "a test or bench, not a server's async path: blocking file and process work is fine here"
+)]
 
 mod support;
 

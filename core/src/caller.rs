@@ -204,6 +204,8 @@ mod tests {
             name: "t",
             title: "t",
             description: "t",
+            summary: "t",
+            needs: "",
             toolset: Toolset::Tfl,
             annotations,
         }

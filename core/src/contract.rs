@@ -73,6 +73,9 @@ fn lower_first(name: &str) -> String {
 fn tool_contract_json(entry: &ToolEntry) -> Value {
     let mut json = entry_json(entry);
     if let Value::Object(map) = &mut json {
+        map.insert("summary".into(), entry.spec.summary.into());
+        map.insert("needs".into(), entry.spec.needs.into());
+        map.insert("toolsetTitle".into(), entry.spec.toolset.title().into());
         map.insert(
             "inputTypeSchema".into(),
             Value::Object((*entry.input_type_schema).clone()),
@@ -96,7 +99,8 @@ fn tool_contract_json(entry: &ToolEntry) -> Value {
 impl Catalog {
     /// The whole contract as JSON, what the code generators and the docs read:
     /// `{"tools": [...], "errorKinds": [...]}`. Each tool has the fields of
-    /// [`Catalog::to_json`] plus `inputTypeSchema` (the input schema with its `$defs`, to name types),
+    /// [`Catalog::to_json`] plus `summary`, `needs` and `toolsetTitle` (for the README's
+    /// tool table), `inputTypeSchema` (the input schema with its `$defs`, to name types),
     /// `successSchema`, `errorSchema` and `errorCodes`
     /// (`code`, `kind`, `description`); each error kind has its `name`, `variant`,
     /// `description`, `codes` and its class in each language (`python`, `typescript`,

@@ -56,6 +56,11 @@ pub struct ToolSpec {
     pub title: &'static str,
     /// What the tool does and when to use it, written for an LLM choosing a tool.
     pub description: &'static str,
+    /// What it does in one line, written for a person reading the README's tool table.
+    pub summary: &'static str,
+    /// What it needs beyond the crate (an API key, a program on `PATH`), in markdown;
+    /// empty when it needs nothing.
+    pub needs: &'static str,
     /// The family the tool belongs to.
     pub toolset: Toolset,
     /// MCP annotations.

@@ -24,6 +24,15 @@ impl Toolset {
         }
     }
 
+    /// The family's name as people write it (`TfL`, `Digitransit`, `loko`).
+    pub fn title(self) -> &'static str {
+        match self {
+            Self::Tfl => "TfL",
+            Self::Digitransit => "Digitransit",
+            Self::Loko => "loko",
+        }
+    }
+
     /// Parses a toolset name (`tfl`, `digitransit`, `loko`; case-insensitive).
     pub fn parse(name: &str) -> Option<Self> {
         Self::ALL

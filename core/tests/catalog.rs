@@ -190,6 +190,8 @@ impl Tool for Panics {
         name: "panicsForTest",
         title: "Panics",
         description: "Always panics.",
+        summary: "t",
+        needs: "",
         toolset: Toolset::Tfl,
         annotations: Annotations::READ_ONLY_LOCAL,
     };

@@ -3,6 +3,10 @@
 //! changed diagram renders exactly one and rewrites only what changed, progress has one
 //! step per diagram and page, two builds at once never interleave, and the PDF has a
 //! page or more per system.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "a test or bench, not a server's async path: blocking file and process work is fine here"
+)]
 
 use std::collections::BTreeMap;
 use std::path::Path;

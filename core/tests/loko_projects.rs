@@ -2,6 +2,10 @@
 //! concurrent creates on one project, path-traversal and symlink attempts, and
 //! hand-written files surviving every tool byte for byte. Needs the real `d2` on PATH
 //! (or `D2_BIN`), as `./scripts/test-all` provides.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "a test or bench, not a server's async path: blocking file and process work is fine here"
+)]
 
 use std::path::Path;
 

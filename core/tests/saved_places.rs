@@ -1,6 +1,10 @@
 //! Saved places on disk: they survive a restart, a corrupt or read-only database file
 //! gives `storage-error` and loses nothing, a newer schema is refused, an older one is
 //! migrated, and each caller has its own.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "a test or bench, not a server's async path: blocking file and process work is fine here"
+)]
 
 use std::path::Path;
 

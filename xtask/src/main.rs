@@ -7,6 +7,7 @@
 //! cargo xtask bindings kotlin|swift --out DIR   # uniffi sources (not committed)
 //! cargo xtask hack [--check]            # workspace-hack/: one feature set for every binding
 //! cargo xtask cycles                     # no import cycles between the modules of core/src
+//! cargo xtask lint-probe                 # clippy refuses blocking file work in a tool module
 //! cargo xtask package                    # release artifacts in target/dist (./scripts/package)
 //! ```
 
@@ -15,6 +16,7 @@ mod codegen;
 mod cycles;
 mod hack;
 mod install;
+mod lint_probe;
 mod package;
 mod shell;
 mod suites;
@@ -35,7 +37,7 @@ struct Cli {
 #[derive(Subcommand)]
 enum Task {
     /// Generate every language's files from the catalog (Python types and exceptions,
-    /// TypeScript types, docs/tools.md, the READMEs' error tables).
+    /// TypeScript types, docs/tools.md, the README tool table, the READMEs' error tables).
     Codegen {
         /// Change nothing; fail when a committed file differs from what would be generated.
         #[arg(long)]
@@ -62,6 +64,8 @@ enum Task {
     },
     /// Check that the modules of `core/src` import one another without circles.
     Cycles,
+    /// Check that clippy refuses blocking file work in a tool module (`core/clippy.toml`).
+    LintProbe,
     /// Regenerate `workspace-hack/Cargo.toml`, so each binding crate built alone resolves
     /// its dependencies like the release build of all of them.
     Hack {
@@ -83,6 +87,7 @@ fn main() -> anyhow::Result<()> {
         Task::Tools { tools } => tools::install(&sh, &tools),
         Task::Bindings { language, out } => bindings::generate(&sh, language, &out),
         Task::Cycles => cycles::report(&sh),
+        Task::LintProbe => lint_probe::run(&sh),
         Task::Hack { check } => hack::run(&sh, check),
         Task::Package => package::run(&sh),
     }

@@ -3,11 +3,12 @@
 //! A suite needs its tools installed first (`cargo xtask tools`); it names the missing
 //! ones instead of installing them.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
+use clap::ValueEnum;
 use xshell::{Shell, cmd};
 
 use crate::shell::section;
@@ -16,7 +17,8 @@ use crate::tools::ToolName;
 /// One test suite.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Suite {
-    /// Generated files, import cycles, fmt, clippy, the core without features, the docs
+    /// Generated files, import cycles, fmt, clippy (and the probe that it refuses blocking
+    /// file work in a tool module), the core without features, the docs
     /// (`cargo doc`, warnings are errors), every Rust test (the MCP server's too, in one
     /// build), and the README's main job.
     Rust,
@@ -91,21 +93,90 @@ pub fn run(sh: &Shell, suites: &[Suite]) -> Result<()> {
         );
     }
     set_environment(sh)?;
+    // With both asked for, the package suite's release build starts as soon as the rust
+    // suite's tests are built, at low priority, and uses the cores the tests leave idle.
+    let mut early_package = None;
+    let package_early = suites.contains(&Suite::Rust) && suites.contains(&Suite::Package);
+    let mut times = Vec::new();
     for suite in suites {
+        let started = Instant::now();
         match suite {
-            Suite::Rust => rust(sh)?,
+            Suite::Rust => rust(sh, &mut || {
+                if package_early {
+                    early_package = Some(Background::start(sh, "package")?);
+                }
+                Ok(())
+            })?,
             Suite::Mcp => mcp(sh)?,
             Suite::Conformance => conformance(sh)?,
-            Suite::Package => crate::package::run(sh)?,
+            Suite::Package => match early_package.take() {
+                Some(background) => background.finish()?,
+                None => crate::package::run(sh)?,
+            },
             Suite::Python => python(sh)?,
             Suite::Node => node(sh)?,
             Suite::Browser => browser(sh)?,
             Suite::Kotlin => kotlin(sh)?,
             Suite::Install => crate::install::run(sh)?,
         }
+        times.push((*suite, started.elapsed()));
     }
-    section("every suite asked for passed");
+    section("every suite asked for passed; each one's time");
+    for (suite, time) in times {
+        let name = suite.to_possible_value().map(|v| v.get_name().to_owned());
+        println!(
+            "{:<12} {:>6.0} s",
+            name.unwrap_or_default(),
+            time.as_secs_f64()
+        );
+    }
     Ok(())
+}
+
+/// A suite running in a child `cargo xtask test SUITE` at low priority (`nice`), its
+/// output in `target/<suite>-suite.log`; [`Background::finish`] waits for it.
+struct Background {
+    child: Child,
+    log: PathBuf,
+    started: Instant,
+}
+
+impl Background {
+    fn start(sh: &Shell, suite: &str) -> Result<Self> {
+        let log = sh.current_dir().join(format!("target/{suite}-suite.log"));
+        let out = std::fs::File::create(&log)?;
+        let child = Command::new("nice")
+            .args(["-n", "15"])
+            .arg(std::env::current_exe()?)
+            .args(["test", suite])
+            .current_dir(sh.current_dir())
+            .stdin(Stdio::null())
+            .stdout(out.try_clone()?)
+            .stderr(out)
+            .spawn()
+            .with_context(|| format!("starting the {suite} suite in the background"))?;
+        println!(
+            "(the {suite} suite runs in the background from here: {})",
+            log.display()
+        );
+        Ok(Self {
+            child,
+            log,
+            started: Instant::now(),
+        })
+    }
+
+    /// Waits for the suite, prints its output, and fails as it failed.
+    fn finish(mut self) -> Result<()> {
+        let status = self.child.wait()?;
+        let elapsed = self.started.elapsed().as_secs_f64();
+        print!("{}", std::fs::read_to_string(&self.log).unwrap_or_default());
+        println!("(it ran in the background for {elapsed:.0} s)");
+        if !status.success() {
+            bail!("the suite in the background failed ({status})");
+        }
+        Ok(())
+    }
 }
 
 /// What every suite runs with: one-shot builds (incremental data would only cost time and
@@ -132,7 +203,8 @@ fn set_environment(sh: &Shell) -> Result<()> {
     Ok(())
 }
 
-fn rust(sh: &Shell) -> Result<()> {
+/// The rust suite; `tests_built` runs once every test is built, before they run.
+fn rust(sh: &Shell, tests_built: &mut dyn FnMut() -> Result<()>) -> Result<()> {
     section("rust: generated files match the catalog (cargo xtask codegen --check)");
     crate::codegen::run(sh, true)?;
     section("rust: no import cycles between the modules of core/src");
@@ -149,6 +221,7 @@ fn rust(sh: &Shell) -> Result<()> {
         "cargo clippy --workspace --all-targets --locked -- -D warnings"
     )
     .run()?;
+    crate::lint_probe::run(sh)?;
     section("rust: core builds without optional features");
     cmd!(sh, "cargo check -p toolpack --no-default-features --locked").run()?;
     section("rust: docs (cargo doc --no-deps, warnings are errors: missing docs, broken links)");
@@ -159,6 +232,8 @@ fn rust(sh: &Shell) -> Result<()> {
     .env("RUSTDOCFLAGS", "-D warnings")
     .run()?;
     section("rust: tests (every crate, the MCP server's too: in-process, stdio, HTTP, OAuth)");
+    cmd!(sh, "cargo test --workspace --locked --no-run").run()?;
+    tests_built()?;
     cmd!(sh, "cargo test --workspace --locked").run()?;
     section("rust: the README's main job (the demo)");
     cmd!(sh, "cargo run -q --locked -p toolpack-examples --bin demo")

@@ -109,6 +109,8 @@ coordinate, walking distance, modes, code, platform and address. `textFilter` ke
 name or code contains the text; `includeModes` (e.g. [\"TRAM\",\"METRO\"]) keeps stops of those \
 modes; when filters drop every stop a no-matches-after-filter warning says so. `maxResults` \
 default 10, capped at 25 with a warning. Needs DIGITRANSIT_API_KEY.",
+        summary: "Stops within walking distance of a point, text and mode filters",
+        needs: "`DIGITRANSIT_API_KEY`",
         toolset: Toolset::Digitransit,
         annotations: Annotations::READ_ONLY_REMOTE,
     };

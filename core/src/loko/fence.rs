@@ -1,6 +1,15 @@
 //! Where a loko tool may read and write: the project root (after `LOKO_ALLOWED_ROOTS`),
 //! paths under it that never lead out (`..`, absolute paths, symlinks), and atomic
 //! writes (a temporary file in the same directory, then a rename or a hard link).
+//!
+//! The I/O module of the loko tools: with the project loader ([`super::model`]), the file
+//! cache and the build output ([`super::build_docs`]'s `output`), the only code that
+//! touches the file system. Every function here blocks: callers run them on the blocking
+//! pool (`project_tool::blocking`). `core/clippy.toml` holds the rule for every other module.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "an I/O module of loko: its callers run it on the blocking pool"
+)]
 
 use std::io::Write;
 use std::path::{Component, Path, PathBuf};
@@ -177,6 +186,30 @@ pub fn io_failure(path: &Path, error: &std::io::Error) -> Failure {
 pub fn create_dir(root: &ProjectRoot, dir: &Path) -> Result<(), Failure> {
     std::fs::create_dir_all(dir).map_err(|e| io_failure(dir, &e))?;
     root.resolve(Path::new(&root.relative(dir))).map(|_| ())
+}
+
+/// Writes `bytes` to `file` atomically, creating its directory: for caches, where a
+/// failure only means the result is not remembered.
+pub fn store(file: &Path, bytes: &[u8]) {
+    if let Some(dir) = file.parent() {
+        let _ = std::fs::create_dir_all(dir);
+    }
+    let _ = write_atomic(file, bytes, WriteMode::Replace);
+}
+
+/// The text of the file at `path`, when it can be read.
+pub fn read_text(path: &Path) -> Option<String> {
+    std::fs::read_to_string(path).ok()
+}
+
+/// Whether `path` is a file.
+pub fn is_file(path: &Path) -> bool {
+    path.is_file()
+}
+
+/// When the file at `path` was last modified, when it can be told.
+pub fn modified(path: &Path) -> Option<std::time::SystemTime> {
+    std::fs::metadata(path).and_then(|m| m.modified()).ok()
 }
 
 #[cfg(test)]

@@ -1,6 +1,12 @@
 //! Parsed project files kept between calls, each checked against the file's stamp
 //! (size, modification and change times, inode) on every read: a changed, replaced or
 //! renamed-over file is always read again; an unchanged one costs one `stat`.
+//!
+//! An I/O module: every read blocks, and runs on the blocking pool.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "an I/O module of loko: its callers run it on the blocking pool"
+)]
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

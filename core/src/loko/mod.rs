@@ -9,6 +9,7 @@
 //! directory, and `LOKO_ALLOWED_ROOTS` can fence the projects themselves (remote callers
 //! get the loko tools only inside it). File work runs on the blocking pool.
 
+mod binaries;
 pub mod build_docs;
 mod create;
 pub mod d2;
@@ -165,8 +166,7 @@ impl SyntaxChecker {
                 let result = self.d2.validate(source).await?.err();
                 if let Some(file) = file {
                     let bytes = syntax_cache::encode(result.as_ref());
-                    let _ = tokio::task::spawn_blocking(move || syntax_cache::store(&file, &bytes))
-                        .await;
+                    let _ = tokio::task::spawn_blocking(move || fence::store(&file, &bytes)).await;
                 }
                 result
             }
@@ -175,65 +175,5 @@ impl SyntaxChecker {
             results.insert(key, result.clone());
         }
         Ok(result)
-    }
-}
-
-impl crate::Toolpack {
-    /// `query_project`: a loko project's metadata and systems (see [`QueryProject`]).
-    pub async fn query_project(
-        &self,
-        request: QueryProjectRequest,
-    ) -> LokoResponse<QueryProjectResult> {
-        self.call::<QueryProject>(request).await
-    }
-
-    /// `query_architecture`: the architecture at a scope and detail (see [`QueryArchitecture`]).
-    pub async fn query_architecture(
-        &self,
-        request: QueryArchitectureRequest,
-    ) -> LokoResponse<ArchitectureView> {
-        self.call::<QueryArchitecture>(request).await
-    }
-
-    /// `create_system` (see [`CreateSystem`]).
-    pub async fn create_system(
-        &self,
-        request: CreateSystemRequest,
-    ) -> LokoResponse<CreateSystemResult> {
-        self.call::<CreateSystem>(request).await
-    }
-
-    /// `create_container` (see [`CreateContainer`]).
-    pub async fn create_container(
-        &self,
-        request: CreateContainerRequest,
-    ) -> LokoResponse<CreateContainerResult> {
-        self.call::<CreateContainer>(request).await
-    }
-
-    /// `create_component` (see [`CreateComponent`]).
-    pub async fn create_component(
-        &self,
-        request: CreateComponentRequest,
-    ) -> LokoResponse<CreateComponentResult> {
-        self.call::<CreateComponent>(request).await
-    }
-
-    /// `update_diagram` (see [`UpdateDiagram`]).
-    pub async fn update_diagram(
-        &self,
-        request: UpdateDiagramRequest,
-    ) -> LokoResponse<UpdateDiagramResult> {
-        self.call::<UpdateDiagram>(request).await
-    }
-
-    /// `build_docs` (see [`BuildDocs`]).
-    pub async fn build_docs(&self, request: BuildDocsRequest) -> LokoResponse<BuildDocsResult> {
-        self.call::<BuildDocs>(request).await
-    }
-
-    /// `validate` (see [`Validate`]).
-    pub async fn validate(&self, request: ValidateRequest) -> LokoResponse<ValidateResult> {
-        self.call::<Validate>(request).await
     }
 }

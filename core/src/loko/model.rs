@@ -2,6 +2,12 @@
 //! (`src/<system>/system.md`, `…/<container>/container.md`,
 //! `…/<component>/component.md`, a diagram beside each), with what reading found
 //! wrong kept as findings for `validate` instead of failing the read.
+//!
+//! An I/O module: loading blocks, and runs on the blocking pool (`project_tool::blocking`).
+#![allow(
+    clippy::disallowed_methods,
+    reason = "an I/O module of loko: its callers run it on the blocking pool"
+)]
 
 use std::path::{Path, PathBuf};
 
@@ -10,6 +16,9 @@ use super::markdown::{self, Document};
 use super::response::{Failure, LokoErrorCode};
 use super::settings::{ProjectSettings, SETTINGS_FILE};
 use super::slug::{same_entity, slugify};
+
+/// A system's relationships file (loko v0.3's `[[relationships]]`), in its directory.
+pub const RELATIONSHIPS_FILE: &str = "relationships.toml";
 
 /// The three levels of entities below a project.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -80,8 +89,10 @@ pub struct Entity {
     pub doc: Document,
     /// The diagram file, project-relative, when there is one.
     pub diagram: Option<String>,
-    /// The diagram's D2 source (read for components, whose arrows are relationships).
+    /// The diagram's D2 source (a component's arrows are relationships).
     pub diagram_source: Option<std::sync::Arc<str>>,
+    /// A system's `relationships.toml`, as text, when it has one.
+    pub relationships: Option<std::sync::Arc<str>>,
     /// The entities one level down, sorted by id.
     pub children: Vec<Entity>,
 }
@@ -448,14 +459,16 @@ impl Reader<'_> {
             ));
         }
         let diagram = present.first().map(|name| format!("{rel_dir}/{name}"));
+        // A component's diagram must be read (its arrows are relationships); the others
+        // are read when they can be, for the tools that look at them.
         let diagram_source = match present.first() {
             Some(name) if level == Level::Component => Some(self.read_text(&dir.join(name))?),
-            Some(name) => {
-                self.touch(&dir.join(name));
-                None
-            }
+            Some(name) => self.read_text(&dir.join(name)).ok(),
             None => None,
         };
+        let relationships = (level == Level::System && listing.files.contains(RELATIONSHIPS_FILE))
+            .then(|| self.read_text(&dir.join(RELATIONSHIPS_FILE)).ok())
+            .flatten();
         let children = match level.child() {
             Some(child) => self.read_level(&listing.dirs, child)?,
             None => Vec::new(),
@@ -468,6 +481,7 @@ impl Reader<'_> {
             doc,
             diagram,
             diagram_source,
+            relationships,
             children,
         })
     }
@@ -553,12 +567,6 @@ impl Reader<'_> {
         }
         listing.dirs.sort();
         Ok(listing)
-    }
-
-    fn touch(&mut self, file: &Path) {
-        if let Ok(modified) = std::fs::metadata(file).and_then(|m| m.modified()) {
-            self.note_time(modified);
-        }
     }
 
     fn note_time(&mut self, modified: std::time::SystemTime) {

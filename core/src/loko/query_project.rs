@@ -70,6 +70,8 @@ impl Tool for QueryProject {
         name: "query_project",
         title: "loko: project overview",
         description: "Metadata of a loko project (C4 architecture docs as code): name, description, version, counts, and its systems with their container counts. Start here to understand a project.",
+        summary: "A C4 project's metadata: name, version, counts, systems",
+        needs: "",
         toolset: Toolset::Loko,
         annotations: Annotations::READ_ONLY_LOCAL,
     };

@@ -4,7 +4,6 @@
 //! so equal component ids in different containers never collide.
 
 use std::collections::{BTreeMap, BTreeSet, HashMap};
-use std::path::Path;
 
 use serde_json::Value;
 
@@ -12,7 +11,7 @@ use super::model::{Finding, Project, Severity};
 use super::slug::slugify;
 
 /// The file of system-level relationships.
-pub const RELATIONSHIPS_FILE: &str = "relationships.toml";
+pub use super::model::RELATIONSHIPS_FILE;
 
 /// One edge between components.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -73,7 +72,7 @@ pub fn collect(project: &Project) -> (Vec<Relationship>, Vec<Finding>) {
     }
     for system in &project.systems {
         let file = format!("{}/{RELATIONSHIPS_FILE}", system.dir);
-        let Ok(text) = std::fs::read_to_string(project.root.path().join(Path::new(&file))) else {
+        let Some(text) = &system.relationships else {
             continue;
         };
         match text.parse::<toml::Table>() {

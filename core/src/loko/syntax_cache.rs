@@ -1,12 +1,9 @@
 //! The on-disk form of a d2 syntax answer: `{"ok":true}`, or
 //! `{"ok":false,"line":L,"column":C,"message":M}`.
 
-use std::path::Path;
-
 use serde_json::{Value, json};
 
 use super::d2::SyntaxError;
-use super::fence::{WriteMode, write_atomic};
 
 /// The file text of an answer (`None`: d2 accepted the source).
 pub(crate) fn encode(answer: Option<&SyntaxError>) -> Vec<u8> {
@@ -28,15 +25,6 @@ pub(crate) fn decode(bytes: &[u8]) -> Option<Option<SyntaxError>> {
         column: u32::try_from(value.get("column")?.as_u64()?).ok()?,
         message: value.get("message")?.as_str()?.to_owned(),
     }))
-}
-
-/// Writes `bytes` to `file` atomically, creating its directory; a failure only means the
-/// answer is not remembered.
-pub(crate) fn store(file: &Path, bytes: &[u8]) {
-    if let Some(dir) = file.parent() {
-        let _ = std::fs::create_dir_all(dir);
-    }
-    let _ = write_atomic(file, bytes, WriteMode::Replace);
 }
 
 #[cfg(test)]

@@ -78,6 +78,8 @@ impl Tool for UpdateDiagram {
         name: "update_diagram",
         title: "loko: update a diagram",
         description: "Replaces the D2 diagram of a system or container in a loko project. The source is checked with the real d2 first: a syntax error answers INVALID_SYNTAX with line and column and leaves the file untouched. Then it is written atomically and rendered to SVG (layout and theme from loko.toml).",
+        summary: "Replaces a system's or container's D2 diagram after the real `d2` accepts it, and renders it",
+        needs: "`d2`",
         toolset: Toolset::Loko,
         annotations: Annotations::REPLACES_LOCAL,
     };
@@ -103,7 +105,8 @@ async fn update(
     }
     let project = load_project(toolpack, Some(r.project_path.clone())).await?;
     let entity = find_target(&project, &target)?.clone();
-    let d2 = D2::locate(toolpack.config())?;
+    let config = toolpack.config().clone();
+    let d2 = blocking(move || D2::locate(&config)).await?;
     if let Err(syntax) = d2.validate(&r.d2_code).await? {
         return Err(Failure::new(
             LokoErrorCode::InvalidSyntax,
@@ -120,10 +123,15 @@ async fn update(
         output_dir(&project),
         svg_name(&project, &entity)
     );
-    let source_abs = project.root.resolve(Path::new(&source_rel))?;
-    let svg_abs = project.root.resolve(Path::new(&svg_rel))?;
     let code = r.d2_code.clone();
-    blocking(move || write_atomic(&source_abs, code.as_bytes(), WriteMode::Replace)).await?;
+    let (root, paths) = (project.root.clone(), (source_rel.clone(), svg_rel.clone()));
+    let svg_abs = blocking(move || {
+        let source_abs = root.resolve(Path::new(&paths.0))?;
+        let svg_abs = root.resolve(Path::new(&paths.1))?;
+        write_atomic(&source_abs, code.as_bytes(), WriteMode::Replace)?;
+        Ok(svg_abs)
+    })
+    .await?;
     let svg = d2
         .render(
             &r.d2_code,

@@ -76,18 +76,3 @@ impl crate::Toolpack {
         self.family()
     }
 }
-
-impl crate::Toolpack {
-    /// `planJourney`: the 5 fastest London journeys from TfL (see [`PlanJourney`]).
-    pub async fn plan_journey(&self, request: JourneyPlanRequest) -> JourneyPlanToolResponse {
-        self.call::<PlanJourney>(request).await
-    }
-
-    /// `stationToilets`: toilet facilities at a London station (see [`StationToilets`]).
-    pub async fn station_toilets(
-        &self,
-        request: StationToiletLookupRequest,
-    ) -> StationToiletToolResponse {
-        self.call::<StationToilets>(request).await
-    }
-}

@@ -1,9 +1,11 @@
 //! [`Toolpack`]: the handle every surface holds. Cheap to clone; all state is shared.
 //! The handle names no tool family: each family keeps its state in [`FamilyStates`]
-//! and reaches it through the handle. Building is in [`build`], calling in [`call`].
+//! and reaches it through the handle. Building is in [`build`], calling in [`call`], and
+//! every tool's typed method is generated in [`typed`].
 
 mod build;
 mod call;
+mod typed;
 
 use std::sync::Arc;
 

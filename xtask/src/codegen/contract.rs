@@ -20,6 +20,12 @@ pub struct Tool {
     pub title: String,
     /// Its family (`tfl`, `digitransit`, `loko`).
     pub toolset: String,
+    /// Its family as people write it (`TfL`).
+    pub toolset_title: String,
+    /// What it does, in one line for people.
+    pub summary: String,
+    /// What it needs beyond the crate (markdown; empty for nothing).
+    pub needs: String,
     /// MCP annotations (`readOnlyHint`, …).
     pub annotations: Value,
     /// What it does.
@@ -72,6 +78,9 @@ impl Contract {
                     name: text(tool, "name")?,
                     title: text(tool, "title")?,
                     toolset: text(tool, "toolset")?,
+                    toolset_title: text(tool, "toolsetTitle")?,
+                    summary: text(tool, "summary")?,
+                    needs: text(tool, "needs")?,
                     annotations: tool["annotations"].clone(),
                     description: text(tool, "description")?,
                     input_schema: tool["inputTypeSchema"].clone(),

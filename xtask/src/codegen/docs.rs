@@ -1,5 +1,6 @@
 //! The generated documentation: `docs/tools.md` (every tool's description, arguments,
-//! result fields and error codes) and the error-kind tables of the binding READMEs.
+//! result fields and error codes), the README's tool table and the error-kind tables of
+//! the binding READMEs.
 
 use anyhow::{Context, Result, bail};
 use serde_json::{Map, Value};
@@ -204,24 +205,62 @@ pub fn error_table(contract: &Contract, columns: &[Column]) -> String {
     out
 }
 
-const START: &str = "<!-- xtask codegen: error kinds -->";
-const END: &str = "<!-- /xtask codegen: error kinds -->";
+/// The README's tool table: each tool's name, family, summary and needs.
+pub fn tool_table(contract: &Contract) -> String {
+    let mut out = String::from("| tool | family | what it does | needs |\n|---|---|---|---|\n");
+    for tool in &contract.tools {
+        let needs = if tool.needs.is_empty() {
+            "nothing"
+        } else {
+            &tool.needs
+        };
+        out += &format!(
+            "| `{}` | {} | {} | {} |\n",
+            tool.name,
+            tool.toolset_title,
+            cell(&tool.summary),
+            cell(needs)
+        );
+    }
+    out
+}
 
-/// `readme` with the text between its error-kind markers replaced by `table`.
-pub fn with_error_table(readme: &str, table: &str) -> Result<String> {
-    let start = readme
-        .find(START)
-        .context("no `<!-- xtask codegen: error kinds -->` marker")?;
-    let end = readme
-        .find(END)
-        .context("no `<!-- /xtask codegen: error kinds -->` marker")?;
+/// A generated part of a hand-written file, between `<!-- xtask codegen: NAME -->` and
+/// `<!-- /xtask codegen: NAME -->`.
+#[derive(Clone, Copy)]
+pub enum Section {
+    /// The error-kind table of a binding's README.
+    ErrorKinds,
+    /// The root README's tool table.
+    Tools,
+}
+
+impl Section {
+    fn name(self) -> &'static str {
+        match self {
+            Self::ErrorKinds => "error kinds",
+            Self::Tools => "tools",
+        }
+    }
+}
+
+/// `text` with the part between `section`'s markers replaced by `generated`.
+pub fn with_section(text: &str, section: Section, generated: &str) -> Result<String> {
+    let start_marker = format!("<!-- xtask codegen: {} -->", section.name());
+    let end_marker = format!("<!-- /xtask codegen: {} -->", section.name());
+    let start = text
+        .find(&start_marker)
+        .with_context(|| format!("no `{start_marker}` marker"))?;
+    let end = text
+        .find(&end_marker)
+        .with_context(|| format!("no `{end_marker}` marker"))?;
     if end < start {
-        bail!("the error-kind markers are in the wrong order");
+        bail!("the `{}` markers are in the wrong order", section.name());
     }
     Ok(format!(
-        "{}{START}\n{table}{}",
-        &readme[..start],
-        &readme[end..]
+        "{}{start_marker}\n{generated}{}",
+        &text[..start],
+        &text[end..]
     ))
 }
 

@@ -14,7 +14,7 @@ use anyhow::{Result, bail};
 use xshell::Shell;
 
 use contract::Contract;
-use docs::Column;
+use docs::{Column, Section};
 
 /// One generated file: where it goes, and its text.
 struct Generated {
@@ -23,7 +23,8 @@ struct Generated {
 }
 
 /// Every generated file of this build's contract. The READMEs are read from `sh`'s
-/// directory, since only their error-kind tables are generated.
+/// directory, since only their tables are generated (the tool table of the root README,
+/// the error-kind tables of the binding READMEs).
 fn generate(sh: &Shell) -> Result<Vec<Generated>> {
     let contract = Contract::of_this_build()?;
     let mut files = vec![
@@ -45,10 +46,14 @@ fn generate(sh: &Shell) -> Result<Vec<Generated>> {
     ] {
         let current = sh.read_file(readme)?;
         let table = docs::error_table(&contract, columns);
-        let text = docs::with_error_table(&current, &table)
+        let text = docs::with_section(&current, Section::ErrorKinds, &table)
             .map_err(|e| anyhow::anyhow!("{readme}: {e}"))?;
         files.push(Generated::new(readme, text));
     }
+    let readme = sh.read_file("README.md")?;
+    let text = docs::with_section(&readme, Section::Tools, &docs::tool_table(&contract))
+        .map_err(|e| anyhow::anyhow!("README.md: {e}"))?;
+    files.push(Generated::new("README.md", text));
     Ok(files)
 }
 

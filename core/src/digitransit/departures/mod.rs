@@ -43,6 +43,8 @@ stopId. Looks `windowMinutes` ahead (default 30, 1..120) and returns at most `li
 (default 10, 1..50), soonest first: line, mode, destination, scheduledTime, realtimeTime, \
 delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_only, delayed beyond \
 60 s either way) and platform. Times are ISO 8601 in Helsinki time. Needs DIGITRANSIT_API_KEY.",
+        summary: "Next departures from a stop or station, realtime delays and cancellations",
+        needs: "`DIGITRANSIT_API_KEY`",
         toolset: Toolset::Digitransit,
         annotations: Annotations::READ_ONLY_REMOTE,
     };

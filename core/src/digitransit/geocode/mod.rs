@@ -48,6 +48,8 @@ name, coordinates, confidence, type (address|poi|stop), label, address, and for 
 `stopId` that get_departures accepts. `language` fi|sv|en (default en) localises names. `layers` \
 (at most 8) narrows the search, e.g. [\"address\"] or [\"stop\",\"station\"]. No match is the error \
 geocode-no-results. Needs DIGITRANSIT_API_KEY.",
+        summary: "Places in Finland matching a text (Pelias): coordinates, confidence, type, label, address, OTP stop id",
+        needs: "`DIGITRANSIT_API_KEY`",
         toolset: Toolset::Digitransit,
         annotations: Annotations::READ_ONLY_REMOTE,
     };
@@ -162,6 +164,8 @@ impl Tool for ReverseGeocode {
 stop to `lat`, `lon` in Finland as `result`, and other places nearby as `candidates` (nearest \
 first, each with distanceMeters). `language` fi|sv|en (default en). When nothing is known there, \
 `result` is absent and a no-results warning says so. Needs DIGITRANSIT_API_KEY.",
+        summary: "The nearest address, place or stop to a point, and others nearby",
+        needs: "`DIGITRANSIT_API_KEY`",
         toolset: Toolset::Digitransit,
         annotations: Annotations::READ_ONLY_REMOTE,
     };

@@ -57,6 +57,8 @@ scheduleType and a fingerprint. When a leg is cancelled or over 5 min late, one 
 alternatives marked disruptionFlag (includeDisruptionAlt, default true). Errors: \
 unsupported-region outside the router's area, no-itinerary-found (with a hint), rate-limited with \
 retryAfter. Needs DIGITRANSIT_API_KEY.",
+        summary: "Public transport itineraries (OTP `planConnection`) with realtime leg status, disruption alternatives, dedupe",
+        needs: "`DIGITRANSIT_API_KEY`",
         toolset: Toolset::Digitransit,
         annotations: Annotations::READ_ONLY_REMOTE,
     };

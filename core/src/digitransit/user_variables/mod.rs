@@ -41,6 +41,8 @@ value is {lat, lon, label?, name?, address?, stopId?}; plan_trip then accepts {t
 value:'home'} as origin or destination, and get_departures accepts it as the stop when it has a \
 stopId. For `preference` and `other` the value is text (1..500 characters). Saving an existing key \
 replaces it, and `previous` says what it held. Needs no API key.",
+        summary: "Saves a named place or preference (SQLite, survives restarts)",
+        needs: "",
         toolset: Toolset::Digitransit,
         annotations: Annotations {
             read_only: false,
@@ -131,6 +133,8 @@ impl Tool for GetUserVariables {
         description: "Lists the places and preferences saved with save_user_variable (key, type, \
 value, createdAt, updatedAt), sorted by key; `type` keeps only one kind. Use it to find the labels \
 plan_trip and get_departures accept. Needs no API key.",
+        summary: "Lists the saved places and preferences",
+        needs: "",
         toolset: Toolset::Digitransit,
         annotations: Annotations::READ_ONLY_LOCAL,
     };

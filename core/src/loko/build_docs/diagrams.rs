@@ -10,7 +10,7 @@ use futures_util::StreamExt;
 use sha2::{Digest, Sha256};
 
 use super::super::d2::D2;
-use super::super::fence::{WriteMode, write_atomic};
+use super::super::fence::store;
 use crate::report;
 
 /// The cache directory, project-relative.
@@ -82,13 +82,7 @@ pub async fn render_all(
             let result = d2.render(&job.source, &options.layout, options.theme).await;
             if let (Ok(svg), Some(path)) = (&result, &cached) {
                 let (path, svg) = (path.clone(), svg.clone());
-                let _ = tokio::task::spawn_blocking(move || {
-                    if let Some(dir) = path.parent() {
-                        let _ = std::fs::create_dir_all(dir);
-                    }
-                    write_atomic(&path, &svg, WriteMode::Replace)
-                })
-                .await;
+                let _ = tokio::task::spawn_blocking(move || store(&path, &svg)).await;
             }
             (job, result, false)
         })

@@ -95,6 +95,8 @@ impl Tool for BuildDocs {
         name: "build_docs",
         title: "loko: build the documentation",
         description: "Builds a loko project's documentation into its output directory: an HTML site (landscape, a page per system, container and component, diagrams, search, dark mode), markdown documents, and a PDF through headless Chromium. Diagrams are rendered by d2 in parallel and cached; incremental builds (default) redo only what changed; the previous output stays intact if a build fails.",
+        summary: "Builds the docs: an HTML site (search, dark mode, phone layout), markdown, a PDF; parallel cached d2 renders, incremental, never half-written",
+        needs: "`d2` (+ Chromium for the PDF)",
         toolset: Toolset::Loko,
         annotations: Annotations::REPLACES_LOCAL,
     };

@@ -4,6 +4,13 @@
 //! the previous output untouched, and the next build removes its leftovers. A manifest
 //! of content hashes (`.loko-build.json`) tells what changed. One build per project at a
 //! time: an advisory lock on `.loko/build.lock`, which a second build waits for.
+//!
+//! An I/O module: every function here but [`lock`]'s wait blocks, and runs on the
+//! blocking pool.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "an I/O module of loko: its callers run it on the blocking pool"
+)]
 
 use std::collections::BTreeMap;
 use std::fs::File;
@@ -38,6 +45,11 @@ impl Manifest {
     }
 }
 
+/// Whether `path` is a file. Blocking: call it on the blocking pool.
+pub fn is_file(path: &Path) -> bool {
+    path.is_file()
+}
+
 /// The hash of `bytes`, hex.
 pub fn hash(bytes: &[u8]) -> String {
     Sha256::digest(bytes)
@@ -51,18 +63,24 @@ pub struct BuildLock {
     _file: File,
 }
 
-/// Takes the project's build lock, waiting up to [`LOCK_WAIT`] for another build.
-pub async fn lock(root: &ProjectRoot) -> Result<BuildLock, Failure> {
+/// Opens (creating it when missing) the project's build lock file, unlocked. Blocking:
+/// call it on the blocking pool.
+pub fn open_lock(root: &ProjectRoot) -> Result<File, Failure> {
     let path = root.resolve(Path::new(LOCK_FILE))?;
     if let Some(dir) = path.parent() {
         std::fs::create_dir_all(dir).map_err(|e| io_failure(dir, &e))?;
     }
-    let file = File::options()
+    File::options()
         .create(true)
         .truncate(false)
         .write(true)
         .open(&path)
-        .map_err(|e| io_failure(&path, &e))?;
+        .map_err(|e| io_failure(&path, &e))
+}
+
+/// Takes the build lock of `file` (from [`open_lock`]), waiting up to [`LOCK_WAIT`] for
+/// another build.
+pub async fn lock(file: File) -> Result<BuildLock, Failure> {
     let deadline = tokio::time::Instant::now() + LOCK_WAIT;
     loop {
         match file.try_lock() {
@@ -77,7 +95,9 @@ pub async fn lock(root: &ProjectRoot) -> Result<BuildLock, Failure> {
                 )
                 .details(format!("waited {} s for {LOCK_FILE}", LOCK_WAIT.as_secs())));
             }
-            Err(std::fs::TryLockError::Error(e)) => return Err(io_failure(&path, &e)),
+            Err(std::fs::TryLockError::Error(e)) => {
+                return Err(io_failure(Path::new(LOCK_FILE), &e));
+            }
         }
     }
 }
@@ -135,6 +155,12 @@ pub struct Staging {
 }
 
 impl Staging {
+    /// Hard-links the file at `from` into the staging directory as `rel`; `true` when
+    /// it was linked.
+    pub fn link(&self, from: &Path, rel: &str) -> bool {
+        std::fs::hard_link(from, self.dir.join(rel)).is_ok()
+    }
+
     /// An empty staging directory next to `output`.
     pub fn new(output: &Path) -> Result<Staging, Failure> {
         let dir = sibling(output, "build");

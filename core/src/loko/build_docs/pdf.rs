@@ -1,29 +1,14 @@
 //! The PDF: headless Chromium (`CHROMIUM_BIN`, else `chromium`, `chromium-browser`,
 //! `google-chrome` on `PATH`) prints the build's print page, every system from a new page.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
-use super::super::d2::find_on_path;
 use super::super::response::Failure;
-use crate::config::Config;
 
 /// The longest a PDF print may take.
 pub const PRINT_TIMEOUT: Duration = Duration::from_secs(120);
-
-/// The Chromium binary to print with, if any.
-pub fn locate(config: &Config) -> Option<PathBuf> {
-    if let Some(path) = config.chromium_bin() {
-        return path.is_file().then(|| path.clone());
-    }
-    find_on_path(&[
-        "chromium",
-        "chromium-browser",
-        "google-chrome",
-        "google-chrome-stable",
-    ])
-}
 
 /// Prints `page` (an HTML file) to `pdf` with `chromium`.
 pub async fn print(chromium: &Path, page: &Path, pdf: &Path) -> Result<(), Failure> {
@@ -54,13 +39,14 @@ pub async fn print(chromium: &Path, page: &Path, pdf: &Path) -> Result<(), Failu
             .output(),
     )
     .await;
-    let _ = std::fs::remove_dir_all(&profile);
+    let _ = tokio::fs::remove_dir_all(&profile).await;
     let output = output
         .map_err(|_| {
             Failure::internal("Failed to print the PDF").details("Chromium did not finish in time")
         })?
         .map_err(|e| Failure::internal("Failed to print the PDF").details(e.to_string()))?;
-    if output.status.success() && pdf.is_file() {
+    let printed = tokio::fs::metadata(pdf).await.is_ok_and(|m| m.is_file());
+    if output.status.success() && printed {
         Ok(())
     } else {
         let stderr = String::from_utf8_lossy(&output.stderr);

@@ -8,8 +8,9 @@ use std::path::{Path, PathBuf};
 use super::diagrams::{self, CACHE_DIR};
 use super::html::{self, LANDSCAPE};
 use super::output::{self, BuildLock};
-use super::{BuildDocsRequest, Formats, pdf, tree};
+use super::{BuildDocsRequest, Formats, tree};
 use crate::Toolpack;
+use crate::loko::binaries;
 use crate::loko::d2::D2;
 use crate::loko::model::Project;
 use crate::loko::output_paths::output_dir;
@@ -57,30 +58,34 @@ pub(super) async fn plan(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<Pla
         ));
     }
     let output_rel = output_dir(&project);
-    let output = project.root.resolve(Path::new(&output_rel))?;
-    let source = project.root.resolve(Path::new(&project.source))?;
-    if output == project.root.path() || source.starts_with(&output) {
-        return Err(
-            Failure::invalid("The output directory must not contain the sources")
-                .details(format!("[paths] output = {output_rel}")),
-        );
-    }
-    let d2 = D2::locate(toolpack.config())?;
-    let lock = output::lock(&project.root).await?;
+    // Every file the plan needs is read on the blocking pool; the project comes back.
+    let (project, output, d2, chromium, lock_file, mut jobs) = blocking({
+        let (toolpack, output_rel) = (toolpack.clone(), output_rel.clone());
+        move || {
+            let output = project.root.resolve(Path::new(&output_rel))?;
+            let source = project.root.resolve(Path::new(&project.source))?;
+            if output == project.root.path() || source.starts_with(&output) {
+                return Err(
+                    Failure::invalid("The output directory must not contain the sources")
+                        .details(format!("[paths] output = {output_rel}")),
+                );
+            }
+            let d2 = D2::locate(toolpack.config())?;
+            let chromium = formats
+                .pdf
+                .then(|| binaries::chromium(toolpack.config()))
+                .flatten();
+            let lock_file = output::open_lock(&project.root)?;
+            let jobs = diagram_jobs(&toolpack, &project)?;
+            Ok((project, output, d2, chromium, lock_file, jobs))
+        }
+    })
+    .await?;
+    let lock = output::lock(lock_file).await?;
     let recovered = output.clone();
     blocking(move || {
         output::recover(&recovered);
         Ok(())
-    })
-    .await?;
-
-    // Read the diagram sources on the blocking pool; the project comes back with them.
-    let (project, mut jobs) = blocking({
-        let toolpack = toolpack.clone();
-        move || {
-            let jobs = diagram_jobs(&toolpack, &project)?;
-            Ok((project, jobs))
-        }
     })
     .await?;
     let edges = relationships::by_source(relationships::collect(&project).0);
@@ -92,10 +97,6 @@ pub(super) async fn plan(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<Pla
             source: html::landscape(&project, &edges),
         },
     );
-    let chromium = formats
-        .pdf
-        .then(|| pdf::locate(toolpack.config()))
-        .flatten();
     let docs = tree::docs(&project).len();
     let pages = if formats.html { docs + 1 } else { 0 }
         + if formats.markdown { docs + 1 } else { 0 }

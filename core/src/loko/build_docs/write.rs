@@ -54,7 +54,17 @@ pub(super) async fn write_output(
         && !staged.pdf_kept
     {
         let dir = &staged.staging.dir;
-        pdf::print(&chromium, &dir.join(PRINT_PAGE), &dir.join(PDF_FILE)).await?;
+        if let Err(failure) =
+            pdf::print(&chromium, &dir.join(PRINT_PAGE), &dir.join(PDF_FILE)).await
+        {
+            // The staged output is removed on the blocking pool, not on this thread.
+            let _ = blocking(move || {
+                drop(staged);
+                Ok(())
+            })
+            .await;
+            return Err(failure);
+        }
         staged.generated += 1;
     }
     blocking(move || {
@@ -93,7 +103,7 @@ fn stage(
         .files
         .keys()
         .filter(|p| !formats.makes(p) && !manifest.files.contains_key(*p))
-        .filter(|p| output.join(p).is_file())
+        .filter(|p| output::is_file(&output.join(p)))
         .cloned()
         .collect();
     for path in &kept {
@@ -105,7 +115,7 @@ fn stage(
     let same = |path: &str| {
         incremental
             && previous.files.get(path) == manifest.files.get(path)
-            && output.join(path).is_file()
+            && output::is_file(&output.join(path))
     };
     if manifest.files.keys().all(|p| same(p)) && previous.files.len() == manifest.files.len() {
         report::progress(
@@ -129,9 +139,7 @@ fn stage(
     for path in &kept {
         staging.keep(path)?;
     }
-    let pdf_kept = prints
-        && same(PDF_FILE)
-        && std::fs::hard_link(output.join(PDF_FILE), staging.dir.join(PDF_FILE)).is_ok();
+    let pdf_kept = prints && same(PDF_FILE) && staging.link(&output.join(PDF_FILE), PDF_FILE);
     Ok(Ok(Staged {
         staging,
         manifest,

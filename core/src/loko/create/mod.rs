@@ -10,7 +10,7 @@ use std::path::Path;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::fence::{ProjectRoot, WriteMode, create_dir, write_atomic};
+use super::fence::{self, ProjectRoot, WriteMode, create_dir, write_atomic};
 use super::model::{Entity, Level, Project, find};
 use super::project_tool::{answer, blocking, required_path};
 use super::response::{Failure, LokoErrorCode, LokoResponse};
@@ -177,6 +177,8 @@ impl Tool for CreateSystem {
         name: "create_system",
         title: "loko: create a system",
         description: "Scaffolds a new C4 software system in a loko project: src/<id>/system.md (YAML frontmatter) and system.d2. The id is the slug of the name (\"Payment Service\" → payment-service). Never overwrites: an existing system gives ALREADY_EXISTS.",
+        summary: "Scaffolds a system (`system.md` with frontmatter, `system.d2`); makes an empty directory a project",
+        needs: "",
         toolset: Toolset::Loko,
         annotations: CREATES,
     };
@@ -215,6 +217,8 @@ impl Tool for CreateContainer {
         name: "create_container",
         title: "loko: create a container",
         description: "Scaffolds a new C4 container (an app, service or data store) in a system of a loko project: container.md and container.d2 in src/<system>/<id>/. Never overwrites.",
+        summary: "Scaffolds a container in a system",
+        needs: "",
         toolset: Toolset::Loko,
         annotations: CREATES,
     };
@@ -256,6 +260,8 @@ impl Tool for CreateComponent {
         name: "create_component",
         title: "loko: create a component",
         description: "Adds a C4 component to a container of a loko project: component.md (frontmatter with id, name, description, technology) and component.d2 in src/<system>/<container>/<id>/. Never overwrites.",
+        summary: "Scaffolds a component in a container",
+        needs: "",
         toolset: Toolset::Loko,
         annotations: CREATES,
     };
@@ -344,7 +350,7 @@ fn create_in(root: ProjectRoot, plan: Plan) -> Result<Created, Failure> {
     let has_diagram = level
         .diagram_candidates(&id)
         .iter()
-        .any(|n| dir.join(n).is_file());
+        .any(|n| fence::is_file(&dir.join(n)));
     if let (Some(diagram), false) = (diagram, has_diagram) {
         let d2 = dir.join(format!("{}.d2", level.role()));
         write_atomic(&d2, diagram.as_bytes(), WriteMode::CreateNew)?;
@@ -414,7 +420,7 @@ fn template(
     let dir = root
         .resolve(&Path::new(".loko/templates").join(name))
         .map_err(|_| not_found())?;
-    let markdown = std::fs::read_to_string(dir.join("system.md")).map_err(|_| not_found())?;
-    let diagram = std::fs::read_to_string(dir.join("system.d2")).ok();
+    let markdown = fence::read_text(&dir.join("system.md")).ok_or_else(not_found)?;
+    let diagram = fence::read_text(&dir.join("system.d2"));
     Ok((entity.fill(&markdown), diagram.map(|d| entity.fill(&d))))
 }

@@ -12,12 +12,13 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::d2::D2;
+use super::fence;
 use super::markdown;
 use super::model::{Finding, Project, Severity};
 use super::output_paths::{output_dir, svg_name};
 use super::project_tool::{answer, blocking, load_project, required_path};
 use super::relationships;
-use super::response::LokoResponse;
+use super::response::{Failure, LokoResponse};
 use crate::Toolpack;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 
@@ -82,6 +83,8 @@ impl Tool for Validate {
         name: "validate",
         title: "loko: validate the architecture",
         description: "Checks a loko project: unique ids, required markdown files, YAML frontmatter, D2 syntax of every diagram (with the real d2), orphaned directories, unreferenced containers, missing descriptions, empty systems, outdated renders, and the component graph (cycles with their path, dangling references, high coupling, isolated components). strict=true fails on warnings too.",
+        summary: "Checks ids, files, frontmatter, D2 syntax, orphans, descriptions, and the component graph (cycles, dangling references, coupling)",
+        needs: "nothing (`d2` for D2 syntax)",
         toolset: Toolset::Loko,
         annotations: Annotations::READ_ONLY_LOCAL,
     };
@@ -104,7 +107,8 @@ impl Tool for Validate {
                 findings.extend(graph::check(&project, &edges));
                 let (outdated, sources) = diagram_sources(&reader, &project);
                 findings.extend(outdated);
-                Ok((findings, sources, project.source.clone() + "/"))
+                let d2 = (!sources.is_empty()).then(|| D2::locate(reader.config()));
+                Ok((findings, (sources, d2), project.source.clone() + "/"))
             })
             .await?;
             findings.extend(syntax(toolpack, sources, source_dir, disk_cache).await);
@@ -181,9 +185,8 @@ fn structure(project: &Project) -> Vec<Finding> {
             ));
         }
         let diagram = system
-            .diagram
-            .as_ref()
-            .and_then(|d| std::fs::read_to_string(project.root.path().join(d)).ok())
+            .diagram_source
+            .as_deref()
             .unwrap_or_default()
             .to_lowercase();
         let body = system.doc.body.to_lowercase();
@@ -256,7 +259,7 @@ fn diagram_sources(
             "{output}/diagrams/{}.svg",
             svg_name(project, entity)
         )));
-        let rendered = std::fs::metadata(&svg).and_then(|m| m.modified()).ok();
+        let rendered = fence::modified(&svg);
         if let (Some(src), Some(out)) = (stamp.modified(), rendered)
             && out < src
         {
@@ -275,21 +278,23 @@ fn diagram_sources(
     (findings, sources)
 }
 
+/// Every diagram's `(file, source)`, and the d2 to check them with (none looked for when
+/// there is nothing to check).
+type Diagrams = (Vec<(String, String)>, Option<Result<D2, Failure>>);
+
 /// D2 syntax of every diagram source (checked by d2 in parallel, results cached by
 /// source and d2 version); `source_dir` locates the finding when d2 is missing.
 async fn syntax(
     toolpack: &Toolpack,
-    sources: Vec<(String, String)>,
+    (sources, d2): Diagrams,
     source_dir: String,
     disk_cache: Option<std::path::PathBuf>,
 ) -> Vec<Finding> {
     let mut findings = Vec::new();
-    if sources.is_empty() {
-        return findings;
-    }
-    let d2 = match D2::locate(toolpack.config()) {
-        Ok(d2) => d2,
-        Err(e) => {
+    let d2 = match d2 {
+        None => return findings,
+        Some(Ok(d2)) => d2,
+        Some(Err(e)) => {
             findings.push(Finding::new(
                 Severity::Warning,
                 "D2_NOT_AVAILABLE",

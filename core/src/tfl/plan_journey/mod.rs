@@ -45,6 +45,8 @@ needAccessibleRoute=true asks TfL for a step-free route (accessibilityPreference
 false or absent sends no preference. If a name is ambiguous the answer is DISAMBIGUATION_REQUIRED \
 with fromLocationDisambiguation / toLocationDisambiguation suggestions (name, type, matchQuality): \
 call again with the chosen suggestion's parameterValue as `from` or `to`. Needs TFL_API_KEY.",
+        summary: "The 5 fastest London journeys between two places (TfL Journey Planner): times, legs with mode, line, instruction and disruptions, fare in pence; suggestions when a place name is ambiguous",
+        needs: "`TFL_API_KEY`",
         toolset: Toolset::Tfl,
         annotations: Annotations::READ_ONLY_REMOTE,
     };

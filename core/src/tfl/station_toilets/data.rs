@@ -2,6 +2,12 @@
 //! directory or from the snapshot bundled in this crate.
 //!
 //! Powered by TfL Open Data (TfL Transport Data Service terms, OGL 2.0 with amendments).
+//!
+//! Its file reads block: the loader runs on the blocking pool.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "the TfL data loader's I/O: it runs on the blocking pool (spawn_blocking in station_toilets)"
+)]
 
 use std::collections::HashMap;
 use std::io::Read;

@@ -40,6 +40,8 @@ If several stations match (e.g. \"Edgware Road\"), the answer is DISAMBIGUATION_
 stationDisambiguation candidates: call again with the chosen candidate's stationUniqueId as \
 stationName (a unique id such as \"HUBKGX\" is always accepted). \
 Works offline on TfL station data (Powered by TfL Open Data).",
+        summary: "Toilets at a London station (location, platform numbers, accessible, baby changing, inside the gates, fee, type), from TfL station data bundled in the crate",
+        needs: "nothing (offline)",
         toolset: Toolset::Tfl,
         annotations: Annotations::READ_ONLY_LOCAL,
     };

@@ -11,7 +11,6 @@
 //!   transaction-scoped advisory lock, so replicas starting at once migrate once.
 //! - **Secrets.** The URL is a [`Secret`]; no error or `Debug` shows the password.
 
-use std::sync::OnceLock;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
 
@@ -50,7 +49,7 @@ const MIGRATIONS: &[&str] = &[
 /// The PostgreSQL store of one toolpack: the pool is made on first use.
 pub(crate) struct PostgresStore {
     url: Secret,
-    pool: OnceLock<Result<Pool, String>>,
+    pool: tokio::sync::OnceCell<Result<Pool, String>>,
     migrated: AtomicBool,
 }
 
@@ -67,7 +66,7 @@ impl PostgresStore {
     pub fn new(url: Secret) -> Self {
         Self {
             url,
-            pool: OnceLock::new(),
+            pool: tokio::sync::OnceCell::new(),
             migrated: AtomicBool::new(false),
         }
     }
@@ -195,7 +194,16 @@ impl PostgresStore {
     async fn client(&self) -> Result<deadpool_postgres::Object, Failure> {
         let pool = self
             .pool
-            .get_or_init(|| build_pool(&self.url))
+            .get_or_init(|| {
+                // Reading the platform's root certificates blocks: off the executor.
+                let url = self.url.clone();
+                async move {
+                    tokio::task::spawn_blocking(move || build_pool(&url))
+                        .await
+                        .unwrap_or_else(|e| Err(format!("cannot make the connection pool: {e}")))
+                }
+            })
+            .await
             .as_ref()
             .map_err(|e| storage(e.clone()))?;
         let mut client = pool
@@ -234,9 +242,13 @@ fn build_pool(url: &Secret) -> Result<Pool, String> {
         .map_err(|e| format!("cannot make the connection pool: {e}"))
 }
 
-/// TLS through rustls with the platform's root certificates; used when the URL's
+/// TLS through rustls with the platform's root certificates (read from disk: it blocks); used when the URL's
 /// `sslmode` asks for it (`prefer`, the default, falls back to plain when the server
 /// has no TLS).
+#[allow(
+    clippy::disallowed_methods,
+    reason = "runs on the blocking pool, from build_pool"
+)]
 fn tls() -> Result<tokio_postgres_rustls::MakeRustlsConnect, String> {
     let mut roots = rustls::RootCertStore::empty();
     for cert in rustls_native_certs::load_native_certs().certs {

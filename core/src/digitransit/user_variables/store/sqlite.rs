@@ -4,6 +4,10 @@
 //! versioned by `PRAGMA user_version` and migrated forward on open. A file that cannot be
 //! opened (corrupt, read-only, newer schema) is never replaced or deleted: the call
 //! answers `storage-error` and the file stays as it was.
+#![allow(
+    clippy::disallowed_methods,
+    reason = "the SQLite store's I/O: every operation runs on the blocking pool (with_connection)"
+)]
 
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
