@@ -12,10 +12,11 @@
 
 mod support;
 
+use std::io::Write;
+use std::process::{Command, Stdio};
 use std::time::Instant;
 
 use serde_json::json;
-use toolpack::loko::d2::D2;
 use toolpack::{Config, Toolpack};
 use toolpack_testkit::loko_project::{Shape, generate};
 
@@ -39,7 +40,7 @@ fn main() {
     let p = dir.path().to_str().unwrap().to_owned();
     let config = Config::builder().build();
     let toolpack = Toolpack::new(config.clone()).unwrap();
-    let d2 = D2::locate(&config).unwrap();
+    let d2 = std::env::var_os("D2_BIN").unwrap_or_else(|| "d2".into());
     let sources: Vec<String> = walk_d2(&dir.path().join("src"));
     assert_eq!(sources.len(), shape.diagrams());
     let build = |incremental: bool| {
@@ -58,7 +59,7 @@ fn main() {
     for _ in 0..cold_rounds {
         let started = Instant::now();
         for source in &sources {
-            runtime.block_on(d2.render(source, &layout, 0)).unwrap();
+            render_with_d2(&d2, source, &layout);
         }
         sequential.push(sources.len() as f64 / started.elapsed().as_secs_f64());
         let _ = std::fs::remove_dir_all(dir.path().join(".loko/cache"));
@@ -114,4 +115,32 @@ fn walk_d2(dir: &std::path::Path) -> Vec<String> {
         }
     }
     out
+}
+
+/// One `d2` process rendering `source` to SVG, as `build_docs` runs it (theme 0, no
+/// bundled icons), waited for.
+fn render_with_d2(d2: &std::ffi::OsStr, source: &str, layout: &str) {
+    let mut child = Command::new(d2)
+        .args([
+            "--layout",
+            layout,
+            "--theme",
+            "0",
+            "--bundle=false",
+            "-",
+            "-",
+        ])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("d2 runs");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(source.as_bytes())
+        .unwrap();
+    let output = child.wait_with_output().unwrap();
+    assert!(output.status.success() && !output.stdout.is_empty());
 }

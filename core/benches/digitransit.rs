@@ -14,11 +14,14 @@ use std::time::Instant;
 
 use serde_json::json;
 use toolpack::digitransit::{
-    Coordinate, GeocodeAddressRequest, PLAN_TRIP_QUERY, PlaceRef, PlanTripRequest, TripTime,
+    Coordinate, GeocodeAddressRequest, PlaceRef, PlanTripRequest, TripTime,
 };
 use toolpack::{Config, Toolpack};
 
 const KEY: &str = "bench-key";
+
+/// The `plan_trip` GraphQL query, as the tool sends it.
+const PLAN_TRIP_QUERY: &str = include_str!("../src/digitransit/queries/plan_trip.graphql");
 
 fn plan_request() -> PlanTripRequest {
     PlanTripRequest {

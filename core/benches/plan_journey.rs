@@ -30,8 +30,8 @@ fn main() {
     let url = format!(
         "{}/Journey/JourneyResults/{}/to/{}",
         fake.base_url(),
-        toolpack::tfl::encode_segment(FROM),
-        toolpack::tfl::encode_segment(TO)
+        FROM.replace(' ', "%20"),
+        TO.replace(' ', "%20")
     );
     let mut laps = support::Laps::new(
         &["bare HTTP GET", "tool, typed", "tool, catalog JSON"],

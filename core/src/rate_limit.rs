@@ -104,7 +104,8 @@ impl RateLimiters {
         Ok(())
     }
 
-    /// Callers with a budget in use for `tool` (for tests and diagnostics).
+    /// Callers with a budget in use for `tool` (for tests).
+    #[cfg(test)]
     pub fn callers_tracked(&self, tool: &str) -> usize {
         self.per_caller.get(tool).map_or(0, |p| p.limiter.len())
     }

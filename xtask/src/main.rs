@@ -8,6 +8,7 @@
 //! cargo xtask hack [--check]            # workspace-hack/: one feature set for every binding
 //! cargo xtask cycles                     # no import cycles between the modules of core/src
 //! cargo xtask lint-probe                 # clippy refuses blocking file work in a tool module
+//! cargo xtask public-api [--check]       # core/public-api.txt: the crate's public API
 //! cargo xtask package                    # release artifacts in target/dist (./scripts/package)
 //! ```
 
@@ -18,6 +19,7 @@ mod hack;
 mod install;
 mod lint_probe;
 mod package;
+mod public_api;
 mod shell;
 mod suites;
 mod tools;
@@ -66,6 +68,12 @@ enum Task {
     Cycles,
     /// Check that clippy refuses blocking file work in a tool module (`core/clippy.toml`).
     LintProbe,
+    /// Write `core/public-api.txt`, the `toolpack` crate's public API (from rustdoc JSON).
+    PublicApi {
+        /// Change nothing; fail when the crate's public API differs from the file.
+        #[arg(long)]
+        check: bool,
+    },
     /// Regenerate `workspace-hack/Cargo.toml`, so each binding crate built alone resolves
     /// its dependencies like the release build of all of them.
     Hack {
@@ -88,6 +96,7 @@ fn main() -> anyhow::Result<()> {
         Task::Bindings { language, out } => bindings::generate(&sh, language, &out),
         Task::Cycles => cycles::report(&sh),
         Task::LintProbe => lint_probe::run(&sh),
+        Task::PublicApi { check } => public_api::run(&sh, check),
         Task::Hack { check } => hack::run(&sh, check),
         Task::Package => package::run(&sh),
     }

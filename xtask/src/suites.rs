@@ -18,7 +18,8 @@ use crate::tools::ToolName;
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum Suite {
     /// Generated files, import cycles, fmt, clippy (and the probe that it refuses blocking
-    /// file work in a tool module), the core without features, the docs
+    /// file work in a tool module), the core without features, the docs, the public API
+    /// record
     /// (`cargo doc`, warnings are errors), every Rust test (the MCP server's too, in one
     /// build), and the README's main job.
     Rust,
@@ -231,6 +232,7 @@ fn rust(sh: &Shell, tests_built: &mut dyn FnMut() -> Result<()>) -> Result<()> {
     )
     .env("RUSTDOCFLAGS", "-D warnings")
     .run()?;
+    crate::public_api::run(sh, true)?;
     section("rust: tests (every crate, the MCP server's too: in-process, stdio, HTTP, OAuth)");
     cmd!(sh, "cargo test --workspace --locked --no-run").run()?;
     tests_built()?;

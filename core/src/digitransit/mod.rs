@@ -18,30 +18,23 @@ mod upstream;
 mod user_variables;
 
 pub use departures::{
-    Departure, GetDepartures, GetDeparturesRequest, GetDeparturesResult, ON_TIME_TOLERANCE_SECS,
-    QUERY as DEPARTURES_QUERY, StopRef, TransitStatus,
+    Departure, GetDepartures, GetDeparturesRequest, GetDeparturesResult, StopRef, TransitStatus,
 };
-pub use find_stops::{
-    FindStops, FindStopsRequest, FindStopsResult, MAX_RESULTS as FIND_STOPS_MAX_RESULTS,
-    NearbyStop, QUERY as FIND_STOPS_QUERY,
-};
+pub use find_stops::{FindStops, FindStopsRequest, FindStopsResult, NearbyStop};
 pub use geocode::{
-    BoundingBox, CONFIDENCE_TIE, GeocodeAddress, GeocodeAddressRequest, GeocodeAddressResult,
-    GeocodeResult, GeocodeResultType, MAX_SIZE as GEOCODE_MAX_SIZE, ReverseGeocode,
-    ReverseGeocodeRequest, ReverseGeocodeResult, otp_id,
+    BoundingBox, GeocodeAddress, GeocodeAddressRequest, GeocodeAddressResult, GeocodeResult,
+    GeocodeResultType, ReverseGeocode, ReverseGeocodeRequest, ReverseGeocodeResult,
 };
 pub use place::{Coordinate, Language};
 pub use plan_trip::{
-    Accessibility, AccessibilityInput, DEFAULT_MAX_WALK, DISRUPTION_DELAY_SECS, Itinerary, Leg,
-    LegPlace, LocationRef, MAX_WALK, Optimize, PlaceRef, PlanConstraints, PlanConstraintsInput,
-    PlanMeta, PlanTrip, PlanTripRequest, PlanTripResult, QUERY as PLAN_TRIP_QUERY, RawSource,
-    RequestedTime, ScheduleType, TripTime, WhenType, fingerprint, optimize_costs, walk_reluctance,
+    Accessibility, AccessibilityInput, Itinerary, Leg, LegPlace, LocationRef, Optimize, PlaceRef,
+    PlanConstraints, PlanConstraintsInput, PlanMeta, PlanTrip, PlanTripRequest, PlanTripResult,
+    RawSource, RequestedTime, ScheduleType, TripTime, WhenType,
 };
 pub use response::{
     DigitransitErrorBody, DigitransitErrorCode, DigitransitErrorEnvelope, DigitransitResponse,
     Warning, WarningCode,
 };
-pub use upstream::{DEFAULT_TIMEOUT, KEY_HEADER};
 pub use user_variables::{
     DATABASE_FILE, GetUserVariables, GetUserVariablesRequest, GetUserVariablesResult,
     PreviousVariable, SaveUserVariable, SaveUserVariableRequest, SaveUserVariableResult,

@@ -10,24 +10,24 @@
 //! get the loko tools only inside it). File work runs on the blocking pool.
 
 mod binaries;
-pub mod build_docs;
+mod build_docs;
 mod create;
-pub mod d2;
+mod d2;
 mod fence;
-pub mod file_cache;
+mod file_cache;
 mod json_value;
-pub mod markdown;
-pub mod model;
+mod markdown;
+mod model;
 mod output_paths;
 mod project_tool;
 mod query_architecture;
 mod query_project;
-pub mod relationships;
+mod relationships;
 mod response;
-pub mod settings;
-pub mod slug;
+mod settings;
+mod slug;
 mod syntax_cache;
-pub mod toon;
+mod toon;
 mod update_diagram;
 mod validate;
 
@@ -42,7 +42,6 @@ pub use create::{
     CreateContainerRequest, CreateContainerResult, CreateSystem, CreateSystemRequest,
     CreateSystemResult, CreatedEntity,
 };
-pub use fence::{ProjectRoot, WriteMode, write_atomic};
 pub use json_value::JsonValue;
 pub use project_tool::EntityRef;
 pub use query_architecture::{

@@ -297,14 +297,6 @@ impl Project {
             .unwrap_or(&entity.dir)
             .to_owned()
     }
-
-    /// The number of entities (systems, containers and components).
-    pub fn entity_count(&self) -> usize {
-        self.systems
-            .iter()
-            .map(|s| 1 + s.descendants().count())
-            .sum()
-    }
 }
 
 /// The child of `entities` that `wanted` (an id or a name) means: an exact id first.

@@ -46,10 +46,9 @@ mod plan_journey;
 mod station_toilets;
 
 pub use plan_journey::{
-    ACCESSIBLE_PREFERENCE, DEFAULT_TIMEOUT as PLAN_JOURNEY_DEFAULT_TIMEOUT,
-    JourneyDisambiguationSuggestion, JourneyLegSummary, JourneyOptionSummary, JourneyPlanRequest,
-    JourneyPlanToolResponse, MAX_LOCATION_CHARS, PlanJourney, PlanJourneyCode,
-    TOP_N as TOP_JOURNEYS, encode_segment,
+    DEFAULT_TIMEOUT as PLAN_JOURNEY_DEFAULT_TIMEOUT, JourneyDisambiguationSuggestion,
+    JourneyLegSummary, JourneyOptionSummary, JourneyPlanRequest, JourneyPlanToolResponse,
+    PlanJourney, PlanJourneyCode,
 };
 
 pub use station_toilets::data::{StationData, StationDataError, StationDataSource};

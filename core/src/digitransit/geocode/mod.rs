@@ -4,7 +4,6 @@
 mod pelias;
 mod types;
 
-pub use pelias::{CONFIDENCE_TIE, otp_id};
 pub use types::{
     BoundingBox, GeocodeAddressRequest, GeocodeAddressResult, GeocodeResult, GeocodeResultType,
     ReverseGeocodeRequest, ReverseGeocodeResult,

@@ -6,13 +6,11 @@ mod request;
 mod types;
 mod wire;
 
-pub use request::{DEFAULT_MAX_WALK, MAX_WALK, optimize_costs, walk_reluctance};
 pub use types::{
     Accessibility, AccessibilityInput, Itinerary, Leg, LegPlace, LocationRef, Optimize, PlaceRef,
     PlanConstraints, PlanConstraintsInput, PlanMeta, PlanTripRequest, PlanTripResult, RawSource,
     RequestedTime, ScheduleType, TripTime, WhenType,
 };
-pub use wire::{DISRUPTION_DELAY_SECS, fingerprint};
 
 use std::collections::HashSet;
 

@@ -24,8 +24,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use diagrams::CACHE_DIR;
-pub use html::{LANDSCAPE, esc, markdown as render_markdown};
-pub use output::{LOCK_FILE, MANIFEST};
 
 use super::project_tool::answer;
 use super::response::{Failure, LokoErrorCode, LokoResponse};

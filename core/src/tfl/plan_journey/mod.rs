@@ -8,7 +8,6 @@ mod wire;
 
 use std::time::Duration;
 
-pub use rank::TOP_N;
 pub use types::{
     JourneyDisambiguationSuggestion, JourneyLegSummary, JourneyOptionSummary, JourneyPlanRequest,
     JourneyPlanToolResponse, PlanJourneyCode,
