@@ -294,7 +294,7 @@ fn python(sh: &Shell) -> Result<()> {
     let pip = venv.join("bin/pip");
     // The wheel with its framework extras, the frameworks pinned to the tested versions.
     let with_extras = format!("{}[langchain,openai-agents,pydantic-ai]", wheel.display());
-    cmd!(sh, "{pip} install -q {with_extras} pytest>=8,<10 mypy>=1.10,<3 graphql-core==3.2.8 toon-format==1.2.0 mcp==2.3.0 opentelemetry-proto==1.45.2 langchain-core==1.8.3 openai-agents==0.24.0 pydantic-ai-slim==2.68.0").run()?;
+    cmd!(sh, "{pip} install -q {with_extras} pytest>=8,<10 mypy>=1.10,<3 mcp==2.3.0 opentelemetry-proto==1.45.2 langchain-core==1.8.3 openai-agents==0.24.0 pydantic-ai-slim==2.68.0").run()?;
 
     section("python: pytest against the installed package (every vector, async and sync)");
     helper_binaries(sh)?;
