@@ -45,6 +45,13 @@ class FakeUpstream:
         received: list[dict[str, Any]] = self._send("GET", "/__fake/requests")
         return received
 
+    def judge(self, case_id: str, is_error: bool, body: Any) -> str | None:
+        """The testkit's verdict on an answer to the shared vector case `case_id`
+        (`<tool>: <name>`), with the requests received since the last reset: None when it
+        passes, else every way it differs."""
+        verdict = self._send("POST", "/__vectors/judge", {"case": case_id, "isError": is_error, "body": body})
+        return None if verdict["ok"] else str(verdict["problems"])
+
 
 def fake_upstream_binary() -> pathlib.Path:
     explicit = os.environ.get("TOOLPACK_FAKE_UPSTREAM_BIN")

@@ -1,9 +1,9 @@
 """The shared test vectors (`tests/vectors/**/*.json`, format in their README): loading,
-placeholders, and the checks every surface applies."""
+placeholders and typed arguments. Answers are judged by the testkit, through the fake
+upstream (`FakeUpstream.judge`), as on every surface."""
 
 from __future__ import annotations
 
-import copy
 import json
 import keyword
 import re
@@ -66,103 +66,3 @@ def keyword_arguments(arguments: Any, input_schema: dict[str, Any]) -> dict[str,
         arg = method_name(name)
         out[arg + "_" if keyword.iskeyword(arg) else arg] = value
     return out
-
-
-def pointer(body: Any, path: str) -> Any:
-    current = body
-    for raw in path.split("/")[1:]:
-        part = raw.replace("~1", "/").replace("~0", "~")
-        if isinstance(current, list):
-            index = int(part)
-            if index >= len(current):
-                raise KeyError(path)
-            current = current[index]
-        elif isinstance(current, dict) and part in current:
-            current = current[part]
-        else:
-            raise KeyError(path)
-    return current
-
-
-_MISSING = object()
-
-
-def without(body: Any, paths: list[str]) -> Any:
-    """A copy of ``body`` without the values at ``paths``."""
-    out = copy.deepcopy(body)
-    for path in paths:
-        parent_path, _, last = path.rpartition("/")
-        try:
-            parent = pointer(out, parent_path) if parent_path else out
-        except KeyError:
-            continue
-        key = last.replace("~1", "/").replace("~0", "~")
-        if isinstance(parent, dict):
-            parent.pop(key, None)
-        elif isinstance(parent, list) and key.isdigit() and int(key) < len(parent):
-            parent.pop(int(key))
-    return out
-
-
-def problems(case: Case, settings: dict[str, str], is_error: bool, body: Any,
-             received: list[dict[str, Any]]) -> list[str]:
-    """Every way the answer differs from the case's expectations ([] when it passes)."""
-    expect = case.data["expect"]
-    found = []
-    if is_error != expect["isError"]:
-        found.append(f"isError is {is_error}, expected {expect['isError']}")
-    patterns = expect.get("patterns", {})
-    for path, pattern in patterns.items():
-        try:
-            actual = pointer(body, path)
-        except KeyError:
-            actual = _MISSING
-        if not isinstance(actual, str) or not re.search(pattern, actual):
-            found.append(f"{path} is {actual!r}, expected a string matching {pattern}")
-    if "body" in expect and expect["body"] != without(body, list(patterns)):
-        found.append(f"body differs: expected {expect['body']}")
-    for path, value in expect.get("pointers", {}).items():
-        try:
-            actual = pointer(body, path)
-        except KeyError:
-            actual = _MISSING
-        if actual != value:
-            found.append(f"{path} is {actual!r}, expected {value!r}")
-    for path, length in expect.get("lengths", {}).items():
-        try:
-            actual = pointer(body, path)
-        except KeyError:
-            actual = None
-        if not isinstance(actual, list) or len(actual) != length:
-            found.append(f"{path} has length {len(actual) if isinstance(actual, list) else None}, expected {length}")
-    if "requests" in expect:
-        wanted = expect["requests"]
-        if len(wanted) != len(received):
-            found.append(f"the fake upstream received {len(received)} requests, expected {len(wanted)}")
-        for i, (want, got) in enumerate(zip(wanted, received)):
-            if "path" in want and want["path"] != got["path"]:
-                found.append(f"request {i}: path {got['path']!r}, expected {want['path']!r}")
-            if "query" in want and want["query"] != got["query"]:
-                found.append(f"request {i}: query {got['query']!r}, expected {want['query']!r}")
-            for name, value in want.get("headers", {}).items():
-                if got["headers"].get(name) != value:
-                    found.append(f"request {i}: header {name} is {got['headers'].get(name)!r}")
-            for name in want.get("absentHeaders", []):
-                if name in got["headers"]:
-                    found.append(f"request {i}: header {name} must be absent")
-            try:
-                sent = json.loads(got["body"])
-            except ValueError:
-                sent = None
-            for path, value in want.get("bodyPointers", {}).items():
-                try:
-                    actual = pointer(sent, path)
-                except (KeyError, TypeError):
-                    actual = _MISSING
-                if actual != value:
-                    found.append(f"request {i}: body {path} is {actual!r}, expected {value!r}")
-    text = json.dumps(body, ensure_ascii=False)
-    for name, value in settings.items():
-        if name.endswith("_API_KEY") and value.strip() and value.strip() in text:
-            found.append(f"the answer contains the value of {name}")
-    return found

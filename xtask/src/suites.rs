@@ -3,6 +3,7 @@
 //! A suite needs its tools installed first (`cargo xtask tools`); it names the missing
 //! ones instead of installing them.
 
+use std::os::unix::process::CommandExt;
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
@@ -140,13 +141,28 @@ struct Background {
     child: Child,
     log: PathBuf,
     started: Instant,
+    /// Waited for: nothing left to stop.
+    done: bool,
+}
+
+impl Drop for Background {
+    /// A run that fails before waiting for the suite stops it, and everything it started.
+    fn drop(&mut self) {
+        if !self.done {
+            let group = format!("-{}", self.child.id());
+            let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
+            let _ = self.child.wait();
+        }
+    }
 }
 
 impl Background {
     fn start(sh: &Shell, suite: &str) -> Result<Self> {
         let log = sh.current_dir().join(format!("target/{suite}-suite.log"));
         let out = std::fs::File::create(&log)?;
+        // Its own process group, so a failed run stops it with every cargo under it.
         let child = Command::new("nice")
+            .process_group(0)
             .args(["-n", "15"])
             .arg(std::env::current_exe()?)
             .args(["test", suite])
@@ -164,12 +180,14 @@ impl Background {
             child,
             log,
             started: Instant::now(),
+            done: false,
         })
     }
 
     /// Waits for the suite, prints its output, and fails as it failed.
     fn finish(mut self) -> Result<()> {
         let status = self.child.wait()?;
+        self.done = true;
         let elapsed = self.started.elapsed().as_secs_f64();
         print!("{}", std::fs::read_to_string(&self.log).unwrap_or_default());
         println!("(it ran in the background for {elapsed:.0} s)");

@@ -1,5 +1,7 @@
 //! Shared test vectors (`tests/vectors/**/*.json`): loading, placeholder
-//! substitution and checking a result against a case's expectations.
+//! substitution and judging a result against a case's expectations ([`judge`]), the one
+//! place answers are judged: the core and MCP runners call it in process, the Python,
+//! Node and Kotlin runners through the fake upstream (`POST /__vectors/judge`).
 //! The file format is described in `tests/vectors/README.md`.
 
 use std::collections::BTreeMap;
@@ -284,9 +286,116 @@ fn remove_pointer(value: &mut Value, pointer: &str) {
     }
 }
 
+/// How an answer is read against a case's expectations.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum Reading {
+    /// The answer is the contract's JSON: compared exactly, numbers by value (`1` and
+    /// `1.0` are one number in JSON, and JavaScript writes no `.0`).
+    #[default]
+    Exact,
+    /// The answer is a typed record written back as JSON (the Kotlin bindings' typed
+    /// path): a record carries every field, so a missing key equals `null` or an empty
+    /// list or map (and a missing pointer an expected `null`); a string equals the JSON it
+    /// holds (a `JsonValue` field is JSON text); `{"$enum": "NAME"}` equals a string
+    /// whose upper-case form, `-` read as `_`, is `NAME`; numbers compare by value.
+    TypedRecord,
+}
+
+impl Reading {
+    /// Whether `actual` reads as `expected`.
+    fn same(self, expected: &Value, actual: &Value) -> bool {
+        match self {
+            Self::Exact => exact_same(expected, actual),
+            Self::TypedRecord => typed_same(expected, actual),
+        }
+    }
+}
+
+/// Whether two JSON numbers are the same number.
+fn same_number(a: &serde_json::Number, b: &serde_json::Number) -> bool {
+    match (a.as_i128(), b.as_i128()) {
+        (Some(x), Some(y)) => x == y,
+        _ => a.as_f64() == b.as_f64(),
+    }
+}
+
+/// [`Reading::Exact`]'s equality: JSON equality, numbers by value.
+fn exact_same(expected: &Value, actual: &Value) -> bool {
+    match (expected, actual) {
+        (Value::Number(a), Value::Number(b)) => same_number(a, b),
+        (Value::Object(a), Value::Object(b)) => {
+            a.len() == b.len()
+                && a.iter()
+                    .all(|(k, v)| b.get(k).is_some_and(|w| exact_same(v, w)))
+        }
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| exact_same(x, y))
+        }
+        _ => expected == actual,
+    }
+}
+
+fn is_empty_or_null(value: &Value) -> bool {
+    match value {
+        Value::Null => true,
+        Value::Array(items) => items.is_empty(),
+        Value::Object(map) => map.is_empty(),
+        _ => false,
+    }
+}
+
+/// [`Reading::TypedRecord`]'s equality.
+fn typed_same(expected: &Value, actual: &Value) -> bool {
+    match (expected, actual) {
+        (Value::Null, other) | (other, Value::Null) => is_empty_or_null(other),
+        (Value::String(text), Value::Object(map)) | (Value::Object(map), Value::String(text))
+            if map.len() == 1 && map.contains_key("$enum") =>
+        {
+            map["$enum"].as_str() == Some(&text.to_uppercase().replace('-', "_"))
+        }
+        (Value::String(text), other @ (Value::Object(_) | Value::Array(_)))
+        | (other @ (Value::Object(_) | Value::Array(_)), Value::String(text)) => {
+            serde_json::from_str::<Value>(text).is_ok_and(|parsed| typed_same(&parsed, other))
+        }
+        (Value::Number(a), Value::Number(b)) => same_number(a, b),
+        (Value::Object(a), Value::Object(b)) => a.keys().chain(b.keys()).all(|k| {
+            typed_same(
+                a.get(k).unwrap_or(&Value::Null),
+                b.get(k).unwrap_or(&Value::Null),
+            )
+        }),
+        (Value::Array(a), Value::Array(b)) => {
+            a.len() == b.len() && a.iter().zip(b).all(|(x, y)| typed_same(x, y))
+        }
+        _ => expected == actual,
+    }
+}
+
+/// Judges one answer of `case`: its expectations, the requests the fake upstream
+/// received (`received`), and no secret of `settings` in the answer. The error names
+/// every mismatch.
+pub fn judge(
+    case: &Case,
+    (is_error, body): (bool, &Value),
+    received: &[RecordedRequest],
+    settings: &BTreeMap<String, String>,
+    reading: Reading,
+) -> Result<(), String> {
+    case.expect
+        .check_as(is_error, body, reading)
+        .and_then(|()| case.expect.check_requests(received))
+        .and_then(|()| check_no_secrets(settings, body))
+}
+
 impl Expect {
-    /// Checks a result; the error names every mismatch.
+    /// Checks a result read exactly; the error names every mismatch.
     pub fn check(&self, is_error: bool, body: &Value) -> Result<(), String> {
+        self.check_as(is_error, body, Reading::Exact)
+    }
+
+    /// Checks a result read as `reading` says; the error names every mismatch.
+    pub fn check_as(&self, is_error: bool, body: &Value, reading: Reading) -> Result<(), String> {
         let mut problems = Vec::new();
         if is_error != self.is_error {
             problems.push(format!("isError is {is_error}, expected {}", self.is_error));
@@ -306,13 +415,14 @@ impl Expect {
             remove_pointer(&mut stable, pointer);
         }
         if let Some(expected) = &self.body
-            && expected != &stable
+            && !reading.same(expected, &stable)
         {
             problems.push(format!("body differs: expected {expected}"));
         }
         for (pointer, expected) in &self.pointers {
             match body.pointer(pointer) {
-                Some(actual) if actual == expected => {}
+                Some(actual) if reading.same(expected, actual) => {}
+                None if reading == Reading::TypedRecord && expected.is_null() => {}
                 actual => problems.push(format!("{pointer} is {actual:?}, expected {expected}")),
             }
         }
@@ -451,15 +561,18 @@ where
             tool: tool_case.tool,
         };
         let label = tool_case.label();
-        let expect = tool_case.case.expect.clone();
+        let case = tool_case.case.clone();
         let Some((is_error, body)) = run_case(tool_case, settings.clone()).await else {
             continue;
         };
         ran += 1;
-        let outcome = expect
-            .check(is_error, &body)
-            .and_then(|()| expect.check_requests(&fake.requests()))
-            .and_then(|()| check_no_secrets(&settings, &body));
+        let outcome = judge(
+            &case,
+            (is_error, &body),
+            &fake.requests(),
+            &settings,
+            Reading::Exact,
+        );
         if let Err(problem) = outcome {
             failures.push(format!("{label}\n  {problem}"));
         }
@@ -478,6 +591,103 @@ where
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn a_typed_record_reads_as_the_contract_json_it_stands_for() {
+        let typed = |expected: Value, actual: Value| typed_same(&expected, &actual);
+        assert!(typed(
+            json!({"a": 1, "b": null}),
+            json!({"a": 1.0, "c": []})
+        ));
+        assert!(typed(json!("on-time"), json!({"$enum": "ON_TIME"})));
+        assert!(typed(json!({"x": [1, 2]}), json!("{\"x\": [1, 2]}")));
+        assert!(typed(json!(null), json!({})));
+        assert!(!typed(json!("late"), json!({"$enum": "ON_TIME"})));
+        assert!(!typed(json!({"a": 1}), json!({"a": 2})));
+        assert!(!typed(json!({"a": "x"}), json!({})));
+        assert!(!typed(json!([1]), json!([1, 2])));
+        assert!(!typed(json!("Bank"), json!("BANK")));
+        // Read exactly, none of that holds but numbers by value.
+        assert!(Reading::Exact.same(&json!({"a": 1}), &json!({"a": 1.0})));
+        assert!(!Reading::Exact.same(&json!({"a": 1}), &json!({"a": 1.5})));
+        assert!(!Reading::Exact.same(&json!({"a": 1}), &json!({"a": 1, "b": null})));
+        assert!(!Reading::Exact.same(&json!("on-time"), &json!({"$enum": "ON_TIME"})));
+    }
+
+    /// `POST path` with a JSON body to the server at `base`; the response's body.
+    async fn post(base: &str, path: &str, body: &Value) -> (u16, String) {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let address = base.trim_start_matches("http://");
+        let mut stream = tokio::net::TcpStream::connect(address).await.unwrap();
+        let body = body.to_string();
+        let request = format!(
+            "POST {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\nContent-Length: {}\r\nConnection: close\r\n\r\n{body}",
+            body.len()
+        );
+        stream.write_all(request.as_bytes()).await.unwrap();
+        let mut response = String::new();
+        stream.read_to_string(&mut response).await.unwrap();
+        let status = response[9..12].parse().unwrap();
+        let (_, text) = response.split_once("\r\n\r\n").unwrap();
+        (status, text.to_owned())
+    }
+
+    /// The smallest body that has every value of `pointers`.
+    fn body_of(pointers: &BTreeMap<String, Value>) -> Value {
+        let mut body = json!({});
+        for (pointer, value) in pointers {
+            let mut at = &mut body;
+            let parts: Vec<&str> = pointer.split('/').skip(1).collect();
+            for (i, part) in parts.iter().enumerate() {
+                let object = at.as_object_mut().unwrap();
+                let next = if i + 1 == parts.len() {
+                    value.clone()
+                } else {
+                    json!({})
+                };
+                at = object.entry(part.to_string()).or_insert(next);
+            }
+        }
+        body
+    }
+
+    #[tokio::test]
+    async fn the_fake_upstream_judges_an_answer_as_the_core_does() {
+        let fake = FakeUpstream::start(&crate::default_fixtures_dir())
+            .await
+            .unwrap();
+        let simple = load_all()
+            .into_iter()
+            .find(|c| {
+                let e = &c.case.expect;
+                e.is_error
+                    && e.body.is_none()
+                    && e.patterns.is_empty()
+                    && e.lengths.is_empty()
+                    && e.requests.is_none()
+                    && !e.pointers.is_empty()
+            })
+            .expect("an error case judged by pointers alone");
+        let right = body_of(&simple.case.expect.pointers);
+        let answer = |is_error: bool, body: &Value| json!({"case": simple.label(), "isError": is_error, "body": body});
+        let (status, verdict) =
+            post(&fake.base_url(), "/__vectors/judge", &answer(true, &right)).await;
+        assert_eq!((status, verdict.as_str()), (200, r#"{"ok":true}"#));
+        let (_, verdict) = post(&fake.base_url(), "/__vectors/judge", &answer(false, &right)).await;
+        let verdict: Value = serde_json::from_str(&verdict).unwrap();
+        assert_eq!(verdict["ok"], false);
+        assert!(
+            verdict["problems"]
+                .as_str()
+                .unwrap()
+                .contains("isError is false")
+        );
+        let unknown = json!({"case": "nothing: here", "isError": true, "body": {}});
+        assert_eq!(
+            post(&fake.base_url(), "/__vectors/judge", &unknown).await.0,
+            404
+        );
+    }
 
     #[test]
     fn every_vector_file_parses_and_names_a_case() {

@@ -5,9 +5,11 @@
 //! `Retry-After`, malformed, truncated or oversized bodies, and connections that hang.
 //! Scenarios can be set in-process ([`FakeUpstream::push_scenario`]) or over HTTP
 //! (`POST /__fake/scenarios`, `DELETE /__fake/scenarios`, `GET /__fake/requests`), so
-//! tests in any language can drive it.
+//! tests in any language can drive it; `POST /__vectors/judge` judges an answer to a
+//! shared vector case, so no language judges answers on its own.
 
 mod body;
+mod judge;
 mod routes;
 mod scenario;
 mod server;

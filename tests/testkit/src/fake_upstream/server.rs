@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use std::time::Duration;
 
 use axum::Json;
@@ -11,7 +11,7 @@ use axum::body::Bytes;
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
+use axum::routing::{get, post};
 use serde::Serialize;
 
 use super::body;
@@ -35,14 +35,30 @@ pub struct RecordedRequest {
 }
 
 #[derive(Default)]
-struct Shared {
+pub(super) struct Shared {
     fixtures_dir: std::path::PathBuf,
     routes: Routes,
     scenarios: Mutex<Vec<Scenario>>,
-    requests: Mutex<Vec<RecordedRequest>>,
+    pub(super) requests: Mutex<Vec<RecordedRequest>>,
+    /// The shared vector cases (`vectors/` beside the fixtures), read on first use.
+    cases: OnceLock<BTreeMap<String, crate::vectors::Case>>,
 }
 
-fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+impl Shared {
+    /// The vector cases by `<tool>: <name>`.
+    pub(super) fn cases(&self) -> &BTreeMap<String, crate::vectors::Case> {
+        self.cases.get_or_init(|| {
+            let dir = self.fixtures_dir.join("../vectors");
+            if dir.is_dir() {
+                super::judge::cases(&dir)
+            } else {
+                BTreeMap::new()
+            }
+        })
+    }
+}
+
+pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
@@ -77,6 +93,7 @@ impl FakeUpstream {
                 "/__fake/requests",
                 get(list_requests).delete(clear_requests),
             )
+            .route("/__vectors/judge", post(super::judge::judge))
             .fallback(replay)
             .with_state(shared.clone());
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;

@@ -51,8 +51,9 @@ suspend fun callTyped(client: ToolpackClient, tool: String, request: Any): Any? 
 
 /**
  * A record (or list, enum, scalar) as JSON, with the record's property names. An enum
- * becomes an [EnumValue]; an enum case with one unnamed field (`v1`, a serde-untagged
- * Rust variant) becomes that field's JSON.
+ * becomes `{"$enum": "NAME"}` (the testkit's typed-record reading matches it to the
+ * contract's string); an enum case with one unnamed field (`v1`, a serde-untagged Rust
+ * variant) becomes that field's JSON.
  */
 fun toJson(value: Any?): Any = when (value) {
     null -> JSONObject.NULL
@@ -60,7 +61,7 @@ fun toJson(value: Any?): Any = when (value) {
     is UInt -> value.toLong()
     is ULong -> value.toLong()
     is Number -> value
-    is Enum<*> -> EnumValue(value.name)
+    is Enum<*> -> JSONObject().put("\$enum", value.name)
     is List<*> -> JSONArray(value.map { toJson(it) })
     is Map<*, *> -> JSONObject().also { json -> value.forEach { (k, v) -> json.put(k.toString(), toJson(v)) } }
     else -> {

@@ -1,8 +1,8 @@
 // Test support: the fake upstream (the Rust testkit's `fake-upstream` binary, driven
-// through its admin API), the shared vectors, and the checks every surface applies.
+// through its admin API) and the shared vectors. Answers are judged by the testkit through
+// the fake upstream (`FakeUpstream.judge`), as on every surface.
 
 import java.io.File
-import java.math.BigDecimal
 import java.net.URI
 import java.net.http.HttpClient
 import java.net.http.HttpRequest
@@ -50,6 +50,19 @@ object FakeUpstream {
 
     /** Every request received since the last reset. */
     fun requests(): JSONArray = JSONArray(send("GET", "/__fake/requests"))
+
+    /**
+     * The testkit's verdict on an answer to the shared vector case `caseId` (`<tool>: <name>`),
+     * with the requests received since the last reset: `null` when it passes, else every way
+     * it differs. `typedRecord`: the answer is a typed record written back as JSON
+     * (see `toJson`), which the testkit reads leniently.
+     */
+    fun judge(caseId: String, isError: Boolean, body: Any, typedRecord: Boolean): String? {
+        val answer = JSONObject().put("case", caseId).put("isError", isError).put("body", body)
+            .put("reading", if (typedRecord) "typedRecord" else "exact")
+        val verdict = JSONObject(send("POST", "/__vectors/judge", answer))
+        return if (verdict.getBoolean("ok")) null else verdict.getString("problems")
+    }
 }
 
 /** A call a case makes first. */
@@ -101,127 +114,3 @@ fun loadVectors(): List<Case> =
         }.toList()
 
 fun parseJson(text: String): Any = JSONTokener(text).nextValue()
-
-/**
- * A Kotlin enum value in a record turned into JSON: equal to the contract's string when
- * they name the same value (`on_time`, `geocode-no-results`, `VALIDATION_ERROR` all
- * compare by their SCREAMING_SNAKE form, which is the Kotlin name).
- */
-data class EnumValue(val name: String) {
-    fun matches(text: String): Boolean = text.uppercase().replace('-', '_') == name
-    override fun toString(): String = name
-}
-
-private fun isNull(v: Any?): Boolean = v == null || v == JSONObject.NULL
-private fun isEmptyContainer(v: Any?): Boolean = (v is JSONArray && v.length() == 0) || (v is JSONObject && v.length() == 0)
-
-/**
- * Deep JSON equality (numbers by value, Kotlin enums by name). With `lenient`, a missing
- * key equals `null` or an empty list or map (typed records always carry every field),
- * and a string equals the JSON it holds (a `JsonValue` field is JSON text in Kotlin).
- */
-fun jsonEquals(a: Any?, b: Any?, lenient: Boolean = false): Boolean = when {
-    lenient && isNull(a) && isEmptyContainer(b) -> true
-    lenient && isNull(b) && isEmptyContainer(a) -> true
-    lenient && a is String && (b is JSONObject || b is JSONArray) -> jsonEquals(parseJson(a), b, true)
-    lenient && b is String && (a is JSONObject || a is JSONArray) -> jsonEquals(a, parseJson(b), true)
-    isNull(a) -> isNull(b)
-    a is EnumValue && b is String -> a.matches(b)
-    a is String && b is EnumValue -> b.matches(a)
-    a is Number && b is Number -> BigDecimal(a.toString()).compareTo(BigDecimal(b.toString())) == 0
-    a is JSONObject && b is JSONObject ->
-        if (lenient) (a.keySet() + b.keySet()).all { jsonEquals(a.opt(it), b.opt(it), true) }
-        else a.keySet() == b.keySet() && a.keySet().all { jsonEquals(a.get(it), b.get(it)) }
-    a is JSONArray && b is JSONArray -> a.length() == b.length() && (0 until a.length()).all { jsonEquals(a.get(it), b.get(it), lenient) }
-    else -> a == b
-}
-
-/** A deep copy of a JSON value (enum values kept as they are). */
-fun deepCopy(value: Any?): Any? = when (value) {
-    is JSONObject -> JSONObject().also { copy -> value.keySet().forEach { copy.put(it, deepCopy(value.get(it))) } }
-    is JSONArray -> JSONArray().also { copy -> (0 until value.length()).forEach { copy.put(deepCopy(value.get(it))) } }
-    else -> value
-}
-
-/** A copy of `body` without the values at `paths`. */
-fun without(body: Any, paths: Collection<String>): Any {
-    val out = deepCopy(body)!!
-    for (path in paths) {
-        val cut = path.lastIndexOf('/')
-        val parent = if (cut > 0) pointer(out, path.substring(0, cut)) else out
-        val key = path.substring(cut + 1).replace("~1", "/").replace("~0", "~")
-        when (parent) {
-            is JSONObject -> parent.remove(key)
-            is JSONArray -> key.toIntOrNull()?.takeIf { it < parent.length() }?.let { parent.remove(it) }
-        }
-    }
-    return out
-}
-
-private object Missing
-
-fun pointer(body: Any, path: String): Any? {
-    var current: Any? = body
-    for (raw in path.split("/").drop(1)) {
-        val part = raw.replace("~1", "/").replace("~0", "~")
-        current = when (current) {
-            is JSONObject -> if (current.has(part)) current.get(part) else return Missing
-            is JSONArray -> part.toIntOrNull()?.takeIf { it < current.length() }?.let { current.get(it) } ?: return Missing
-            else -> return Missing
-        }
-    }
-    return current
-}
-
-/**
- * Every way an answer differs from the case's expectations (empty when it passes).
- * `lenient`: the answer is a typed record as JSON (see [jsonEquals]).
- */
-fun problems(case: Case, settings: Map<String, String>, isError: Boolean, body: Any, received: JSONArray, lenient: Boolean = false): List<String> {
-    val expect = case.data.getJSONObject("expect")
-    val found = mutableListOf<String>()
-    if (isError != expect.getBoolean("isError")) found += "isError is $isError, expected ${expect.getBoolean("isError")}"
-    val patterns = expect.optJSONObject("patterns") ?: JSONObject()
-    for (path in patterns.keySet()) {
-        val actual = pointer(body, path)
-        if (actual !is String || !Regex(patterns.getString(path)).containsMatchIn(actual)) found += "$path is $actual, expected a string matching ${patterns.getString(path)}"
-    }
-    if (expect.has("body") && !jsonEquals(expect.get("body"), without(body, patterns.keySet()), lenient)) found += "body differs: expected ${expect.get("body")}"
-    expect.optJSONObject("pointers")?.let { pointers ->
-        for (path in pointers.keySet()) {
-            val actual = pointer(body, path)
-            val missingButNull = lenient && actual === Missing && pointers.get(path) == JSONObject.NULL
-            if (!missingButNull && (actual === Missing || !jsonEquals(actual, pointers.get(path), lenient))) found += "$path is $actual, expected ${pointers.get(path)}"
-        }
-    }
-    expect.optJSONObject("lengths")?.let { lengths ->
-        for (path in lengths.keySet()) {
-            val actual = pointer(body, path)
-            if (actual !is JSONArray || actual.length() != lengths.getInt(path)) found += "$path has the wrong length, expected ${lengths.getInt(path)}"
-        }
-    }
-    expect.optJSONArray("requests")?.let { wanted ->
-        if (wanted.length() != received.length()) found += "the fake upstream received ${received.length()} requests, expected ${wanted.length()}"
-        for (i in 0 until minOf(wanted.length(), received.length())) {
-            val want = wanted.getJSONObject(i)
-            val got = received.getJSONObject(i)
-            if (want.has("path") && want.getString("path") != got.getString("path")) found += "request $i: path ${got.getString("path")}"
-            if (want.has("query") && !jsonEquals(want.get("query"), got.get("query"))) found += "request $i: query ${got.get("query")}"
-            val headers = got.getJSONObject("headers")
-            want.optJSONObject("headers")?.let { h -> h.keySet().filter { headers.optString(it, null) != h.getString(it) }.forEach { found += "request $i: header $it" } }
-            want.optJSONArray("absentHeaders")?.forEach { if (headers.has(it as String)) found += "request $i: header $it must be absent" }
-            val sent = runCatching { parseJson(got.getString("body")) }.getOrNull() ?: JSONObject.NULL
-            want.optJSONObject("bodyPointers")?.let { b ->
-                for (path in b.keySet()) {
-                    val actual = pointer(sent, path)
-                    if (actual === Missing || !jsonEquals(actual, b.get(path))) found += "request $i: body $path is $actual, expected ${b.get(path)}"
-                }
-            }
-        }
-    }
-    val text = body.toString()
-    for ((name, value) in settings) {
-        if (name.endsWith("_API_KEY") && value.isNotBlank() && text.contains(value.trim())) found += "the answer contains the value of $name"
-    }
-    return found
-}
