@@ -87,6 +87,7 @@ enum Task {
 }
 
 fn main() -> anyhow::Result<()> {
+    shell::start_clock();
     let cli = Cli::parse();
     let sh = shell::workspace()?;
     match cli.task {

@@ -21,9 +21,22 @@ pub fn root() -> Result<PathBuf> {
         .context("xtask lives in a workspace")
 }
 
-/// Prints a section heading, as every suite and install step starts with one.
+/// When this xtask started: section headings say how far into the run they come.
+static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
+
+/// Notes the start of the run (the first call wins).
+pub fn start_clock() {
+    STARTED.get_or_init(std::time::Instant::now);
+}
+
+/// Prints a section heading, as every suite and install step starts with one, with the
+/// minutes and seconds since the run started.
 pub fn section(title: &str) {
-    println!("\n=== {title}");
+    let elapsed = STARTED
+        .get_or_init(std::time::Instant::now)
+        .elapsed()
+        .as_secs();
+    println!("\n=== [{:02}:{:02}] {title}", elapsed / 60, elapsed % 60);
 }
 
 /// Whether an executable called `name` is on `PATH`.
