@@ -938,6 +938,22 @@ export interface CreateSystemRequest {
   template?: string | null
   /** The system's main technology. */
   technology?: string | null
+  /** Key responsibilities, e.g. `Process payments` (loko v0.3; kept in the frontmatter). */
+  responsibilities?: string[] | null
+  /** Primary users and actors, e.g. `Customer`, `Admin` (loko v0.3; kept in the frontmatter). */
+  key_users?: string[] | null
+  /** What the system depends on, e.g. `Database`, `Message Queue` (loko v0.3; kept in the frontmatter). */
+  dependencies?: string[] | null
+  /** External systems it integrates with, e.g. `Payment API` (loko v0.3; kept in the frontmatter). */
+  external_systems?: string[] | null
+  /** Primary programming language, e.g. `Go` (loko v0.3; kept in the frontmatter). */
+  primary_language?: string | null
+  /** Framework, e.g. `Django` (loko v0.3; kept in the frontmatter). */
+  framework?: string | null
+  /** Database technology, e.g. `PostgreSQL` (loko v0.3; kept in the frontmatter). */
+  database?: string | null
+  /** Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`. */
+  tags?: string[] | null
 }
 
 /** `create_system` answer. */
@@ -976,6 +992,8 @@ export interface CreateContainerRequest {
   type?: string | null
   /** The container's technology, e.g. `Node.js`. */
   technology?: string | null
+  /** Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`. */
+  tags?: string[] | null
 }
 
 /** `create_container` answer. */
@@ -1004,6 +1022,8 @@ export interface CreateComponentRequest {
   description?: string | null
   /** The component's technology. */
   technology?: string | null
+  /** Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`. */
+  tags?: string[] | null
 }
 
 /** `create_component` answer. */

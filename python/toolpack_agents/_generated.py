@@ -923,6 +923,22 @@ class CreateSystemRequest(TypedDict):
     """Template: `system` (default) or a project template in `.loko/templates/<name>/`."""
     technology: NotRequired[str | None]
     """The system's main technology."""
+    responsibilities: NotRequired[list[str] | None]
+    """Key responsibilities, e.g. `Process payments` (loko v0.3; kept in the frontmatter)."""
+    key_users: NotRequired[list[str] | None]
+    """Primary users and actors, e.g. `Customer`, `Admin` (loko v0.3; kept in the frontmatter)."""
+    dependencies: NotRequired[list[str] | None]
+    """What the system depends on, e.g. `Database`, `Message Queue` (loko v0.3; kept in the frontmatter)."""
+    external_systems: NotRequired[list[str] | None]
+    """External systems it integrates with, e.g. `Payment API` (loko v0.3; kept in the frontmatter)."""
+    primary_language: NotRequired[str | None]
+    """Primary programming language, e.g. `Go` (loko v0.3; kept in the frontmatter)."""
+    framework: NotRequired[str | None]
+    """Framework, e.g. `Django` (loko v0.3; kept in the frontmatter)."""
+    database: NotRequired[str | None]
+    """Database technology, e.g. `PostgreSQL` (loko v0.3; kept in the frontmatter)."""
+    tags: NotRequired[list[str] | None]
+    """Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`."""
 
 
 class CreatedEntity(TypedDict):
@@ -961,6 +977,8 @@ class CreateContainerRequest(TypedDict):
     """Container type, e.g. `Web Service`, `Database` (a store is drawn as a cylinder)."""
     technology: NotRequired[str | None]
     """The container's technology, e.g. `Node.js`."""
+    tags: NotRequired[list[str] | None]
+    """Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`."""
 
 
 class CreateContainerResult(TypedDict):
@@ -989,6 +1007,8 @@ class CreateComponentRequest(TypedDict):
     """What the component does."""
     technology: NotRequired[str | None]
     """The component's technology."""
+    tags: NotRequired[list[str] | None]
+    """Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`."""
 
 
 class CreateComponentResult(TypedDict):
@@ -1286,7 +1306,7 @@ class AsyncTools:
             arguments["container_name"] = container_name
         return await self._typed("query_architecture", arguments)  # type: ignore[no-any-return]
 
-    async def create_system(self, *, project_path: str, system_name: str, description: str | None = None, template: str | None = None, technology: str | None = None) -> CreateSystemResult:
+    async def create_system(self, *, project_path: str, system_name: str, description: str | None = None, template: str | None = None, technology: str | None = None, responsibilities: list[str] | None = None, key_users: list[str] | None = None, dependencies: list[str] | None = None, external_systems: list[str] | None = None, primary_language: str | None = None, framework: str | None = None, database: str | None = None, tags: list[str] | None = None) -> CreateSystemResult:
         """
         Scaffolds a new C4 software system in a loko project: src/<id>/system.md (YAML frontmatter) and system.d2. The id is the slug of the name ("Payment Service" → payment-service). Never overwrites: an existing system gives ALREADY_EXISTS.
 
@@ -1301,9 +1321,25 @@ class AsyncTools:
             arguments["template"] = template
         if technology is not None:
             arguments["technology"] = technology
+        if responsibilities is not None:
+            arguments["responsibilities"] = responsibilities
+        if key_users is not None:
+            arguments["key_users"] = key_users
+        if dependencies is not None:
+            arguments["dependencies"] = dependencies
+        if external_systems is not None:
+            arguments["external_systems"] = external_systems
+        if primary_language is not None:
+            arguments["primary_language"] = primary_language
+        if framework is not None:
+            arguments["framework"] = framework
+        if database is not None:
+            arguments["database"] = database
+        if tags is not None:
+            arguments["tags"] = tags
         return await self._typed("create_system", arguments)  # type: ignore[no-any-return]
 
-    async def create_container(self, *, project_path: str, system_name: str, container_name: str, description: str | None = None, type: str | None = None, technology: str | None = None) -> CreateContainerResult:
+    async def create_container(self, *, project_path: str, system_name: str, container_name: str, description: str | None = None, type: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> CreateContainerResult:
         """
         Scaffolds a new C4 container (an app, service or data store) in a system of a loko project: container.md and container.d2 in src/<system>/<id>/. Never overwrites.
 
@@ -1319,9 +1355,11 @@ class AsyncTools:
             arguments["type"] = type
         if technology is not None:
             arguments["technology"] = technology
+        if tags is not None:
+            arguments["tags"] = tags
         return await self._typed("create_container", arguments)  # type: ignore[no-any-return]
 
-    async def create_component(self, *, project_path: str, system_name: str, container_name: str, component_name: str, description: str | None = None, technology: str | None = None) -> CreateComponentResult:
+    async def create_component(self, *, project_path: str, system_name: str, container_name: str, component_name: str, description: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> CreateComponentResult:
         """
         Adds a C4 component to a container of a loko project: component.md (frontmatter with id, name, description, technology) and component.d2 in src/<system>/<container>/<id>/. Never overwrites.
 
@@ -1336,6 +1374,8 @@ class AsyncTools:
             arguments["description"] = description
         if technology is not None:
             arguments["technology"] = technology
+        if tags is not None:
+            arguments["tags"] = tags
         return await self._typed("create_component", arguments)  # type: ignore[no-any-return]
 
     async def update_diagram(self, *, project_path: str, scope: Literal["system", "container", "component"] | None = None, target: str | None = None, d2_code: str, system_name: str | None = None, container_name: str | None = None) -> UpdateDiagramResult:
@@ -1556,7 +1596,7 @@ class SyncTools:
             arguments["container_name"] = container_name
         return self._typed("query_architecture", arguments)  # type: ignore[no-any-return]
 
-    def create_system(self, *, project_path: str, system_name: str, description: str | None = None, template: str | None = None, technology: str | None = None) -> CreateSystemResult:
+    def create_system(self, *, project_path: str, system_name: str, description: str | None = None, template: str | None = None, technology: str | None = None, responsibilities: list[str] | None = None, key_users: list[str] | None = None, dependencies: list[str] | None = None, external_systems: list[str] | None = None, primary_language: str | None = None, framework: str | None = None, database: str | None = None, tags: list[str] | None = None) -> CreateSystemResult:
         """
         Scaffolds a new C4 software system in a loko project: src/<id>/system.md (YAML frontmatter) and system.d2. The id is the slug of the name ("Payment Service" → payment-service). Never overwrites: an existing system gives ALREADY_EXISTS.
 
@@ -1571,9 +1611,25 @@ class SyncTools:
             arguments["template"] = template
         if technology is not None:
             arguments["technology"] = technology
+        if responsibilities is not None:
+            arguments["responsibilities"] = responsibilities
+        if key_users is not None:
+            arguments["key_users"] = key_users
+        if dependencies is not None:
+            arguments["dependencies"] = dependencies
+        if external_systems is not None:
+            arguments["external_systems"] = external_systems
+        if primary_language is not None:
+            arguments["primary_language"] = primary_language
+        if framework is not None:
+            arguments["framework"] = framework
+        if database is not None:
+            arguments["database"] = database
+        if tags is not None:
+            arguments["tags"] = tags
         return self._typed("create_system", arguments)  # type: ignore[no-any-return]
 
-    def create_container(self, *, project_path: str, system_name: str, container_name: str, description: str | None = None, type: str | None = None, technology: str | None = None) -> CreateContainerResult:
+    def create_container(self, *, project_path: str, system_name: str, container_name: str, description: str | None = None, type: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> CreateContainerResult:
         """
         Scaffolds a new C4 container (an app, service or data store) in a system of a loko project: container.md and container.d2 in src/<system>/<id>/. Never overwrites.
 
@@ -1589,9 +1645,11 @@ class SyncTools:
             arguments["type"] = type
         if technology is not None:
             arguments["technology"] = technology
+        if tags is not None:
+            arguments["tags"] = tags
         return self._typed("create_container", arguments)  # type: ignore[no-any-return]
 
-    def create_component(self, *, project_path: str, system_name: str, container_name: str, component_name: str, description: str | None = None, technology: str | None = None) -> CreateComponentResult:
+    def create_component(self, *, project_path: str, system_name: str, container_name: str, component_name: str, description: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> CreateComponentResult:
         """
         Adds a C4 component to a container of a loko project: component.md (frontmatter with id, name, description, technology) and component.d2 in src/<system>/<container>/<id>/. Never overwrites.
 
@@ -1606,6 +1664,8 @@ class SyncTools:
             arguments["description"] = description
         if technology is not None:
             arguments["technology"] = technology
+        if tags is not None:
+            arguments["tags"] = tags
         return self._typed("create_component", arguments)  # type: ignore[no-any-return]
 
     def update_diagram(self, *, project_path: str, scope: Literal["system", "container", "component"] | None = None, target: str | None = None, d2_code: str, system_name: str | None = None, container_name: str | None = None) -> UpdateDiagramResult:

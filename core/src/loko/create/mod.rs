@@ -44,6 +44,30 @@ pub struct CreateSystemRequest {
     /// The system's main technology.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
+    /// Key responsibilities, e.g. `Process payments` (loko v0.3; kept in the frontmatter).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub responsibilities: Option<Vec<String>>,
+    /// Primary users and actors, e.g. `Customer`, `Admin` (loko v0.3; kept in the frontmatter).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub key_users: Option<Vec<String>>,
+    /// What the system depends on, e.g. `Database`, `Message Queue` (loko v0.3; kept in the frontmatter).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dependencies: Option<Vec<String>>,
+    /// External systems it integrates with, e.g. `Payment API` (loko v0.3; kept in the frontmatter).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub external_systems: Option<Vec<String>>,
+    /// Primary programming language, e.g. `Go` (loko v0.3; kept in the frontmatter).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub primary_language: Option<String>,
+    /// Framework, e.g. `Django` (loko v0.3; kept in the frontmatter).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub framework: Option<String>,
+    /// Database technology, e.g. `PostgreSQL` (loko v0.3; kept in the frontmatter).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub database: Option<String>,
+    /// Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
 }
 
 /// `create_container` arguments.
@@ -68,6 +92,9 @@ pub struct CreateContainerRequest {
     /// The container's technology, e.g. `Node.js`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
+    /// Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
 }
 
 /// `create_component` arguments.
@@ -91,6 +118,9 @@ pub struct CreateComponentRequest {
     /// The component's technology.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
+    /// Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tags: Option<Vec<String>>,
 }
 
 /// The entity a create call made.
@@ -158,6 +188,23 @@ struct Plan {
     technology: Option<String>,
     kind: Option<String>,
     template: Option<String>,
+    /// loko v0.3's further frontmatter fields, in order (a list or a text each).
+    extra: Vec<(&'static str, serde_json::Value)>,
+}
+
+/// `(key, value)` for the frontmatter, when `value` says something (a blank text or an
+/// empty list says nothing).
+fn field<T: Into<serde_json::Value>>(
+    key: &'static str,
+    value: Option<T>,
+) -> Option<(&'static str, serde_json::Value)> {
+    let value: serde_json::Value = value?.into();
+    let blank = match &value {
+        serde_json::Value::String(s) => s.trim().is_empty(),
+        serde_json::Value::Array(items) => items.is_empty(),
+        _ => false,
+    };
+    (!blank).then_some((key, value))
 }
 
 /// What a create call made.
@@ -193,6 +240,19 @@ impl Tool for CreateSystem {
             technology: r.technology,
             kind: None,
             template: r.template,
+            extra: [
+                field("responsibilities", r.responsibilities),
+                field("key_users", r.key_users),
+                field("dependencies", r.dependencies),
+                field("external_systems", r.external_systems),
+                field("primary_language", r.primary_language),
+                field("framework", r.framework),
+                field("database", r.database),
+                field("tags", r.tags),
+            ]
+            .into_iter()
+            .flatten()
+            .collect(),
         };
         answer(async {
             let made = create(toolpack, plan).await?;
@@ -233,6 +293,7 @@ impl Tool for CreateContainer {
             technology: r.technology,
             kind: r.kind,
             template: None,
+            extra: field("tags", r.tags).into_iter().collect(),
         };
         answer(async {
             let made = create(toolpack, plan).await?;
@@ -276,6 +337,7 @@ impl Tool for CreateComponent {
             technology: r.technology,
             kind: None,
             template: None,
+            extra: field("tags", r.tags).into_iter().collect(),
         };
         answer(async {
             let made = create(toolpack, plan).await?;
@@ -333,6 +395,7 @@ fn create_in(root: ProjectRoot, plan: Plan) -> Result<Created, Failure> {
         description: plan.description.unwrap_or_default().trim().to_owned(),
         technology: plan.technology.unwrap_or_default().trim().to_owned(),
         kind: plan.kind.unwrap_or_default().trim().to_owned(),
+        extra: plan.extra,
     };
     let (markdown, diagram) = match &plan.template {
         Some(t) if !is_builtin(t) => template(&root, t, &entity)?,
@@ -422,5 +485,10 @@ fn template(
         .map_err(|_| not_found())?;
     let markdown = fence::read_text(&dir.join("system.md")).ok_or_else(not_found)?;
     let diagram = fence::read_text(&dir.join("system.d2"));
-    Ok((entity.fill(&markdown), diagram.map(|d| entity.fill(&d))))
+    // The template's own frontmatter, with the call's further fields after its first line.
+    let mut markdown = entity.fill(&markdown);
+    if let Some(rest) = markdown.strip_prefix("---\n") {
+        markdown = format!("---\n{}{rest}", entity.extra_frontmatter());
+    }
+    Ok((markdown, diagram.map(|d| entity.fill(&d))))
 }

@@ -20,6 +20,8 @@ pub struct NewEntity {
     pub technology: String,
     /// The container type (`Database`, `Web Service`…), possibly empty.
     pub kind: String,
+    /// Further frontmatter fields (loko v0.3's `responsibilities`, `tags`, …), in order.
+    pub extra: Vec<(&'static str, serde_json::Value)>,
 }
 
 impl NewEntity {
@@ -48,6 +50,7 @@ impl NewEntity {
         if !self.kind.is_empty() {
             front.push_str(&format!("type: {}\n", yaml_string(&self.kind)));
         }
+        front.push_str(&self.extra_frontmatter());
         front.push_str("---\n\n");
         let about = if self.description.is_empty() {
             format!("_Describe this {} here._", level.role())
@@ -60,6 +63,15 @@ impl NewEntity {
             Level::Component => "\n## Responsibilities\n\n_List what this component does._\n",
         };
         format!("{front}# {}\n\n{about}\n{section}", self.name)
+    }
+
+    /// The [`NewEntity::extra`] fields as frontmatter lines: each value in JSON form,
+    /// which YAML reads as the same string or list.
+    pub fn extra_frontmatter(&self) -> String {
+        self.extra
+            .iter()
+            .map(|(key, value)| format!("{key}: {value}\n"))
+            .collect()
     }
 
     /// The D2 diagram of a new entity of `level`.
@@ -134,8 +146,20 @@ mod tests {
             description: "- handles: requests".into(),
             technology: "Node.js".into(),
             kind: "Web Service".into(),
+            extra: vec![
+                ("tags", serde_json::json!(["api", "a: b", "- c"])),
+                ("framework", serde_json::json!("Express #5")),
+            ],
         };
         let doc = markdown::parse(&e.markdown(Level::Component)).unwrap();
+        assert_eq!(
+            doc.frontmatter["tags"],
+            serde_json::json!(["api", "a: b", "- c"])
+        );
+        assert_eq!(
+            doc.frontmatter["framework"],
+            serde_json::json!("Express #5")
+        );
         assert_eq!(markdown::text(&doc.frontmatter, "name").unwrap(), e.name);
         assert_eq!(
             markdown::text(&doc.frontmatter, "description").unwrap(),

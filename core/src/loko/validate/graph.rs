@@ -1,6 +1,8 @@
 //! Graph checks on component relationships, with the reference CLI's codes:
 //! `circular_dependency` (with the cycle's path), `dangling_reference`,
-//! `high_coupling` (≥ 5 outgoing) and `isolated_component` (no edges at all).
+//! `high_coupling` (≥ 5 outgoing) and `isolated_component` (no edges at all, in a
+//! project that has edges: as in loko v0.3, a project without any relationship yet, such
+//! as a fresh one, lists no component as isolated).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -65,7 +67,9 @@ pub fn check(project: &Project, edges: &[Relationship]) -> Vec<Finding> {
             ));
         }
     }
-    for (id, dir) in &dir_of {
+    // loko v0.3's zero-edge rule: in a graph with no edge, nothing is isolated.
+    let has_edges = !out.is_empty();
+    for (id, dir) in dir_of.iter().filter(|_| has_edges) {
         if !touched.contains(id.as_str()) {
             findings.push(Finding::new(
                 Severity::Info,
