@@ -3,7 +3,7 @@
 
 use serde_json::{Value, json};
 use toolpack::tfl::{StationToiletLookupRequest, StationToiletToolResponse, StationToiletsCode};
-use toolpack::{Annotations, Catalog, Config, Tool, ToolSpec, Toolpack, Toolset};
+use toolpack::{Annotations, Catalog, Config, Tool, ToolOutput, ToolSpec, Toolpack, Toolset};
 
 fn toolpack() -> Toolpack {
     Toolpack::new(Config::default()).unwrap()
@@ -216,6 +216,53 @@ async fn a_panicking_tool_answers_internal_error_and_the_toolpack_lives_on() {
         .station_toilets(StationToiletLookupRequest::new("Abbey Wood"))
         .await;
     assert!(after.success);
+}
+
+/// A tool of any family's answer shape that always panics.
+struct PanicsAs<O>(std::marker::PhantomData<fn() -> O>);
+
+impl<O: ToolOutput> Tool for PanicsAs<O> {
+    type Input = StationToiletLookupRequest;
+    type Output = O;
+    const SPEC: ToolSpec = Panics::SPEC;
+    async fn run(_: &Toolpack, _: Self::Input) -> Self::Output {
+        panic!("boom")
+    }
+}
+
+/// The code a panicking tool of answer shape `O` answers.
+async fn panic_code<O: ToolOutput>(toolpack: &Toolpack) -> Option<String> {
+    let answer = toolpack
+        .call::<PanicsAs<O>>(StationToiletLookupRequest::new("x"))
+        .await;
+    answer.error_code().map(str::to_owned)
+}
+
+/// Every family's internal error is reachable only through a panic (no input makes one),
+/// so `tests/unexercised-error-codes.json` lists them; this is where each is shown.
+#[tokio::test]
+async fn a_panic_answers_each_familys_internal_error() {
+    let toolpack = toolpack();
+    assert_eq!(
+        panic_code::<StationToiletToolResponse>(&toolpack)
+            .await
+            .as_deref(),
+        Some("INTERNAL_ERROR")
+    );
+    assert_eq!(
+        panic_code::<
+            toolpack::digitransit::DigitransitResponse<toolpack::digitransit::GeocodeAddressResult>,
+        >(&toolpack)
+        .await
+        .as_deref(),
+        Some("internal-error")
+    );
+    assert_eq!(
+        panic_code::<toolpack::loko::LokoResponse<toolpack::loko::ValidateResult>>(&toolpack)
+            .await
+            .as_deref(),
+        Some("INTERNAL_ERROR")
+    );
 }
 
 #[tokio::test]
