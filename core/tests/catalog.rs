@@ -180,12 +180,13 @@ async fn typed_and_json_calls_agree() {
     assert_eq!(typed.station_unique_id.as_deref(), Some("HUBVIC"));
 }
 
-/// A tool that always panics, to show the guard every tool runs under.
-struct Panics;
+/// A tool with the answer shape `O` (any family's) that always panics, to show the guard
+/// every tool runs under.
+struct Panics<O>(std::marker::PhantomData<fn() -> O>);
 
-impl Tool for Panics {
+impl<O: ToolOutput> Tool for Panics<O> {
     type Input = StationToiletLookupRequest;
-    type Output = StationToiletToolResponse;
+    type Output = O;
     const SPEC: ToolSpec = ToolSpec {
         name: "panicsForTest",
         title: "Panics",
@@ -204,7 +205,7 @@ impl Tool for Panics {
 async fn a_panicking_tool_answers_internal_error_and_the_toolpack_lives_on() {
     let toolpack = toolpack();
     let answer = toolpack
-        .call::<Panics>(StationToiletLookupRequest::new("x"))
+        .call::<Panics<StationToiletToolResponse>>(StationToiletLookupRequest::new("x"))
         .await;
     assert_eq!(answer.code, StationToiletsCode::InternalError);
     assert!(!answer.success);
@@ -218,22 +219,10 @@ async fn a_panicking_tool_answers_internal_error_and_the_toolpack_lives_on() {
     assert!(after.success);
 }
 
-/// A tool of any family's answer shape that always panics.
-struct PanicsAs<O>(std::marker::PhantomData<fn() -> O>);
-
-impl<O: ToolOutput> Tool for PanicsAs<O> {
-    type Input = StationToiletLookupRequest;
-    type Output = O;
-    const SPEC: ToolSpec = Panics::SPEC;
-    async fn run(_: &Toolpack, _: Self::Input) -> Self::Output {
-        panic!("boom")
-    }
-}
-
 /// The code a panicking tool of answer shape `O` answers.
 async fn panic_code<O: ToolOutput>(toolpack: &Toolpack) -> Option<String> {
     let answer = toolpack
-        .call::<PanicsAs<O>>(StationToiletLookupRequest::new("x"))
+        .call::<Panics<O>>(StationToiletLookupRequest::new("x"))
         .await;
     answer.error_code().map(str::to_owned)
 }

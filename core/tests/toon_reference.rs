@@ -11,6 +11,7 @@
 
 use serde_json::{Map, Value, json};
 use toolpack::{Config, Toolpack};
+use toolpack_testkit::tests_dir;
 use toon_format::{DecodeOptions, Delimiter, EncodeOptions};
 
 const LEVELS: [&str; 3] = ["system", "container", "component"];
@@ -171,10 +172,6 @@ fn text(value: &Value) -> String {
     value
         .as_str()
         .map_or_else(|| value.to_string(), str::to_owned)
-}
-
-fn tests_dir() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests")
 }
 
 async fn call(toolpack: &Toolpack, tool: &str, arguments: Value) -> Value {

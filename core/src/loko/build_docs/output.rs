@@ -45,11 +45,6 @@ impl Manifest {
     }
 }
 
-/// Whether `path` is a file. Blocking: call it on the blocking pool.
-pub fn is_file(path: &Path) -> bool {
-    path.is_file()
-}
-
 /// The hash of `bytes`, hex.
 pub fn hash(bytes: &[u8]) -> String {
     Sha256::digest(bytes)

@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use super::output::{self, Manifest, Staging, hash};
 use super::{Formats, PDF_FILE, PRINT_PAGE, pdf};
+use crate::loko::fence;
 use crate::loko::project_tool::blocking;
 use crate::loko::response::Failure;
 use crate::report;
@@ -103,7 +104,7 @@ fn stage(
         .files
         .keys()
         .filter(|p| !formats.makes(p) && !manifest.files.contains_key(*p))
-        .filter(|p| output::is_file(&output.join(p)))
+        .filter(|p| fence::is_file(&output.join(p)))
         .cloned()
         .collect();
     for path in &kept {
@@ -115,7 +116,7 @@ fn stage(
     let same = |path: &str| {
         incremental
             && previous.files.get(path) == manifest.files.get(path)
-            && output::is_file(&output.join(path))
+            && fence::is_file(&output.join(path))
     };
     if manifest.files.keys().all(|p| same(p)) && previous.files.len() == manifest.files.len() {
         report::progress(
