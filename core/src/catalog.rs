@@ -62,6 +62,32 @@ macro_rules! with_every_tool {
                 $crate::loko::BuildDocsRequest => $crate::loko::BuildDocsResult;
             "loko" validate: $crate::loko::Validate,
                 $crate::loko::ValidateRequest => $crate::loko::ValidateResult;
+            "loko" create_components: $crate::loko::CreateComponents,
+                $crate::loko::CreateComponentsRequest => $crate::loko::CreateComponentsResult;
+            "loko" update_system: $crate::loko::UpdateSystem,
+                $crate::loko::UpdateSystemRequest => $crate::loko::UpdateEntityResult;
+            "loko" update_container: $crate::loko::UpdateContainer,
+                $crate::loko::UpdateContainerRequest => $crate::loko::UpdateEntityResult;
+            "loko" update_component: $crate::loko::UpdateComponent,
+                $crate::loko::UpdateComponentRequest => $crate::loko::UpdateEntityResult;
+            "loko" create_relationship: $crate::loko::CreateRelationship,
+                $crate::loko::CreateRelationshipRequest => $crate::loko::CreateRelationshipResult;
+            "loko" delete_relationship: $crate::loko::DeleteRelationship,
+                $crate::loko::DeleteRelationshipRequest => $crate::loko::DeleteRelationshipResult;
+            "loko" list_relationships: $crate::loko::ListRelationships,
+                $crate::loko::ListRelationshipsRequest => $crate::loko::ListRelationshipsResult;
+            "loko" find_relationships: $crate::loko::FindRelationships,
+                $crate::loko::FindRelationshipsRequest => $crate::loko::FindRelationshipsResult;
+            "loko" search_elements: $crate::loko::SearchElements,
+                $crate::loko::SearchElementsRequest => $crate::loko::SearchElementsResult;
+            "loko" query_dependencies: $crate::loko::QueryDependencies,
+                $crate::loko::QueryDependenciesRequest => $crate::loko::QueryDependenciesResult;
+            "loko" query_related_components: $crate::loko::QueryRelatedComponents,
+                $crate::loko::QueryRelatedComponentsRequest => $crate::loko::QueryRelatedComponentsResult;
+            "loko" analyze_coupling: $crate::loko::AnalyzeCoupling,
+                $crate::loko::AnalyzeCouplingRequest => $crate::loko::AnalyzeCouplingResult;
+            "loko" validate_diagram: $crate::loko::ValidateDiagram,
+                $crate::loko::ValidateDiagramRequest => $crate::loko::ValidateDiagramResult;
         }
     };
 }

@@ -13,23 +13,33 @@ mod binaries;
 mod build_docs;
 mod create;
 mod d2;
+mod diagram_section;
 mod fence;
 mod file_cache;
+mod frontmatter_edit;
+mod glob;
+mod graph_tools;
 mod json_value;
+mod lookup;
 mod markdown;
 mod model;
 mod output_paths;
 mod project_tool;
 mod query_architecture;
 mod query_project;
+mod relationship_file;
+mod relationship_tools;
 mod relationships;
 mod response;
+mod search_elements;
 mod settings;
 mod slug;
 mod syntax_cache;
 mod toon;
 mod update_diagram;
+mod update_entity;
 mod validate;
+mod validate_diagram;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
@@ -38,9 +48,15 @@ use sha2::{Digest, Sha256};
 
 pub use build_docs::{BuildDocs, BuildDocsRequest, BuildDocsResult, BuildInfo};
 pub use create::{
-    CreateComponent, CreateComponentRequest, CreateComponentResult, CreateContainer,
+    ComponentOutcome, CreateComponent, CreateComponentRequest, CreateComponentResult,
+    CreateComponents, CreateComponentsRequest, CreateComponentsResult, CreateContainer,
     CreateContainerRequest, CreateContainerResult, CreateSystem, CreateSystemRequest,
-    CreateSystemResult, CreatedEntity,
+    CreateSystemResult, CreatedEntity, NewComponent,
+};
+pub use graph_tools::{
+    AnalyzeCoupling, AnalyzeCouplingRequest, AnalyzeCouplingResult, CouplingCount, NodeRef,
+    QueryDependencies, QueryDependenciesRequest, QueryDependenciesResult, QueryRelatedComponents,
+    QueryRelatedComponentsRequest, QueryRelatedComponentsResult,
 };
 pub use json_value::JsonValue;
 pub use project_tool::EntityRef;
@@ -51,12 +67,28 @@ pub use query_architecture::{
     SystemSummary, ToonView,
 };
 pub use query_project::{QueryProject, QueryProjectRequest, QueryProjectResult, SystemOverview};
+pub use relationship_tools::{
+    CreateRelationship, CreateRelationshipRequest, CreateRelationshipResult, DeleteRelationship,
+    DeleteRelationshipRequest, DeleteRelationshipResult, FindRelationships,
+    FindRelationshipsRequest, FindRelationshipsResult, FoundRelationship, ListRelationships,
+    ListRelationshipsRequest, ListRelationshipsResult, RelationshipEntry,
+};
 pub use response::{LokoErrorBody, LokoErrorCode, LokoErrorEnvelope, LokoResponse};
+pub use search_elements::{
+    FoundElement, SearchElements, SearchElementsRequest, SearchElementsResult,
+};
 pub use update_diagram::{
     DiagramLocation, MAX_D2_BYTES, UpdateDiagram, UpdateDiagramRequest, UpdateDiagramResult,
 };
+pub use update_entity::{
+    UpdateComponent, UpdateComponentRequest, UpdateContainer, UpdateContainerRequest,
+    UpdateEntityResult, UpdateSystem, UpdateSystemRequest, UpdatedEntity,
+};
 pub use validate::{
     HIGH_COUPLING, Validate, ValidateRequest, ValidateResult, ValidationIssue, ValidationReport,
+};
+pub use validate_diagram::{
+    DiagramError, ValidateDiagram, ValidateDiagramRequest, ValidateDiagramResult,
 };
 
 use d2::{D2, SyntaxError};
@@ -71,6 +103,8 @@ pub(crate) struct LokoState {
     pub(crate) files: file_cache::FileCache,
     syntax: Arc<Mutex<HashMap<[u8; 32], Option<SyntaxError>>>>,
     versions: Mutex<HashMap<std::path::PathBuf, String>>,
+    /// One lock per project directory, held while a tool edits the project.
+    edits: Mutex<HashMap<std::path::PathBuf, Arc<tokio::sync::Mutex<()>>>>,
 }
 
 impl crate::family_state::FamilyState for LokoState {
@@ -87,6 +121,12 @@ impl crate::Toolpack {
 }
 
 impl LokoState {
+    /// The edit lock of the project at `root`.
+    pub(crate) fn edit_lock(&self, root: &std::path::Path) -> Arc<tokio::sync::Mutex<()>> {
+        let mut edits = self.edits.lock().unwrap_or_else(|e| e.into_inner());
+        edits.entry(root.to_owned()).or_default().clone()
+    }
+
     /// `d2 --version` of `d2`, asked once per binary.
     pub(crate) async fn d2_version(&self, d2: &D2) -> String {
         let known = self

@@ -45,6 +45,28 @@ pub(crate) async fn load_project(
     .await
 }
 
+/// Runs `work` on the project at `project_path` (required), on the blocking pool, while
+/// no other edit of the same project runs in this process: a read-modify-write of a
+/// project file never loses another call's change. `work` gets the project root and
+/// this toolpack's file cache.
+pub(crate) async fn edit<T, F>(
+    toolpack: &Toolpack,
+    project_path: String,
+    work: F,
+) -> Result<T, Failure>
+where
+    F: FnOnce(ProjectRoot, &super::file_cache::FileCache) -> Result<T, Failure> + Send + 'static,
+    T: Send + 'static,
+{
+    required_path(&project_path)?;
+    let config = toolpack.config().clone();
+    let root = blocking(move || ProjectRoot::open(&config, Some(&project_path))).await?;
+    let loko = toolpack.loko();
+    let lock = loko.edit_lock(root.path());
+    let _held = lock.lock().await;
+    blocking(move || work(root, &loko.files)).await
+}
+
 /// Answers a tool's `work` in the loko envelope.
 pub(crate) async fn answer<T, Fut>(work: Fut) -> LokoResponse<T>
 where

@@ -3,6 +3,7 @@
 //! atomic create-if-absent, so concurrent calls never overwrite each other or lose one;
 //! an existing entity (same id, or same name after slugging) is never overwritten.
 
+mod batch;
 mod scaffold;
 
 use std::path::Path;
@@ -18,6 +19,10 @@ use super::settings::SETTINGS_FILE;
 use super::slug::checked_id;
 use crate::Toolpack;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+pub use batch::{
+    ComponentOutcome, CreateComponents, CreateComponentsRequest, CreateComponentsResult,
+    NewComponent,
+};
 pub use scaffold::NewEntity;
 
 /// Creates files only and never overwrites (a second call answers `ALREADY_EXISTS`).

@@ -65,12 +65,12 @@ impl NewEntity {
         format!("{front}# {}\n\n{about}\n{section}", self.name)
     }
 
-    /// The [`NewEntity::extra`] fields as frontmatter lines: each value in JSON form,
-    /// which YAML reads as the same string or list.
+    /// The [`NewEntity::extra`] fields as frontmatter lines (lists as block sequences,
+    /// which loko's own reader understands).
     pub fn extra_frontmatter(&self) -> String {
         self.extra
             .iter()
-            .map(|(key, value)| format!("{key}: {value}\n"))
+            .map(|(key, value)| super::super::frontmatter_edit::render(key, value))
             .collect()
     }
 
