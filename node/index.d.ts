@@ -1149,6 +1149,541 @@ export interface ValidationIssue {
   location: string
 }
 
+/** `create_components` arguments. */
+export interface CreateComponentsRequest {
+  /** Path to the loko project. Alias: `project_root`. */
+  project_path: string
+  /** The parent system (id or name). */
+  system_name: string
+  /** The parent container (id or name). */
+  container_name: string
+  /** The components to create (1 to 100). */
+  components: NewComponent[]
+}
+
+/** One component of a `create_components` call. */
+export interface NewComponent {
+  /** The component's name; its id is the slug. */
+  name: string
+  /** What the component does. */
+  description?: string | null
+  /** The component's technology. */
+  technology?: string | null
+  /** Tags for grouping and search. */
+  tags?: string[] | null
+}
+
+/** `create_components` answer. */
+export interface CreateComponentsResult {
+  /** Whether every item was created. */
+  success: boolean
+  /** How many were created. */
+  created: number
+  /** How many were not. */
+  failed: number
+  /** One outcome per item, in order. */
+  results: ComponentOutcome[]
+}
+
+/** What happened to one item. */
+export interface ComponentOutcome {
+  /** The name given. */
+  name: string
+  /** `created` or `error`. */
+  status: string
+  /** The new component's id. */
+  id?: string | null
+  /** The new component's directory, project-relative. */
+  path?: string | null
+  /** Why it was not created: the contract's code (`ALREADY_EXISTS`, `INVALID_INPUT`…). */
+  code?: LokoErrorCode | null
+  /** Why it was not created, for a person. */
+  error?: string | null
+}
+
+/** The loko contract's error codes. */
+export type LokoErrorCode = "INVALID_INPUT" | "NOT_FOUND" | "ALREADY_EXISTS" | "PERMISSION_DENIED" | "INVALID_SYNTAX" | "INTERNAL_ERROR"
+
+/** `update_system` arguments. */
+export interface UpdateSystemRequest {
+  /** Path to the loko project. Alias: `project_root`. */
+  project_path: string
+  /** The system (id or name). */
+  system_name: string
+  /** A new description (blank keeps the current one). */
+  description?: string | null
+  /** A new technology (blank keeps the current one). */
+  technology?: string | null
+  /** Replaces the key responsibilities. */
+  responsibilities?: string[] | null
+  /** Replaces the key users. */
+  key_users?: string[] | null
+  /** Replaces the dependencies. */
+  dependencies?: string[] | null
+  /** Replaces the external systems. */
+  external_systems?: string[] | null
+  /** A new primary language (blank keeps the current one). */
+  primary_language?: string | null
+  /** A new framework (blank keeps the current one). */
+  framework?: string | null
+  /** A new database (blank keeps the current one). */
+  database?: string | null
+  /** Replaces the tags. */
+  tags?: string[] | null
+}
+
+/** The answer of the update tools: the entity, and what changed. */
+export interface UpdateEntityResult {
+  /** `system`, `container` or `component`. */
+  type: string
+  /** The entity as it is now. */
+  entity: UpdatedEntity
+  /** The frontmatter keys whose value changed (empty: the file was not written). */
+  changed: string[]
+  /** The markdown file, project-relative. */
+  file: string
+  /** `System '<id>' updated (description, tags)`, or `… unchanged`. */
+  message: string
+}
+
+/** An entity after an update: what its frontmatter says now. */
+export interface UpdatedEntity {
+  /** The id (directory name). */
+  id: string
+  /** The display name. */
+  name: string
+  /** The description. */
+  description: string
+  /** The technology, when it says. */
+  technology?: string | null
+  /** The tags. */
+  tags: string[]
+  /** A system's key responsibilities. */
+  responsibilities?: string[] | null
+  /** A system's key users. */
+  key_users?: string[] | null
+  /** A system's dependencies. */
+  dependencies?: string[] | null
+  /** A system's external systems. */
+  external_systems?: string[] | null
+  /** A system's primary language. */
+  primary_language?: string | null
+  /** A system's framework. */
+  framework?: string | null
+  /** A system's database. */
+  database?: string | null
+}
+
+/** `update_container` arguments. */
+export interface UpdateContainerRequest {
+  /** Path to the loko project. Alias: `project_root`. */
+  project_path: string
+  /** The parent system (id or name). */
+  system_name: string
+  /** The container (id or name). */
+  container_name: string
+  /** A new description (blank keeps the current one). */
+  description?: string | null
+  /** A new technology (blank keeps the current one). */
+  technology?: string | null
+  /** Replaces the tags. */
+  tags?: string[] | null
+}
+
+/** `update_component` arguments. */
+export interface UpdateComponentRequest {
+  /** Path to the loko project. Alias: `project_root`. */
+  project_path: string
+  /** The parent system (id or name). */
+  system_name: string
+  /** The parent container (id or name). */
+  container_name: string
+  /** The component (id or name). */
+  component_name: string
+  /** A new description (blank keeps the current one). */
+  description?: string | null
+  /** A new technology (blank keeps the current one). */
+  technology?: string | null
+  /** Replaces the tags. */
+  tags?: string[] | null
+}
+
+/** `create_relationship` arguments. */
+export interface CreateRelationshipRequest {
+  /** Path to the loko project. Alias: `project_root`. */
+  project_path: string
+  /** The system whose `relationships.toml` keeps the edge (id or name). */
+  system_name: string
+  /**
+   * The source: `system/container/component`, `system/container` (all its
+   * components) or a short id, counted from the project.
+   */
+  source: string
+  /** The target, in the same forms. */
+  target: string
+  /** What the source does with the target, e.g. `Reads orders from`. */
+  label: string
+  /** `sync` (default), `async` or `event`. */
+  type?: "sync" | "async" | "event"
+  /** The technology, e.g. `gRPC`. */
+  technology?: string | null
+  /** `forward` (default) or `bidirectional`. */
+  direction?: "forward" | "bidirectional"
+}
+
+/** `create_relationship` answer. */
+export interface CreateRelationshipResult {
+  /** `false` when the same relationship (same id) was there already; nothing was added. */
+  created: boolean
+  /** The relationship. */
+  relationship: RelationshipEntry
+  /** The relationships file, project-relative. */
+  file: string
+  /** The D2 diagram whose `# relationships` section is kept in step, project-relative. */
+  diagram_path: string
+  /**
+   * Whether that section is in step (`false`, with `diagram_error`, when writing the
+   * diagram failed; the relationship itself is saved).
+   */
+  diagram_updated: boolean
+  /** Why the diagram could not be written. */
+  diagram_error?: string | null
+  /** `Relationship '<id>' created` (or `already exists`). */
+  message: string
+}
+
+/** A relationship of `relationships.toml`, as answers show it. */
+export interface RelationshipEntry {
+  /** The id (loko's: 8 hex digits of sha256 of `source->target:label`). */
+  id: string
+  /** The source path, as stored. */
+  source: string
+  /** The target path, as stored. */
+  target: string
+  /** What the relationship does. */
+  label: string
+  /** `sync`, `async` or `event`. */
+  type: string
+  /** The technology, when given. */
+  technology?: string | null
+  /** `forward` or `bidirectional`. */
+  direction: string
+}
+
+/** `delete_relationship` arguments. */
+export interface DeleteRelationshipRequest {
+  /** Path to the loko project. Alias: `project_root`. */
+  project_path: string
+  /** The system whose `relationships.toml` keeps the edge (id or name). */
+  system_name: string
+  /** The relationship's id (from `create_relationship` or `list_relationships`). */
+  relationship_id: string
+}
+
+/** `delete_relationship` answer. */
+export interface DeleteRelationshipResult {
+  /** Always `true` (an unknown id is `NOT_FOUND`). */
+  deleted: boolean
+  /** The relationship removed. */
+  relationship: RelationshipEntry
+  /** The relationships file, project-relative. */
+  file: string
+  /** The D2 diagram whose `# relationships` section is kept in step, project-relative. */
+  diagram_path: string
+  /**
+   * Whether that section is in step (`false`, with `diagram_error`, when writing the
+   * diagram failed; the relationship itself is removed).
+   */
+  diagram_updated: boolean
+  /** Why the diagram could not be written. */
+  diagram_error?: string | null
+  /** `Relationship '<id>' deleted`. */
+  message: string
+}
+
+/** `list_relationships` arguments. */
+export interface ListRelationshipsRequest {
+  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  project_path?: string | null
+  /** The system (id or name). */
+  system_name: string
+  /** Only edges from this element (a path as stored, or any path of the same element). */
+  source?: string | null
+  /** Only edges to this element. */
+  target?: string | null
+}
+
+/** `list_relationships` answer. */
+export interface ListRelationshipsResult {
+  /** The system's id. */
+  system: string
+  /** How many relationships are listed. */
+  count: number
+  /** The relationships, in file order. */
+  relationships: RelationshipEntry[]
+}
+
+/** `find_relationships` arguments. */
+export interface FindRelationshipsRequest {
+  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  project_path?: string | null
+  /**
+   * A glob for the source's qualified id (`*` any run, `?` one character; case is
+   * ignored), e.g. `shop/api/*`.
+   */
+  source_pattern?: string | null
+  /** A glob for the target's qualified id. */
+  target_pattern?: string | null
+  /** Only edges of this type: `sync`, `async` or `event`. Alias: `type`. */
+  relationship_type?: string | null
+  /** The most results (default 20, at most 100). */
+  limit?: number | null
+}
+
+/** `find_relationships` answer. */
+export interface FindRelationshipsResult {
+  /** The edges found, by source then target, up to the limit. */
+  relationships: FoundRelationship[]
+  /** How many edges match in all. */
+  total_matched: number
+  /** A sentence on the result. */
+  message: string
+}
+
+/** An edge found. */
+export interface FoundRelationship {
+  /** The source, qualified. */
+  source_id: string
+  /** The target, qualified. */
+  target_id: string
+  /** `sync`, `async` or `event` (`sync` where the source of the edge does not say). */
+  type: string
+  /** What the relationship does. */
+  description: string
+  /** The technology, when given. */
+  technology?: string | null
+  /** The file that says so, project-relative. */
+  location: string
+}
+
+/** `search_elements` arguments. */
+export interface SearchElementsRequest {
+  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  project_path?: string | null
+  /**
+   * A glob (`*` any run, `?` one character; case is ignored) for the qualified id,
+   * the id or the name, e.g. `*payment*`.
+   */
+  query: string
+  /** Only `system`, `container` or `component` elements. */
+  type?: "system" | "container" | "component"
+  /** Only elements with this technology (case ignored). */
+  technology?: string | null
+  /** Only elements with this tag (case ignored). */
+  tag?: string | null
+  /** The most results (default 20, at most 100). */
+  limit?: number | null
+}
+
+/** `search_elements` answer. */
+export interface SearchElementsResult {
+  /**
+   * The elements found, systems first, then containers, then components, each by id,
+   * up to the limit.
+   */
+  results: FoundElement[]
+  /** How many elements match in all. */
+  total_matched: number
+  /** A sentence on the result. */
+  message: string
+}
+
+/** An element found. */
+export interface FoundElement {
+  /**
+   * The qualified id: `system`, `system/container` or `system/container/component`
+   * (directory names).
+   */
+  id: string
+  /** The display name. */
+  name: string
+  /** `system`, `container` or `component`. */
+  type: string
+  /** The description. */
+  description: string
+  /** The technology, when it says. */
+  technology?: string | null
+  /** The tags. */
+  tags: string[]
+  /** The parent's qualified id (none for a system). */
+  parent_id?: string | null
+}
+
+/** `query_dependencies` arguments. */
+export interface QueryDependenciesRequest {
+  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  project_path?: string | null
+  /** The system (id or name). Alias: `system_name`. */
+  system_id: string
+  /** The container (id or name). Alias: `container_name`. */
+  container_id: string
+  /**
+   * The component (id or name); omit it for the dependencies of the whole container.
+   * Alias: `component_name`.
+   */
+  component_id?: string | null
+  /**
+   * With `component_id`: another component, for the path of dependencies to it (its
+   * qualified id, or a short id: the one in the same container first).
+   */
+  target_component_id?: string | null
+}
+
+/**
+ * `query_dependencies` answer: `container`, `dependency_count` and `component_count`
+ * for a container; `component`, `relationship_count` and (with a target)
+ * `path_to_target` or `note` for a component.
+ */
+export interface QueryDependenciesResult {
+  /** The container asked about. */
+  container?: NodeRef | null
+  /** The component asked about. */
+  component?: NodeRef | null
+  /** What it depends on, by id (a container: what any of its components depends on). */
+  dependencies: NodeRef[]
+  /** For a container: how many dependencies. */
+  dependency_count?: number | null
+  /** For a container: how many components it has. */
+  component_count?: number | null
+  /** For a component: how many dependencies. */
+  relationship_count?: number | null
+  /** The shortest path of dependencies to the target, both ends included. */
+  path_to_target?: NodeRef[] | null
+  /** Why there is no path to the target. */
+  note?: string | null
+}
+
+/** A node in an answer, as loko shows it. */
+export interface NodeRef {
+  /** The qualified id (`system/container/component`, or `system/container`). */
+  id: string
+  /** The display name. */
+  name: string
+  /** `container` or `component`. */
+  type: string
+  /** The C4 level: 2 for a container, 3 for a component. */
+  level: number
+}
+
+/** `query_related_components` arguments. */
+export interface QueryRelatedComponentsRequest {
+  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  project_path?: string | null
+  /** The system (id or name), to look the component up in. Alias: `system_name`. */
+  system_id?: string | null
+  /** The container (id or name) inside `system_id`. Alias: `container_name`. */
+  container_id?: string | null
+  /**
+   * The component: its id or name inside the container given, else its qualified id
+   * or a short id that is unique. Alias: `component_name`.
+   */
+  component_id: string
+}
+
+/** `query_related_components` answer. */
+export interface QueryRelatedComponentsResult {
+  /** The component, qualified. */
+  component_id: string
+  /** What it depends on, by id. */
+  dependencies: NodeRef[]
+  /** What depends on it, by id. */
+  dependents: NodeRef[]
+  /** How many dependencies. */
+  dependency_count: number
+  /** How many dependents. */
+  dependent_count: number
+}
+
+/** `analyze_coupling` arguments. */
+export interface AnalyzeCouplingRequest {
+  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  project_path?: string | null
+  /**
+   * The system to analyse (id or name); the whole project when omitted. Alias:
+   * `system_name`.
+   */
+  system_id?: string | null
+}
+
+/** `analyze_coupling` answer. Only edges with both ends in the scope count. */
+export interface AnalyzeCouplingResult {
+  /** The system analysed, or `project`. */
+  scope: string
+  /** Systems in the scope. */
+  total_systems: number
+  /** Containers in the scope. */
+  total_containers: number
+  /** Components in the scope. */
+  total_components: number
+  /** Edges in the scope (component to component, after fanning out container paths). */
+  total_relationships: number
+  /**
+   * Components with no edge either way, by id (none when the scope has no edge at
+   * all: a fresh project is not "isolated").
+   */
+  isolated_components: string[]
+  /** Components with more than 2 dependencies, most first. */
+  highly_coupled_components: CouplingCount[]
+  /** Components with more than 2 dependents, most first. */
+  central_components: CouplingCount[]
+  /** What the lists mean. */
+  note: string
+}
+
+/** A component and a count. */
+export interface CouplingCount {
+  /** The component, qualified. */
+  id: string
+  /** How many dependencies (highly coupled) or dependents (central). */
+  count: number
+}
+
+/** `validate_diagram` arguments. */
+export interface ValidateDiagramRequest {
+  /** The D2 source to check. */
+  d2_source: string
+  /** The C4 level it draws, for the level's checks: `system`, `container` or `component`. */
+  level?: "system" | "container" | "component"
+}
+
+/** `validate_diagram` answer. */
+export interface ValidateDiagramResult {
+  /** Whether d2 checked the source and found no error. */
+  valid: boolean
+  /** Whether d2 accepts the syntax (`false` too when d2 could not check it). */
+  syntax_valid: boolean
+  /** Whether `d2` was found. */
+  d2_available: boolean
+  /** The syntax error d2 found (at most one: d2 stops at the first). */
+  errors: DiagramError[]
+  /** Problems worth fixing that do not make the source invalid (and that d2 is missing). */
+  warnings: string[]
+  /** Ideas for a clearer C4 diagram. */
+  suggestions: string[]
+  /** How many shapes the source declares or connects. */
+  shape_count: number
+}
+
+/** A syntax error d2 found. */
+export interface DiagramError {
+  /** d2's message. */
+  message: string
+  /** The line (1-based), when d2 says. */
+  line?: number | null
+  /** The column (1-based), when d2 says. */
+  column?: number | null
+}
+
 /** What a running tool reports, as MCP notifications carry it: progress or a log event. */
 export type Report =
   | { type: 'progress'; progress: number; total: number | null; message: string | null }
@@ -1225,7 +1760,7 @@ export declare class ToolpackError extends Error {
 }
 
 /** Every tool of the catalog, in catalog order. */
-export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate"]
+export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram"]
 
 /** The toolpack client: one async method per catalog tool, plus `call` and `tools`. */
 export declare class Toolpack {
@@ -1347,6 +1882,84 @@ export declare class Toolpack {
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   validate(args: ValidateRequest): Promise<ValidateResult>
+  /**
+   * Creates up to 100 components in one container of a loko project, each as create_component would ({name, description?, technology?, tags?}). Answers one outcome per item (created with its id and path, or error with the contract's code and reason) and the counts; one bad item (a duplicate, a name without letters) does not stop the rest. An unknown system or container is NOT_FOUND for the whole call. Never overwrites.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  createComponents(args: CreateComponentsRequest): Promise<CreateComponentsResult>
+  /**
+   * Changes a system of a loko project in place: description, technology, primary_language, framework, database (a blank text keeps the current value) and the lists responsibilities, key_users, dependencies, external_systems and tags (a list replaces the current one; [] clears it). Only those frontmatter keys are rewritten: the markdown body and every other key stay as written. Answers the system as it is now and the keys that changed (none: the file is not written). An unknown system is NOT_FOUND with the nearest id; unreadable frontmatter is INVALID_SYNTAX and the file is left alone.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  updateSystem(args: UpdateSystemRequest): Promise<UpdateEntityResult>
+  /**
+   * Changes a container of a loko project in place: description and technology (a blank text keeps the current value) and tags (replaced; [] clears them). Only those frontmatter keys are rewritten: the markdown body and every other key stay as written. Answers the container as it is now and the keys that changed. Unknown system or container: NOT_FOUND with the nearest id.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  updateContainer(args: UpdateContainerRequest): Promise<UpdateEntityResult>
+  /**
+   * Changes a component of a loko project in place: description and technology (a blank text keeps the current value) and tags (replaced; [] clears them). Only those frontmatter keys are rewritten: the markdown body, relationships and every other key stay as written. Answers the component as it is now and the keys that changed. Unknown system, container or component: NOT_FOUND with the nearest id.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  updateComponent(args: UpdateComponentRequest): Promise<UpdateEntityResult>
+  /**
+   * Adds an edge to src/<system>/relationships.toml of a loko project (loko v0.3's format): source and target are project-relative paths (system/container/component, system/container for all of a container's components, or a short id), label says what happens, type is sync (default), async or event, direction forward (default) or bidirectional. Both ends must exist (NOT_FOUND with the nearest id); '..', absolute paths and empty segments are refused. The id is loko's (8 hex digits of sha256 of source->target:label), so the same call twice stores one edge. The file is written atomically, and the # relationships section of the system's D2 diagram (the container's, for two components of one container) is rewritten to match; lines above it are untouched.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  createRelationship(args: CreateRelationshipRequest): Promise<CreateRelationshipResult>
+  /**
+   * Removes an edge, by id, from src/<system>/relationships.toml of a loko project, keeping every other entry and key as written, and rewrites the # relationships section of the D2 diagram that drew it. An unknown id answers NOT_FOUND with the nearest id.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  deleteRelationship(args: DeleteRelationshipRequest): Promise<DeleteRelationshipResult>
+  /**
+   * The edges of src/<system>/relationships.toml in a loko project (what create_relationship writes, and loko v0.3 too), in file order, with their ids; optionally only those from source or to target (a path as stored, or another path of the same element). Edges written in component frontmatter or diagrams are found by find_relationships.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  listRelationships(args: ListRelationshipsRequest): Promise<ListRelationshipsResult>
+  /**
+   * Searches every relationship of a loko project (component frontmatter, component diagrams and each system's relationships.toml, container paths fanned out to components) for edges whose source and/or target qualified id match a glob (* and ?, case ignored; at least one pattern), optionally of one type (sync, async, event). Answers up to limit (default 20, at most 100) edges by source then target, with the total matched and where each edge is written.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  findRelationships(args: FindRelationshipsRequest): Promise<FindRelationshipsResult>
+  /**
+   * Finds the systems, containers and components of a loko project whose qualified id (system/container/component, from the directories), id or name match a glob (* and ?, case ignored), optionally only of one type (system, container, component), technology or tag (case ignored). Answers up to limit (default 20, at most 100) elements, systems first, with the total matched.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  searchElements(args: SearchElementsRequest): Promise<SearchElementsResult>
+  /**
+   * What a container or a component of a loko project depends on, from every source of relationships (component frontmatter, component diagrams, relationships.toml). Without component_id: the dependencies of all the container's components, with counts. With component_id: that component's dependencies, and with target_component_id the shortest path of dependencies to that component (or a note that there is none). Ids are qualified (system/container/component); names work too, and an unknown one answers NOT_FOUND with the nearest id.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  queryDependencies(args: QueryDependenciesRequest): Promise<QueryDependenciesResult>
+  /**
+   * A component's neighbours in a loko project's relationship graph: what it depends on and what depends on it, with counts. Name it by system_id + container_id + component_id, by its qualified id (system/container/component), or by a short id that is unique in the project. An unknown component answers NOT_FOUND with the nearest id; an ambiguous short id answers INVALID_INPUT with the candidates.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  queryRelatedComponents(args: QueryRelatedComponentsRequest): Promise<QueryRelatedComponentsResult>
+  /**
+   * Coupling in a loko project, or in one system (system_id): counts of systems, containers, components and relationships; isolated components (no edge either way; none while the scope has no edge at all); highly coupled components (more than 2 dependencies) and central ones (more than 2 dependents), most first. Only edges with both ends in the scope count.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  analyzeCoupling(args: AnalyzeCouplingRequest): Promise<AnalyzeCouplingResult>
+  /**
+   * Checks D2 source before it is written: the real d2 reports the first syntax error with its line and column; then the C4 checks for the level drawn (system: at least 2 shapes and an actor; container: at least 2 shapes, grouped; component: at least 1 shape), and suggestions (comments, direction, tooltips). valid is true only when d2 checked the source and found no error; without d2 installed, d2_available is false and a warning says how to install it. Writes nothing.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  validateDiagram(args: ValidateDiagramRequest): Promise<ValidateDiagramResult>
 }
 
 declare const toolpack: { Toolpack: typeof Toolpack; ToolpackError: typeof ToolpackError; TOOL_NAMES: typeof TOOL_NAMES }

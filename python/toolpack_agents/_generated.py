@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict
 
 #: Every tool of the catalog, in catalog order.
-TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate",)
+TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram",)
 
 #: `JourneyPlanRequest`: where from, where to, and whether the route must be step-free.
 JourneyPlanRequest = TypedDict("JourneyPlanRequest", {"from": str, "to": str, "needAccessibleRoute": NotRequired[bool | None]})
@@ -1134,6 +1134,542 @@ class ValidateResult(TypedDict):
     """E.g. `Validation passed with 1 warning`."""
 
 
+class NewComponent(TypedDict):
+    """One component of a `create_components` call."""
+    name: str
+    """The component's name; its id is the slug."""
+    description: NotRequired[str | None]
+    """What the component does."""
+    technology: NotRequired[str | None]
+    """The component's technology."""
+    tags: NotRequired[list[str] | None]
+    """Tags for grouping and search."""
+
+
+class CreateComponentsRequest(TypedDict):
+    """`create_components` arguments."""
+    project_path: str
+    """Path to the loko project. Alias: `project_root`."""
+    system_name: str
+    """The parent system (id or name)."""
+    container_name: str
+    """The parent container (id or name)."""
+    components: list[NewComponent]
+    """The components to create (1 to 100)."""
+
+
+#: The loko contract's error codes.
+LokoErrorCode = Literal["INVALID_INPUT", "NOT_FOUND", "ALREADY_EXISTS", "PERMISSION_DENIED", "INVALID_SYNTAX", "INTERNAL_ERROR"]
+
+
+class ComponentOutcome(TypedDict):
+    """What happened to one item."""
+    name: str
+    """The name given."""
+    status: str
+    """`created` or `error`."""
+    id: NotRequired[str | None]
+    """The new component's id."""
+    path: NotRequired[str | None]
+    """The new component's directory, project-relative."""
+    code: NotRequired[LokoErrorCode | None]
+    """Why it was not created: the contract's code (`ALREADY_EXISTS`, `INVALID_INPUT`…)."""
+    error: NotRequired[str | None]
+    """Why it was not created, for a person."""
+
+
+class CreateComponentsResult(TypedDict):
+    """`create_components` answer."""
+    success: bool
+    """Whether every item was created."""
+    created: int
+    """How many were created."""
+    failed: int
+    """How many were not."""
+    results: list[ComponentOutcome]
+    """One outcome per item, in order."""
+
+
+class UpdateSystemRequest(TypedDict):
+    """`update_system` arguments."""
+    project_path: str
+    """Path to the loko project. Alias: `project_root`."""
+    system_name: str
+    """The system (id or name)."""
+    description: NotRequired[str | None]
+    """A new description (blank keeps the current one)."""
+    technology: NotRequired[str | None]
+    """A new technology (blank keeps the current one)."""
+    responsibilities: NotRequired[list[str] | None]
+    """Replaces the key responsibilities."""
+    key_users: NotRequired[list[str] | None]
+    """Replaces the key users."""
+    dependencies: NotRequired[list[str] | None]
+    """Replaces the dependencies."""
+    external_systems: NotRequired[list[str] | None]
+    """Replaces the external systems."""
+    primary_language: NotRequired[str | None]
+    """A new primary language (blank keeps the current one)."""
+    framework: NotRequired[str | None]
+    """A new framework (blank keeps the current one)."""
+    database: NotRequired[str | None]
+    """A new database (blank keeps the current one)."""
+    tags: NotRequired[list[str] | None]
+    """Replaces the tags."""
+
+
+class UpdatedEntity(TypedDict):
+    """An entity after an update: what its frontmatter says now."""
+    id: str
+    """The id (directory name)."""
+    name: str
+    """The display name."""
+    description: str
+    """The description."""
+    technology: NotRequired[str | None]
+    """The technology, when it says."""
+    tags: list[str]
+    """The tags."""
+    responsibilities: NotRequired[list[str] | None]
+    """A system's key responsibilities."""
+    key_users: NotRequired[list[str] | None]
+    """A system's key users."""
+    dependencies: NotRequired[list[str] | None]
+    """A system's dependencies."""
+    external_systems: NotRequired[list[str] | None]
+    """A system's external systems."""
+    primary_language: NotRequired[str | None]
+    """A system's primary language."""
+    framework: NotRequired[str | None]
+    """A system's framework."""
+    database: NotRequired[str | None]
+    """A system's database."""
+
+
+class UpdateEntityResult(TypedDict):
+    """The answer of the update tools: the entity, and what changed."""
+    type: str
+    """`system`, `container` or `component`."""
+    entity: UpdatedEntity
+    """The entity as it is now."""
+    changed: list[str]
+    """The frontmatter keys whose value changed (empty: the file was not written)."""
+    file: str
+    """The markdown file, project-relative."""
+    message: str
+    """`System '<id>' updated (description, tags)`, or `… unchanged`."""
+
+
+class UpdateContainerRequest(TypedDict):
+    """`update_container` arguments."""
+    project_path: str
+    """Path to the loko project. Alias: `project_root`."""
+    system_name: str
+    """The parent system (id or name)."""
+    container_name: str
+    """The container (id or name)."""
+    description: NotRequired[str | None]
+    """A new description (blank keeps the current one)."""
+    technology: NotRequired[str | None]
+    """A new technology (blank keeps the current one)."""
+    tags: NotRequired[list[str] | None]
+    """Replaces the tags."""
+
+
+class UpdateComponentRequest(TypedDict):
+    """`update_component` arguments."""
+    project_path: str
+    """Path to the loko project. Alias: `project_root`."""
+    system_name: str
+    """The parent system (id or name)."""
+    container_name: str
+    """The parent container (id or name)."""
+    component_name: str
+    """The component (id or name)."""
+    description: NotRequired[str | None]
+    """A new description (blank keeps the current one)."""
+    technology: NotRequired[str | None]
+    """A new technology (blank keeps the current one)."""
+    tags: NotRequired[list[str] | None]
+    """Replaces the tags."""
+
+
+class CreateRelationshipRequest(TypedDict):
+    """`create_relationship` arguments."""
+    project_path: str
+    """Path to the loko project. Alias: `project_root`."""
+    system_name: str
+    """The system whose `relationships.toml` keeps the edge (id or name)."""
+    source: str
+    """
+    The source: `system/container/component`, `system/container` (all its
+    components) or a short id, counted from the project.
+    """
+    target: str
+    """The target, in the same forms."""
+    label: str
+    """What the source does with the target, e.g. `Reads orders from`."""
+    type: NotRequired[Literal["sync", "async", "event"]]
+    """`sync` (default), `async` or `event`."""
+    technology: NotRequired[str | None]
+    """The technology, e.g. `gRPC`."""
+    direction: NotRequired[Literal["forward", "bidirectional"]]
+    """`forward` (default) or `bidirectional`."""
+
+
+class RelationshipEntry(TypedDict):
+    """A relationship of `relationships.toml`, as answers show it."""
+    id: str
+    """The id (loko's: 8 hex digits of sha256 of `source->target:label`)."""
+    source: str
+    """The source path, as stored."""
+    target: str
+    """The target path, as stored."""
+    label: str
+    """What the relationship does."""
+    type: str
+    """`sync`, `async` or `event`."""
+    technology: NotRequired[str | None]
+    """The technology, when given."""
+    direction: str
+    """`forward` or `bidirectional`."""
+
+
+class CreateRelationshipResult(TypedDict):
+    """`create_relationship` answer."""
+    created: bool
+    """`false` when the same relationship (same id) was there already; nothing was added."""
+    relationship: RelationshipEntry
+    """The relationship."""
+    file: str
+    """The relationships file, project-relative."""
+    diagram_path: str
+    """The D2 diagram whose `# relationships` section is kept in step, project-relative."""
+    diagram_updated: bool
+    """
+    Whether that section is in step (`false`, with `diagram_error`, when writing the
+    diagram failed; the relationship itself is saved).
+    """
+    diagram_error: NotRequired[str | None]
+    """Why the diagram could not be written."""
+    message: str
+    """`Relationship '<id>' created` (or `already exists`)."""
+
+
+class DeleteRelationshipRequest(TypedDict):
+    """`delete_relationship` arguments."""
+    project_path: str
+    """Path to the loko project. Alias: `project_root`."""
+    system_name: str
+    """The system whose `relationships.toml` keeps the edge (id or name)."""
+    relationship_id: str
+    """The relationship's id (from `create_relationship` or `list_relationships`)."""
+
+
+class DeleteRelationshipResult(TypedDict):
+    """`delete_relationship` answer."""
+    deleted: bool
+    """Always `true` (an unknown id is `NOT_FOUND`)."""
+    relationship: RelationshipEntry
+    """The relationship removed."""
+    file: str
+    """The relationships file, project-relative."""
+    diagram_path: str
+    """The D2 diagram whose `# relationships` section is kept in step, project-relative."""
+    diagram_updated: bool
+    """
+    Whether that section is in step (`false`, with `diagram_error`, when writing the
+    diagram failed; the relationship itself is removed).
+    """
+    diagram_error: NotRequired[str | None]
+    """Why the diagram could not be written."""
+    message: str
+    """`Relationship '<id>' deleted`."""
+
+
+class ListRelationshipsRequest(TypedDict):
+    """`list_relationships` arguments."""
+    project_path: NotRequired[str | None]
+    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+    system_name: str
+    """The system (id or name)."""
+    source: NotRequired[str | None]
+    """Only edges from this element (a path as stored, or any path of the same element)."""
+    target: NotRequired[str | None]
+    """Only edges to this element."""
+
+
+class ListRelationshipsResult(TypedDict):
+    """`list_relationships` answer."""
+    system: str
+    """The system's id."""
+    count: int
+    """How many relationships are listed."""
+    relationships: list[RelationshipEntry]
+    """The relationships, in file order."""
+
+
+class FindRelationshipsRequest(TypedDict):
+    """`find_relationships` arguments."""
+    project_path: NotRequired[str | None]
+    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+    source_pattern: NotRequired[str | None]
+    """
+    A glob for the source's qualified id (`*` any run, `?` one character; case is
+    ignored), e.g. `shop/api/*`.
+    """
+    target_pattern: NotRequired[str | None]
+    """A glob for the target's qualified id."""
+    relationship_type: NotRequired[str | None]
+    """Only edges of this type: `sync`, `async` or `event`. Alias: `type`."""
+    limit: NotRequired[int | None]
+    """The most results (default 20, at most 100)."""
+
+
+class FoundRelationship(TypedDict):
+    """An edge found."""
+    source_id: str
+    """The source, qualified."""
+    target_id: str
+    """The target, qualified."""
+    type: str
+    """`sync`, `async` or `event` (`sync` where the source of the edge does not say)."""
+    description: str
+    """What the relationship does."""
+    technology: NotRequired[str | None]
+    """The technology, when given."""
+    location: str
+    """The file that says so, project-relative."""
+
+
+class FindRelationshipsResult(TypedDict):
+    """`find_relationships` answer."""
+    relationships: list[FoundRelationship]
+    """The edges found, by source then target, up to the limit."""
+    total_matched: int
+    """How many edges match in all."""
+    message: str
+    """A sentence on the result."""
+
+
+class SearchElementsRequest(TypedDict):
+    """`search_elements` arguments."""
+    project_path: NotRequired[str | None]
+    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+    query: str
+    """
+    A glob (`*` any run, `?` one character; case is ignored) for the qualified id,
+    the id or the name, e.g. `*payment*`.
+    """
+    type: NotRequired[Literal["system", "container", "component"]]
+    """Only `system`, `container` or `component` elements."""
+    technology: NotRequired[str | None]
+    """Only elements with this technology (case ignored)."""
+    tag: NotRequired[str | None]
+    """Only elements with this tag (case ignored)."""
+    limit: NotRequired[int | None]
+    """The most results (default 20, at most 100)."""
+
+
+class FoundElement(TypedDict):
+    """An element found."""
+    id: str
+    """
+    The qualified id: `system`, `system/container` or `system/container/component`
+    (directory names).
+    """
+    name: str
+    """The display name."""
+    type: str
+    """`system`, `container` or `component`."""
+    description: str
+    """The description."""
+    technology: NotRequired[str | None]
+    """The technology, when it says."""
+    tags: list[str]
+    """The tags."""
+    parent_id: NotRequired[str | None]
+    """The parent's qualified id (none for a system)."""
+
+
+class SearchElementsResult(TypedDict):
+    """`search_elements` answer."""
+    results: list[FoundElement]
+    """
+    The elements found, systems first, then containers, then components, each by id,
+    up to the limit.
+    """
+    total_matched: int
+    """How many elements match in all."""
+    message: str
+    """A sentence on the result."""
+
+
+class QueryDependenciesRequest(TypedDict):
+    """`query_dependencies` arguments."""
+    project_path: NotRequired[str | None]
+    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+    system_id: str
+    """The system (id or name). Alias: `system_name`."""
+    container_id: str
+    """The container (id or name). Alias: `container_name`."""
+    component_id: NotRequired[str | None]
+    """
+    The component (id or name); omit it for the dependencies of the whole container.
+    Alias: `component_name`.
+    """
+    target_component_id: NotRequired[str | None]
+    """
+    With `component_id`: another component, for the path of dependencies to it (its
+    qualified id, or a short id: the one in the same container first).
+    """
+
+
+class NodeRef(TypedDict):
+    """A node in an answer, as loko shows it."""
+    id: str
+    """The qualified id (`system/container/component`, or `system/container`)."""
+    name: str
+    """The display name."""
+    type: str
+    """`container` or `component`."""
+    level: int
+    """The C4 level: 2 for a container, 3 for a component."""
+
+
+class QueryDependenciesResult(TypedDict):
+    """
+    `query_dependencies` answer: `container`, `dependency_count` and `component_count`
+    for a container; `component`, `relationship_count` and (with a target)
+    `path_to_target` or `note` for a component.
+    """
+    container: NotRequired[NodeRef | None]
+    """The container asked about."""
+    component: NotRequired[NodeRef | None]
+    """The component asked about."""
+    dependencies: list[NodeRef]
+    """What it depends on, by id (a container: what any of its components depends on)."""
+    dependency_count: NotRequired[int | None]
+    """For a container: how many dependencies."""
+    component_count: NotRequired[int | None]
+    """For a container: how many components it has."""
+    relationship_count: NotRequired[int | None]
+    """For a component: how many dependencies."""
+    path_to_target: NotRequired[list[NodeRef] | None]
+    """The shortest path of dependencies to the target, both ends included."""
+    note: NotRequired[str | None]
+    """Why there is no path to the target."""
+
+
+class QueryRelatedComponentsRequest(TypedDict):
+    """`query_related_components` arguments."""
+    project_path: NotRequired[str | None]
+    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+    system_id: NotRequired[str | None]
+    """The system (id or name), to look the component up in. Alias: `system_name`."""
+    container_id: NotRequired[str | None]
+    """The container (id or name) inside `system_id`. Alias: `container_name`."""
+    component_id: str
+    """
+    The component: its id or name inside the container given, else its qualified id
+    or a short id that is unique. Alias: `component_name`.
+    """
+
+
+class QueryRelatedComponentsResult(TypedDict):
+    """`query_related_components` answer."""
+    component_id: str
+    """The component, qualified."""
+    dependencies: list[NodeRef]
+    """What it depends on, by id."""
+    dependents: list[NodeRef]
+    """What depends on it, by id."""
+    dependency_count: int
+    """How many dependencies."""
+    dependent_count: int
+    """How many dependents."""
+
+
+class AnalyzeCouplingRequest(TypedDict):
+    """`analyze_coupling` arguments."""
+    project_path: NotRequired[str | None]
+    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+    system_id: NotRequired[str | None]
+    """
+    The system to analyse (id or name); the whole project when omitted. Alias:
+    `system_name`.
+    """
+
+
+class CouplingCount(TypedDict):
+    """A component and a count."""
+    id: str
+    """The component, qualified."""
+    count: int
+    """How many dependencies (highly coupled) or dependents (central)."""
+
+
+class AnalyzeCouplingResult(TypedDict):
+    """`analyze_coupling` answer. Only edges with both ends in the scope count."""
+    scope: str
+    """The system analysed, or `project`."""
+    total_systems: int
+    """Systems in the scope."""
+    total_containers: int
+    """Containers in the scope."""
+    total_components: int
+    """Components in the scope."""
+    total_relationships: int
+    """Edges in the scope (component to component, after fanning out container paths)."""
+    isolated_components: list[str]
+    """
+    Components with no edge either way, by id (none when the scope has no edge at
+    all: a fresh project is not "isolated").
+    """
+    highly_coupled_components: list[CouplingCount]
+    """Components with more than 2 dependencies, most first."""
+    central_components: list[CouplingCount]
+    """Components with more than 2 dependents, most first."""
+    note: str
+    """What the lists mean."""
+
+
+class ValidateDiagramRequest(TypedDict):
+    """`validate_diagram` arguments."""
+    d2_source: str
+    """The D2 source to check."""
+    level: NotRequired[Literal["system", "container", "component"]]
+    """The C4 level it draws, for the level's checks: `system`, `container` or `component`."""
+
+
+class DiagramError(TypedDict):
+    """A syntax error d2 found."""
+    message: str
+    """d2's message."""
+    line: NotRequired[int | None]
+    """The line (1-based), when d2 says."""
+    column: NotRequired[int | None]
+    """The column (1-based), when d2 says."""
+
+
+class ValidateDiagramResult(TypedDict):
+    """`validate_diagram` answer."""
+    valid: bool
+    """Whether d2 checked the source and found no error."""
+    syntax_valid: bool
+    """Whether d2 accepts the syntax (`false` too when d2 could not check it)."""
+    d2_available: bool
+    """Whether `d2` was found."""
+    errors: list[DiagramError]
+    """The syntax error d2 found (at most one: d2 stops at the first)."""
+    warnings: list[str]
+    """Problems worth fixing that do not make the source invalid (and that d2 is missing)."""
+    suggestions: list[str]
+    """Ideas for a clearer C4 diagram."""
+    shape_count: int
+    """How many shapes the source declares or connects."""
+
+
 class AsyncTools:
     """One awaitable method per catalog tool (mixed into ``AsyncToolpack``)."""
 
@@ -1422,6 +1958,232 @@ class AsyncTools:
         if strict is not None:
             arguments["strict"] = strict
         return await self._typed("validate", arguments)  # type: ignore[no-any-return]
+
+    async def create_components(self, *, project_path: str, system_name: str, container_name: str, components: list[NewComponent]) -> CreateComponentsResult:
+        """
+        Creates up to 100 components in one container of a loko project, each as create_component would ({name, description?, technology?, tags?}). Answers one outcome per item (created with its id and path, or error with the contract's code and reason) and the counts; one bad item (a duplicate, a name without letters) does not stop the rest. An unknown system or container is NOT_FOUND for the whole call. Never overwrites.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        arguments["container_name"] = container_name
+        arguments["components"] = components
+        return await self._typed("create_components", arguments)  # type: ignore[no-any-return]
+
+    async def update_system(self, *, project_path: str, system_name: str, description: str | None = None, technology: str | None = None, responsibilities: list[str] | None = None, key_users: list[str] | None = None, dependencies: list[str] | None = None, external_systems: list[str] | None = None, primary_language: str | None = None, framework: str | None = None, database: str | None = None, tags: list[str] | None = None) -> UpdateEntityResult:
+        """
+        Changes a system of a loko project in place: description, technology, primary_language, framework, database (a blank text keeps the current value) and the lists responsibilities, key_users, dependencies, external_systems and tags (a list replaces the current one; [] clears it). Only those frontmatter keys are rewritten: the markdown body and every other key stay as written. Answers the system as it is now and the keys that changed (none: the file is not written). An unknown system is NOT_FOUND with the nearest id; unreadable frontmatter is INVALID_SYNTAX and the file is left alone.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        if description is not None:
+            arguments["description"] = description
+        if technology is not None:
+            arguments["technology"] = technology
+        if responsibilities is not None:
+            arguments["responsibilities"] = responsibilities
+        if key_users is not None:
+            arguments["key_users"] = key_users
+        if dependencies is not None:
+            arguments["dependencies"] = dependencies
+        if external_systems is not None:
+            arguments["external_systems"] = external_systems
+        if primary_language is not None:
+            arguments["primary_language"] = primary_language
+        if framework is not None:
+            arguments["framework"] = framework
+        if database is not None:
+            arguments["database"] = database
+        if tags is not None:
+            arguments["tags"] = tags
+        return await self._typed("update_system", arguments)  # type: ignore[no-any-return]
+
+    async def update_container(self, *, project_path: str, system_name: str, container_name: str, description: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> UpdateEntityResult:
+        """
+        Changes a container of a loko project in place: description and technology (a blank text keeps the current value) and tags (replaced; [] clears them). Only those frontmatter keys are rewritten: the markdown body and every other key stay as written. Answers the container as it is now and the keys that changed. Unknown system or container: NOT_FOUND with the nearest id.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        arguments["container_name"] = container_name
+        if description is not None:
+            arguments["description"] = description
+        if technology is not None:
+            arguments["technology"] = technology
+        if tags is not None:
+            arguments["tags"] = tags
+        return await self._typed("update_container", arguments)  # type: ignore[no-any-return]
+
+    async def update_component(self, *, project_path: str, system_name: str, container_name: str, component_name: str, description: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> UpdateEntityResult:
+        """
+        Changes a component of a loko project in place: description and technology (a blank text keeps the current value) and tags (replaced; [] clears them). Only those frontmatter keys are rewritten: the markdown body, relationships and every other key stay as written. Answers the component as it is now and the keys that changed. Unknown system, container or component: NOT_FOUND with the nearest id.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        arguments["container_name"] = container_name
+        arguments["component_name"] = component_name
+        if description is not None:
+            arguments["description"] = description
+        if technology is not None:
+            arguments["technology"] = technology
+        if tags is not None:
+            arguments["tags"] = tags
+        return await self._typed("update_component", arguments)  # type: ignore[no-any-return]
+
+    async def create_relationship(self, *, project_path: str, system_name: str, source: str, target: str, label: str, type: Literal["sync", "async", "event"] | None = None, technology: str | None = None, direction: Literal["forward", "bidirectional"] | None = None) -> CreateRelationshipResult:
+        """
+        Adds an edge to src/<system>/relationships.toml of a loko project (loko v0.3's format): source and target are project-relative paths (system/container/component, system/container for all of a container's components, or a short id), label says what happens, type is sync (default), async or event, direction forward (default) or bidirectional. Both ends must exist (NOT_FOUND with the nearest id); '..', absolute paths and empty segments are refused. The id is loko's (8 hex digits of sha256 of source->target:label), so the same call twice stores one edge. The file is written atomically, and the # relationships section of the system's D2 diagram (the container's, for two components of one container) is rewritten to match; lines above it are untouched.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        arguments["source"] = source
+        arguments["target"] = target
+        arguments["label"] = label
+        if type is not None:
+            arguments["type"] = type
+        if technology is not None:
+            arguments["technology"] = technology
+        if direction is not None:
+            arguments["direction"] = direction
+        return await self._typed("create_relationship", arguments)  # type: ignore[no-any-return]
+
+    async def delete_relationship(self, *, project_path: str, system_name: str, relationship_id: str) -> DeleteRelationshipResult:
+        """
+        Removes an edge, by id, from src/<system>/relationships.toml of a loko project, keeping every other entry and key as written, and rewrites the # relationships section of the D2 diagram that drew it. An unknown id answers NOT_FOUND with the nearest id.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        arguments["relationship_id"] = relationship_id
+        return await self._typed("delete_relationship", arguments)  # type: ignore[no-any-return]
+
+    async def list_relationships(self, *, project_path: str | None = None, system_name: str, source: str | None = None, target: str | None = None) -> ListRelationshipsResult:
+        """
+        The edges of src/<system>/relationships.toml in a loko project (what create_relationship writes, and loko v0.3 too), in file order, with their ids; optionally only those from source or to target (a path as stored, or another path of the same element). Edges written in component frontmatter or diagrams are found by find_relationships.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        if source is not None:
+            arguments["source"] = source
+        if target is not None:
+            arguments["target"] = target
+        return await self._typed("list_relationships", arguments)  # type: ignore[no-any-return]
+
+    async def find_relationships(self, *, project_path: str | None = None, source_pattern: str | None = None, target_pattern: str | None = None, relationship_type: str | None = None, limit: int | None = None) -> FindRelationshipsResult:
+        """
+        Searches every relationship of a loko project (component frontmatter, component diagrams and each system's relationships.toml, container paths fanned out to components) for edges whose source and/or target qualified id match a glob (* and ?, case ignored; at least one pattern), optionally of one type (sync, async, event). Answers up to limit (default 20, at most 100) edges by source then target, with the total matched and where each edge is written.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        if source_pattern is not None:
+            arguments["source_pattern"] = source_pattern
+        if target_pattern is not None:
+            arguments["target_pattern"] = target_pattern
+        if relationship_type is not None:
+            arguments["relationship_type"] = relationship_type
+        if limit is not None:
+            arguments["limit"] = limit
+        return await self._typed("find_relationships", arguments)  # type: ignore[no-any-return]
+
+    async def search_elements(self, *, project_path: str | None = None, query: str, type: Literal["system", "container", "component"] | None = None, technology: str | None = None, tag: str | None = None, limit: int | None = None) -> SearchElementsResult:
+        """
+        Finds the systems, containers and components of a loko project whose qualified id (system/container/component, from the directories), id or name match a glob (* and ?, case ignored), optionally only of one type (system, container, component), technology or tag (case ignored). Answers up to limit (default 20, at most 100) elements, systems first, with the total matched.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        arguments["query"] = query
+        if type is not None:
+            arguments["type"] = type
+        if technology is not None:
+            arguments["technology"] = technology
+        if tag is not None:
+            arguments["tag"] = tag
+        if limit is not None:
+            arguments["limit"] = limit
+        return await self._typed("search_elements", arguments)  # type: ignore[no-any-return]
+
+    async def query_dependencies(self, *, project_path: str | None = None, system_id: str, container_id: str, component_id: str | None = None, target_component_id: str | None = None) -> QueryDependenciesResult:
+        """
+        What a container or a component of a loko project depends on, from every source of relationships (component frontmatter, component diagrams, relationships.toml). Without component_id: the dependencies of all the container's components, with counts. With component_id: that component's dependencies, and with target_component_id the shortest path of dependencies to that component (or a note that there is none). Ids are qualified (system/container/component); names work too, and an unknown one answers NOT_FOUND with the nearest id.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        arguments["system_id"] = system_id
+        arguments["container_id"] = container_id
+        if component_id is not None:
+            arguments["component_id"] = component_id
+        if target_component_id is not None:
+            arguments["target_component_id"] = target_component_id
+        return await self._typed("query_dependencies", arguments)  # type: ignore[no-any-return]
+
+    async def query_related_components(self, *, project_path: str | None = None, system_id: str | None = None, container_id: str | None = None, component_id: str) -> QueryRelatedComponentsResult:
+        """
+        A component's neighbours in a loko project's relationship graph: what it depends on and what depends on it, with counts. Name it by system_id + container_id + component_id, by its qualified id (system/container/component), or by a short id that is unique in the project. An unknown component answers NOT_FOUND with the nearest id; an ambiguous short id answers INVALID_INPUT with the candidates.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        if system_id is not None:
+            arguments["system_id"] = system_id
+        if container_id is not None:
+            arguments["container_id"] = container_id
+        arguments["component_id"] = component_id
+        return await self._typed("query_related_components", arguments)  # type: ignore[no-any-return]
+
+    async def analyze_coupling(self, *, project_path: str | None = None, system_id: str | None = None) -> AnalyzeCouplingResult:
+        """
+        Coupling in a loko project, or in one system (system_id): counts of systems, containers, components and relationships; isolated components (no edge either way; none while the scope has no edge at all); highly coupled components (more than 2 dependencies) and central ones (more than 2 dependents), most first. Only edges with both ends in the scope count.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        if system_id is not None:
+            arguments["system_id"] = system_id
+        return await self._typed("analyze_coupling", arguments)  # type: ignore[no-any-return]
+
+    async def validate_diagram(self, *, d2_source: str, level: Literal["system", "container", "component"] | None = None) -> ValidateDiagramResult:
+        """
+        Checks D2 source before it is written: the real d2 reports the first syntax error with its line and column; then the C4 checks for the level drawn (system: at least 2 shapes and an actor; container: at least 2 shapes, grouped; component: at least 1 shape), and suggestions (comments, direction, tooltips). valid is true only when d2 checked the source and found no error; without d2 installed, d2_available is false and a warning says how to install it. Writes nothing.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["d2_source"] = d2_source
+        if level is not None:
+            arguments["level"] = level
+        return await self._typed("validate_diagram", arguments)  # type: ignore[no-any-return]
 
 
 class SyncTools:
@@ -1712,3 +2474,229 @@ class SyncTools:
         if strict is not None:
             arguments["strict"] = strict
         return self._typed("validate", arguments)  # type: ignore[no-any-return]
+
+    def create_components(self, *, project_path: str, system_name: str, container_name: str, components: list[NewComponent]) -> CreateComponentsResult:
+        """
+        Creates up to 100 components in one container of a loko project, each as create_component would ({name, description?, technology?, tags?}). Answers one outcome per item (created with its id and path, or error with the contract's code and reason) and the counts; one bad item (a duplicate, a name without letters) does not stop the rest. An unknown system or container is NOT_FOUND for the whole call. Never overwrites.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        arguments["container_name"] = container_name
+        arguments["components"] = components
+        return self._typed("create_components", arguments)  # type: ignore[no-any-return]
+
+    def update_system(self, *, project_path: str, system_name: str, description: str | None = None, technology: str | None = None, responsibilities: list[str] | None = None, key_users: list[str] | None = None, dependencies: list[str] | None = None, external_systems: list[str] | None = None, primary_language: str | None = None, framework: str | None = None, database: str | None = None, tags: list[str] | None = None) -> UpdateEntityResult:
+        """
+        Changes a system of a loko project in place: description, technology, primary_language, framework, database (a blank text keeps the current value) and the lists responsibilities, key_users, dependencies, external_systems and tags (a list replaces the current one; [] clears it). Only those frontmatter keys are rewritten: the markdown body and every other key stay as written. Answers the system as it is now and the keys that changed (none: the file is not written). An unknown system is NOT_FOUND with the nearest id; unreadable frontmatter is INVALID_SYNTAX and the file is left alone.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        if description is not None:
+            arguments["description"] = description
+        if technology is not None:
+            arguments["technology"] = technology
+        if responsibilities is not None:
+            arguments["responsibilities"] = responsibilities
+        if key_users is not None:
+            arguments["key_users"] = key_users
+        if dependencies is not None:
+            arguments["dependencies"] = dependencies
+        if external_systems is not None:
+            arguments["external_systems"] = external_systems
+        if primary_language is not None:
+            arguments["primary_language"] = primary_language
+        if framework is not None:
+            arguments["framework"] = framework
+        if database is not None:
+            arguments["database"] = database
+        if tags is not None:
+            arguments["tags"] = tags
+        return self._typed("update_system", arguments)  # type: ignore[no-any-return]
+
+    def update_container(self, *, project_path: str, system_name: str, container_name: str, description: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> UpdateEntityResult:
+        """
+        Changes a container of a loko project in place: description and technology (a blank text keeps the current value) and tags (replaced; [] clears them). Only those frontmatter keys are rewritten: the markdown body and every other key stay as written. Answers the container as it is now and the keys that changed. Unknown system or container: NOT_FOUND with the nearest id.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        arguments["container_name"] = container_name
+        if description is not None:
+            arguments["description"] = description
+        if technology is not None:
+            arguments["technology"] = technology
+        if tags is not None:
+            arguments["tags"] = tags
+        return self._typed("update_container", arguments)  # type: ignore[no-any-return]
+
+    def update_component(self, *, project_path: str, system_name: str, container_name: str, component_name: str, description: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> UpdateEntityResult:
+        """
+        Changes a component of a loko project in place: description and technology (a blank text keeps the current value) and tags (replaced; [] clears them). Only those frontmatter keys are rewritten: the markdown body, relationships and every other key stay as written. Answers the component as it is now and the keys that changed. Unknown system, container or component: NOT_FOUND with the nearest id.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        arguments["container_name"] = container_name
+        arguments["component_name"] = component_name
+        if description is not None:
+            arguments["description"] = description
+        if technology is not None:
+            arguments["technology"] = technology
+        if tags is not None:
+            arguments["tags"] = tags
+        return self._typed("update_component", arguments)  # type: ignore[no-any-return]
+
+    def create_relationship(self, *, project_path: str, system_name: str, source: str, target: str, label: str, type: Literal["sync", "async", "event"] | None = None, technology: str | None = None, direction: Literal["forward", "bidirectional"] | None = None) -> CreateRelationshipResult:
+        """
+        Adds an edge to src/<system>/relationships.toml of a loko project (loko v0.3's format): source and target are project-relative paths (system/container/component, system/container for all of a container's components, or a short id), label says what happens, type is sync (default), async or event, direction forward (default) or bidirectional. Both ends must exist (NOT_FOUND with the nearest id); '..', absolute paths and empty segments are refused. The id is loko's (8 hex digits of sha256 of source->target:label), so the same call twice stores one edge. The file is written atomically, and the # relationships section of the system's D2 diagram (the container's, for two components of one container) is rewritten to match; lines above it are untouched.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        arguments["source"] = source
+        arguments["target"] = target
+        arguments["label"] = label
+        if type is not None:
+            arguments["type"] = type
+        if technology is not None:
+            arguments["technology"] = technology
+        if direction is not None:
+            arguments["direction"] = direction
+        return self._typed("create_relationship", arguments)  # type: ignore[no-any-return]
+
+    def delete_relationship(self, *, project_path: str, system_name: str, relationship_id: str) -> DeleteRelationshipResult:
+        """
+        Removes an edge, by id, from src/<system>/relationships.toml of a loko project, keeping every other entry and key as written, and rewrites the # relationships section of the D2 diagram that drew it. An unknown id answers NOT_FOUND with the nearest id.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        arguments["relationship_id"] = relationship_id
+        return self._typed("delete_relationship", arguments)  # type: ignore[no-any-return]
+
+    def list_relationships(self, *, project_path: str | None = None, system_name: str, source: str | None = None, target: str | None = None) -> ListRelationshipsResult:
+        """
+        The edges of src/<system>/relationships.toml in a loko project (what create_relationship writes, and loko v0.3 too), in file order, with their ids; optionally only those from source or to target (a path as stored, or another path of the same element). Edges written in component frontmatter or diagrams are found by find_relationships.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        arguments["system_name"] = system_name
+        if source is not None:
+            arguments["source"] = source
+        if target is not None:
+            arguments["target"] = target
+        return self._typed("list_relationships", arguments)  # type: ignore[no-any-return]
+
+    def find_relationships(self, *, project_path: str | None = None, source_pattern: str | None = None, target_pattern: str | None = None, relationship_type: str | None = None, limit: int | None = None) -> FindRelationshipsResult:
+        """
+        Searches every relationship of a loko project (component frontmatter, component diagrams and each system's relationships.toml, container paths fanned out to components) for edges whose source and/or target qualified id match a glob (* and ?, case ignored; at least one pattern), optionally of one type (sync, async, event). Answers up to limit (default 20, at most 100) edges by source then target, with the total matched and where each edge is written.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        if source_pattern is not None:
+            arguments["source_pattern"] = source_pattern
+        if target_pattern is not None:
+            arguments["target_pattern"] = target_pattern
+        if relationship_type is not None:
+            arguments["relationship_type"] = relationship_type
+        if limit is not None:
+            arguments["limit"] = limit
+        return self._typed("find_relationships", arguments)  # type: ignore[no-any-return]
+
+    def search_elements(self, *, project_path: str | None = None, query: str, type: Literal["system", "container", "component"] | None = None, technology: str | None = None, tag: str | None = None, limit: int | None = None) -> SearchElementsResult:
+        """
+        Finds the systems, containers and components of a loko project whose qualified id (system/container/component, from the directories), id or name match a glob (* and ?, case ignored), optionally only of one type (system, container, component), technology or tag (case ignored). Answers up to limit (default 20, at most 100) elements, systems first, with the total matched.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        arguments["query"] = query
+        if type is not None:
+            arguments["type"] = type
+        if technology is not None:
+            arguments["technology"] = technology
+        if tag is not None:
+            arguments["tag"] = tag
+        if limit is not None:
+            arguments["limit"] = limit
+        return self._typed("search_elements", arguments)  # type: ignore[no-any-return]
+
+    def query_dependencies(self, *, project_path: str | None = None, system_id: str, container_id: str, component_id: str | None = None, target_component_id: str | None = None) -> QueryDependenciesResult:
+        """
+        What a container or a component of a loko project depends on, from every source of relationships (component frontmatter, component diagrams, relationships.toml). Without component_id: the dependencies of all the container's components, with counts. With component_id: that component's dependencies, and with target_component_id the shortest path of dependencies to that component (or a note that there is none). Ids are qualified (system/container/component); names work too, and an unknown one answers NOT_FOUND with the nearest id.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        arguments["system_id"] = system_id
+        arguments["container_id"] = container_id
+        if component_id is not None:
+            arguments["component_id"] = component_id
+        if target_component_id is not None:
+            arguments["target_component_id"] = target_component_id
+        return self._typed("query_dependencies", arguments)  # type: ignore[no-any-return]
+
+    def query_related_components(self, *, project_path: str | None = None, system_id: str | None = None, container_id: str | None = None, component_id: str) -> QueryRelatedComponentsResult:
+        """
+        A component's neighbours in a loko project's relationship graph: what it depends on and what depends on it, with counts. Name it by system_id + container_id + component_id, by its qualified id (system/container/component), or by a short id that is unique in the project. An unknown component answers NOT_FOUND with the nearest id; an ambiguous short id answers INVALID_INPUT with the candidates.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        if system_id is not None:
+            arguments["system_id"] = system_id
+        if container_id is not None:
+            arguments["container_id"] = container_id
+        arguments["component_id"] = component_id
+        return self._typed("query_related_components", arguments)  # type: ignore[no-any-return]
+
+    def analyze_coupling(self, *, project_path: str | None = None, system_id: str | None = None) -> AnalyzeCouplingResult:
+        """
+        Coupling in a loko project, or in one system (system_id): counts of systems, containers, components and relationships; isolated components (no edge either way; none while the scope has no edge at all); highly coupled components (more than 2 dependencies) and central ones (more than 2 dependents), most first. Only edges with both ends in the scope count.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        if system_id is not None:
+            arguments["system_id"] = system_id
+        return self._typed("analyze_coupling", arguments)  # type: ignore[no-any-return]
+
+    def validate_diagram(self, *, d2_source: str, level: Literal["system", "container", "component"] | None = None) -> ValidateDiagramResult:
+        """
+        Checks D2 source before it is written: the real d2 reports the first syntax error with its line and column; then the C4 checks for the level drawn (system: at least 2 shapes and an actor; container: at least 2 shapes, grouped; component: at least 1 shape), and suggestions (comments, direction, tooltips). valid is true only when d2 checked the source and found no error; without d2 installed, d2_available is false and a warning says how to install it. Writes nothing.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["d2_source"] = d2_source
+        if level is not None:
+            arguments["level"] = level
+        return self._typed("validate_diagram", arguments)  # type: ignore[no-any-return]

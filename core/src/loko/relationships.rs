@@ -49,20 +49,23 @@ pub fn collect(project: &Project) -> (Vec<Relationship>, Vec<Finding>) {
             container: Some(&container.id),
         };
         let sources = [source.clone()];
+        // Frontmatter and diagrams name one node each (a container is not fanned out).
+        let node = |written: &str| index.node(here, written).map(|n| vec![n]);
         for written in frontmatter_edges(component.doc.frontmatter.get("relationships")) {
-            push_edges(&mut edges, &index, here, &sources, written, &component.file);
+            let targets = node(&written.target);
+            push_edges(&mut edges, targets, &sources, written, &component.file);
         }
         if let (Some(diagram), Some(text)) = (&component.diagram, &component.diagram_source) {
             for (from, to, label) in d2_arrows(text) {
                 let from_ids = if from == component.id {
                     Some(sources.to_vec())
                 } else {
-                    index.resolve(here, &from).ok()
+                    node(&from).ok()
                 };
                 // An arrow between names the project does not know is a drawing, not an edge.
-                if let (Some(from_ids), Ok(_)) = (from_ids, index.resolve(here, &to)) {
+                if let (Some(from_ids), Ok(targets)) = (from_ids, node(&to)) {
                     let written = Written::plain(to, label);
-                    push_edges(&mut edges, &index, here, &from_ids, written, diagram);
+                    push_edges(&mut edges, Ok(targets), &from_ids, written, diagram);
                 }
             }
         }
@@ -91,8 +94,8 @@ pub fn collect(project: &Project) -> (Vec<Relationship>, Vec<Finding>) {
                         ));
                         continue;
                     };
-                    let written = Written::stored(&item);
-                    push_edges(&mut edges, &index, here, &sources, written, &file);
+                    let targets = index.resolve(here, &item.target);
+                    push_edges(&mut edges, targets, &sources, Written::stored(&item), &file);
                 }
             }
             Err(e) => findings.push(Finding::new(
@@ -151,17 +154,16 @@ impl Written {
     }
 }
 
-/// One edge from each of `sources` to each node `written.target` means (a dangling edge
-/// when it means none), without self-edges.
+/// One edge from each of `sources` to each of `targets` (a dangling edge when
+/// `written.target` means no node), without self-edges.
 fn push_edges(
     edges: &mut Vec<Relationship>,
-    index: &Index,
-    here: Here<'_>,
+    targets: Result<Vec<String>, Unresolved>,
     sources: &[String],
     written: Written,
     location: &str,
 ) {
-    let targets = index.resolve(here, &written.target).ok();
+    let targets = targets.ok();
     for source in sources {
         let edge = |target: Option<String>| Relationship {
             source: source.clone(),
@@ -239,10 +241,13 @@ pub(crate) enum Unresolved {
 /// The containers and components of a project, for resolving loko v0.3's paths:
 ///
 /// - `system/container/component` is a component;
-/// - `system/container` is a container, fanned out to its components (the container
-///   itself when it has none);
+/// - `system/container` is a container;
 /// - `id` is the short id of a container or component: the one in the same container
 ///   first, then in the same system, then the only one in the project.
+///
+/// In `relationships.toml` a container is fanned out to its components (the container
+/// itself when it has none), as loko v0.3 reads it; frontmatter and diagram arrows name
+/// the container itself.
 ///
 /// Ids compare exactly or by slug (`Order Handler` finds `order-handler`).
 pub(crate) struct Index {

@@ -12,7 +12,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::fence::{self, ProjectRoot, WriteMode, create_dir, write_atomic};
-use super::model::{Entity, Level, Project, find};
+use super::lookup;
+use super::model::{Entity, Level, Project};
 use super::project_tool::{answer, blocking, required_path};
 use super::response::{Failure, LokoErrorCode, LokoResponse};
 use super::settings::SETTINGS_FILE;
@@ -443,17 +444,18 @@ fn parent_of<'a>(
     let mut siblings: &[Entity] = &project.systems;
     let mut dir = project.source.clone();
     let mut ids = Vec::new();
+    let mut parent: Option<&Entity> = None;
     for (depth, wanted) in parents.iter().enumerate() {
-        let found = find(siblings, wanted).ok_or_else(|| match depth {
-            0 => Failure::not_found(format!("System '{wanted}' not found")),
-            _ => Failure::not_found(format!(
-                "Container '{wanted}' not found in system '{}'",
-                ids[0]
-            )),
-        })?;
+        let found = match parent {
+            None => lookup::system(project, wanted)?,
+            Some(p) => {
+                lookup::child_of(p, [Level::Container, Level::Component][depth - 1], wanted)?
+            }
+        };
         ids.push(found.id.clone());
         dir = found.dir.clone();
         siblings = &found.children;
+        parent = Some(found);
     }
     Ok((siblings, dir, ids))
 }
