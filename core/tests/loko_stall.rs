@@ -54,7 +54,79 @@ fn calls(project: &str) -> Vec<(&'static str, Value)> {
             "build_docs",
             json!({"project_path": project, "format": "markdown", "incremental": false}),
         ),
+        (
+            "create_components",
+            json!({"project_path": project, "system_name": "shop", "container_name": "api", "components": [{"name": "Cart"}, {"name": "Auth"}]}),
+        ),
+        (
+            "update_system",
+            json!({"project_path": project, "system_name": "shop", "tags": ["retail"]}),
+        ),
+        (
+            "update_container",
+            json!({"project_path": project, "system_name": "shop", "container_name": "api", "technology": "Go"}),
+        ),
+        (
+            "update_component",
+            json!({"project_path": project, "system_name": "shop", "container_name": "api", "component_name": "cart", "description": "Baskets"}),
+        ),
+        (
+            "create_relationship",
+            json!({"project_path": project, "system_name": "shop", "source": "shop/api/orders", "target": "shop/api/cart", "label": "reads"}),
+        ),
+        (
+            "create_relationship",
+            json!({"project_path": project, "system_name": "shop", "source": "cart", "target": "auth", "label": "checks"}),
+        ),
+        (
+            "list_relationships",
+            json!({"project_path": project, "system_name": "shop"}),
+        ),
+        (
+            "find_relationships",
+            json!({"project_path": project, "source_pattern": "shop/*"}),
+        ),
+        (
+            "search_elements",
+            json!({"project_path": project, "query": "*a*"}),
+        ),
+        (
+            "query_dependencies",
+            json!({"project_path": project, "system_id": "shop", "container_id": "api", "component_id": "orders", "target_component_id": "auth"}),
+        ),
+        (
+            "query_related_components",
+            json!({"project_path": project, "component_id": "shop/api/cart"}),
+        ),
+        ("analyze_coupling", json!({"project_path": project})),
+        (
+            "validate_diagram",
+            json!({"d2_source": diagram, "level": "container"}),
+        ),
+        (
+            "delete_relationship",
+            json!({"project_path": project, "system_name": "shop", "relationship_id": relationship_id("shop/api/orders", "shop/api/cart", "reads")}),
+        ),
     ]
+}
+
+/// loko's relationship id of `source->target:label`.
+fn relationship_id(source: &str, target: &str, label: &str) -> String {
+    use sha2::{Digest, Sha256};
+    let digest = Sha256::digest(format!("{source}->{target}:{label}").as_bytes());
+    digest[..4].iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[test]
+fn the_calls_cover_every_loko_tool() {
+    let called: std::collections::BTreeSet<&str> = calls("p").iter().map(|(t, _)| *t).collect();
+    let loko: std::collections::BTreeSet<&str> = toolpack::Catalog::get()
+        .entries()
+        .iter()
+        .filter(|e| e.spec.toolset == toolpack::Toolset::Loko)
+        .map(|e| e.spec.name)
+        .collect();
+    assert_eq!(called, loko, "a new loko tool joins the stall test");
 }
 
 /// The worst gap between ticks while every tool runs once on a fresh project.

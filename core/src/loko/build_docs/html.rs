@@ -335,35 +335,29 @@ impl Site<'_> {
             }
             content.push_str("</div>\n");
         }
-        if e.level == Level::Component
-            && let Some(edges) = self
+        if e.level == Level::Component {
+            let id = self.project.qualified_id(e);
+            let outgoing: Vec<(&str, &str)> = self
                 .edges
-                .get(&self.project.qualified_id(e))
-                .filter(|v| !v.is_empty())
-        {
-            content.push_str("<h2>Relationships</h2>\n<ul class=\"relationships\">\n");
-            for edge in edges {
-                let target = edge.target.as_deref().unwrap_or(&edge.target_written);
-                let key = target.replace('/', "_");
-                let link = match self.docs.iter().find(|d| d.key == key) {
-                    Some(d) => format!(
-                        "<a href=\"{root}{}\">{}</a>",
-                        d.html_path(),
-                        esc(&d.entity.name())
-                    ),
-                    None => esc(target),
-                };
-                let _ = writeln!(
-                    content,
-                    "<li>{} {link}</li>",
-                    esc(if edge.label.is_empty() {
-                        "uses"
-                    } else {
-                        &edge.label
-                    })
-                );
-            }
-            content.push_str("</ul>\n");
+                .get(&id)
+                .into_iter()
+                .flatten()
+                .map(|edge| {
+                    (
+                        label(edge),
+                        edge.target.as_deref().unwrap_or(&edge.target_written),
+                    )
+                })
+                .collect();
+            let incoming: Vec<(&str, &str)> = self
+                .edges
+                .values()
+                .flatten()
+                .filter(|edge| edge.target.as_deref() == Some(id.as_str()))
+                .map(|edge| (label(edge), edge.source.as_str()))
+                .collect();
+            self.relationship_list(&mut content, root, "Relationships", &outgoing, false);
+            self.relationship_list(&mut content, root, "Used by", &incoming, true);
         }
         self.page(
             root,
@@ -372,6 +366,45 @@ impl Site<'_> {
             &self.crumbs(root, Some(doc)),
             &content,
         )
+    }
+
+    /// A list of relationships under `title`: `label other` for what a component uses,
+    /// `other label` (`used_by`) for what uses it; `other` links to its page when it has one.
+    fn relationship_list(
+        &self,
+        content: &mut String,
+        root: &str,
+        title: &str,
+        items: &[(&str, &str)],
+        used_by: bool,
+    ) {
+        if items.is_empty() {
+            return;
+        }
+        let class = if used_by {
+            "relationships used-by"
+        } else {
+            "relationships"
+        };
+        let _ = writeln!(content, "<h2>{}</h2>\n<ul class=\"{class}\">", esc(title));
+        for (label, other) in items {
+            let key = other.replace('/', "_");
+            let link = match self.docs.iter().find(|d| d.key == key) {
+                Some(d) => format!(
+                    "<a href=\"{root}{}\">{}</a>",
+                    d.html_path(),
+                    esc(&d.entity.name())
+                ),
+                None => esc(other),
+            };
+            let line = if used_by {
+                format!("{link} {}", esc(label))
+            } else {
+                format!("{} {link}", esc(label))
+            };
+            let _ = writeln!(content, "<li>{line}</li>");
+        }
+        content.push_str("</ul>\n");
     }
 
     /// The search entries: every system, container and component.
@@ -457,6 +490,15 @@ fn chips(e: &Entity) -> String {
         items.push(format!("<li>#{}</li>", esc(&tag)));
     }
     format!("<ul class=\"chips\">{}</ul>", items.join(""))
+}
+
+/// What an edge does, as a page says it (`uses` when it does not say).
+fn label(edge: &Relationship) -> &str {
+    if edge.label.is_empty() {
+        "uses"
+    } else {
+        &edge.label
+    }
 }
 
 /// The D2 source of the landscape: every system, and an arrow where a component of one
