@@ -1083,6 +1083,11 @@ export interface BuildDocsRequest {
   format?: "html" | "markdown" | "pdf" | "all"
   /** Only re-render and re-write what changed (default true); false rebuilds everything. */
   incremental?: boolean | null
+  /**
+   * Where to build, inside the project (loko's argument): project-relative, or an
+   * absolute path under the project. Default: `[paths] output` of `loko.toml` (`dist`).
+   */
+  output_dir?: string | null
 }
 
 /** `build_docs` answer. */
@@ -1384,6 +1389,8 @@ export interface DeleteRelationshipRequest {
 export interface DeleteRelationshipResult {
   /** Always `true` (an unknown id is `NOT_FOUND`). */
   deleted: boolean
+  /** The id deleted. */
+  relationship_id: string
   /** The relationship removed. */
   relationship: RelationshipEntry
   /** The relationships file, project-relative. */
@@ -1429,7 +1436,7 @@ export interface FindRelationshipsRequest {
   project_path?: string | null
   /**
    * A glob for the source's qualified id (`*` any run, `?` one character; case is
-   * ignored), e.g. `shop/api/*`.
+   * ignored), e.g. `shop/api/` then `*` for everything in that container.
    */
   source_pattern?: string | null
   /** A glob for the target's qualified id. */

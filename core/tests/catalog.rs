@@ -37,6 +37,49 @@ fn every_tool_has_a_name_description_and_object_schemas() {
     }
 }
 
+/// Every `description` in `schema`, with its JSON pointer.
+fn descriptions(schema: &Value, at: String, out: &mut Vec<(String, String)>) {
+    match schema {
+        Value::Object(map) => {
+            for (key, value) in map {
+                if let (true, Some(text)) = (key == "description", value.as_str()) {
+                    out.push((at.clone(), text.to_owned()));
+                }
+                descriptions(value, format!("{at}/{key}"), out);
+            }
+        }
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                descriptions(item, format!("{at}/{i}"), out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn no_doc_comment_opens_or_closes_a_block_comment() {
+    // The doc comments of the contract types become KDoc and Swift doc comments in the
+    // uniffi bindings, where `/*` opens a nested comment and `*/` ends one early.
+    for entry in Catalog::get().entries() {
+        let mut found = Vec::new();
+        for schema in [&entry.input_schema, &entry.output_schema] {
+            descriptions(
+                &Value::Object((**schema).clone()),
+                String::new(),
+                &mut found,
+            );
+        }
+        for (at, text) in found {
+            assert!(
+                !text.contains("/*") && !text.contains("*/"),
+                "{} {at}: {text:?} would break the Kotlin and Swift sources",
+                entry.spec.name
+            );
+        }
+    }
+}
+
 #[test]
 fn station_toilets_schemas_match_the_contract() {
     let entry = Catalog::get().find("stationToilets").unwrap();

@@ -1068,6 +1068,11 @@ class BuildDocsRequest(TypedDict):
     """`html`, `markdown`, `pdf` or `all` (default)."""
     incremental: NotRequired[bool | None]
     """Only re-render and re-write what changed (default true); false rebuilds everything."""
+    output_dir: NotRequired[str | None]
+    """
+    Where to build, inside the project (loko's argument): project-relative, or an
+    absolute path under the project. Default: `[paths] output` of `loko.toml` (`dist`).
+    """
 
 
 class BuildInfo(TypedDict):
@@ -1370,6 +1375,8 @@ class DeleteRelationshipResult(TypedDict):
     """`delete_relationship` answer."""
     deleted: bool
     """Always `true` (an unknown id is `NOT_FOUND`)."""
+    relationship_id: str
+    """The id deleted."""
     relationship: RelationshipEntry
     """The relationship removed."""
     file: str
@@ -1416,7 +1423,7 @@ class FindRelationshipsRequest(TypedDict):
     source_pattern: NotRequired[str | None]
     """
     A glob for the source's qualified id (`*` any run, `?` one character; case is
-    ignored), e.g. `shop/api/*`.
+    ignored), e.g. `shop/api/` then `*` for everything in that container.
     """
     target_pattern: NotRequired[str | None]
     """A glob for the target's qualified id."""
@@ -1933,7 +1940,7 @@ class AsyncTools:
             arguments["container_name"] = container_name
         return await self._typed("update_diagram", arguments)  # type: ignore[no-any-return]
 
-    async def build_docs(self, *, project_path: str, format: Literal["html", "markdown", "pdf", "all"] | None = None, incremental: bool | None = None) -> BuildDocsResult:
+    async def build_docs(self, *, project_path: str, format: Literal["html", "markdown", "pdf", "all"] | None = None, incremental: bool | None = None, output_dir: str | None = None) -> BuildDocsResult:
         """
         Builds a loko project's documentation into its output directory: an HTML site (landscape, a page per system, container and component, diagrams, search, dark mode), markdown documents, and a PDF through headless Chromium. Diagrams are rendered by d2 in parallel and cached; incremental builds (default) redo only what changed; the previous output stays intact if a build fails.
 
@@ -1945,6 +1952,8 @@ class AsyncTools:
             arguments["format"] = format
         if incremental is not None:
             arguments["incremental"] = incremental
+        if output_dir is not None:
+            arguments["output_dir"] = output_dir
         return await self._typed("build_docs", arguments)  # type: ignore[no-any-return]
 
     async def validate(self, *, project_path: str, strict: bool | None = None) -> ValidateResult:
@@ -2449,7 +2458,7 @@ class SyncTools:
             arguments["container_name"] = container_name
         return self._typed("update_diagram", arguments)  # type: ignore[no-any-return]
 
-    def build_docs(self, *, project_path: str, format: Literal["html", "markdown", "pdf", "all"] | None = None, incremental: bool | None = None) -> BuildDocsResult:
+    def build_docs(self, *, project_path: str, format: Literal["html", "markdown", "pdf", "all"] | None = None, incremental: bool | None = None, output_dir: str | None = None) -> BuildDocsResult:
         """
         Builds a loko project's documentation into its output directory: an HTML site (landscape, a page per system, container and component, diagrams, search, dark mode), markdown documents, and a PDF through headless Chromium. Diagrams are rendered by d2 in parallel and cached; incremental builds (default) redo only what changed; the previous output stays intact if a build fails.
 
@@ -2461,6 +2470,8 @@ class SyncTools:
             arguments["format"] = format
         if incremental is not None:
             arguments["incremental"] = incremental
+        if output_dir is not None:
+            arguments["output_dir"] = output_dir
         return self._typed("build_docs", arguments)  # type: ignore[no-any-return]
 
     def validate(self, *, project_path: str, strict: bool | None = None) -> ValidateResult:

@@ -5,6 +5,8 @@
 
 #![allow(dead_code)]
 
+pub mod stdio;
+
 use std::time::Instant;
 
 /// Rounds warmed up before recording.
@@ -77,6 +79,15 @@ impl Laps {
         for (step, pair) in marks.windows(2).enumerate() {
             self.samples[step].push((pair[1] - pair[0]).as_secs_f64() * 1e6);
         }
+    }
+
+    /// Each step's label and median, in microseconds.
+    pub fn medians(&self) -> Vec<(&'static str, f64)> {
+        self.labels
+            .iter()
+            .zip(&self.samples)
+            .map(|(label, samples)| (*label, median(samples.clone())))
+            .collect()
     }
 
     /// Prints each step's median, its ratio to the bare request, and the median of the

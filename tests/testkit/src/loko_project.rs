@@ -38,6 +38,48 @@ fn write(path: &Path, text: &str) -> std::io::Result<()> {
 
 /// Writes a project of `shape` into `dir` (which should be empty).
 pub fn generate(dir: &Path, shape: Shape) -> std::io::Result<()> {
+    generate_with(dir, shape, true)
+}
+
+/// Writes a project of `shape` into `dir` whose relationships are all in each system's
+/// `relationships.toml`, as loko v0.3 writes them (qualified paths, so loko reads the same
+/// graph): component `k` of container `c` of system `s` calls component `k+1` of its
+/// container, component `k` of container `c+1`, and component `k` of container `c` of
+/// system `s+1` (each wrapping around): 3 per component. Answers how many it wrote.
+pub fn generate_graph(dir: &Path, shape: Shape) -> std::io::Result<usize> {
+    generate_with(dir, shape, false)?;
+    let mut total = 0;
+    for s in 0..shape.systems {
+        let mut toml = String::new();
+        for c in 0..shape.containers {
+            for k in 0..shape.components {
+                let source = format!("system-{s}/container-{c}/component-{k}");
+                let targets = [
+                    (s, c, (k + 1) % shape.components, "calls"),
+                    (s, (c + 1) % shape.containers, k, "hands over to"),
+                    ((s + 1) % shape.systems, c, k, "reports to"),
+                ];
+                for (ts, tc, tk, label) in targets {
+                    let target = format!("system-{ts}/container-{tc}/component-{tk}");
+                    if target == source {
+                        continue;
+                    }
+                    toml.push_str(&format!(
+                        "[[relationships]]\nid = \"g{total:07}\"\nsource = \"{source}\"\ntarget = \"{target}\"\nlabel = \"{label}\"\ntype = \"sync\"\ndirection = \"forward\"\n\n"
+                    ));
+                    total += 1;
+                }
+            }
+        }
+        write(
+            &dir.join(format!("src/system-{s}/relationships.toml")),
+            &toml,
+        )?;
+    }
+    Ok(total)
+}
+
+fn generate_with(dir: &Path, shape: Shape, frontmatter_relationships: bool) -> std::io::Result<()> {
     write(
         &dir.join("loko.toml"),
         "[project]\nname = \"generated\"\ndescription = \"A generated project\"\nversion = \"1.0.0\"\n\n[d2]\ntheme = \"neutral-default\"\nlayout = \"elk\"\n",
@@ -87,7 +129,7 @@ pub fn generate(dir: &Path, shape: Shape) -> std::io::Result<()> {
                         c + 1
                     ));
                 }
-                let relationships = if relationships.is_empty() {
+                let relationships = if relationships.is_empty() || !frontmatter_relationships {
                     String::new()
                 } else {
                     format!("relationships:\n{relationships}")

@@ -51,6 +51,10 @@ pub struct BuildDocsRequest {
     /// Only re-render and re-write what changed (default true); false rebuilds everything.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incremental: Option<bool>,
+    /// Where to build, inside the project (loko's argument): project-relative, or an
+    /// absolute path under the project. Default: `[paths] output` of `loko.toml` (`dist`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_dir: Option<String>,
 }
 
 /// What a build did.

@@ -16,7 +16,7 @@ use crate::loko::model::Project;
 use crate::loko::output_paths::output_dir;
 use crate::loko::project_tool::{blocking, load_project, required_path};
 use crate::loko::relationships::{self, Relationship};
-use crate::loko::response::Failure;
+use crate::loko::response::{Failure, LokoErrorCode};
 
 /// What a build will do, and what it holds while doing it.
 pub(super) struct Plan {
@@ -46,6 +46,30 @@ pub(super) struct Plan {
     pub _lock: BuildLock,
 }
 
+/// `asked` (an output directory a call names) as a project-relative path: an absolute
+/// path must lie under the project (`..` is refused when the path is resolved).
+fn within(project: &Project, asked: &str) -> Result<String, Failure> {
+    let path = Path::new(asked);
+    let relative = if path.is_absolute() {
+        path.strip_prefix(project.root.path()).map_err(|_| {
+            Failure::new(
+                LokoErrorCode::PermissionDenied,
+                "Path leads outside the project directory",
+            )
+            .details(format!("output_dir = {asked}"))
+        })?
+    } else {
+        path
+    };
+    let relative = relative.to_string_lossy();
+    let relative = relative.trim_start_matches("./").trim_end_matches('/');
+    Ok(if relative.is_empty() {
+        ".".to_owned()
+    } else {
+        relative.to_owned()
+    })
+}
+
 /// Checks `r`, loads the project, takes the build lock and reads the diagram sources.
 pub(super) async fn plan(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<Plan, Failure> {
     required_path(&r.project_path)?;
@@ -57,7 +81,15 @@ pub(super) async fn plan(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<Pla
             "Project has no systems. Create at least one system first",
         ));
     }
-    let output_rel = output_dir(&project);
+    let output_rel = match r
+        .output_dir
+        .as_deref()
+        .map(str::trim)
+        .filter(|o| !o.is_empty())
+    {
+        Some(asked) => within(&project, asked)?,
+        None => output_dir(&project),
+    };
     // Every file the plan needs is read on the blocking pool; the project comes back.
     let (project, output, d2, chromium, lock_file, mut jobs) = blocking({
         let (toolpack, output_rel) = (toolpack.clone(), output_rel.clone());

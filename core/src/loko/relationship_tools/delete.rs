@@ -31,6 +31,8 @@ pub struct DeleteRelationshipRequest {
 pub struct DeleteRelationshipResult {
     /// Always `true` (an unknown id is `NOT_FOUND`).
     pub deleted: bool,
+    /// The id deleted.
+    pub relationship_id: String,
     /// The relationship removed.
     pub relationship: RelationshipEntry,
     /// The relationships file, project-relative.
@@ -84,6 +86,7 @@ impl Tool for DeleteRelationship {
                 let touched = relationships.save(&root, &project, &removed)?;
                 Ok(DeleteRelationshipResult {
                     deleted: true,
+                    relationship_id: removed.id.clone(),
                     message: format!("Relationship '{id}' deleted"),
                     relationship: RelationshipEntry::from(&removed),
                     file: touched.file,

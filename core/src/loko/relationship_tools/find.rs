@@ -28,7 +28,7 @@ pub struct FindRelationshipsRequest {
     )]
     pub project_path: Option<String>,
     /// A glob for the source's qualified id (`*` any run, `?` one character; case is
-    /// ignored), e.g. `shop/api/*`.
+    /// ignored), e.g. `shop/api/` then `*` for everything in that container.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source_pattern: Option<String>,
     /// A glob for the target's qualified id.
