@@ -3,10 +3,6 @@
 //! written reported without losing the edge, unknown keys kept on rewrite, concurrent
 //! creates losing nothing, and the update tools keeping the body and every other
 //! frontmatter key. Also the site's component pages, listing relationships both ways.
-#![allow(
-    clippy::disallowed_methods,
-    reason = "a test, not a server's async path: blocking file work is fine here"
-)]
 
 use std::path::Path;
 

@@ -1,12 +1,7 @@
 //! loko v0.3's QA script for its MCP tools (`specs/008-mcp-ux-improvements/qa-mcp.md` in
 //! madstone-tech/loko, T01–T28), walked in order on a fresh project in toolpack's terms:
 //! the same calls with loko's argument names, each pass criterion checked against
-//! toolpack's answer shapes (docs/loko.md says where they differ and why). Needs the
-//! real `d2` on PATH (or `D2_BIN`), as `./scripts/test-all` provides.
-#![allow(
-    clippy::disallowed_methods,
-    reason = "a test, not a server's async path: blocking file work is fine here"
-)]
+//! toolpack's answer shapes (docs/loko.md says where they differ and why).
 
 use serde_json::{Value, json};
 use toolpack::{Config, Toolpack};
