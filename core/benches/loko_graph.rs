@@ -150,24 +150,36 @@ fn beside_loko(loko: &str, ours: &str, project: &str, rounds: usize) {
     ];
     let calls = calls();
     let mut samples = vec![[Vec::new(), Vec::new()]; calls.len()];
+    let mut failed = vec![[None, None]; calls.len()];
     for round in 0..rounds + 2 {
         for (i, (_, tool, arguments)) in calls.iter().enumerate() {
             for (s, (_, server)) in servers.iter_mut().enumerate() {
                 let arguments = with_project(arguments, project, "project_root");
                 let started = Instant::now();
-                std::hint::black_box(server.call(tool, arguments));
+                let answer = server.call(tool, arguments);
                 if round >= 2 {
                     samples[i][s].push(started.elapsed().as_secs_f64() * 1e3);
+                }
+                if let Err(error) = answer {
+                    failed[i][s] = Some(error.to_string());
                 }
             }
         }
     }
     println!("the same calls over stdio, {rounds} interleaved rounds (medians):");
-    for ((label, _, _), [ours, theirs]) in calls.iter().zip(samples) {
+    for (((label, _, _), [ours, theirs]), failures) in calls.iter().zip(samples).zip(&failed) {
         let (ours, theirs) = (support::median(ours), support::median(theirs));
         println!(
             "  {label:28} toolpack-mcp {ours:8.2} ms  loko v0.3 {theirs:8.2} ms  loko/toolpack {:5.1}x",
             theirs / ours
         );
+        for ((name, _), failure) in servers.iter().zip(failures) {
+            if let Some(failure) = failure {
+                println!(
+                    "    {name} answered an error: {}",
+                    &failure[..failure.len().min(160)]
+                );
+            }
+        }
     }
 }

@@ -62,15 +62,15 @@ impl StdioServer {
         }
     }
 
-    /// Calls `tool`; panics when the server answers an error.
-    pub fn call(&mut self, tool: &str, arguments: Value) -> Value {
+    /// Calls `tool`: its result, or the error it answered (as a tool error or a JSON-RPC
+    /// error).
+    pub fn call(&mut self, tool: &str, arguments: Value) -> Result<Value, Value> {
         let reply = self.request("tools/call", json!({"name": tool, "arguments": arguments}));
         let result = &reply["result"];
-        assert!(
-            !result.is_null() && result["isError"] != true,
-            "{tool}: {reply}"
-        );
-        result.clone()
+        if result.is_null() || result["isError"] == true {
+            return Err(reply);
+        }
+        Ok(result.clone())
     }
 }
 

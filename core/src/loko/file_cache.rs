@@ -53,7 +53,7 @@ pub struct ParsedMarkdown {
     /// The text.
     pub text: Arc<str>,
     /// The document, or the frontmatter problem.
-    pub doc: Result<Document, String>,
+    pub doc: Result<Arc<Document>, String>,
 }
 
 /// Files read by earlier calls, by path.
@@ -74,7 +74,7 @@ impl FileCache {
         }
         let text: Arc<str> = std::fs::read_to_string(path)?.into();
         let parsed = Arc::new(ParsedMarkdown {
-            doc: markdown::parse(&text),
+            doc: markdown::parse(&text).map(Arc::new),
             text,
         });
         remember(&self.markdown, path, stamp, parsed.clone());

@@ -22,8 +22,10 @@ mod graph_tools;
 mod json_value;
 mod lookup;
 mod markdown;
+mod memo;
 mod model;
 mod output_paths;
+mod project_cache;
 mod project_tool;
 mod query_architecture;
 mod query_project;
@@ -101,6 +103,8 @@ use response::Failure;
 pub(crate) struct LokoState {
     /// Project files read by earlier calls.
     pub(crate) files: file_cache::FileCache,
+    /// Projects read by earlier calls, answered again while nothing changed.
+    pub(crate) projects: project_cache::ProjectCache,
     syntax: Arc<Mutex<HashMap<[u8; 32], Option<SyntaxError>>>>,
     versions: Mutex<HashMap<std::path::PathBuf, String>>,
     /// One lock per project directory, held while a tool edits the project.
@@ -121,6 +125,12 @@ impl crate::Toolpack {
 }
 
 impl LokoState {
+    /// The project at `root` (blocking: call it on the blocking pool): the one loaded
+    /// before when none of its files changed.
+    pub(crate) fn project(&self, root: fence::ProjectRoot) -> Result<Arc<model::Project>, Failure> {
+        self.projects.load(root, &self.files)
+    }
+
     /// The edit lock of the project at `root`.
     pub(crate) fn edit_lock(&self, root: &std::path::Path) -> Arc<tokio::sync::Mutex<()>> {
         let mut edits = self.edits.lock().unwrap_or_else(|e| e.into_inner());

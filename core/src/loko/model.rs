@@ -86,7 +86,7 @@ pub struct Entity {
     /// The markdown file, project-relative.
     pub file: String,
     /// The parsed markdown.
-    pub doc: Document,
+    pub doc: std::sync::Arc<Document>,
     /// The diagram file, project-relative, when there is one.
     pub diagram: Option<String>,
     /// The diagram's D2 source (a component's arrows are relationships).
@@ -184,7 +184,13 @@ pub struct Project {
     pub findings: Vec<Finding>,
     /// The newest modification time of a source file.
     pub updated_at: Option<std::time::SystemTime>,
+    /// What tools derived from this project (its relationship graph), kept with it.
+    pub memo: super::memo::Memo,
 }
+
+/// Every file and directory a project was read from, with its stamp (`None`: it did not
+/// exist), so a later call can tell whether the project changed without reading it again.
+pub type Stamps = Vec<(PathBuf, Option<super::file_cache::Stamp>)>;
 
 impl Project {
     /// Reads the project at `root`. A directory with neither `loko.toml` nor a source
@@ -198,7 +204,17 @@ impl Project {
         root: ProjectRoot,
         cache: &super::file_cache::FileCache,
     ) -> Result<Project, Failure> {
-        let settings = read_settings(&root)?;
+        Self::read(root, cache).map(|(project, _)| project)
+    }
+
+    /// Reads the project at `root` (reusing the files of `cache` that did not change), and
+    /// the stamps of everything it was read from.
+    pub fn read(
+        root: ProjectRoot,
+        cache: &super::file_cache::FileCache,
+    ) -> Result<(Project, Stamps), Failure> {
+        let mut stamps = Stamps::new();
+        let settings = read_settings(&root, &mut stamps)?;
         let source = settings
             .source
             .trim_start_matches("./")
@@ -218,11 +234,14 @@ impl Project {
                 )),
             );
         }
+        stamps.push((root.path().to_owned(), dir_stamp(root.path())));
+        stamps.push((source_dir.clone(), dir_stamp(&source_dir)));
         let mut reader = Reader {
             cache,
             root: &root,
             findings: Vec::new(),
             updated_at: None,
+            stamps,
         };
         let systems = if source_dir.is_dir() {
             let top = reader.list(&source_dir)?;
@@ -233,17 +252,20 @@ impl Project {
         let Reader {
             findings,
             updated_at,
+            stamps,
             ..
         } = reader;
         let source = root.relative(&source_dir);
-        Ok(Project {
+        let project = Project {
             root,
             settings,
             source,
             systems,
             findings,
             updated_at,
-        })
+            memo: Default::default(),
+        };
+        Ok((project, stamps))
     }
 
     /// The system `wanted` (an id or a name).
@@ -288,6 +310,23 @@ impl Project {
             .flat_map(|(s, c)| c.children.iter().map(move |k| (s, c, k)))
     }
 
+    /// The entity whose directory (project-relative) is `dir`, to change a copy of the
+    /// project after a write.
+    pub fn entity_mut(&mut self, dir: &str) -> Option<&mut Entity> {
+        fn within<'a>(entities: &'a mut [Entity], dir: &str) -> Option<&'a mut Entity> {
+            for entity in entities {
+                if entity.dir == dir {
+                    return Some(entity);
+                }
+                if dir.starts_with(&format!("{}/", entity.dir)) {
+                    return within(&mut entity.children, dir);
+                }
+            }
+            None
+        }
+        within(&mut self.systems, dir)
+    }
+
     /// The qualified id of `entity`: its directory below the source directory,
     /// `system[/container[/component]]`.
     pub fn qualified_id(&self, entity: &Entity) -> String {
@@ -307,8 +346,12 @@ pub fn find<'a>(entities: &'a [Entity], wanted: &str) -> Option<&'a Entity> {
         .or_else(|| entities.iter().find(|e| e.matches(wanted)))
 }
 
-fn read_settings(root: &ProjectRoot) -> Result<ProjectSettings, Failure> {
+fn read_settings(root: &ProjectRoot, stamps: &mut Stamps) -> Result<ProjectSettings, Failure> {
     let path = root.resolve(Path::new(SETTINGS_FILE))?;
+    let stamp = std::fs::metadata(&path)
+        .ok()
+        .map(|m| super::file_cache::Stamp::of(&m));
+    stamps.push((path.clone(), stamp));
     match std::fs::read_to_string(&path) {
         Ok(text) => ProjectSettings::parse(&text, &root.dir_name()),
         Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
@@ -323,6 +366,15 @@ struct Reader<'a> {
     root: &'a ProjectRoot,
     findings: Vec<Finding>,
     updated_at: Option<std::time::SystemTime>,
+    stamps: Stamps,
+}
+
+/// The stamp of the directory `dir` (its modification time changes when an entry is
+/// added, removed or renamed).
+fn dir_stamp(dir: &Path) -> Option<super::file_cache::Stamp> {
+    std::fs::metadata(dir)
+        .ok()
+        .map(|m| super::file_cache::Stamp::of(&m))
 }
 
 /// One directory read once: its files and its subdirectories (sorted, no dot-entries).
@@ -395,13 +447,17 @@ impl Reader<'_> {
     }
 
     /// Whether a directory without its markdown file has children that are entities.
-    fn has_child_entities(&self, listing: &Listing, level: Level) -> bool {
-        level.child().is_some_and(|child| {
-            listing
-                .dirs
-                .iter()
-                .any(|d| d.join(child.markdown_file()).is_file())
-        })
+    fn has_child_entities(&mut self, listing: &Listing, level: Level) -> bool {
+        let Some(child) = level.child() else {
+            return false;
+        };
+        for d in &listing.dirs {
+            self.stamps.push((d.clone(), dir_stamp(d)));
+        }
+        listing
+            .dirs
+            .iter()
+            .any(|d| d.join(child.markdown_file()).is_file())
     }
 
     fn read_entity(
@@ -425,10 +481,10 @@ impl Reader<'_> {
                 ),
                 file.clone(),
             ));
-            Document {
+            std::sync::Arc::new(Document {
                 frontmatter: Default::default(),
                 body: parsed.text.to_string(),
-            }
+            })
         });
         let present: Vec<String> = level
             .diagram_candidates(&id)
@@ -485,6 +541,7 @@ impl Reader<'_> {
         if let Some(modified) = stamp.modified() {
             self.note_time(modified);
         }
+        self.stamps.push((path.to_owned(), Some(stamp)));
         Ok(stamp)
     }
 
@@ -510,6 +567,7 @@ impl Reader<'_> {
     /// The files and subdirectories of `dir` (sorted, without dot-entries); a symlink
     /// that leads out of the project is reported and skipped.
     fn list(&mut self, dir: &Path) -> Result<Listing, Failure> {
+        self.stamps.push((dir.to_owned(), dir_stamp(dir)));
         let entries = std::fs::read_dir(dir).map_err(|e| {
             Failure::new(
                 LokoErrorCode::PermissionDenied,

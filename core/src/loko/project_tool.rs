@@ -2,6 +2,8 @@
 //! `project_root` alias), opening and loading the project off the async executor, and
 //! the timestamps answers carry.
 
+use std::sync::Arc;
+
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
@@ -31,16 +33,17 @@ pub(crate) fn required_path(project_path: &str) -> Result<(), Failure> {
     Ok(())
 }
 
-/// Opens `project_path` (fenced by `LOKO_ALLOWED_ROOTS`) and loads the project.
+/// Opens `project_path` (fenced by `LOKO_ALLOWED_ROOTS`) and loads the project (the one
+/// loaded before, when none of its files changed).
 pub(crate) async fn load_project(
     toolpack: &Toolpack,
     project_path: Option<String>,
-) -> Result<Project, Failure> {
+) -> Result<Arc<Project>, Failure> {
     let config = toolpack.config().clone();
-    let toolpack = toolpack.clone();
+    let loko = toolpack.loko();
     blocking(move || {
         let root = ProjectRoot::open(&config, project_path.as_deref())?;
-        Project::load_with(root, &toolpack.loko().files)
+        loko.project(root)
     })
     .await
 }
@@ -48,14 +51,14 @@ pub(crate) async fn load_project(
 /// Runs `work` on the project at `project_path` (required), on the blocking pool, while
 /// no other edit of the same project runs in this process: a read-modify-write of a
 /// project file never loses another call's change. `work` gets the project root and
-/// this toolpack's file cache.
+/// this toolpack's loko state (to load the project with [`super::LokoState::project`]).
 pub(crate) async fn edit<T, F>(
     toolpack: &Toolpack,
     project_path: String,
     work: F,
 ) -> Result<T, Failure>
 where
-    F: FnOnce(ProjectRoot, &super::file_cache::FileCache) -> Result<T, Failure> + Send + 'static,
+    F: FnOnce(ProjectRoot, &super::LokoState) -> Result<T, Failure> + Send + 'static,
     T: Send + 'static,
 {
     required_path(&project_path)?;
@@ -64,7 +67,7 @@ where
     let loko = toolpack.loko();
     let lock = loko.edit_lock(root.path());
     let _held = lock.lock().await;
-    blocking(move || work(root, &loko.files)).await
+    blocking(move || work(root, &loko)).await
 }
 
 /// Answers a tool's `work` in the loko envelope.

@@ -117,6 +117,23 @@ pub fn collect(project: &Project) -> (Vec<Relationship>, Vec<Finding>) {
     (edges, findings)
 }
 
+/// The relationships of a project and the findings about them: [`collect`]'s answer.
+#[derive(Debug, Clone, Default)]
+pub struct Collected {
+    /// Every relationship, deduplicated.
+    pub edges: Vec<Relationship>,
+    /// What could not be read or resolved.
+    pub findings: Vec<Finding>,
+}
+
+/// [`collect`] of `project`, made once per loaded project.
+pub fn of(project: &Project) -> std::sync::Arc<Collected> {
+    project.memo.get_or_init(|| {
+        let (edges, findings) = collect(project);
+        Collected { edges, findings }
+    })
+}
+
 /// `edges` grouped by their source (qualified id), in order.
 pub fn by_source(edges: Vec<Relationship>) -> BTreeMap<String, Vec<Relationship>> {
     let mut grouped: BTreeMap<String, Vec<Relationship>> = BTreeMap::new();

@@ -305,8 +305,8 @@ async fn update(
     path: Vec<String>,
     changes: Vec<(&'static str, Value)>,
 ) -> Result<UpdateEntityResult, Failure> {
-    edit(toolpack, project_path, move |root, files| {
-        let project = Project::load_with(root.clone(), files)?;
+    edit(toolpack, project_path, move |root, loko| {
+        let project = loko.project(root.clone())?;
         let entity = entity(&project, &path)?;
         let file = root.resolve(Path::new(&entity.file))?;
         let text = fence::read_text(&file).ok_or_else(|| {
@@ -323,9 +323,16 @@ async fn update(
             let edited = frontmatter_edit::set(&text, &changes)
                 .map_err(|e| invalid_frontmatter(entity, e))?;
             write_atomic(&file, edited.as_bytes(), WriteMode::Replace)?;
-            markdown::parse(&edited)
-                .map_err(|e| invalid_frontmatter(entity, e))?
-                .frontmatter
+            let doc = markdown::parse(&edited).map_err(|e| invalid_frontmatter(entity, e))?;
+            let frontmatter = doc.frontmatter.clone();
+            let mut now = (*project).clone();
+            now.memo = Default::default();
+            if let Some(changed) = now.entity_mut(&entity.dir) {
+                changed.doc = std::sync::Arc::new(doc);
+            }
+            loko.projects
+                .replace(&root, now, std::slice::from_ref(&file));
+            frontmatter
         };
         let changed: Vec<String> = changes.iter().map(|(k, _)| (*k).to_owned()).collect();
         let message = match changed.as_slice() {

@@ -262,3 +262,42 @@ async fn component_pages_list_relationships_both_ways() {
     }
     assert!(page.contains("stores users in"), "its own edge: {page}");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn after_edits_the_remembered_project_is_what_a_fresh_read_sees() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = dir.path().to_str().unwrap();
+    let tp = toolpack();
+    shop(&tp, p).await;
+    let reads = [
+        ("query_project", json!({"project_path": p})),
+        (
+            "query_architecture",
+            json!({"project_path": p, "system_name": "shop", "detail": "full"}),
+        ),
+        (
+            "find_relationships",
+            json!({"project_path": p, "source_pattern": "*"}),
+        ),
+        ("analyze_coupling", json!({"project_path": p})),
+        ("validate", json!({"project_path": p})),
+    ];
+    // Read once, so the project is remembered; then edit it through the tools.
+    for (tool, arguments) in &reads {
+        ok(&tp, tool, arguments.clone()).await;
+    }
+    ok(&tp, "create_relationship", json!({"project_path": p, "system_name": "shop", "source": "shop/api/orders", "target": "shop/api/cart", "label": "reads"})).await;
+    ok(&tp, "create_relationship", json!({"project_path": p, "system_name": "shop", "source": "shop/worker", "target": "auth", "label": "checks"})).await;
+    ok(&tp, "update_component", json!({"project_path": p, "system_name": "shop", "container_name": "api", "component_name": "cart", "description": "Baskets", "tags": ["core"]})).await;
+    ok(
+        &tp,
+        "update_system",
+        json!({"project_path": p, "system_name": "shop", "framework": "Axum"}),
+    )
+    .await;
+    for (tool, arguments) in &reads {
+        let remembered = ok(&tp, tool, arguments.clone()).await;
+        let fresh = ok(&toolpack(), tool, arguments.clone()).await;
+        assert_eq!(remembered, fresh, "{tool}");
+    }
+}

@@ -21,7 +21,7 @@ use crate::loko::response::{Failure, LokoErrorCode};
 /// What a build will do, and what it holds while doing it.
 pub(super) struct Plan {
     /// The project, its diagram sources read.
-    pub project: Project,
+    pub project: std::sync::Arc<Project>,
     /// Its relationships, by source.
     pub edges: BTreeMap<String, Vec<Relationship>>,
     /// The output directory as configured (relative to the project).
@@ -120,7 +120,7 @@ pub(super) async fn plan(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<Pla
         Ok(())
     })
     .await?;
-    let edges = relationships::by_source(relationships::collect(&project).0);
+    let edges = relationships::by_source(relationships::of(&project).edges.clone());
     jobs.insert(
         0,
         diagrams::Job {

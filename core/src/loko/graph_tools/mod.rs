@@ -9,6 +9,7 @@ mod query_dependencies;
 mod query_related;
 
 use std::collections::{BTreeMap, BTreeSet, VecDeque};
+use std::sync::Arc;
 
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
@@ -61,8 +62,12 @@ pub(crate) struct DependencyGraph {
 }
 
 impl DependencyGraph {
-    /// The graph of `project`.
-    pub(crate) fn of(project: &Project) -> Self {
+    /// The graph of `project`, made once per loaded project.
+    pub(crate) fn of(project: &Project) -> Arc<Self> {
+        project.memo.get_or_init(|| Self::build(project))
+    }
+
+    fn build(project: &Project) -> Self {
         let mut graph = Self::default();
         for (s, c) in project.containers() {
             let node = GraphNode {
@@ -80,7 +85,7 @@ impl DependencyGraph {
                 .nodes
                 .insert(format!("{}/{}/{}", s.id, c.id, k.id), node);
         }
-        for edge in relationships::collect(project).0 {
+        for edge in relationships::of(project).edges.iter().cloned() {
             let Some(target) = edge.target.clone() else {
                 continue;
             };

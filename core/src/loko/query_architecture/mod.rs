@@ -259,7 +259,7 @@ fn container_outline(container: &Entity, deep: bool) -> ContainerOutline {
 
 /// Outgoing relationships by source component (qualified id).
 fn edges_of(project: &Project) -> BTreeMap<String, Vec<Relationship>> {
-    relationships::by_source(relationships::collect(project).0)
+    relationships::by_source(relationships::of(project).edges.clone())
 }
 
 fn detail(

@@ -93,8 +93,8 @@ impl Tool for CreateRelationship {
     async fn run(toolpack: &Toolpack, r: CreateRelationshipRequest) -> Self::Output {
         answer(async {
             let checked = Checked::of(&r)?;
-            edit(toolpack, r.project_path, move |root, files| {
-                let project = Project::load_with(root.clone(), files)?;
+            edit(toolpack, r.project_path, move |root, loko| {
+                let project = loko.project(root.clone())?;
                 let system = lookup::system(&project, &r.system_name)?;
                 let (source, target) = checked.stored_paths(&project, &system.id)?;
                 let new = StoredRelationship {
@@ -113,7 +113,7 @@ impl Tool for CreateRelationship {
                 if created {
                     relationships.document.push(relationship.clone());
                 }
-                let touched = relationships.save(&root, &project, &relationship)?;
+                let touched = relationships.save(loko, &root, &project, &relationship)?;
                 Ok(CreateRelationshipResult {
                     created,
                     message: format!(

@@ -4,7 +4,6 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::super::lookup::{self, not_found};
-use super::super::model::Project;
 use super::super::project_tool::{answer, edit};
 use super::super::response::{Failure, LokoResponse};
 use super::{RelationshipEntry, SystemRelationships};
@@ -71,8 +70,8 @@ impl Tool for DeleteRelationship {
             if id.is_empty() {
                 return Err(Failure::invalid("relationship_id is required"));
             }
-            edit(toolpack, r.project_path, move |root, files| {
-                let project = Project::load_with(root.clone(), files)?;
+            edit(toolpack, r.project_path, move |root, loko| {
+                let project = loko.project(root.clone())?;
                 let system = lookup::system(&project, &r.system_name)?;
                 let mut relationships = SystemRelationships::of(system)?;
                 let Some(removed) = relationships.document.remove(&id) else {
@@ -83,7 +82,7 @@ impl Tool for DeleteRelationship {
                         ids.map(|r| r.id.as_str()),
                     ));
                 };
-                let touched = relationships.save(&root, &project, &removed)?;
+                let touched = relationships.save(loko, &root, &project, &removed)?;
                 Ok(DeleteRelationshipResult {
                     deleted: true,
                     relationship_id: removed.id.clone(),

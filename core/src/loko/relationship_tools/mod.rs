@@ -14,6 +14,7 @@ use std::path::Path;
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::LokoState;
 use super::diagram_section;
 use super::fence::{self, ProjectRoot, WriteMode, write_atomic};
 use super::model::{Entity, Project, RELATIONSHIPS_FILE};
@@ -100,31 +101,45 @@ impl<'a> SystemRelationships<'a> {
     }
 
     /// Saves the document atomically, then brings the section of the diagram that
-    /// draws `changed` in step.
+    /// draws `changed` in step; the loaded project of `loko` is brought in step too.
     pub(crate) fn save(
         &self,
+        loko: &LokoState,
         root: &ProjectRoot,
         project: &Project,
         changed: &StoredRelationship,
     ) -> Result<FilesTouched, Failure> {
         let file = self.file();
         let path = root.resolve(Path::new(&file))?;
-        write_atomic(&path, self.document.render().as_bytes(), WriteMode::Replace)?;
-        let diagram = self.diagram_of(project, changed);
+        let toml = self.document.render();
+        write_atomic(&path, toml.as_bytes(), WriteMode::Replace)?;
+        let mut now = project.clone();
+        now.memo = Default::default();
+        if let Some(system) = now.entity_mut(&self.system.dir) {
+            system.relationships = Some(toml.into());
+        }
+        let mut touched = vec![path];
+        let (drawer, diagram) = self.diagram_of(project, changed);
         let drawn: Vec<&StoredRelationship> = self
             .document
             .relationships
             .iter()
-            .filter(|r| self.diagram_of(project, r) == diagram)
+            .filter(|r| self.diagram_of(project, r).1 == diagram)
             .collect();
         let written = root.resolve(Path::new(&diagram)).and_then(|path| {
             let existing = fence::read_text(&path);
             let text = diagram_section::with_section(existing.as_deref(), drawn);
-            if existing.as_deref() == Some(text.as_str()) {
-                return Ok(());
+            if existing.as_deref() != Some(text.as_str()) {
+                write_atomic(&path, text.as_bytes(), WriteMode::Replace)?;
             }
-            write_atomic(&path, text.as_bytes(), WriteMode::Replace)
+            if let Some(entity) = now.entity_mut(&drawer) {
+                entity.diagram = Some(diagram.clone());
+                entity.diagram_source = Some(text.into());
+            }
+            touched.push(path);
+            Ok(())
         });
+        loko.projects.replace(root, now, &touched);
         Ok(FilesTouched {
             file,
             diagram_path: diagram,
@@ -138,7 +153,8 @@ impl<'a> SystemRelationships<'a> {
     /// The diagram that draws `relationship`, project-relative: the container's when
     /// both ends are components of the same container of this system (as loko
     /// chooses), else the system's.
-    fn diagram_of(&self, project: &Project, relationship: &StoredRelationship) -> String {
+    /// Answers the drawing entity's directory and the diagram.
+    fn diagram_of(&self, project: &Project, relationship: &StoredRelationship) -> (String, String) {
         fn container<'p>(path: &'p str, system: &str) -> Option<&'p str> {
             let parts: Vec<&str> = path.trim().split('/').collect();
             match parts.as_slice() {
@@ -157,9 +173,10 @@ impl<'a> SystemRelationships<'a> {
             _ => None,
         };
         let entity = shared.unwrap_or(self.system);
-        entity
+        let diagram = entity
             .diagram
             .clone()
-            .unwrap_or_else(|| format!("{}/{}.d2", entity.dir, entity.level.role()))
+            .unwrap_or_else(|| format!("{}/{}.d2", entity.dir, entity.level.role()));
+        (entity.dir.clone(), diagram)
     }
 }

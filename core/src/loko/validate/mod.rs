@@ -101,8 +101,9 @@ impl Tool for Validate {
                 .then(|| project.root.path().join(super::build_docs::CACHE_DIR));
             let (mut findings, sources, source_dir) = blocking(move || {
                 let mut findings = project.findings.clone();
-                let (edges, problems) = relationships::collect(&project);
-                findings.extend(problems);
+                let collected = relationships::of(&project);
+                let (edges, problems) = (&collected.edges, &collected.findings);
+                findings.extend(problems.iter().cloned());
                 findings.extend(structure(&project));
                 findings.extend(graph::check(&project, &edges));
                 let (outdated, sources) = diagram_sources(&reader, &project);
