@@ -18,6 +18,21 @@ impl std::fmt::Debug for Memo {
 }
 
 impl Memo {
+    /// A new memo holding only this one's value of type `T` (when it has one): for a
+    /// changed copy of a project whose change leaves `T` as it was.
+    pub fn only<T: Any + Send + Sync>(&self) -> Memo {
+        let kept = self
+            .0
+            .lock()
+            .ok()
+            .and_then(|m| m.get(&TypeId::of::<T>()).cloned());
+        let memo = Memo::default();
+        if let (Some(value), Ok(mut map)) = (kept, memo.0.lock()) {
+            map.insert(TypeId::of::<T>(), value);
+        }
+        memo
+    }
+
     /// The value of type `T`, made by `init` the first time (outside the lock: two calls
     /// racing may both compute it, and the first stored is kept).
     pub fn get_or_init<T: Any + Send + Sync>(&self, init: impl FnOnce() -> T) -> Arc<T> {
@@ -54,5 +69,11 @@ mod tests {
         assert_eq!(made, 1);
         assert_eq!(*memo.get_or_init(|| "other type"), "other type");
         assert_eq!(format!("{memo:?}"), "Memo(2 values)");
+        let kept = memo.only::<Vec<i32>>();
+        assert!(Arc::ptr_eq(
+            &first,
+            &kept.get_or_init::<Vec<i32>>(|| unreachable!())
+        ));
+        assert_eq!(format!("{kept:?}"), "Memo(1 values)");
     }
 }

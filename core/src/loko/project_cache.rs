@@ -112,7 +112,9 @@ impl ProjectCache {
         let dirs = written.iter().filter_map(|p| p.parent().map(PathBuf::from));
         for path in written.iter().cloned().chain(dirs) {
             let now = std::fs::metadata(&path).ok().map(|m| Stamp::of(&m));
-            if let (true, Some(modified)) = (written.contains(&path), now.and_then(|s| s.modified())) {
+            if let (true, Some(modified)) =
+                (written.contains(&path), now.and_then(|s| s.modified()))
+            {
                 project.updated_at = Some(project.updated_at.map_or(modified, |t| t.max(modified)));
             }
             match stamps.iter_mut().find(|(p, _)| *p == path) {

@@ -277,8 +277,12 @@ pub(crate) struct Index {
 }
 
 impl Index {
-    /// The index of `project`.
-    pub(crate) fn of(project: &Project) -> Self {
+    /// The index of `project`, made once per loaded project.
+    pub(crate) fn of(project: &Project) -> std::sync::Arc<Self> {
+        project.memo.get_or_init(|| Self::build(project))
+    }
+
+    fn build(project: &Project) -> Self {
         let mut index = Index {
             components: BTreeMap::new(),
             short: HashMap::new(),

@@ -19,6 +19,7 @@ use super::diagram_section;
 use super::fence::{self, ProjectRoot, WriteMode, write_atomic};
 use super::model::{Entity, Project, RELATIONSHIPS_FILE};
 use super::relationship_file::{self, RelationshipsDocument, StoredRelationship};
+use super::relationships::Index;
 use super::response::{Failure, LokoErrorCode};
 
 pub use create::{CreateRelationship, CreateRelationshipRequest, CreateRelationshipResult};
@@ -114,7 +115,8 @@ impl<'a> SystemRelationships<'a> {
         let toml = self.document.render();
         write_atomic(&path, toml.as_bytes(), WriteMode::Replace)?;
         let mut now = project.clone();
-        now.memo = Default::default();
+        // The entities are as they were: their index holds; the graph does not.
+        now.memo = project.memo.only::<Index>();
         if let Some(system) = now.entity_mut(&self.system.dir) {
             system.relationships = Some(toml.into());
         }
