@@ -105,7 +105,7 @@ impl Tool for Validate {
                 let (edges, problems) = (&collected.edges, &collected.findings);
                 findings.extend(problems.iter().cloned());
                 findings.extend(structure(&project));
-                findings.extend(graph::check(&project, &edges));
+                findings.extend(graph::check(&project, edges));
                 let (outdated, sources) = diagram_sources(&reader, &project);
                 findings.extend(outdated);
                 let d2 = (!sources.is_empty()).then(|| D2::locate(reader.config()));
