@@ -11,7 +11,7 @@ use std::path::Path;
 
 use serde_json::{Value, json};
 use toolpack::{Config, Toolpack};
-use toolpack_testkit::loko_project::snapshot;
+use toolpack_testkit::loko_project::{copy_dir, snapshot};
 
 fn toolpack() -> Toolpack {
     Toolpack::new(Config::builder().build()).unwrap()
@@ -20,18 +20,6 @@ fn toolpack() -> Toolpack {
 async fn call(toolpack: &Toolpack, tool: &str, arguments: Value) -> (bool, Value) {
     let result = toolpack.call_json(tool, arguments).await.unwrap();
     (result.is_error(), result.body)
-}
-
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
 }
 
 /// Every file under `dir` but the tools' caches (`.loko/cache/`, the d2 syntax answers
@@ -149,7 +137,7 @@ async fn twenty_concurrent_creates_lose_nothing_and_never_overwrite() {
 #[tokio::test]
 async fn hand_written_files_survive_every_tool_byte_for_byte() {
     let dir = tempfile::tempdir().unwrap();
-    copy_dir(&example(), dir.path());
+    copy_dir(&example(), dir.path()).unwrap();
     let before = hand_written(dir.path());
     let p = dir.path().to_str().unwrap();
     let tp = toolpack();

@@ -42,20 +42,16 @@ async fn shop(toolpack: &Toolpack, p: &str) {
     }
 }
 
-fn read(dir: &Path, file: &str) -> String {
-    std::fs::read_to_string(dir.join(file)).unwrap()
+/// A copy of the hand-written loko v0.3 fixture, to change.
+fn v03_graph() -> tempfile::TempDir {
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/loko/v03-graph");
+    toolpack_testkit::loko_project::copy_dir(&fixture, dir.path()).unwrap();
+    dir
 }
 
-fn copy_dir(from: &Path, to: &Path) {
-    std::fs::create_dir_all(to).unwrap();
-    for entry in std::fs::read_dir(from).unwrap().flatten() {
-        let target = to.join(entry.file_name());
-        if entry.path().is_dir() {
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
+fn read(dir: &Path, file: &str) -> String {
+    std::fs::read_to_string(dir.join(file)).unwrap()
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -200,11 +196,7 @@ async fn twenty_concurrent_creates_lose_no_relationship() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn updates_keep_the_body_and_every_other_key_and_the_graph_still_reads() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/loko/v03-graph"),
-        dir.path(),
-    );
+    let dir = v03_graph();
     let p = dir.path().to_str().unwrap();
     let tp = toolpack();
     let file = "src/shop/api/cart/component.md";
@@ -236,11 +228,7 @@ async fn updates_keep_the_body_and_every_other_key_and_the_graph_still_reads() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn component_pages_list_relationships_both_ways() {
-    let dir = tempfile::tempdir().unwrap();
-    copy_dir(
-        &Path::new(env!("CARGO_MANIFEST_DIR")).join("../tests/data/loko/v03-graph"),
-        dir.path(),
-    );
+    let dir = v03_graph();
     let p = dir.path().to_str().unwrap();
     let tp = toolpack();
     ok(

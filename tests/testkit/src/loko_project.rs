@@ -196,6 +196,20 @@ pub fn files(dir: &Path) -> Vec<(String, std::path::PathBuf)> {
     out
 }
 
+/// Copies the directory `from` (a fixture project) into `to`, recursively.
+pub fn copy_dir(from: &Path, to: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(to)?;
+    for entry in std::fs::read_dir(from)?.flatten() {
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_dir(&entry.path(), &target)?;
+        } else {
+            std::fs::copy(entry.path(), target)?;
+        }
+    }
+    Ok(())
+}
+
 /// Every file under `dir` with its bytes (to show that nothing changed).
 pub fn snapshot(dir: &Path) -> std::collections::BTreeMap<String, Vec<u8>> {
     files(dir)
