@@ -11,6 +11,7 @@
 
 mod binaries;
 mod build_docs;
+mod choice;
 mod create;
 mod d2;
 mod diagram_section;

@@ -20,6 +20,9 @@ use super::slug::{same_entity, slugify};
 /// A system's relationships file (loko v0.3's `[[relationships]]`), in its directory.
 pub const RELATIONSHIPS_FILE: &str = "relationships.toml";
 
+/// The levels' role names, as arguments name them.
+pub const ROLES: [&str; 3] = ["system", "container", "component"];
+
 /// The three levels of entities below a project.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Level {
@@ -100,9 +103,7 @@ pub struct Entity {
 impl Entity {
     /// The display name: frontmatter `name`, else the first `# ` heading, else the id.
     pub fn name(&self) -> String {
-        markdown::text(&self.doc.frontmatter, "name")
-            .or_else(|| markdown::first_heading(&self.doc.body))
-            .unwrap_or_else(|| self.id.clone())
+        display_name(&self.doc, &self.id)
     }
 
     /// Frontmatter `description` (empty when missing).
@@ -126,6 +127,14 @@ impl Entity {
             .iter()
             .flat_map(|c| std::iter::once(c).chain(c.children.iter()))
     }
+}
+
+/// The display name `doc` gives the entity `id`: frontmatter `name`, else the first `# `
+/// heading, else the id.
+pub fn display_name(doc: &Document, id: &str) -> String {
+    markdown::text(&doc.frontmatter, "name")
+        .or_else(|| markdown::first_heading(&doc.body))
+        .unwrap_or_else(|| id.to_owned())
 }
 
 /// How serious a finding is.

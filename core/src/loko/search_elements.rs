@@ -3,9 +3,10 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::choice;
 use super::glob;
 use super::markdown;
-use super::model::{Entity, Project};
+use super::model::{Entity, Project, ROLES};
 use super::project_tool::{answer, load_project};
 use super::relationship_tools::{limit, summary};
 use super::response::{Failure, LokoResponse};
@@ -103,14 +104,8 @@ impl Tool for SearchElements {
             }
             let given =
                 |v: Option<String>| v.map(|v| v.trim().to_owned()).filter(|v| !v.is_empty());
-            let kind = given(r.kind).map(|k| k.to_lowercase());
-            if let Some(kind) = &kind
-                && !["system", "container", "component"].contains(&kind.as_str())
-            {
-                return Err(Failure::invalid(format!(
-                    "type must be one of system, container, component; got '{kind}'"
-                )));
-            }
+            let kind = r.kind.map(|k| k.to_lowercase());
+            let kind = choice::optional("type", kind.as_deref(), &ROLES)?;
             let (technology, tag) = (given(r.technology), given(r.tag));
             let limit = limit(r.limit);
             let project = load_project(toolpack, r.project_path).await?;

@@ -14,8 +14,8 @@ use serde_json::Value;
 use super::fence::{self, WriteMode, write_atomic};
 use super::frontmatter_edit;
 use super::lookup;
-use super::markdown::{self, Frontmatter};
-use super::model::{Entity, Level, Project};
+use super::markdown::{self, Document};
+use super::model::{Entity, Level, Project, display_name};
 use super::project_tool::{answer, edit};
 use super::response::{Failure, LokoErrorCode, LokoResponse};
 use crate::Toolpack;
@@ -317,22 +317,21 @@ async fn update(
             .into_iter()
             .filter(|(key, value)| current.frontmatter.get(*key) != Some(value))
             .collect();
-        let frontmatter = if changes.is_empty() {
-            current.frontmatter
+        let doc = if changes.is_empty() {
+            current
         } else {
             let edited = frontmatter_edit::set(&text, &changes)
                 .map_err(|e| invalid_frontmatter(entity, e))?;
             write_atomic(&file, edited.as_bytes(), WriteMode::Replace)?;
             let doc = markdown::parse(&edited).map_err(|e| invalid_frontmatter(entity, e))?;
-            let frontmatter = doc.frontmatter.clone();
             let mut now = (*project).clone();
             now.memo = Default::default();
             if let Some(changed) = now.entity_mut(&entity.dir) {
-                changed.doc = std::sync::Arc::new(doc);
+                changed.doc = std::sync::Arc::new(doc.clone());
             }
             loko.projects
                 .replace(&root, now, std::slice::from_ref(&file));
-            frontmatter
+            doc
         };
         let changed: Vec<String> = changes.iter().map(|(k, _)| (*k).to_owned()).collect();
         let message = match changed.as_slice() {
@@ -346,7 +345,7 @@ async fn update(
         };
         Ok(UpdateEntityResult {
             kind: level.role().to_owned(),
-            entity: updated(entity, &frontmatter),
+            entity: updated(entity, &doc),
             changed,
             file: entity.file.clone(),
             message,
@@ -372,8 +371,9 @@ fn invalid_frontmatter(entity: &Entity, problem: String) -> Failure {
     .details(problem)
 }
 
-/// What `frontmatter` says about `entity`.
-fn updated(entity: &Entity, frontmatter: &Frontmatter) -> UpdatedEntity {
+/// What `doc` (the entity's markdown now) says about `entity`.
+fn updated(entity: &Entity, doc: &Document) -> UpdatedEntity {
+    let frontmatter = &doc.frontmatter;
     let text = |key: &str| markdown::text(frontmatter, key);
     let system_list = |key: &str| {
         (entity.level == Level::System && frontmatter.contains_key(key))
@@ -382,9 +382,7 @@ fn updated(entity: &Entity, frontmatter: &Frontmatter) -> UpdatedEntity {
     let system_text = |key: &str| text(key).filter(|_| entity.level == Level::System);
     UpdatedEntity {
         id: entity.id.clone(),
-        name: text("name")
-            .or_else(|| markdown::first_heading(&entity.doc.body))
-            .unwrap_or_else(|| entity.id.clone()),
+        name: display_name(doc, &entity.id),
         description: text("description").unwrap_or_default(),
         technology: text("technology"),
         tags: markdown::list(frontmatter, "tags"),

@@ -8,6 +8,8 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use super::D2;
+use super::choice;
+use super::model::ROLES;
 use super::project_tool::{answer, blocking};
 use super::response::{Failure, LokoResponse};
 use super::update_diagram::MAX_D2_BYTES;
@@ -88,15 +90,7 @@ impl Tool for ValidateDiagram {
                     r.d2_source.len()
                 )));
             }
-            let level = match r.level.as_deref().map(str::trim).filter(|l| !l.is_empty()) {
-                None => None,
-                Some(l @ ("system" | "container" | "component")) => Some(l.to_owned()),
-                Some(other) => {
-                    return Err(Failure::invalid(format!(
-                        "level must be one of system, container, component; got '{other}'"
-                    )));
-                }
-            };
+            let level = choice::optional("level", r.level.as_deref(), &ROLES)?;
             let config = toolpack.config().clone();
             let mut warnings = Vec::new();
             let mut errors = Vec::new();

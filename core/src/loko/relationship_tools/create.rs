@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::super::choice;
 use super::super::graph_tools::unresolved;
 use super::super::lookup;
 use super::super::model::Project;
@@ -15,7 +16,7 @@ use crate::Toolpack;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 
 /// The relationship types.
-const TYPES: [&str; 3] = ["sync", "async", "event"];
+pub(crate) const TYPES: [&str; 3] = ["sync", "async", "event"];
 /// The directions.
 const DIRECTIONS: [&str; 2] = ["forward", "bidirectional"];
 
@@ -160,14 +161,14 @@ impl Checked {
             source,
             target,
             label: label.to_owned(),
-            kind: one_of("type", r.kind.as_deref(), &TYPES)?,
+            kind: choice::or_first("type", r.kind.as_deref(), &TYPES)?,
             technology: r
                 .technology
                 .as_deref()
                 .map(str::trim)
                 .filter(|t| !t.is_empty())
                 .map(str::to_owned),
-            direction: one_of("direction", r.direction.as_deref(), &DIRECTIONS)?,
+            direction: choice::or_first("direction", r.direction.as_deref(), &DIRECTIONS)?,
         })
     }
 
@@ -234,18 +235,6 @@ fn path(field: &str, value: &str) -> Result<String, Failure> {
     Ok(value.to_owned())
 }
 
-/// `value` (the first of `allowed` when absent or blank), refused when not allowed.
-fn one_of(field: &str, value: Option<&str>, allowed: &[&str]) -> Result<String, Failure> {
-    match value.map(str::trim).filter(|v| !v.is_empty()) {
-        None => Ok(allowed[0].to_owned()),
-        Some(v) if allowed.contains(&v) => Ok(v.to_owned()),
-        Some(v) => Err(Failure::invalid(format!(
-            "{field} must be one of {}; got '{v}'",
-            allowed.join(", ")
-        ))),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -265,8 +254,5 @@ mod tests {
             assert!(path("source", bad).is_err(), "{bad}");
         }
         assert_eq!(path("source", " shop/api ").unwrap(), "shop/api");
-        assert_eq!(one_of("type", None, &TYPES).unwrap(), "sync");
-        assert_eq!(one_of("type", Some("event"), &TYPES).unwrap(), "event");
-        assert!(one_of("type", Some("http"), &TYPES).is_err());
     }
 }

@@ -3,10 +3,12 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::super::choice;
 use super::super::glob;
 use super::super::graph_tools::DependencyGraph;
 use super::super::project_tool::{answer, load_project};
 use super::super::response::{Failure, LokoResponse};
+use super::create::TYPES;
 use crate::Toolpack;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 
@@ -99,14 +101,8 @@ impl Tool for FindRelationships {
                     "give source_pattern or target_pattern (or both)",
                 ));
             }
-            let kind = pattern(r.relationship_type).map(|t| t.trim().to_lowercase());
-            if let Some(kind) = &kind
-                && !["sync", "async", "event"].contains(&kind.as_str())
-            {
-                return Err(Failure::invalid(format!(
-                    "relationship_type must be one of sync, async, event; got '{kind}'"
-                )));
-            }
+            let kind = r.relationship_type.map(|t| t.to_lowercase());
+            let kind = choice::optional("relationship_type", kind.as_deref(), &TYPES)?;
             let limit = limit(r.limit);
             let project = load_project(toolpack, r.project_path).await?;
             let graph = DependencyGraph::of(&project);
