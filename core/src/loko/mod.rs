@@ -28,6 +28,7 @@ mod model;
 mod output_paths;
 mod project_cache;
 mod project_tool;
+mod project_watch;
 mod query_architecture;
 mod query_project;
 mod relationship_file;

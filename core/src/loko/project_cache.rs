@@ -17,6 +17,7 @@ use std::sync::{Arc, Mutex};
 use super::fence::ProjectRoot;
 use super::file_cache::{FileCache, Stamp};
 use super::model::{Project, Stamps};
+use super::project_watch::Watch;
 use super::response::Failure;
 
 /// The most projects kept; beyond it the oldest one read is dropped.
@@ -27,35 +28,45 @@ const MAX_PROJECTS: usize = 8;
 struct Snapshot {
     project: Arc<Project>,
     stamps: Stamps,
+    /// The watch over what it was read from (shared by the snapshots that follow this
+    /// process's own writes); none where it could not be made.
+    watch: Option<Arc<Watch>>,
     read_at: std::time::Instant,
 }
 
 impl Snapshot {
-    /// Whether nothing it was read from changed (the stamps checked on up to 4 threads:
-    /// a large project has thousands).
+    /// Whether nothing it was read from changed.
     fn fresh(&self) -> bool {
-        let unchanged = |part: &[(PathBuf, Option<Stamp>)]| {
-            part.iter().all(|(path, stamp)| {
-                let now = std::fs::metadata(path).ok().map(|m| Stamp::of(&m));
-                now == *stamp
-            })
-        };
-        let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
-        if threads < 2 || self.stamps.len() < 1024 {
-            return unchanged(&self.stamps);
+        match &self.watch {
+            Some(watch) => !watch.changed(),
+            None => unchanged(&self.stamps),
         }
-        let chunk = self.stamps.len().div_ceil(threads);
-        std::thread::scope(|scope| {
-            let parts: Vec<_> = self
-                .stamps
-                .chunks(chunk)
-                .skip(1)
-                .map(|part| scope.spawn(move || unchanged(part)))
-                .collect();
-            let first = unchanged(&self.stamps[..chunk]);
-            parts.into_iter().all(|p| p.join().unwrap_or(false)) && first
-        })
     }
+}
+
+/// Whether every path of `stamps` has the same stamp now (checked on up to 4 threads: a
+/// large project has thousands).
+fn unchanged(stamps: &Stamps) -> bool {
+    let same = |part: &[(PathBuf, Option<Stamp>)]| {
+        part.iter().all(|(path, stamp)| {
+            let now = std::fs::metadata(path).ok().map(|m| Stamp::of(&m));
+            now == *stamp
+        })
+    };
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get().min(4));
+    if threads < 2 || stamps.len() < 1024 {
+        return same(stamps);
+    }
+    let chunk = stamps.len().div_ceil(threads);
+    std::thread::scope(|scope| {
+        let parts: Vec<_> = stamps
+            .chunks(chunk)
+            .skip(1)
+            .map(|part| scope.spawn(move || same(part)))
+            .collect();
+        let first = same(&stamps[..chunk]);
+        parts.into_iter().all(|p| p.join().unwrap_or(false)) && first
+    })
 }
 
 /// The projects read by this toolpack, by directory.
@@ -77,9 +88,18 @@ impl ProjectCache {
         }
         let path = root.path().to_owned();
         let (project, stamps) = Project::read(root, files)?;
+        // Watched after it was read: what changed in between is caught by one check of
+        // the stamps now.
+        let watch = Watch::new(&stamps).map(Arc::new);
+        if let Some(watch) = &watch
+            && !unchanged(&stamps)
+        {
+            watch.invalidate();
+        }
         let snapshot = Arc::new(Snapshot {
             project: Arc::new(project),
             stamps,
+            watch,
             read_at: std::time::Instant::now(),
         });
         if let Ok(mut snapshots) = self.snapshots.lock() {
@@ -99,7 +119,8 @@ impl ProjectCache {
 
     /// After this process wrote `written` (absolute paths) into the project at `root`:
     /// `project` is the project as it now is, and the snapshot takes the new stamps of those
-    /// files and of their directories, so the next call need not read the project again.
+    /// files and of their directories, and its watch takes their events as its own, so the
+    /// next call need not read the project again (unless someone else changed it too).
     /// Nothing is kept when the project was not cached.
     pub fn replace(&self, root: &ProjectRoot, mut project: Project, written: &[PathBuf]) {
         let Ok(mut snapshots) = self.snapshots.lock() else {
@@ -108,6 +129,10 @@ impl ProjectCache {
         let Some(old) = snapshots.get(root.path()) else {
             return;
         };
+        let watch = old.watch.clone();
+        if let Some(watch) = &watch {
+            watch.absorb(written);
+        }
         let mut stamps = old.stamps.clone();
         let dirs = written.iter().filter_map(|p| p.parent().map(PathBuf::from));
         for path in written.iter().cloned().chain(dirs) {
@@ -125,6 +150,7 @@ impl ProjectCache {
         let snapshot = Snapshot {
             project: Arc::new(project),
             stamps,
+            watch,
             read_at: std::time::Instant::now(),
         };
         snapshots.insert(root.path().to_owned(), Arc::new(snapshot));
