@@ -3,7 +3,8 @@
 //! unicode edge cases, and mutations of the shared vectors' valid arguments) each get a
 //! contract-shaped answer that validates against the tool's output schema: never a panic
 //! (which would surface as the internal error), never a hang past a deadline.
-//! Seeded: a failure prints its seed and the arguments, and reproduces.
+//! Seeded: a failure prints its seed and the arguments, and reproduces. `PROPERTY_CASES`
+//! raises the number of cases per tool for a longer run.
 
 use std::time::Duration;
 
@@ -11,8 +12,10 @@ use serde_json::{Map, Value, json};
 use toolpack::{Catalog, Config, Toolpack};
 use toolpack_testkit::{FakeUpstream, vectors};
 
-/// Generated arguments per tool.
-const CASES_PER_TOOL: usize = 1500;
+/// Generated arguments per tool, unless `PROPERTY_CASES` says otherwise (coverage-guided
+/// depth is the fuzz targets' job; this is the breadth over every tool, kept to ~1 minute
+/// of the test command).
+const CASES_PER_TOOL: usize = 800;
 /// The longest any one call may take (the upstream timeout is 1 s).
 const DEADLINE: Duration = Duration::from_secs(5);
 
@@ -168,6 +171,10 @@ async fn every_tool_answers_every_generated_argument_in_contract_shape() {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(0x5eed_7001_u64);
+    let cases = std::env::var("PROPERTY_CASES")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(CASES_PER_TOOL);
     let mut generate = Gen(fastrand::Rng::with_seed(seed));
     let mut calls = 0;
     for entry in Catalog::get().entries() {
@@ -179,7 +186,7 @@ async fn every_tool_answers_every_generated_argument_in_contract_shape() {
             .collect();
         let schema = Value::Object((*entry.output_schema).clone());
         let validator = jsonschema::validator_for(&schema).unwrap();
-        for case in 0..CASES_PER_TOOL {
+        for case in 0..cases {
             let arguments = if case % 2 == 0 && !valid.is_empty() {
                 generate.mutate(valid[case % valid.len()])
             } else {
@@ -213,5 +220,5 @@ async fn every_tool_answers_every_generated_argument_in_contract_shape() {
         }
         fake.clear_requests();
     }
-    assert_eq!(calls, CASES_PER_TOOL * Catalog::get().entries().len());
+    assert_eq!(calls, cases * Catalog::get().entries().len());
 }

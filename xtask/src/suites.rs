@@ -45,14 +45,16 @@ pub enum Suite {
 
 impl Suite {
     /// Every suite, in the order of a full run (`mcp` is in `rust`'s one test build).
+    /// The suites that need no release artifact come before `package`, whose build runs
+    /// in the background from the rust suite on and is the longest path of a full run.
     const ALL: &[Suite] = &[
         Self::Rust,
         Self::Conformance,
+        Self::Browser,
+        Self::Kotlin,
         Self::Package,
         Self::Python,
         Self::Node,
-        Self::Browser,
-        Self::Kotlin,
         Self::Install,
     ];
 

@@ -19,7 +19,13 @@ pub fn package(sh: &Shell, dist: &Path) -> Result<()> {
     section(
         "package: the crates (cargo package: packaged, then built from the package; cargo publish --dry-run)",
     );
-    cmd!(sh, "cargo package --locked -p toolpack -p toolpack-mcp").run()?;
+    // The verification builds go into the workspace's `target/` (by default each packaged
+    // crate gets its own `target/`, and every dependency is compiled again): they reuse the
+    // debug dependencies the tests built, ~1.5 minutes instead of ~6 on 2 cores.
+    let target = sh.current_dir().join("target");
+    cmd!(sh, "cargo package --locked -p toolpack -p toolpack-mcp")
+        .env("CARGO_TARGET_DIR", &target)
+        .run()?;
     cmd!(
         sh,
         "cargo publish --dry-run --no-verify --locked -p toolpack -p toolpack-mcp"
