@@ -1731,6 +1731,21 @@ export interface ToolInfo {
   annotations: Record<string, unknown>
 }
 
+/** An MCP Apps view as an MCP `resources/list` entry. */
+export interface ResourceInfo {
+  uri: string
+  name: string
+  title: string
+  description: string
+  mimeType: string
+  _meta: { ui: Record<string, unknown> }
+}
+
+/** The MCP `resources/read` result of a view: one item holding its HTML page. */
+export interface ReadResourceResult {
+  contents: Array<{ uri: string; mimeType: string; text: string; _meta: { ui: Record<string, unknown> } }>
+}
+
 /** The MCP `CallToolResult` JSON of a call, exactly as an MCP client gets it. */
 export interface CallToolResult {
   content: Array<{ type: 'text'; text: string }>
@@ -1779,6 +1794,10 @@ export declare class Toolpack {
   static tools(): ToolInfo[]
   /** The same as the static `Toolpack.tools()`. */
   tools(): ToolInfo[]
+  /** The MCP Apps views (`ui://toolpack/...`) as MCP `resources/list` entries, for a host serving the tools in process. */
+  static resources(): ResourceInfo[]
+  /** The MCP `resources/read` result of the view at `uri`; throws for an unknown URI. */
+  static readResource(uri: string): ReadResourceResult
   /** A client on the same toolpack acting for `callerId` (its own saved places and rate limits). */
   forCaller(callerId: string): Toolpack
   /** A client on the same toolpack and caller whose calls report to `onReport`. */

@@ -132,6 +132,18 @@ class Toolpack {
     return Toolpack.tools()
   }
 
+  /** The MCP Apps views as MCP `resources/list` entries (uri, name, title, description, mimeType, `_meta.ui`). */
+  static resources() {
+    return JSON.parse(native.resourcesJson())
+  }
+
+  /** The MCP `resources/read` result of the view at `uri`; throws for an unknown URI. */
+  static readResource(uri) {
+    const text = native.readResourceJson(String(uri))
+    if (text === null || text === undefined) throw new Error(`no resource '${uri}'`)
+    return JSON.parse(text)
+  }
+
   /**
    * Calls tool `name`; resolves to the MCP `CallToolResult` JSON, errors included.
    * `options.onReport` receives this call's reports (instead of the client's).

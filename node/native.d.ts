@@ -30,3 +30,9 @@ export declare class NativeToolpack {
 
 /** Every tool of the catalog, as JSON. */
 export declare function toolsJson(): string
+
+/** The MCP Apps views as MCP `resources/list` entries, as JSON. */
+export declare function resourcesJson(): string
+
+/** The MCP `resources/read` result of the view at `uri`, as JSON (`null`: no such view). */
+export declare function readResourceJson(uri: string): string | null

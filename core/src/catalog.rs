@@ -240,6 +240,11 @@ impl ToolEntry {
         }
     }
 
+    /// The MCP Apps view that shows this tool's answers, if it has one.
+    pub fn view(&self) -> Option<&'static crate::views::View> {
+        crate::views::of_tool(self.spec.name)
+    }
+
     /// Why this tool cannot run with `config` (e.g. a missing key), or `None`.
     pub fn missing_prerequisite(&self, config: &Config) -> Option<String> {
         (self.missing_prerequisite)(config)

@@ -48,6 +48,7 @@ pub mod tool;
 mod tool_spec;
 mod toolpack;
 mod toolset;
+pub mod views;
 
 #[cfg(feature = "digitransit")]
 pub mod digitransit;

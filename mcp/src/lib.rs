@@ -7,6 +7,7 @@ mod auth;
 mod notify;
 mod server;
 mod toolsets;
+mod views;
 
 pub mod cli;
 pub mod http;

@@ -7,8 +7,8 @@ use rmcp::ErrorData as McpError;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, Implementation,
-    ListToolsResult, PaginatedRequestParams, ServerCapabilities, ServerConfig, Tool,
-    ToolAnnotations,
+    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
+    ReadResourceResponse, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -51,6 +51,8 @@ pub struct ToolpackServer {
     toolpack: Toolpack,
     tools: Arc<Vec<&'static ToolEntry>>,
     listed: Arc<Vec<Tool>>,
+    /// The same, with each tool's MCP Apps view named (for clients that show views).
+    listed_with_views: Arc<Vec<Tool>>,
     limits: ServerLimits,
     in_flight: Arc<tokio::sync::Semaphore>,
     level: SessionLevel,
@@ -59,12 +61,18 @@ pub struct ToolpackServer {
 impl ToolpackServer {
     /// A server for `tools` of `toolpack`, with the default [`ServerLimits`].
     pub fn new(toolpack: Toolpack, tools: Vec<&'static ToolEntry>) -> Self {
-        let listed = tools.iter().map(|entry| mcp_tool(entry)).collect();
+        let listed: Vec<Tool> = tools.iter().map(|entry| mcp_tool(entry)).collect();
+        let listed_with_views = tools
+            .iter()
+            .zip(&listed)
+            .map(|(entry, tool)| crate::views::with_view(entry, tool.clone()))
+            .collect();
         let limits = ServerLimits::default();
         Self {
             toolpack,
             tools: Arc::new(tools),
             listed: Arc::new(listed),
+            listed_with_views: Arc::new(listed_with_views),
             in_flight: Arc::new(tokio::sync::Semaphore::new(limits.max_in_flight)),
             limits,
             level: SessionLevel::default(),
@@ -140,16 +148,21 @@ pub(crate) fn mcp_result(result: ToolResult) -> CallToolResult {
 impl ServerHandler for ToolpackServer {
     #[allow(deprecated)] // MCP logging: see `notify`.
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(ServerCapabilities::builder().enable_tools().build())
-            .with_server_info(Implementation::new(
-                "toolpack-mcp",
-                env!("CARGO_PKG_VERSION"),
-            ))
-            .with_instructions(
-                "Tools for London transport (TfL), Finnish public transport (Digitransit) and \
+        ServerConfig::new(
+            ServerCapabilities::builder()
+                .enable_tools()
+                .enable_resources()
+                .build(),
+        )
+        .with_server_info(Implementation::new(
+            "toolpack-mcp",
+            env!("CARGO_PKG_VERSION"),
+        ))
+        .with_instructions(
+            "Tools for London transport (TfL), Finnish public transport (Digitransit) and \
 C4 architecture docs (loko). Every result is JSON with the tool's contract fields; errors carry a \
 machine-readable code.",
-            )
+        )
     }
 
     async fn list_tools(
@@ -158,10 +171,15 @@ machine-readable code.",
         context: RequestContext<RoleServer>,
     ) -> Result<ListToolsResult, McpError> {
         let (_, choice) = request_scope(&context);
+        let tools = if crate::views::client_shows_views(&context) {
+            &self.listed_with_views
+        } else {
+            &self.listed
+        };
         let listed = self
             .tools
             .iter()
-            .zip(self.listed.iter())
+            .zip(tools.iter())
             .filter(|(entry, _)| choice.allows(&entry.spec))
             .map(|(_, tool)| tool.clone())
             .collect();
@@ -222,6 +240,25 @@ machine-readable code.",
         let answer = self.finish_call(name, call, &context, &span).await;
         forwarder.finish().await;
         answer
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let (caller, choice) = request_scope(&context);
+        crate::views::list(crate::views::visible(&self.tools, &caller, &choice))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let (caller, choice) = request_scope(&context);
+        let visible = crate::views::visible(&self.tools, &caller, &choice);
+        crate::views::read(&request.uri, visible).map(Into::into)
     }
 
     #[allow(deprecated)] // MCP logging: see `notify`.

@@ -354,3 +354,59 @@ async fn loko_over_http_stays_inside_its_allowed_roots() {
     .await;
     assert!(inside.get("error").is_none(), "{inside}");
 }
+
+/// The URIs `resources/list` gives the holder of `token` with request `headers`.
+async fn views_listed(base: &str, token: &str, headers: &[(&str, &str)]) -> Vec<String> {
+    let message = json!({"jsonrpc": "2.0", "id": 1, "method": "resources/list"});
+    let answer = rpc(base, token, headers, message).await;
+    answer.body["result"]["resources"]
+        .as_array()
+        .unwrap_or_else(|| panic!("{}", answer.body))
+        .iter()
+        .map(|r| r["uri"].as_str().unwrap().to_owned())
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread")]
+async fn a_caller_sees_only_the_views_of_the_tools_it_may_call() {
+    // No keys and no loko roots: of the view tools, only stationToilets is served.
+    let base = serve(&[]).await;
+    assert_eq!(
+        views_listed(&base, "tok-reader", &[]).await,
+        ["ui://toolpack/toilets"]
+    );
+    let narrowed = [("x-mcp-tools", "get_user_variables")];
+    assert!(views_listed(&base, "tok-alice", &narrowed).await.is_empty());
+    let read = |uri: &str| json!({"jsonrpc": "2.0", "id": 2, "method": "resources/read", "params": {"uri": uri}});
+    let refused = rpc(&base, "tok-alice", &[], read("ui://toolpack/architecture")).await;
+    assert_eq!(refused.body["error"]["code"], -32002, "{}", refused.body);
+    let refused = rpc(&base, "tok-alice", &narrowed, read("ui://toolpack/toilets")).await;
+    assert_eq!(refused.body["error"]["code"], -32002, "{}", refused.body);
+    let page = rpc(&base, "tok-alice", &[], read("ui://toolpack/toilets")).await;
+    let item = &page.body["result"]["contents"][0];
+    assert_eq!(item["mimeType"], "text/html;profile=mcp-app");
+    assert!(
+        item["text"]
+            .as_str()
+            .unwrap()
+            .starts_with("<!doctype html>")
+    );
+    // Without a session, a client that says in the request it shows views is told the
+    // tool's view; one that does not is not.
+    let tools = |meta: Value| json!({"jsonrpc": "2.0", "id": 3, "method": "tools/list", "params": {"_meta": meta}});
+    let extension = json!({"io.modelcontextprotocol/clientCapabilities":
+        {"extensions": {"io.modelcontextprotocol/ui": {"mimeTypes": ["text/html;profile=mcp-app"]}}}});
+    let toilets_meta = |answer: Answer| {
+        answer.body["result"]["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|t| t["name"] == "stationToilets")
+            .unwrap()["_meta"]
+            .clone()
+    };
+    let with = toilets_meta(rpc(&base, "tok-alice", &[], tools(extension)).await);
+    assert_eq!(with["ui"]["resourceUri"], "ui://toolpack/toilets");
+    let without = toilets_meta(rpc(&base, "tok-alice", &[], tools(json!({}))).await);
+    assert_eq!(without, Value::Null);
+}

@@ -152,6 +152,18 @@ pub fn tools_json() -> String {
     Catalog::get().to_json().to_string()
 }
 
+/// The MCP Apps views as MCP `resources/list` entries, as JSON.
+#[napi]
+pub fn resources_json() -> String {
+    toolpack::views::resources_json().to_string()
+}
+
+/// The MCP `resources/read` result of the view at `uri`, as JSON (`null`: no such view).
+#[napi]
+pub fn read_resource_json(uri: String) -> Option<String> {
+    toolpack::views::find(&uri).map(|view| view.read_json().to_string())
+}
+
 fn invalid(error: impl std::fmt::Display) -> Error {
     Error::new(Status::InvalidArg, error.to_string())
 }

@@ -126,6 +126,18 @@ fn tools_json() -> String {
     Catalog::get().to_json().to_string()
 }
 
+/// The MCP Apps views as MCP `resources/list` entries, as JSON.
+#[pyfunction]
+fn resources_json() -> String {
+    toolpack::views::resources_json().to_string()
+}
+
+/// The MCP `resources/read` result of the view at `uri`, as JSON (`None`: no such view).
+#[pyfunction]
+fn read_resource_json(uri: &str) -> Option<String> {
+    toolpack::views::find(uri).map(|view| view.read_json().to_string())
+}
+
 /// Hands reports to a Python callable, as JSON text. An exception in the callable is
 /// reported as unraisable (`sys.unraisablehook`) and never fails the call.
 struct PyReporter(Py<PyAny>);
@@ -170,6 +182,8 @@ fn value_error(error: impl std::fmt::Display) -> PyErr {
 fn _native(module: &Bound<'_, PyModule>) -> PyResult<()> {
     module.add_class::<NativeToolpack>()?;
     module.add_function(wrap_pyfunction!(tools_json, module)?)?;
+    module.add_function(wrap_pyfunction!(resources_json, module)?)?;
+    module.add_function(wrap_pyfunction!(read_resource_json, module)?)?;
     module.add_function(wrap_pyfunction!(completion::close, module)?)?;
     module.add("__version__", env!("CARGO_PKG_VERSION"))?;
     Ok(())

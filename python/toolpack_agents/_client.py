@@ -152,6 +152,24 @@ class _Client:
         tools: list[ToolInfo] = json.loads(_native.tools_json())
         return tools
 
+    @staticmethod
+    def resources() -> list[dict[str, Any]]:
+        """The MCP Apps views (``ui://toolpack/...``) as MCP ``resources/list`` entries:
+        ``uri``, ``name``, ``title``, ``description``, ``mimeType`` and ``_meta.ui`` (the
+        CSP), for a host that serves toolpack's tools in process."""
+        resources: list[dict[str, Any]] = json.loads(_native.resources_json())
+        return resources
+
+    @staticmethod
+    def read_resource(uri: str) -> dict[str, Any]:
+        """The MCP ``resources/read`` result of the view at ``uri``: ``contents`` with one
+        item holding the HTML page. Raises ``LookupError`` for an unknown URI."""
+        text = _native.read_resource_json(uri)
+        if text is None:
+            raise LookupError(f"no resource '{uri}'")
+        result: dict[str, Any] = json.loads(text)
+        return result
+
 
 class AsyncToolpack(AsyncTools, _Client):
     """The asyncio client: one awaitable method per tool, plus ``call`` and ``tools``.

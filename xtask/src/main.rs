@@ -10,6 +10,7 @@
 //! cargo xtask lint-probe                 # clippy refuses blocking file work in a tool module
 //! cargo xtask public-api [--check]       # core/public-api.txt: the crate's public API
 //! cargo xtask package                    # release artifacts in target/dist (./scripts/package)
+//! cargo xtask views [--check]            # the MCP Apps views' parts in core/data/views/
 //! ```
 
 mod bindings;
@@ -23,6 +24,7 @@ mod public_api;
 mod shell;
 mod suites;
 mod tools;
+mod views;
 
 use std::path::PathBuf;
 
@@ -81,6 +83,12 @@ enum Task {
         #[arg(long)]
         check: bool,
     },
+    /// Build the MCP Apps views' parts into `core/data/views/` from `views/`.
+    Views {
+        /// Change nothing; fail when a committed part differs from what would be built.
+        #[arg(long)]
+        check: bool,
+    },
     /// Build the release artifacts into `target/dist/` and write `target/dist/MANIFEST.txt`
     /// (`cargo xtask test install` then installs each as a user does).
     Package,
@@ -100,5 +108,6 @@ fn main() -> anyhow::Result<()> {
         Task::PublicApi { check } => public_api::run(&sh, check),
         Task::Hack { check } => hack::run(&sh, check),
         Task::Package => package::run(&sh),
+        Task::Views { check } => views::run(&sh, check),
     }
 }

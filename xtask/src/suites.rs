@@ -390,13 +390,17 @@ fn browser(sh: &Shell) -> Result<()> {
     helper_binaries(sh)?;
     let root = sh.current_dir();
     sh.copy_file("tests/browser/site.test.mjs", "target/browser/")?;
-    let _dir = sh.push_dir("target/browser");
+    let site = sh.push_dir("target/browser");
     let _repo = sh.push_env("TOOLPACK_REPO", &root);
     tail(
         cmd!(sh, "node --test --test-reporter=spec site.test.mjs"),
         9,
     )?;
     println!("browser: screenshots in target/artifacts/");
+    drop(site);
+    crate::views::run(sh, true)?;
+    crate::views::test(sh)?;
+    println!("browser: the views' screenshots in docs/views/");
     Ok(())
 }
 
@@ -441,7 +445,7 @@ fn helper_binaries(sh: &Shell) -> Result<()> {
 }
 
 /// Runs `command`, printing only its last `lines` lines of output (all of it on failure).
-fn tail(command: xshell::Cmd<'_>, lines: usize) -> Result<()> {
+pub fn tail(command: xshell::Cmd<'_>, lines: usize) -> Result<()> {
     let output = command.ignore_status().output()?;
     let text = String::from_utf8_lossy(&output.stdout);
     if !output.status.success() {

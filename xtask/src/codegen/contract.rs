@@ -26,6 +26,8 @@ pub struct Tool {
     pub summary: String,
     /// What it needs beyond the crate (markdown; empty for nothing).
     pub needs: String,
+    /// Its MCP Apps view, if it has one.
+    pub view: Option<View>,
     /// MCP annotations (`readOnlyHint`, …).
     pub annotations: Value,
     /// What it does.
@@ -36,6 +38,14 @@ pub struct Tool {
     pub success_schema: Value,
     /// The codes it may fail with.
     pub error_codes: Vec<ErrorCodeInfo>,
+}
+
+/// A tool's MCP Apps view.
+pub struct View {
+    /// Its resource URI.
+    pub uri: String,
+    /// Its title.
+    pub title: String,
 }
 
 /// One error code of a tool.
@@ -81,6 +91,13 @@ impl Contract {
                     toolset_title: text(tool, "toolsetTitle")?,
                     summary: text(tool, "summary")?,
                     needs: text(tool, "needs")?,
+                    view: match &tool["view"] {
+                        Value::Null => None,
+                        view => Some(View {
+                            uri: text(view, "uri")?,
+                            title: text(view, "title")?,
+                        }),
+                    },
                     annotations: tool["annotations"].clone(),
                     description: text(tool, "description")?,
                     input_schema: tool["inputTypeSchema"].clone(),

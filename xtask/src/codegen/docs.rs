@@ -53,6 +53,16 @@ fn tool_section(tool: &Tool) -> Result<String> {
             capitalised(&hints.join(", "))
         }
     );
+    if let Some(view) = &tool.view {
+        out = out.replacen(
+            "\n\n**Arguments**",
+            &format!(
+                "\n\n**View** ([MCP Apps](views.md)): {}, `{}`.\n\n**Arguments**",
+                view.title, view.uri
+            ),
+            1,
+        );
+    }
     out += &fields_table(&tool.input_schema)?;
     out += "\n**Result**\n\n";
     let (success, defs) = split_defs(&tool.success_schema);

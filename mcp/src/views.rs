@@ -1,0 +1,77 @@
+//! The MCP Apps views of the served tools ([`toolpack::views`]) as MCP resources, and the
+//! `_meta.ui.resourceUri` that ties a tool to its view, offered to clients that announce
+//! the extension (`capabilities.extensions["io.modelcontextprotocol/ui"]`). Other clients
+//! see the tools exactly as before.
+
+use rmcp::ErrorData as McpError;
+use rmcp::model::{ListResourcesResult, ReadResourceResult, Resource, Tool};
+use rmcp::service::{RequestContext, RoleServer};
+use serde_json::{Value, json};
+use toolpack::views::{self, EXTENSION_ID, View};
+use toolpack::{Caller, ToolEntry};
+
+use crate::toolsets::ToolChoice;
+
+/// Whether the client of this request announced the MCP Apps extension (in its
+/// `initialize`, or in the request's own `_meta` when it has no session).
+pub fn client_shows_views(context: &RequestContext<RoleServer>) -> bool {
+    context
+        .client_capabilities()
+        .and_then(|c| c.extensions)
+        .is_some_and(|extensions| extensions.contains_key(EXTENSION_ID))
+}
+
+/// `tool` with its view named in `_meta.ui.resourceUri` (and in the older flat key
+/// `ui/resourceUri`, which hosts of the extension's first release read), when it has one.
+pub fn with_view(entry: &ToolEntry, tool: Tool) -> Tool {
+    match entry.view() {
+        Some(view) => {
+            let mut meta = tool.meta.clone().unwrap_or_default();
+            meta.insert("ui".into(), json!({ "resourceUri": view.uri }));
+            meta.insert("ui/resourceUri".into(), Value::from(view.uri));
+            tool.with_meta(meta)
+        }
+        None => tool,
+    }
+}
+
+/// The views a caller may see: those of the served tools it may call (the `--tools`
+/// and `--read-only` choice, the request's toolset headers, and its scopes).
+pub fn visible<'a>(
+    tools: &'a [&'static ToolEntry],
+    caller: &'a Caller,
+    choice: &'a ToolChoice,
+) -> impl Iterator<Item = &'static View> + 'a {
+    views::all().iter().filter(move |view| {
+        tools.iter().any(|entry| {
+            view.tools.contains(&entry.spec.name)
+                && choice.allows(&entry.spec)
+                && caller.missing_scope(&entry.spec).is_none()
+        })
+    })
+}
+
+/// The `resources/list` answer (each entry as the core writes it).
+pub fn list<'a>(views: impl Iterator<Item = &'a View>) -> Result<ListResourcesResult, McpError> {
+    let resources = views
+        .map(|view| serde_json::from_value::<Resource>(view.resource_json()))
+        .collect::<Result<_, _>>()
+        .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+    Ok(ListResourcesResult::with_all_items(resources))
+}
+
+/// The `resources/read` answer for `uri`, among the `visible` views (as the core writes
+/// it).
+pub fn read<'a>(
+    uri: &str,
+    mut visible: impl Iterator<Item = &'a View>,
+) -> Result<ReadResourceResult, McpError> {
+    let Some(view) = visible.find(|view| view.uri == uri) else {
+        return Err(McpError::resource_not_found(
+            format!("no resource '{uri}'"),
+            Some(json!({ "uri": uri })),
+        ));
+    };
+    serde_json::from_value(view.read_json())
+        .map_err(|e| McpError::internal_error(e.to_string(), None))
+}

@@ -1,0 +1,377 @@
+// The MCP Apps views in headless Chromium, driven by the official host side (the SDK's
+// AppBridge, test/host.js) in one `sandbox="allow-scripts"` iframe under a CSP that allows
+// nothing external and no eval. The views' HTML and every answer come from the real
+// `toolpack-mcp` over stdio (an MCP client that announces the extension), one server per
+// shared vector case, against the fake upstream.
+//
+// - every vector of each view's tools renders without a console error, and the DOM holds
+//   what the answer holds (rows, times, names, delays, cancellations, error codes);
+// - a view's own tool calls reach the server and the view updates (departures refresh,
+//   architecture drill-down, toilet station choice);
+// - screenshots at 1280 and 360 px, light and dark, into docs/views/;
+// - each page is under 100 KB gzipped and renders an answer in under 100 ms (median of 20).
+//
+// Needs TOOLPACK_MCP_BIN, TOOLPACK_FAKE_UPSTREAM_BIN and TOOLPACK_TESTS_DIR (and
+// CHROMIUM_BIN, default /usr/bin/chromium).
+import assert from "node:assert/strict";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { after, before, describe, test } from "node:test";
+import { fileURLToPath } from "node:url";
+import { gzipSync } from "node:zlib";
+
+import { Client } from "@modelcontextprotocol/client";
+import { StdioClientTransport } from "@modelcontextprotocol/client/stdio";
+import * as esbuild from "esbuild";
+import { chromium } from "playwright-core";
+
+import { loadVectors, settingsOf, startFake, withPaths } from "../../node/__test__/helpers.mjs";
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, "../..");
+const MCP_BIN = process.env.TOOLPACK_MCP_BIN;
+if (!MCP_BIN) throw new Error("set TOOLPACK_MCP_BIN to the toolpack-mcp binary");
+const EXTENSION = "io.modelcontextprotocol/ui";
+const MIME = "text/html;profile=mcp-app";
+/** The view of each tool (what the server must say in `_meta.ui.resourceUri`). */
+const VIEW_OF = {
+  planJourney: "ui://toolpack/journey",
+  plan_trip: "ui://toolpack/journey",
+  get_departures: "ui://toolpack/departures",
+  query_architecture: "ui://toolpack/architecture",
+  query_project: "ui://toolpack/architecture",
+  stationToilets: "ui://toolpack/toilets",
+};
+
+/** An MCP client of a fresh `toolpack-mcp` with `settings`, announcing MCP Apps. */
+async function server(settings, home) {
+  const client = new Client(
+    { name: "toolpack-views-test", version: "1" },
+    { capabilities: { extensions: { [EXTENSION]: { mimeTypes: [MIME] } } } },
+  );
+  await client.connect(
+    new StdioClientTransport({
+      command: MCP_BIN,
+      args: [],
+      env: { PATH: process.env.PATH, HOME: home, ...settings },
+      stderr: "ignore",
+    }),
+  );
+  return client;
+}
+
+const clock = (iso) => (typeof iso === "string" && iso.length >= 16 ? iso.slice(11, 16) : "—");
+
+let browser;
+let page;
+let fake;
+/** The client whose server the shown view's tool calls go to. */
+let current;
+const consoleErrors = [];
+const pages = new Map();
+
+before(async () => {
+  fake = await startFake();
+  const host = await esbuild.build({
+    entryPoints: [path.join(here, "host.js")],
+    bundle: true,
+    format: "iife",
+    write: false,
+    logLevel: "error",
+  });
+  const script = host.outputFiles[0].text.replaceAll("</script", "<\\/script");
+  browser = await chromium.launch({ executablePath: process.env.CHROMIUM_BIN ?? "/usr/bin/chromium" });
+  page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  page.on("console", (message) => {
+    if (message.type() === "error") consoleErrors.push(message.text());
+  });
+  page.on("pageerror", (error) => consoleErrors.push(String(error)));
+  await page.exposeFunction("callTool", async (name, args) => current.callTool({ name, arguments: args }));
+  // The views inherit this page's policy (srcdoc): nothing external, no eval.
+  await page.setContent(`<!doctype html><html><head>
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:">
+</head><body style="margin:0"><script>globalThis.__zod_globalConfig = { jitless: true };</script><script>${script}</script></body></html>`);
+});
+
+after(async () => {
+  await browser?.close();
+  fake?.stop();
+});
+
+/** The view page of `uri`, read from the server once. */
+async function pageOf(client, uri) {
+  if (!pages.has(uri)) {
+    const read = await client.readResource({ uri });
+    const [item] = read.contents;
+    assert.equal(item.mimeType, MIME);
+    assert.deepEqual(item._meta?.ui?.csp, { connectDomains: [], resourceDomains: [] });
+    pages.set(uri, item.text);
+  }
+  return pages.get(uri);
+}
+
+const view = () => page.frameLocator("#view");
+
+/** Shows `result` of `tool` (called with `input`) and waits for the view to render it. */
+async function show(uri, client, input, result, options = {}) {
+  const html = await pageOf(client, uri);
+  current = client;
+  await page.evaluate((a) => window.showView(a), { html, input, result, ...options });
+  await view().locator("#root[data-rendered]").waitFor();
+}
+
+/** What the DOM must hold for an error answer: the box, with its code and message. */
+async function checkError(body) {
+  const code = body?.error?.code ?? body?.code;
+  const message = body?.error?.message ?? body?.message;
+  const box = view().locator(".error");
+  await box.waitFor();
+  const text = await box.innerText();
+  if (code) assert.ok(text.includes(code), `the error box names ${code}: ${text}`);
+  if (message) assert.ok(text.includes(message), `the error box says the message: ${text}`);
+}
+
+/** Per tool: what the view's DOM must hold for an answer. */
+const CHECKS = {
+  async get_departures(body, isError) {
+    if (isError) return checkError(body);
+    const rows = view().locator("tbody tr");
+    assert.equal(await rows.count(), body.departures.length);
+    for (const [i, d] of body.departures.entries()) {
+      const row = rows.nth(i);
+      const text = await row.innerText();
+      assert.ok(text.includes(d.line) && text.includes(d.destination), text);
+      const cancelled = d.status === "cancelled";
+      assert.equal((await row.getAttribute("class")) === "cancelled", cancelled, text);
+      if (cancelled) {
+        assert.ok(text.includes("Cancelled") && text.includes(clock(d.scheduledTime)), text);
+        assert.equal(await row.locator("s").count(), 1, "the time struck through");
+      } else {
+        assert.ok(text.includes(clock(d.realtimeTime ?? d.scheduledTime)), text);
+        if (d.delaySeconds > 0) assert.match(text, /\+\d+ min late/);
+        if (d.delaySeconds < 0) assert.match(text, /\d+ min early/);
+      }
+    }
+  },
+  async planJourney(body, isError) {
+    if (isError && body.code === "DISAMBIGUATION_REQUIRED") {
+      const places = [...(body.fromLocationDisambiguation ?? []), ...(body.toLocationDisambiguation ?? [])];
+      const buttons = view().locator(".choose button");
+      assert.equal(await buttons.count(), places.length);
+      for (const [i, place] of places.entries()) {
+        assert.equal(await buttons.nth(i).innerText(), place.commonName ?? place.parameterValue);
+      }
+      return;
+    }
+    if (isError) return checkError(body);
+    const journeys = body.topJourneys ?? [];
+    if (journeys.length === 0) return assert.equal(await view().locator(".empty").count(), 1);
+    const options = view().locator("button.option");
+    assert.equal(await options.count(), journeys.length);
+    for (const [i, j] of journeys.entries()) {
+      const text = await options.nth(i).innerText();
+      assert.ok(text.includes(`${clock(j.startDateTime)} → ${clock(j.arrivalDateTime)}`), text);
+      if (Number.isFinite(j.totalFarePence)) assert.ok(text.includes(`£${(j.totalFarePence / 100).toFixed(2)}`), text);
+      assert.equal(text.includes("Disrupted"), Boolean(j.isDisrupted), text);
+    }
+  },
+  async plan_trip(body, isError) {
+    if (isError) return checkError(body);
+    const options = view().locator("button.option");
+    assert.equal(await options.count(), body.itineraries.length);
+    for (const [i, it] of body.itineraries.entries()) {
+      const text = await options.nth(i).innerText();
+      assert.ok(text.includes(`${clock(it.start)} → ${clock(it.end)}`), text);
+      const details = view().locator(`#option-${i}`);
+      assert.equal(await details.locator("ol.legs > li").count(), it.legs.length);
+      const cancelled = it.legs.filter((l) => l.status === "cancelled").length;
+      assert.equal(await details.locator("li.cancelled").count(), cancelled);
+      assert.equal(await details.locator("svg.route").count(), 1, "the route sketch");
+    }
+  },
+  async stationToilets(body, isError) {
+    const choices = body.stationDisambiguation ?? [];
+    if (isError && choices.length > 0) {
+      const buttons = view().locator(".choose button");
+      assert.equal(await buttons.count(), choices.length);
+      for (const [i, station] of choices.entries()) {
+        const text = await buttons.nth(i).innerText();
+        assert.ok(text.includes(station.stationName) && text.includes(station.stationUniqueId), text);
+      }
+      return;
+    }
+    if (isError) return checkError(body);
+    assert.equal(await view().locator("h1").innerText(), body.stationName);
+    assert.equal(await view().locator("article.card").count(), body.toilets.length);
+  },
+  async query_architecture(body, isError) {
+    if (isError) return checkError(body);
+    if (body.format === "toon") return assert.equal(await view().locator("pre.toon").innerText(), body.toon);
+    const systems = Array.isArray(body.systems) ? body.systems.length : body.system ? 1 : (body.system_names ?? []).length;
+    assert.equal(await view().locator(".architecture > ul.tree > li").count(), systems);
+  },
+  async query_project(body, isError) {
+    if (isError) return checkError(body);
+    assert.equal(await view().locator("h1").innerText(), body.name);
+    assert.equal(await view().locator(".architecture > ul.tree > li").count(), body.systems.length);
+    const counts = await view().locator(".counts").innerText();
+    assert.ok(counts.startsWith(`${body.system_count} system`), counts);
+  },
+};
+
+/** Runs `vector` of `tool` on a fresh server: its `before` calls, then the call itself. */
+async function answer(tool, vector, home) {
+  const settings = settingsOf(vector, fake.baseUrl, home);
+  const c = withPaths(vector, home);
+  await fake.reset(c.upstream ?? []);
+  const client = await server(settings, home);
+  const served = (await client.listTools()).tools.some((x) => x.name === tool);
+  if (!served) return { client, input: c.arguments, result: undefined };
+  for (const call of c.before ?? []) await client.callTool({ name: call.tool, arguments: call.arguments });
+  for (let i = 0; i < (c.calls_before ?? 0); i += 1) await client.callTool({ name: tool, arguments: c.arguments });
+  const result = await client.callTool({ name: tool, arguments: c.arguments });
+  return { client, input: c.arguments, result };
+}
+
+describe("every vector of each view's tools, shown", () => {
+  // Not here: a case for another caller than the local one (stdio has one), and arguments
+  // that are not an object (an MCP client does not send them).
+  const names = (v) => v.caller || (v.before ?? []).some((b) => b.caller);
+  const object = (v) => v.arguments !== null && typeof v.arguments === "object" && !Array.isArray(v.arguments);
+  const vectors = loadVectors().filter(({ tool, case: v }) => tool in CHECKS && !names(v) && object(v));
+  for (const { tool, case: vector } of vectors) {
+    test(`${tool}: ${vector.name}`, async (t) => {
+      const home = mkdtempSync(path.join(tmpdir(), "toolpack-views-"));
+      const { client, input, result } = await answer(tool, vector, home);
+      t.after(async () => {
+        await client.close();
+        rmSync(home, { recursive: true, force: true });
+      });
+      const listed = (await client.listTools()).tools.find((x) => x.name === tool);
+      if (!listed) {
+        // Without its key the server does not serve the tool: nothing to show.
+        t.skip(`${tool} is not served with these settings`);
+        return;
+      }
+      assert.equal(listed._meta?.ui?.resourceUri, VIEW_OF[tool]);
+      consoleErrors.length = 0;
+      await show(VIEW_OF[tool], client, input, result);
+      await CHECKS[tool](result.structuredContent ?? {}, Boolean(result.isError));
+      assert.deepEqual(consoleErrors, [], "no console error");
+    });
+  }
+});
+
+/** The first vector case of `tool` named like `name`. */
+function vectorOf(tool, name) {
+  const found = loadVectors().find((v) => v.tool === tool && v.case.name.includes(name));
+  assert.ok(found, `${tool}: ${name}`);
+  return found.case;
+}
+
+describe("a view's own tool calls go through the host to the server", () => {
+  test("departures: Refresh asks the server again and the board updates", async () => {
+    const home = mkdtempSync(path.join(tmpdir(), "toolpack-views-"));
+    const vector = vectorOf("get_departures", "synthetic HSL stop");
+    const { client, input, result } = await answer("get_departures", vector, home);
+    try {
+      await show(VIEW_OF.get_departures, client, input, result);
+      const before = Number(await view().locator("#root").getAttribute("data-rendered"));
+      const asked = (await fake.requests()).length;
+      await view().getByRole("button", { name: "Refresh" }).click();
+      await view().locator(`#root[data-rendered="${before + 1}"]`).waitFor();
+      assert.equal((await fake.requests()).length, asked + 1, "one more upstream request");
+      assert.equal(await view().locator("tbody tr").count(), result.structuredContent.departures.length);
+    } finally {
+      await client.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  test("architecture: opening a system shows it in full detail", async () => {
+    const home = mkdtempSync(path.join(tmpdir(), "toolpack-views-"));
+    const project = path.join(repo, "examples/loko/shop");
+    const client = await server({}, home);
+    try {
+      const input = { project_path: project, detail: "structure" };
+      const result = await client.callTool({ name: "query_architecture", arguments: input });
+      await show(VIEW_OF.query_architecture, client, input, result);
+      await view().getByRole("button", { name: "Open Payments" }).click();
+      await view().getByText("Card Processor").waitFor();
+      await view().getByText("scores each payment with").waitFor();
+    } finally {
+      await client.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
+  test("toilets: choosing one of the stations a name fits shows its toilets", async () => {
+    const home = mkdtempSync(path.join(tmpdir(), "toolpack-views-"));
+    const client = await server({}, home);
+    try {
+      const input = { stationName: "Edgware Road" };
+      const result = await client.callTool({ name: "stationToilets", arguments: input });
+      assert.equal(result.structuredContent.code, "DISAMBIGUATION_REQUIRED");
+      await show(VIEW_OF.stationToilets, client, input, result);
+      const [first] = result.structuredContent.stationDisambiguation;
+      await view().locator(".choose button").first().click();
+      await view().locator("h1").filter({ hasText: first.stationName }).waitFor();
+      const cards = await view().locator("article.card").count();
+      const direct = await client.callTool({ name: "stationToilets", arguments: { stationName: first.stationUniqueId } });
+      assert.equal(cards, direct.structuredContent.toilets.length);
+    } finally {
+      await client.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("size, speed and screenshots", () => {
+  /** One answer per view for the screenshots. */
+  const SHOTS = [
+    ["journey", "plan_trip", "a delayed (+6 min) and a cancelled leg"],
+    ["departures", "get_departures", "synthetic HSL stop"],
+    ["architecture", "query_architecture", "structure of the project"],
+    ["toilets", "stationToilets", "quirky CSV: BOM"],
+  ];
+
+  for (const [name, tool, caseName] of SHOTS) {
+    test(`${name}: under 100 KB gzipped, renders in under 100 ms, screenshots`, async () => {
+      const home = mkdtempSync(path.join(tmpdir(), "toolpack-views-"));
+      const { client, input, result } = await answer(tool, vectorOf(tool, caseName), home);
+      try {
+        const html = await pageOf(client, VIEW_OF[tool]);
+        const gzipped = gzipSync(html, { level: 9 }).length;
+        assert.ok(gzipped < 100 * 1024, `${gzipped} bytes gzipped`);
+        await show(VIEW_OF[tool], client, input, result);
+        const times = [];
+        for (let i = 0; i < 20; i += 1) {
+          const rendered = Number(await view().locator("#root").getAttribute("data-rendered"));
+          await page.evaluate((r) => window.sendResult(r), result);
+          await view().locator(`#root[data-rendered="${rendered + 1}"]`).waitFor();
+          times.push(Number(await view().locator("#root").getAttribute("data-render-ms")));
+        }
+        times.sort((a, b) => a - b);
+        const median = times[10];
+        console.log(`# ${name}: ${(gzipped / 1024).toFixed(1)} KB gzipped; render median ${median.toFixed(2)} ms (20 renders)`);
+        assert.ok(median < 100, `${median} ms`);
+        const out = path.join(repo, "docs/views");
+        mkdirSync(out, { recursive: true });
+        for (const width of [1280, 360]) {
+          for (const theme of ["light", "dark"]) {
+            await page.setViewportSize({ width, height: 800 });
+            await show(VIEW_OF[tool], client, input, result, { theme, width });
+            if (name === "journey") await view().locator("button.option").first().click();
+            await page.waitForTimeout(50);
+            await page.locator("#view").screenshot({ path: path.join(out, `${name}-${width}-${theme}.png`) });
+          }
+        }
+        await page.setViewportSize({ width: 1280, height: 800 });
+      } finally {
+        await client.close();
+        rmSync(home, { recursive: true, force: true });
+      }
+    });
+  }
+});
