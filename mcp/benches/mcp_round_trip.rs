@@ -1,11 +1,13 @@
 //! MCP round trip of `stationToilets` over an in-process (duplex) transport: a real
 //! rmcp client sends `tools/call`, the server dispatches through the catalog, and the
 //! structured result comes back. The typed core call is measured in the same run for
-//! the ratio. Run: `cargo bench -p toolpack-mcp`, then `scripts/bench-report`.
+//! the ratio. `resources/read` of an MCP Apps view (the toilets page, ~330 KB) is measured
+//! beside them: serving a view should cost about what a call does. Run:
+//! `cargo bench -p toolpack-mcp`, then `scripts/bench-report`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
 use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
 use serde_json::json;
 use std::hint::black_box;
 use toolpack::tfl::StationToiletLookupRequest;
@@ -46,6 +48,12 @@ fn benches(c: &mut Criterion) {
             let params =
                 CallToolRequestParams::new("stationToilets").with_arguments(arguments.clone());
             black_box(client.call_tool(params).await.unwrap())
+        })
+    });
+    group.bench_function("round_trip/read_view", |b| {
+        b.to_async(&runtime).iter(|| async {
+            let params = ReadResourceRequestParams::new("ui://toolpack/toilets");
+            black_box(client.read_resource(params).await.unwrap())
         })
     });
     group.bench_function("typed/station_toilets", |b| {
