@@ -333,7 +333,10 @@ fn every_tool_a_view_names_is_a_catalog_tool_whose_view_it_is() {
     let mut with_views = 0;
     for view in toolpack::views::all() {
         assert!(view.uri.ends_with(view.name), "{}", view.uri);
-        assert_eq!(toolpack::views::find(view.uri).map(|v| v.name), Some(view.name));
+        assert_eq!(
+            toolpack::views::find(view.uri).map(|v| v.name),
+            Some(view.name)
+        );
         for tool in view.tools {
             let entry = Catalog::get().find(tool);
             let entry = entry.unwrap_or_else(|| panic!("{}: no tool {tool}", view.name));
@@ -341,6 +344,10 @@ fn every_tool_a_view_names_is_a_catalog_tool_whose_view_it_is() {
             with_views += 1;
         }
     }
-    let counted = Catalog::get().entries().iter().filter(|e| e.view().is_some()).count();
+    let counted = Catalog::get()
+        .entries()
+        .iter()
+        .filter(|e| e.view().is_some())
+        .count();
     assert_eq!(counted, with_views, "no tool is in two views");
 }
