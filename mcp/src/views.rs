@@ -3,6 +3,8 @@
 //! the extension (`capabilities.extensions["io.modelcontextprotocol/ui"]`). Other clients
 //! see the tools exactly as before.
 
+use std::sync::LazyLock;
+
 use rmcp::ErrorData as McpError;
 use rmcp::model::{ListResourcesResult, ReadResourceResult, Resource, Tool};
 use rmcp::service::{RequestContext, RoleServer};
@@ -51,17 +53,44 @@ pub fn visible<'a>(
     })
 }
 
-/// The `resources/list` answer (each entry as the core writes it).
+/// Each view's `resources/list` entry and `resources/read` result, converted from the
+/// core's JSON once: a page is ~330 KB, which a conversion per read would copy twice more.
+static CONVERTED: LazyLock<Vec<Result<(Resource, ReadResourceResult), String>>> =
+    LazyLock::new(|| {
+        views::all()
+            .iter()
+            .map(|view| {
+                let resource = serde_json::from_value(view.resource_json());
+                let read = serde_json::from_value(view.read_json());
+                resource
+                    .and_then(|r| Ok((r, read?)))
+                    .map_err(|e| e.to_string())
+            })
+            .collect()
+    });
+
+/// `view` as rmcp's types (as the core writes it).
+fn converted(view: &View) -> Result<&'static (Resource, ReadResourceResult), McpError> {
+    let index = views::all().iter().position(|v| v.uri == view.uri);
+    match index.and_then(|i| CONVERTED.get(i)) {
+        Some(Ok(converted)) => Ok(converted),
+        Some(Err(error)) => Err(McpError::internal_error(error.clone(), None)),
+        None => Err(McpError::internal_error(
+            format!("no view '{}'", view.uri),
+            None,
+        )),
+    }
+}
+
+/// The `resources/list` answer.
 pub fn list<'a>(views: impl Iterator<Item = &'a View>) -> Result<ListResourcesResult, McpError> {
     let resources = views
-        .map(|view| serde_json::from_value::<Resource>(view.resource_json()))
-        .collect::<Result<_, _>>()
-        .map_err(|e| McpError::internal_error(e.to_string(), None))?;
+        .map(|view| converted(view).map(|(resource, _)| resource.clone()))
+        .collect::<Result<_, _>>()?;
     Ok(ListResourcesResult::with_all_items(resources))
 }
 
-/// The `resources/read` answer for `uri`, among the `visible` views (as the core writes
-/// it).
+/// The `resources/read` answer for `uri`, among the `visible` views.
 pub fn read<'a>(
     uri: &str,
     mut visible: impl Iterator<Item = &'a View>,
@@ -72,6 +101,5 @@ pub fn read<'a>(
             Some(json!({ "uri": uri })),
         ));
     };
-    serde_json::from_value(view.read_json())
-        .map_err(|e| McpError::internal_error(e.to_string(), None))
+    converted(view).map(|(_, read)| read.clone())
 }
