@@ -1,7 +1,16 @@
-//! The crates `toolpack` and `toolpack-mcp`: `cargo package` packages both and builds them
-//! from their packaged sources (the core first, then the server against the packaged core),
-//! `cargo publish --dry-run` runs the publishing checks; the `.crate` files go into `dist`,
-//! each under crates.io's 10 MB limit.
+//! The crates `toolpack` and `toolpack-mcp`: `cargo package` packages both, the packaged
+//! sources are checked as a workspace of their own (the server against the packaged core),
+//! and `cargo publish --dry-run` runs the publishing checks; the `.crate` files go into
+//! `dist`, each under crates.io's 10 MB limit.
+//!
+//! Why not `cargo package`'s own verification: it builds both crates and every dependency
+//! in debug, in a build directory of its own (~5 minutes on two cores, on the test command's
+//! longest path), and builds the server against the core as a registry crate, which cargo
+//! never rebuilds for the same version, so a reused machine verified against a stale core.
+//! Here the packaged core is a path dependency (rebuilt whenever it changes) and
+//! `cargo check` shares the workspace's `target/` with the rust suite's `cargo doc`. What the
+//! verification is for still fails: a file the sources need but the package lacks
+//! (`include_str!`, a module, data), or a dependency the manifest lost.
 
 use std::path::Path;
 
@@ -13,87 +22,104 @@ use crate::shell::section;
 
 /// crates.io's size limit for one crate.
 const LIMIT: u64 = 10 * 1024 * 1024;
+/// The published crates, the core first.
+const CRATES: [&str; 2] = ["toolpack", "toolpack-mcp"];
 
 /// Packages and verifies both crates; copies them into `dist`.
 pub fn package(sh: &Shell, dist: &Path) -> Result<()> {
     section(
-        "package: the crates (cargo package: packaged, then built from the package; cargo publish --dry-run)",
+        "package: the crates (cargo package; the packaged sources checked as their own workspace; cargo publish --dry-run)",
     );
-    // Its own build directory, where every `toolpack*` build is one of the packaged crates'.
-    let verify = sh.current_dir().join("target/package/verify");
-    forget_packaged_sources()?;
-    forget_packaged_builds(&verify)?;
-    cmd!(sh, "cargo package --locked -p toolpack -p toolpack-mcp")
-        .env("CARGO_TARGET_DIR", &verify)
-        .run()?;
+    let packaged = sh.current_dir().join("target/package");
+    for name in CRATES {
+        sh.remove_path(packaged.join(format!("{name}-{VERSION}.crate")))?;
+    }
+    cmd!(
+        sh,
+        "cargo package --no-verify --locked -p toolpack -p toolpack-mcp"
+    )
+    .run()?;
+    check_packaged(sh, &packaged)?;
     cmd!(
         sh,
         "cargo publish --dry-run --no-verify --locked -p toolpack -p toolpack-mcp"
     )
     .run()?;
-    for name in ["toolpack", "toolpack-mcp"] {
+    for name in CRATES {
         let file = format!("{name}-{VERSION}.crate");
-        let size = std::fs::metadata(format!("target/package/{file}"))?.len();
+        let size = std::fs::metadata(packaged.join(&file))?.len();
         if size > LIMIT {
             bail!("{file} is {size} bytes, over crates.io's {LIMIT}");
         }
-        sh.copy_file(format!("target/package/{file}"), dist.join(&file))?;
+        sh.copy_file(packaged.join(&file), dist.join(&file))?;
         println!("crates: {file} {size} bytes");
     }
     Ok(())
 }
 
-/// `cargo package` builds `toolpack-mcp` against the packaged `toolpack` through a local
-/// registry, whose sources cargo extracts into `$CARGO_HOME/registry/src/-<hash>/` (a hash
-/// of the registry's path) and never extracts again. On a machine that packaged this
-/// version from the same path before, the server would be built against that stale core:
-/// this version's extractions of our crates are removed first. Only local registries'
-/// directories (their names start with `-`) are touched.
-fn forget_packaged_sources() -> Result<()> {
-    let home = std::env::var_os("CARGO_HOME")
-        .map(std::path::PathBuf::from)
-        .or_else(|| std::env::var_os("HOME").map(|h| Path::new(&h).join(".cargo")));
-    let Some(sources) = home.map(|h| h.join("registry/src")) else {
-        return Ok(());
-    };
-    let Ok(registries) = std::fs::read_dir(&sources) else {
-        return Ok(());
-    };
-    for registry in registries.flatten() {
-        if !registry.file_name().to_string_lossy().starts_with('-') {
-            continue;
-        }
-        for name in ["toolpack", "toolpack-mcp"] {
-            let extracted = registry.path().join(format!("{name}-{VERSION}"));
-            if extracted.is_dir() {
-                std::fs::remove_dir_all(&extracted)?;
-            }
-        }
+/// Unpacks both `.crate` files of `packaged` into `packaged/check/`, beside a manifest that
+/// makes them one workspace with the core patched in by path, and checks it with every
+/// feature (the dependency versions are the workspace's `Cargo.lock`'s). With the
+/// workspace's dev profiles too, the dependencies are the ones `cargo doc --all-features`
+/// of the same two crates checked: only the packaged crates are checked anew.
+fn check_packaged(sh: &Shell, packaged: &Path) -> Result<()> {
+    let check = packaged.join("check");
+    sh.remove_path(&check)?;
+    sh.create_dir(&check)?;
+    for name in CRATES {
+        let file = packaged.join(format!("{name}-{VERSION}.crate"));
+        // Extracted files dated now (`-m`): cargo rebuilds whatever a date says is newer.
+        cmd!(sh, "tar -xzmf {file} -C {check}").run()?;
     }
+    let [core, server] = CRATES.map(|name| format!("{name}-{VERSION}"));
+    sh.write_file(
+        check.join("Cargo.toml"),
+        format!(
+            "# The packaged crates, checked together by `cargo xtask package`.\n\
+             [workspace]\nmembers = [\"{core}\", \"{server}\"]\nresolver = \"3\"\n\n\
+             [patch.crates-io]\ntoolpack = {{ path = \"{core}\" }}\n\n{}",
+            dev_profiles(&sh.read_file("Cargo.toml")?)
+        ),
+    )?;
+    sh.copy_file("Cargo.lock", check.join("Cargo.lock"))?;
+    let manifest = check.join("Cargo.toml");
+    let target = sh.current_dir().join("target");
+    cmd!(
+        sh,
+        "cargo check --manifest-path {manifest} --workspace --all-features --target-dir {target}"
+    )
+    .run()?;
     Ok(())
 }
 
-/// The verification builds `toolpack-mcp` against the packaged core as a registry crate,
-/// which cargo never rebuilds for the same version: an earlier packaging's builds of our
-/// crates in the verification's build directory `verify` are removed first (the
-/// dependencies' builds stay).
-fn forget_packaged_builds(verify: &Path) -> Result<()> {
-    let build = verify.join("debug");
-    for dir in ["deps", ".fingerprint"] {
-        let Ok(entries) = std::fs::read_dir(build.join(dir)) else {
-            continue;
-        };
-        for entry in entries.flatten() {
-            let name = entry.file_name().to_string_lossy().into_owned();
-            if !(name.starts_with("toolpack") || name.starts_with("libtoolpack")) {
-                continue;
-            }
-            if entry.path().is_dir() {
-                std::fs::remove_dir_all(entry.path())?;
-            } else {
-                std::fs::remove_file(entry.path())?;
-            }
+/// The `[profile.dev*]` tables of a workspace manifest, as written there.
+fn dev_profiles(manifest: &str) -> String {
+    let mut kept = String::new();
+    let mut keep = false;
+    for line in manifest.lines() {
+        if line.starts_with('[') {
+            keep = line.starts_with("[profile.dev]") || line.starts_with("[profile.dev.");
+        }
+        if keep {
+            kept.push_str(line);
+            kept.push('\n');
         }
     }
-    Ok(())
+    kept
+}
+
+#[cfg(test)]
+mod tests {
+    use super::dev_profiles;
+
+    #[test]
+    fn only_the_dev_profiles_are_kept() {
+        let manifest = "[workspace]\nmembers = []\n[profile.dev]\ndebug = 1\n\
+                        [profile.dev.package.\"*\"]\ndebug = false\n[profile.release]\nstrip = true\n\
+                        [profile.devx]\nx = 1\n";
+        assert_eq!(
+            dev_profiles(manifest),
+            "[profile.dev]\ndebug = 1\n[profile.dev.package.\"*\"]\ndebug = false\n"
+        );
+    }
 }

@@ -7,7 +7,7 @@
 //! | `toolpack-*.tgz`, `toolpack-linux-x64-gnu-*.tgz` | `npm pack` over the release addon | main tarball under 200 KB |
 //! | `toolpack-*.jar` + `.pom` (`dev.toolpack:toolpack`) | Maven over the release library | `linux-x86-64/` library inside |
 //! | `toolpack-mcp-*-x86_64-unknown-linux-gnu.tar.gz` + `.sha256` | the release binary | — |
-//! | `toolpack-*.crate`, `toolpack-mcp-*.crate` | `cargo publish --dry-run` (builds them) | under 10 MB |
+//! | `toolpack-*.crate`, `toolpack-mcp-*.crate` | `cargo package`, `cargo publish --dry-run` | the packaged sources check; under 10 MB |
 //!
 //! The native code is built once, in release, linked by zig against glibc 2.28
 //! ([`native`]); `cargo xtask test install` then installs each artifact as a user does.
