@@ -1691,6 +1691,32 @@ export interface DiagramError {
   column?: number | null
 }
 
+/** `render_diagram` arguments. */
+export interface RenderDiagramRequest {
+  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  project_path?: string | null
+  /**
+   * Whose diagram: `system`, `system/container` or `system/container/component` (ids
+   * or names). Absent: the system landscape, drawn from the systems and their
+   * relationships as `build_docs` draws it.
+   */
+  target?: string | null
+}
+
+/** `render_diagram` answer. */
+export interface RenderDiagramResult {
+  /** The entity drawn, as `system[/container[/component]]` ids; absent for the landscape. */
+  target?: string | null
+  /** Its display name (the project's name for the landscape). */
+  name: string
+  /** The D2 file, project-relative; absent for the landscape, which is generated. */
+  source_path?: string | null
+  /** The SVG d2 rendered. */
+  svg: string
+  /** Whether it came from the render cache rather than from a d2 run. */
+  cached: boolean
+}
+
 /** What a running tool reports, as MCP notifications carry it: progress or a log event. */
 export type Report =
   | { type: 'progress'; progress: number; total: number | null; message: string | null }
@@ -1782,7 +1808,7 @@ export declare class ToolpackError extends Error {
 }
 
 /** Every tool of the catalog, in catalog order. */
-export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram"]
+export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram"]
 
 /** The toolpack client: one async method per catalog tool, plus `call` and `tools`. */
 export declare class Toolpack {
@@ -1986,6 +2012,12 @@ export declare class Toolpack {
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   validateDiagram(args: ValidateDiagramRequest): Promise<ValidateDiagramResult>
+  /**
+   * Renders one entity's D2 diagram as SVG with the real d2 and the project's layout and theme: target is system, system/container or system/container/component (ids or names); without a target, the system landscape build_docs draws from the systems and their relationships. Renders go through the project's d2 cache (.loko/cache/d2, as build_docs), so an unchanged diagram is rendered once; cached says whether this one was. An entity without a diagram is NOT_FOUND; a diagram d2 refuses is INVALID_SYNTAX with d2's line and column. Writes only the cache.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  renderDiagram(args: RenderDiagramRequest): Promise<RenderDiagramResult>
 }
 
 declare const toolpack: { Toolpack: typeof Toolpack; ToolpackError: typeof ToolpackError; TOOL_NAMES: typeof TOOL_NAMES }

@@ -88,6 +88,8 @@ macro_rules! with_every_tool {
                 $crate::loko::AnalyzeCouplingRequest => $crate::loko::AnalyzeCouplingResult;
             "loko" validate_diagram: $crate::loko::ValidateDiagram,
                 $crate::loko::ValidateDiagramRequest => $crate::loko::ValidateDiagramResult;
+            "loko" render_diagram: $crate::loko::RenderDiagram,
+                $crate::loko::RenderDiagramRequest => $crate::loko::RenderDiagramResult;
         }
     };
 }

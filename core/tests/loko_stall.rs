@@ -40,6 +40,11 @@ fn calls(project: &str) -> Vec<(&'static str, Value)> {
             "update_diagram",
             json!({"project_path": project, "system_name": "shop", "d2_code": diagram}),
         ),
+        (
+            "render_diagram",
+            json!({"project_path": project, "target": "shop"}),
+        ),
+        ("render_diagram", json!({"project_path": project})),
         ("query_project", json!({"project_path": project})),
         (
             "query_architecture",

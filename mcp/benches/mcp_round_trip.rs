@@ -2,7 +2,8 @@
 //! rmcp client sends `tools/call`, the server dispatches through the catalog, and the
 //! structured result comes back. The typed core call is measured in the same run for
 //! the ratio. `resources/read` of an MCP Apps view (the toilets page, ~330 KB) is measured
-//! beside them: serving a view should cost about what a call does. Run:
+//! beside them: serving a view should cost about what a call does. `server/*` measure the
+//! server alone: a raw peer sends the request line and reads the answer's bytes unparsed. Run:
 //! `cargo bench -p toolpack-mcp`, then `scripts/bench-report`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -56,6 +57,23 @@ fn benches(c: &mut Criterion) {
             black_box(client.read_resource(params).await.unwrap())
         })
     });
+    // The server's own cost: a raw JSON-RPC peer writes the request line and reads the
+    // answer's bytes without parsing them (the rmcp client above parses ~330 KB of page).
+    let mut raw = runtime.block_on(RawPeer::connect(&toolpack));
+    for (name, request) in [
+        (
+            "server/station_toilets",
+            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stationToilets","arguments":{"stationName":"Kings Cross"}}}"#,
+        ),
+        (
+            "server/read_view",
+            r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"ui://toolpack/toilets"}}"#,
+        ),
+    ] {
+        group.bench_function(name, |b| {
+            b.iter(|| runtime.block_on(raw.ask(request)));
+        });
+    }
     group.bench_function("typed/station_toilets", |b| {
         b.to_async(&runtime).iter(|| async {
             black_box(
@@ -66,6 +84,58 @@ fn benches(c: &mut Criterion) {
         })
     });
     group.finish();
+}
+
+/// A JSON-RPC peer of the server over an in-process pipe that reads answers as bytes.
+struct RawPeer {
+    writer: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    reader: tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
+    line: Vec<u8>,
+}
+
+impl RawPeer {
+    /// A server of every tool on its own pipe, initialised.
+    async fn connect(toolpack: &Toolpack) -> Self {
+        let config = Config::builder().default_rate_limit(0).build();
+        let tools = select_tools(&config, None).unwrap().tools;
+        let server = ToolpackServer::new(toolpack.clone(), tools);
+        let (server_io, peer_io) = tokio::io::duplex(64 * 1024);
+        tokio::spawn(async move {
+            let running = server.serve(server_io).await.unwrap();
+            let _ = running.waiting().await;
+        });
+        let (reader, writer) = tokio::io::split(peer_io);
+        let mut peer = Self {
+            writer,
+            reader: tokio::io::BufReader::new(reader),
+            line: Vec::new(),
+        };
+        let initialize = r#"{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"bench","version":"1"}}}"#;
+        peer.ask(initialize).await;
+        peer.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+            .await;
+        peer
+    }
+
+    async fn send(&mut self, message: &str) {
+        use tokio::io::AsyncWriteExt;
+        self.writer.write_all(message.as_bytes()).await.unwrap();
+        self.writer.write_all(b"\n").await.unwrap();
+    }
+
+    /// Sends `request` and reads the answer's line; returns its length.
+    async fn ask(&mut self, request: &str) -> usize {
+        use tokio::io::AsyncBufReadExt;
+        self.send(request).await;
+        self.line.clear();
+        let read = self.reader.read_until(b'\n', &mut self.line).await.unwrap();
+        assert!(self.line.starts_with(b"{\"jsonrpc\""), "an answer");
+        assert!(
+            !self.line.windows(8).any(|w| w == b"\"error\":{"),
+            "no error"
+        );
+        black_box(read)
+    }
 }
 
 criterion_group! {

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict
 
 #: Every tool of the catalog, in catalog order.
-TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram",)
+TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram",)
 
 #: `JourneyPlanRequest`: where from, where to, and whether the route must be step-free.
 JourneyPlanRequest = TypedDict("JourneyPlanRequest", {"from": str, "to": str, "needAccessibleRoute": NotRequired[bool | None]})
@@ -1677,6 +1677,32 @@ class ValidateDiagramResult(TypedDict):
     """How many shapes the source declares or connects."""
 
 
+class RenderDiagramRequest(TypedDict):
+    """`render_diagram` arguments."""
+    project_path: NotRequired[str | None]
+    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+    target: NotRequired[str | None]
+    """
+    Whose diagram: `system`, `system/container` or `system/container/component` (ids
+    or names). Absent: the system landscape, drawn from the systems and their
+    relationships as `build_docs` draws it.
+    """
+
+
+class RenderDiagramResult(TypedDict):
+    """`render_diagram` answer."""
+    target: NotRequired[str | None]
+    """The entity drawn, as `system[/container[/component]]` ids; absent for the landscape."""
+    name: str
+    """Its display name (the project's name for the landscape)."""
+    source_path: NotRequired[str | None]
+    """The D2 file, project-relative; absent for the landscape, which is generated."""
+    svg: str
+    """The SVG d2 rendered."""
+    cached: bool
+    """Whether it came from the render cache rather than from a d2 run."""
+
+
 class AsyncTools:
     """One awaitable method per catalog tool (mixed into ``AsyncToolpack``)."""
 
@@ -2193,6 +2219,19 @@ class AsyncTools:
         if level is not None:
             arguments["level"] = level
         return await self._typed("validate_diagram", arguments)  # type: ignore[no-any-return]
+
+    async def render_diagram(self, *, project_path: str | None = None, target: str | None = None) -> RenderDiagramResult:
+        """
+        Renders one entity's D2 diagram as SVG with the real d2 and the project's layout and theme: target is system, system/container or system/container/component (ids or names); without a target, the system landscape build_docs draws from the systems and their relationships. Renders go through the project's d2 cache (.loko/cache/d2, as build_docs), so an unchanged diagram is rendered once; cached says whether this one was. An entity without a diagram is NOT_FOUND; a diagram d2 refuses is INVALID_SYNTAX with d2's line and column. Writes only the cache.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        if target is not None:
+            arguments["target"] = target
+        return await self._typed("render_diagram", arguments)  # type: ignore[no-any-return]
 
 
 class SyncTools:
@@ -2711,3 +2750,16 @@ class SyncTools:
         if level is not None:
             arguments["level"] = level
         return self._typed("validate_diagram", arguments)  # type: ignore[no-any-return]
+
+    def render_diagram(self, *, project_path: str | None = None, target: str | None = None) -> RenderDiagramResult:
+        """
+        Renders one entity's D2 diagram as SVG with the real d2 and the project's layout and theme: target is system, system/container or system/container/component (ids or names); without a target, the system landscape build_docs draws from the systems and their relationships. Renders go through the project's d2 cache (.loko/cache/d2, as build_docs), so an unchanged diagram is rendered once; cached says whether this one was. An entity without a diagram is NOT_FOUND; a diagram d2 refuses is INVALID_SYNTAX with d2's line and column. Writes only the cache.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if project_path is not None:
+            arguments["project_path"] = project_path
+        if target is not None:
+            arguments["target"] = target
+        return self._typed("render_diagram", arguments)  # type: ignore[no-any-return]

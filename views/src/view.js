@@ -12,7 +12,8 @@ import {
  * the host sends (and every result of a call the view makes) with `render`.
  *
  * `render(result, view)` returns the nodes to show; `view.call(tool, args)` calls a tool
- * through the host and renders its answer; `view.input` is the last tool input.
+ * through the host and renders its answer, `view.ask(tool, args)` only returns it;
+ * `view.input` is the last tool input.
  */
 export function startView(name, render) {
   const root = document.getElementById("root");
@@ -21,6 +22,10 @@ export function startView(name, render) {
     input: {},
     tool: undefined,
     app,
+    /** Calls `tool` through the host and returns its answer; the view stays as it is. */
+    ask(tool, args) {
+      return app.callServerTool({ name: tool, arguments: args });
+    },
     /** Calls `tool` through the host and shows its answer in place of this one. */
     async call(tool, args) {
       root.setAttribute("aria-busy", "true");

@@ -7,7 +7,7 @@
 // - every vector of each view's tools renders without a console error, and the DOM holds
 //   what the answer holds (rows, times, names, delays, cancellations, error codes);
 // - a view's own tool calls reach the server and the view updates (departures refresh,
-//   architecture drill-down, toilet station choice);
+//   architecture drill-down and its D2 diagrams, toilet station choice);
 // - screenshots at 1280 and 360 px, light and dark, into docs/views/;
 // - each page is under 100 KB gzipped and renders an answer in under 100 ms (median of 20).
 //
@@ -263,6 +263,25 @@ describe("every vector of each view's tools, shown", () => {
   }
 });
 
+/** Waits for the diagram image `alt`, and checks that the browser drew its SVG. */
+async function drawn(alt) {
+  const image = view().getByRole("img", { name: alt, exact: true });
+  await image.waitFor();
+  assert.match(await image.getAttribute("src"), /^data:image\/svg\+xml;charset=utf-8,%3C/);
+  await image.evaluate((img) => img.decode());
+  assert.ok((await image.evaluate((img) => img.naturalWidth)) > 0, `${alt} has a size`);
+}
+
+/** Waits until no diagram of the shown view is still loading. */
+async function settled() {
+  const loading = view().locator('figure.diagram[data-state="loading"]');
+  for (let i = 0; i < 200 && (await loading.count()) > 0; i += 1) await page.waitForTimeout(50);
+  assert.equal(await loading.count(), 0, "every diagram loaded");
+  await view().locator("figure.diagram img").evaluateAll((images) => Promise.all(images.map((i) => i.decode())));
+  // The view reports its new height; the host resizes the frame.
+  await page.waitForTimeout(200);
+}
+
 /** The first vector case of `tool` named like `name`. */
 function vectorOf(tool, name) {
   const found = loadVectors().find((v) => v.tool === tool && v.case.name.includes(name));
@@ -297,9 +316,15 @@ describe("a view's own tool calls go through the host to the server", () => {
       const input = { project_path: project, detail: "structure" };
       const result = await client.callTool({ name: "query_architecture", arguments: input });
       await show(VIEW_OF.query_architecture, client, input, result);
+      // The landscape and each open system's diagram, rendered by d2 on the server.
+      for (const alt of ["Diagram of the landscape", "Diagram of Online Shop"]) await drawn(alt);
       await view().getByRole("button", { name: "Open Payments" }).click();
       await view().getByText("Card Processor").waitFor();
       await view().getByText("scores each payment with").waitFor();
+      await drawn("Diagram of Payments");
+      // A component's diagram is asked for when its "Diagram" is opened.
+      await view().locator("li.component", { hasText: "Card Processor" }).locator("summary", { hasText: "Diagram" }).click();
+      await drawn("Diagram of Card Processor");
     } finally {
       await client.close();
       rmSync(home, { recursive: true, force: true });
@@ -363,6 +388,7 @@ describe("size, speed and screenshots", () => {
             await page.setViewportSize({ width, height: 800 });
             await show(VIEW_OF[tool], client, input, result, { theme, width });
             if (name === "journey") await view().locator("button.option").first().click();
+            if (name === "architecture") await settled();
             await page.waitForTimeout(50);
             await page.locator("#view").screenshot({ path: path.join(out, `${name}-${width}-${theme}.png`) });
           }

@@ -34,6 +34,7 @@ mod query_project;
 mod relationship_file;
 mod relationship_tools;
 mod relationships;
+mod render_diagram;
 mod response;
 mod search_elements;
 mod settings;
@@ -77,6 +78,7 @@ pub use relationship_tools::{
     FindRelationshipsRequest, FindRelationshipsResult, FoundRelationship, ListRelationships,
     ListRelationshipsRequest, ListRelationshipsResult, RelationshipEntry,
 };
+pub use render_diagram::{RenderDiagram, RenderDiagramRequest, RenderDiagramResult};
 pub use response::{LokoErrorBody, LokoErrorCode, LokoErrorEnvelope, LokoResponse};
 pub use search_elements::{
     FoundElement, SearchElements, SearchElementsRequest, SearchElementsResult,

@@ -11,6 +11,7 @@ use sha2::{Digest, Sha256};
 
 use super::super::d2::D2;
 use super::super::fence::store;
+use super::super::model::Project;
 use crate::report;
 
 /// The cache directory, project-relative.
@@ -53,6 +54,23 @@ pub struct Options {
     pub read_cache: bool,
     /// Progress steps before and in all (diagrams are the first steps).
     pub progress_total: f64,
+}
+
+impl Options {
+    /// The options of `project` (its layout, theme and cache setting), reading the cache
+    /// when `read_cache`, with `progress_total` steps in all.
+    pub fn of(project: &Project, read_cache: bool, progress_total: f64) -> Self {
+        Self {
+            layout: project.settings.layout().to_owned(),
+            theme: project.settings.theme_id(),
+            cache: project
+                .settings
+                .d2_cache
+                .then(|| project.root.path().join(CACHE_DIR)),
+            read_cache,
+            progress_total,
+        }
+    }
 }
 
 /// Renders `jobs` with `d2`, at most `workers` at a time.

@@ -7,7 +7,7 @@
 //! re-writes only what changed. Progress goes out through [`crate::report`], one step
 //! per diagram and per page.
 
-mod diagrams;
+pub(super) mod diagrams;
 mod html;
 mod markdown_docs;
 mod output;
@@ -24,6 +24,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use diagrams::CACHE_DIR;
+pub(super) use html::landscape;
 
 use super::project_tool::answer;
 use super::response::{Failure, LokoErrorCode, LokoResponse};

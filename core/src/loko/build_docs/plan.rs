@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use super::diagrams::{self, CACHE_DIR};
+use super::diagrams;
 use super::html::{self, LANDSCAPE};
 use super::output::{self, BuildLock};
 use super::{BuildDocsRequest, Formats, tree};
@@ -133,16 +133,7 @@ pub(super) async fn plan(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<Pla
     let pages = if formats.html { docs + 1 } else { 0 }
         + if formats.markdown { docs + 1 } else { 0 }
         + usize::from(chromium.is_some());
-    let options = diagrams::Options {
-        layout: project.settings.layout().to_owned(),
-        theme: project.settings.theme_id(),
-        cache: project
-            .settings
-            .d2_cache
-            .then(|| project.root.path().join(CACHE_DIR)),
-        read_cache: incremental,
-        progress_total: (jobs.len() + pages) as f64,
-    };
+    let options = diagrams::Options::of(&project, incremental, (jobs.len() + pages) as f64);
     Ok(Plan {
         project,
         edges,
