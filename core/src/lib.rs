@@ -39,6 +39,7 @@ mod error_code;
 pub mod error_kind;
 mod family_state;
 pub mod http;
+pub mod icons;
 mod rate_limit;
 pub mod report;
 pub mod schema;

@@ -4,6 +4,7 @@
 //! annotations; there is no per-tool code here.
 
 mod auth;
+mod icons;
 mod notify;
 mod server;
 mod toolsets;

@@ -6,7 +6,7 @@ use std::time::Duration;
 use rmcp::ErrorData as McpError;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, Implementation,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, Implementation,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
     ReadResourceResponse, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
 };
@@ -38,6 +38,11 @@ impl Default for ServerLimits {
         }
     }
 }
+
+/// How long a host may keep a `tools/list` or `resources/list` answer (`ttlMs`): the
+/// catalog and the views are fixed for the life of the process. The scope is private,
+/// since what a caller sees depends on its scopes and headers.
+pub(crate) const LIST_TTL_MS: u64 = 60 * 60 * 1000;
 
 /// The JSON-RPC error code of a call refused because too many are in flight.
 pub const SERVER_BUSY: i32 = -32001;
@@ -131,6 +136,7 @@ fn mcp_tool(entry: &ToolEntry) -> Tool {
     }
     Tool::new(spec.name, spec.description, entry.input_schema.clone())
         .with_title(spec.title)
+        .with_icons(crate::icons::of(spec.toolset))
         .with_raw_output_schema(entry.output_schema.clone())
         .with_annotations(annotations)
 }
@@ -154,10 +160,12 @@ impl ServerHandler for ToolpackServer {
                 .enable_resources()
                 .build(),
         )
-        .with_server_info(Implementation::new(
-            "toolpack-mcp",
-            env!("CARGO_PKG_VERSION"),
-        ))
+        .with_server_info(
+            Implementation::new("toolpack-mcp", env!("CARGO_PKG_VERSION"))
+                .with_title("toolpack")
+                .with_icons(crate::icons::server())
+                .with_website_url(env!("CARGO_PKG_HOMEPAGE")),
+        )
         .with_instructions(
             "Tools for London transport (TfL), Finnish public transport (Digitransit) and \
 C4 architecture docs (loko). Every result is JSON with the tool's contract fields; errors carry a \
@@ -183,7 +191,9 @@ machine-readable code.",
             .filter(|(entry, _)| choice.allows(&entry.spec))
             .map(|(_, tool)| tool.clone())
             .collect();
-        Ok(ListToolsResult::with_all_items(listed))
+        Ok(ListToolsResult::with_all_items(listed)
+            .with_ttl_ms(LIST_TTL_MS)
+            .with_cache_scope(CacheScope::Private))
     }
 
     async fn call_tool(

@@ -6,12 +6,13 @@
 use std::sync::LazyLock;
 
 use rmcp::ErrorData as McpError;
-use rmcp::model::{ListResourcesResult, ReadResourceResult, Resource, Tool};
+use rmcp::model::{CacheScope, ListResourcesResult, ReadResourceResult, Resource, Tool};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};
 use toolpack::views::{self, EXTENSION_ID, View};
 use toolpack::{Caller, ToolEntry};
 
+use crate::server::LIST_TTL_MS;
 use crate::toolsets::ToolChoice;
 
 /// Whether the client of this request announced the MCP Apps extension (in its
@@ -61,7 +62,12 @@ static CONVERTED: LazyLock<Vec<Result<(Resource, ReadResourceResult), String>>> 
             .iter()
             .map(|view| {
                 let resource = serde_json::from_value(view.resource_json());
-                let read = serde_json::from_value(view.read_json());
+                // A page is the same for every caller, for the life of the process.
+                let read =
+                    serde_json::from_value::<ReadResourceResult>(view.read_json()).map(|read| {
+                        read.with_ttl_ms(LIST_TTL_MS)
+                            .with_cache_scope(CacheScope::Public)
+                    });
                 resource
                     .and_then(|r| Ok((r, read?)))
                     .map_err(|e| e.to_string())
@@ -87,7 +93,9 @@ pub fn list<'a>(views: impl Iterator<Item = &'a View>) -> Result<ListResourcesRe
     let resources = views
         .map(|view| converted(view).map(|(resource, _)| resource.clone()))
         .collect::<Result<_, _>>()?;
-    Ok(ListResourcesResult::with_all_items(resources))
+    Ok(ListResourcesResult::with_all_items(resources)
+        .with_ttl_ms(LIST_TTL_MS)
+        .with_cache_scope(CacheScope::Private))
 }
 
 /// The `resources/read` answer for `uri`, among the `visible` views.

@@ -4,6 +4,7 @@ mod common;
 
 use std::collections::BTreeMap;
 
+use rmcp::model::{CacheScope, Icon};
 use serde_json::json;
 use toolpack::{Catalog, Config, Toolpack};
 
@@ -46,6 +47,73 @@ async fn tools_list_carries_schemas_and_annotations_from_the_catalog() {
         );
         assert_eq!(tool.title.as_deref(), Some(entry.spec.title));
     }
+}
+
+/// The SVG of the one `data:` icon in `icons`.
+fn svg_of(icons: Option<&[Icon]>) -> String {
+    use base64::Engine;
+    let [icon] = icons.expect("icons") else {
+        panic!("one icon: {icons:?}");
+    };
+    assert_eq!(icon.mime_type.as_deref(), Some("image/svg+xml"));
+    assert_eq!(icon.sizes, Some(vec!["any".to_owned()]));
+    let data = icon
+        .src
+        .strip_prefix("data:image/svg+xml;base64,")
+        .expect("a data: URI, nothing to fetch");
+    let bytes = base64::engine::general_purpose::STANDARD
+        .decode(data)
+        .unwrap();
+    String::from_utf8(bytes).unwrap()
+}
+
+#[tokio::test]
+async fn the_server_and_each_tool_carry_an_icon_and_the_server_its_title_and_site() {
+    let client = connect(BTreeMap::new()).await;
+    let info = client.peer_info().expect("initialised");
+    let server = info
+        .server_info
+        .as_ref()
+        .expect("the server's implementation info");
+    assert_eq!(server.title.as_deref(), Some("toolpack"));
+    assert_eq!(
+        server.website_url.as_deref(),
+        Some(env!("CARGO_PKG_HOMEPAGE"))
+    );
+    assert_eq!(
+        svg_of(server.icons.as_deref()),
+        toolpack::icons::TOOLPACK.trim_end()
+    );
+    let tools = client.list_all_tools().await.unwrap();
+    assert!(!tools.is_empty());
+    for tool in &tools {
+        let entry = Catalog::get().find(&tool.name).unwrap();
+        let family = toolpack::icons::of(entry.spec.toolset);
+        assert_eq!(
+            svg_of(tool.icons.as_deref()),
+            family.trim_end(),
+            "{}",
+            tool.name
+        );
+    }
+}
+
+#[tokio::test]
+async fn tools_list_answers_in_catalog_order_every_time_and_says_how_long_to_keep_it() {
+    let client = connect(BTreeMap::new()).await;
+    let first = client.list_tools(None).await.unwrap();
+    let second = client.list_tools(None).await.unwrap();
+    assert_eq!(first.tools, second.tools);
+    let names: Vec<&str> = first.tools.iter().map(|t| &*t.name).collect();
+    let in_catalog_order: Vec<&str> = Catalog::get()
+        .entries()
+        .iter()
+        .map(|e| e.spec.name)
+        .filter(|name| names.contains(name))
+        .collect();
+    assert_eq!(names, in_catalog_order);
+    assert_eq!(first.ttl_ms, Some(3_600_000));
+    assert_eq!(first.cache_scope, Some(CacheScope::Private));
 }
 
 #[tokio::test]

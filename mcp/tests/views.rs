@@ -7,7 +7,8 @@ mod common;
 use std::collections::BTreeMap;
 
 use rmcp::model::{
-    ClientCapabilities, ClientConfig, Implementation, ReadResourceRequestParams, ResourceContents,
+    CacheScope, ClientCapabilities, ClientConfig, Implementation, ReadResourceRequestParams,
+    ResourceContents,
 };
 use rmcp::service::{RoleClient, RunningService};
 use serde_json::{Value, json};
@@ -83,7 +84,11 @@ async fn a_client_that_shows_views_is_told_each_tools_view_and_others_are_not() 
 #[tokio::test]
 async fn the_views_are_resources_with_their_mime_type_csp_and_page() {
     let client = common::duplex_client(common::server_with(&with_keys()), ()).await;
-    let resources = client.list_all_resources().await.unwrap();
+    let listed = client.list_resources(None).await.unwrap();
+    // Fixed for the life of the process; who sees which depends on the caller.
+    assert_eq!(listed.ttl_ms, Some(3_600_000));
+    assert_eq!(listed.cache_scope, Some(CacheScope::Private));
+    let resources = listed.resources;
     let uris: Vec<&str> = resources.iter().map(|r| r.uri.as_str()).collect();
     assert_eq!(uris, views::all().iter().map(|v| v.uri).collect::<Vec<_>>());
     for resource in &resources {
@@ -94,6 +99,9 @@ async fn the_views_are_resources_with_their_mime_type_csp_and_page() {
             .read_resource(ReadResourceRequestParams::new(resource.uri.clone()))
             .await
             .unwrap();
+        // A page is the same for every caller.
+        assert_eq!(read.ttl_ms, Some(3_600_000));
+        assert_eq!(read.cache_scope, Some(CacheScope::Public));
         let [
             ResourceContents::TextResourceContents {
                 uri,
