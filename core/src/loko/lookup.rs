@@ -10,6 +10,19 @@ pub fn system<'a>(project: &'a Project, wanted: &str) -> Result<&'a Entity, Fail
     child(&project.systems, Level::System, wanted, "")
 }
 
+/// The entity at `path` (ids or names, outermost first: a system, then a container in
+/// it, then a component in that); at most three parts.
+pub fn at_path<'a>(project: &'a Project, path: &[impl AsRef<str>]) -> Result<&'a Entity, Failure> {
+    let (first, rest) = path
+        .split_first()
+        .ok_or_else(|| Failure::invalid("an entity path needs at least a system"))?;
+    let mut found = system(project, first.as_ref())?;
+    for (wanted, level) in rest.iter().zip([Level::Container, Level::Component]) {
+        found = child_of(found, level, wanted.as_ref())?;
+    }
+    Ok(found)
+}
+
 /// The child of `parent` that `wanted` (an id or a name) means.
 pub fn child_of<'a>(parent: &'a Entity, level: Level, wanted: &str) -> Result<&'a Entity, Failure> {
     let within = format!(" in {} '{}'", parent.level.role(), parent.id);

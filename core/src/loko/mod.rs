@@ -135,6 +135,19 @@ impl LokoState {
         self.projects.load(root, &self.files)
     }
 
+    /// The text of the project file `file` (project-relative, e.g. a diagram) under `root`,
+    /// read through the file cache (blocking: call it on the blocking pool).
+    pub(crate) fn read_project_file(
+        &self,
+        root: &std::path::Path,
+        file: &str,
+    ) -> Result<String, Failure> {
+        self.files
+            .read(&root.join(file))
+            .map(|(_, text)| text.to_string())
+            .map_err(|e| fence::io_failure(std::path::Path::new(file), &e))
+    }
+
     /// The edit lock of the project at `root`.
     pub(crate) fn edit_lock(&self, root: &std::path::Path) -> Arc<tokio::sync::Mutex<()>> {
         let mut edits = self.edits.lock().unwrap_or_else(|e| e.into_inner());

@@ -9,7 +9,7 @@ use serde::{Deserialize, Serialize};
 use super::D2;
 use super::build_docs::{diagrams, landscape};
 use super::lookup;
-use super::model::{Entity, Level, Project};
+use super::model::Project;
 use super::project_tool::{answer, blocking, load_project};
 use super::relationships;
 use super::response::{Failure, LokoErrorCode, LokoResponse};
@@ -156,7 +156,7 @@ async fn entity_diagram(
     project: &Project,
     path: &[&str],
 ) -> Result<Drawn, Failure> {
-    let entity = find(project, path)?;
+    let entity = lookup::at_path(project, path)?;
     let Some(file) = entity.diagram.clone() else {
         return Err(Failure::not_found(format!(
             "{} '{}' has no diagram",
@@ -168,15 +168,12 @@ async fn entity_diagram(
     let source = match &entity.diagram_source {
         Some(text) => text.to_string(),
         None => {
-            let (loko, absolute) = (toolpack.loko(), project.root.path().join(&file));
-            let shown = file.clone();
-            blocking(move || {
-                loko.files
-                    .read(&absolute)
-                    .map(|(_, text)| text.to_string())
-                    .map_err(|e| super::fence::io_failure(std::path::Path::new(&shown), &e))
-            })
-            .await?
+            let (loko, root, file) = (
+                toolpack.loko(),
+                project.root.path().to_owned(),
+                file.clone(),
+            );
+            blocking(move || loko.read_project_file(&root, &file)).await?
         }
     };
     Ok(Drawn {
@@ -185,15 +182,6 @@ async fn entity_diagram(
         source_path: Some(file),
         source,
     })
-}
-
-/// The entity of `path` (a system, then a container in it, then a component in that).
-fn find<'a>(project: &'a Project, path: &[&str]) -> Result<&'a Entity, Failure> {
-    let mut entity = lookup::system(project, path[0])?;
-    for (wanted, level) in path[1..].iter().zip([Level::Container, Level::Component]) {
-        entity = lookup::child_of(entity, level, wanted)?;
-    }
-    Ok(entity)
 }
 
 #[cfg(test)]

@@ -15,7 +15,7 @@ use super::fence::{self, WriteMode, write_atomic};
 use super::frontmatter_edit;
 use super::lookup;
 use super::markdown::{self, Document};
-use super::model::{Entity, Level, Project, display_name};
+use super::model::{Entity, Level, display_name};
 use super::project_tool::{answer, edit};
 use super::response::{Failure, LokoErrorCode, LokoResponse};
 use crate::Toolpack;
@@ -307,7 +307,7 @@ async fn update(
 ) -> Result<UpdateEntityResult, Failure> {
     edit(toolpack, project_path, move |root, loko| {
         let project = loko.project(root.clone())?;
-        let entity = entity(&project, &path)?;
+        let entity = lookup::at_path(&project, &path)?;
         let file = root.resolve(Path::new(&entity.file))?;
         let text = fence::read_text(&file).ok_or_else(|| {
             Failure::internal("Unable to read the entity's file").details(entity.file.clone())
@@ -352,15 +352,6 @@ async fn update(
         })
     })
     .await
-}
-
-/// The entity at `path` (ids or names, outermost first).
-fn entity<'a>(project: &'a Project, path: &[String]) -> Result<&'a Entity, Failure> {
-    let mut found = lookup::system(project, &path[0])?;
-    for (wanted, level) in path[1..].iter().zip([Level::Container, Level::Component]) {
-        found = lookup::child_of(found, level, wanted)?;
-    }
-    Ok(found)
 }
 
 fn invalid_frontmatter(entity: &Entity, problem: String) -> Failure {

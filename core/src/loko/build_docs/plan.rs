@@ -153,19 +153,15 @@ pub(super) async fn plan(toolpack: &Toolpack, r: BuildDocsRequest) -> Result<Pla
 /// A render job for every entity's diagram source, read through the project's file
 /// cache (blocking file I/O: run it on the blocking pool).
 fn diagram_jobs(toolpack: &Toolpack, project: &Project) -> Result<Vec<diagrams::Job>, Failure> {
+    let loko = toolpack.loko();
     tree::docs(project)
         .iter()
         .filter_map(|doc| doc.entity.diagram.as_ref().map(|d| (doc.key.clone(), d)))
         .map(|(name, diagram)| {
-            let (_, text) = toolpack
-                .loko()
-                .files
-                .read(&project.root.path().join(diagram))
-                .map_err(|e| crate::loko::fence::io_failure(Path::new(diagram), &e))?;
             Ok(diagrams::Job {
                 name,
                 source_path: diagram.clone(),
-                source: text.to_string(),
+                source: loko.read_project_file(project.root.path(), diagram)?,
             })
         })
         .collect()
