@@ -8,6 +8,7 @@ use std::time::Instant;
 use anyhow::{Result, bail};
 use xshell::{Shell, cmd};
 
+use crate::install_hosts;
 use crate::package::{self, VERSION};
 use crate::shell::{find_file, path_without_rust, section, temp_dir};
 
@@ -39,6 +40,13 @@ pub fn run(sh: &Shell) -> Result<()> {
         (
             "JAR into the local Maven repository, used by coordinates",
             jar,
+        ),
+        ("server.json by the MCP Registry's schema", |sh, dist, _| {
+            install_hosts::server_json_valid(sh, dist)
+        }),
+        (
+            "the server by uvx, pipx, npx, its bundle and every host configuration",
+            |sh, dist, _| install_hosts::hosts_run_it(sh, dist),
         ),
     ] {
         section(&format!("install: {what}"));

@@ -11,6 +11,7 @@
 //! cargo xtask public-api [--check]       # core/public-api.txt: the crate's public API
 //! cargo xtask package                    # release artifacts in target/dist (./scripts/package)
 //! cargo xtask views [--check]            # the MCP Apps views' parts in core/data/views/
+//! cargo xtask cold-start [--runs N]      # spawn to first tools/list of each server package
 //! ```
 
 mod bindings;
@@ -18,7 +19,9 @@ mod codegen;
 mod cycles;
 mod hack;
 mod install;
+mod install_hosts;
 mod lint_probe;
+mod listing;
 mod package;
 mod public_api;
 mod shell;
@@ -92,6 +95,14 @@ enum Task {
     /// Build the release artifacts into `target/dist/` and write `target/dist/MANIFEST.txt`
     /// (`cargo xtask test install` then installs each as a user does).
     Package,
+    /// Measure how long each way of running the server (the bare binary, the npm command,
+    /// `npx`, `uvx`, `pipx run`) takes from spawn to its first `tools/list` answer, from the
+    /// artifacts in `target/dist/` with warm caches: medians of interleaved runs.
+    ColdStart {
+        /// Runs of each launch.
+        #[arg(long, default_value_t = 20)]
+        runs: u32,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -109,5 +120,6 @@ fn main() -> anyhow::Result<()> {
         Task::Hack { check } => hack::run(&sh, check),
         Task::Package => package::run(&sh),
         Task::Views { check } => views::run(&sh, check),
+        Task::ColdStart { runs } => install_hosts::cold_start(&sh, runs),
     }
 }

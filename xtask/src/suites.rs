@@ -63,7 +63,7 @@ impl Suite {
         match self {
             Self::Rust | Self::Mcp => &[ToolName::D2, ToolName::Apt, ToolName::Oauth],
             Self::Conformance => &[ToolName::Conformance],
-            Self::Package | Self::Install => &[ToolName::Release],
+            Self::Package | Self::Install => &[ToolName::Release, ToolName::Hosts],
             Self::Python | Self::Node => &[ToolName::D2, ToolName::Oauth, ToolName::Release],
             Self::Kotlin => &[ToolName::D2, ToolName::Oauth],
             Self::Browser => &[ToolName::D2, ToolName::Apt, ToolName::Browser],
@@ -114,7 +114,10 @@ pub fn run(sh: &Shell, suites: &[Suite]) -> Result<()> {
             Suite::Mcp => mcp(sh)?,
             Suite::Conformance => conformance(sh)?,
             Suite::Package => match early_package.take() {
-                Some(background) => background.finish()?,
+                Some(background) => {
+                    background.finish()?;
+                    crate::package::adopt(sh)?;
+                }
                 None => crate::package::run(sh)?,
             },
             Suite::Python => python(sh)?,

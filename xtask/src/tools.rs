@@ -30,6 +30,20 @@ const RELEASE_TOOLS: [&str; 4] = [
 ];
 /// Where the release toolchain's virtual environment is.
 pub const RELEASE_VENV: &str = "target/tools/release";
+/// The MCP Bundle CLI that packs and validates the bundle (npm).
+const MCPB_CLI: &str = "@anthropic-ai/mcpb@2.1.2";
+/// Its command, once installed.
+pub const MCPB: &str = "target/tools/hosts/node_modules/.bin/mcpb";
+/// What the host checks run the server packages with (PyPI): uv (`uvx`), pipx, the
+/// official MCP Python SDK as the client, and PyYAML for Goose's configuration.
+const HOST_TOOLS: [&str; 4] = ["uv==0.9.11", "pipx==1.8.0", "mcp==2.3.0", "pyyaml==6.0.3"];
+/// Their virtual environment.
+pub const HOSTS_VENV: &str = "target/tools/hosts/venv";
+/// The pip that pipx puts in its shared environment, as a wheel: the host checks install
+/// from local files only, and pipx asks for a pip on its first run.
+const PIPX_SHARED_PIP: &str = "pip==25.3";
+/// Where that wheel is kept.
+pub const HOSTS_WHEELS: &str = "target/tools/hosts/wheels";
 
 /// One thing to install.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
@@ -47,6 +61,10 @@ pub enum ToolName {
     Browser,
     /// zig, cargo-zigbuild, maturin and auditwheel (PyPI), in `target/tools/release`.
     Release,
+    /// The MCP Bundle CLI (npm) in `target/tools/hosts`; uv, pipx, the MCP Python SDK and
+    /// PyYAML (PyPI) in `target/tools/hosts/venv`: packing the bundle, and running the
+    /// server packages as hosts do.
+    Hosts,
 }
 
 impl ToolName {
@@ -57,6 +75,7 @@ impl ToolName {
         Self::Conformance,
         Self::Browser,
         Self::Release,
+        Self::Hosts,
     ];
 }
 
@@ -76,6 +95,9 @@ impl ToolName {
             ToolName::Conformance => file("target/conformance/node_modules/.bin/conformance"),
             ToolName::Browser => file("target/browser/node_modules/playwright-core"),
             ToolName::Release => file(&format!("{RELEASE_VENV}/bin/cargo-zigbuild")),
+            ToolName::Hosts => {
+                file(MCPB) && file(&format!("{HOSTS_VENV}/bin/uvx")) && file(HOSTS_WHEELS)
+            }
         }
     }
 
@@ -88,6 +110,7 @@ impl ToolName {
             ToolName::Conformance => "conformance",
             ToolName::Browser => "browser",
             ToolName::Release => "release",
+            ToolName::Hosts => "hosts",
         }
     }
 }
@@ -125,6 +148,7 @@ pub fn install(sh: &Shell, tools: &[ToolName]) -> Result<()> {
                 "playwright-core",
             )?,
             ToolName::Release => release(sh)?,
+            ToolName::Hosts => hosts(sh)?,
         }
     }
     Ok(())
@@ -184,6 +208,35 @@ fn release(sh: &Shell) -> Result<()> {
     }
     let zigbuild = format!("{RELEASE_VENV}/bin/cargo-zigbuild");
     cmd!(sh, "{zigbuild} --version").run()?;
+    Ok(())
+}
+
+/// The bundle CLI and the hosts' runners, unless they are there.
+fn hosts(sh: &Shell) -> Result<()> {
+    npm_project(
+        sh,
+        "target/tools/hosts",
+        "toolpack-hosts",
+        &[MCPB_CLI],
+        ".bin/mcpb",
+    )?;
+    section(&format!("tools: {} in {HOSTS_VENV}", HOST_TOOLS.join(" ")));
+    if !ToolName::Hosts.present(sh) {
+        sh.remove_path(HOSTS_VENV)?;
+        cmd!(sh, "python3 -m venv {HOSTS_VENV}").run()?;
+        let pip = format!("{HOSTS_VENV}/bin/pip");
+        cmd!(
+            sh,
+            "{pip} install -q --disable-pip-version-check {HOST_TOOLS...}"
+        )
+        .run()?;
+        cmd!(
+            sh,
+            "{pip} download -q --disable-pip-version-check --no-deps -d {HOSTS_WHEELS} {PIPX_SHARED_PIP}"
+        )
+        .run()?;
+    }
+    cmd!(sh, "{MCPB} --version").run()?;
     Ok(())
 }
 

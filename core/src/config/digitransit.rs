@@ -2,7 +2,7 @@
 
 use std::str::FromStr;
 
-use super::setting::{ConfigError, number, parsed, secret, settings_table, url};
+use super::setting::{ConfigError, SettingValue, number, parsed, secret, settings_table, url};
 use crate::secret::Secret;
 
 /// Default Digitransit base URL.
@@ -35,6 +35,10 @@ pub enum DigitransitRouter {
     Finland,
     /// Varsinais-Suomi.
     Varely,
+}
+
+impl SettingValue for DigitransitRouter {
+    const SECRET: bool = false;
 }
 
 impl DigitransitRouter {

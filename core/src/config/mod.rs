@@ -28,7 +28,7 @@ use tfl::TflSettings;
 
 pub use common::DEFAULT_RATE_LIMIT_PER_SECOND;
 pub use digitransit::{DEFAULT_DIGITRANSIT_BASE_URL, DigitransitRouter};
-pub use setting::ConfigError;
+pub use setting::{ConfigError, SettingInfo};
 pub use tfl::DEFAULT_TFL_API_BASE_URL;
 
 /// The environment names of every setting, from every family's table.
@@ -378,6 +378,19 @@ pub fn setting_names() -> impl Iterator<Item = &'static str> {
     .copied()
 }
 
+/// What every fixed setting is (name, doc, whether secret), in the order of
+/// [`setting_names`].
+pub fn settings() -> impl Iterator<Item = &'static SettingInfo> {
+    [
+        CommonSettings::INFO,
+        TflSettings::INFO,
+        DigitransitSettings::INFO,
+        LokoSettings::INFO,
+    ]
+    .into_iter()
+    .flatten()
+}
+
 /// The per-tool rate-limit environment name of `tool`, e.g. `stationToilets` →
 /// `TOOLPACK_RATE_LIMIT_STATION_TOILETS`.
 pub fn rate_limit_env_name(tool: &str) -> String {
@@ -424,6 +437,35 @@ mod tests {
         assert_eq!(
             config(&[("XDG_DATA_HOME", "/xdg"), ("TOOLPACK_DATA_DIR", "/srv/tp")]).data_dir(),
             Some(PathBuf::from("/srv/tp"))
+        );
+    }
+
+    #[test]
+    fn every_setting_is_described_and_the_keys_are_the_secrets() {
+        let names: Vec<_> = settings().map(|s| s.name).collect();
+        assert_eq!(names, setting_names().collect::<Vec<_>>());
+        let secrets: Vec<_> = settings().filter(|s| s.secret).map(|s| s.name).collect();
+        assert_eq!(
+            secrets,
+            [
+                env::TOOLPACK_DATABASE_URL,
+                env::TFL_API_KEY,
+                env::DIGITRANSIT_API_KEY
+            ]
+        );
+        for setting in settings() {
+            let text = setting.description();
+            assert!(
+                text.ends_with('.') || text.ends_with(')'),
+                "{}: {text:?}",
+                setting.name
+            );
+            assert!(!text.contains("  "), "{}: {text:?}", setting.name);
+        }
+        let tfl = settings().find(|s| s.name == env::TFL_API_KEY).unwrap();
+        assert_eq!(
+            tfl.description(),
+            "TfL API key (sent as the `app_key` header). Required by `planJourney`."
         );
     }
 

@@ -29,11 +29,51 @@ impl ConfigError {
     }
 }
 
+/// What a setting is, for the people and files that describe it (the MCP Registry's
+/// `server.json`, a bundle's user configuration): one entry per setting of every table.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SettingInfo {
+    /// The environment name, e.g. `TFL_API_KEY`.
+    pub name: &'static str,
+    /// The setting's doc comment as written, one line per source line.
+    pub doc: &'static str,
+    /// Whether the value is a secret (an API key, a URL carrying a password).
+    pub secret: bool,
+}
+
+impl SettingInfo {
+    /// The doc comment as one paragraph (source lines joined by a space).
+    pub fn description(&self) -> String {
+        self.doc
+            .lines()
+            .map(str::trim)
+            .collect::<Vec<_>>()
+            .join(" ")
+    }
+}
+
+/// What kind of value a setting holds; the compiler asks for an impl of each type a
+/// table uses, so a new kind of setting has to say whether it is secret.
+pub(crate) trait SettingValue {
+    /// Whether values of this type are secrets.
+    const SECRET: bool;
+}
+
+impl SettingValue for Option<Secret> {
+    const SECRET: bool = true;
+}
+
+macro_rules! plain_setting_values {
+    ($($ty:ty),*) => { $(impl SettingValue for $ty { const SECRET: bool = false; })* };
+}
+plain_setting_values!(String, u32, Option<PathBuf>, Vec<PathBuf>, Option<Duration>);
+
 /// A table of settings: `Table { field: Type = default, ENV_NAME, parser; … }`, each
 /// with its doc comment. Defines the struct (one public field per setting), its
 /// `Default`, a module `env` with one constant per environment name, `Table::NAMES`,
-/// and `Table::set(name, value)`, which parses with the setting's parser (a
-/// `fn(&str, &str) -> Result<Type, ConfigError>` given the name and a non-blank value).
+/// `Table::INFO` (each setting's [`SettingInfo`]) and `Table::set(name, value)`, which
+/// parses with the setting's parser (a `fn(&str, &str) -> Result<Type, ConfigError>`
+/// given the name and a non-blank value).
 macro_rules! settings_table {
     ($(#[doc = $table_doc:literal])* $table:ident {
         $($(#[doc = $doc:literal])* $field:ident: $ty:ty = $default:expr, $env:ident, $parse:expr;)*
@@ -58,6 +98,15 @@ macro_rules! settings_table {
         impl $table {
             /// Every setting name of this table.
             pub const NAMES: &[&str] = &[$(env::$env,)*];
+
+            /// What each setting of this table is.
+            pub const INFO: &[$crate::config::SettingInfo] = &[$(
+                $crate::config::SettingInfo {
+                    name: env::$env,
+                    doc: concat!($($doc, "\n",)*),
+                    secret: <$ty as $crate::config::setting::SettingValue>::SECRET,
+                },
+            )*];
 
             /// Sets setting `name` from a non-blank `value`; `Ok(false)` when this table
             /// has no setting of that name.

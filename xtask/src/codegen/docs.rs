@@ -243,6 +243,9 @@ pub enum Section {
     ErrorKinds,
     /// The root README's tool table.
     Tools,
+    /// The server README's `mcp-name:` line, by which the MCP Registry accepts the PyPI
+    /// and crates.io packages as the server's.
+    Listing,
 }
 
 impl Section {
@@ -250,6 +253,7 @@ impl Section {
         match self {
             Self::ErrorKinds => "error kinds",
             Self::Tools => "tools",
+            Self::Listing => "listing",
         }
     }
 }

@@ -5,6 +5,7 @@
 mod contract;
 mod docs;
 mod python;
+pub mod server_json;
 mod types;
 mod typescript;
 
@@ -13,7 +14,8 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use xshell::Shell;
 
-use contract::Contract;
+use crate::listing::Listing;
+pub use contract::Contract;
 use docs::{Column, Section};
 
 /// One generated file: where it goes, and its text.
@@ -54,6 +56,16 @@ fn generate(sh: &Shell) -> Result<Vec<Generated>> {
     let text = docs::with_section(&readme, Section::Tools, &docs::tool_table(&contract))
         .map_err(|e| anyhow::anyhow!("README.md: {e}"))?;
     files.push(Generated::new("README.md", text));
+    let listing = Listing::read(sh)?;
+    files.push(Generated::new(
+        "server.json",
+        server_json::server_json(&listing),
+    ));
+    let server_readme = sh.read_file("mcp/README.md")?;
+    let line = format!("{}\n", listing.ownership_line());
+    let text = docs::with_section(&server_readme, Section::Listing, &line)
+        .map_err(|e| anyhow::anyhow!("mcp/README.md: {e}"))?;
+    files.push(Generated::new("mcp/README.md", text));
     Ok(files)
 }
 

@@ -27,6 +27,17 @@ pub struct Tarballs {
 
 static BUILT: OnceLock<Tarballs> = OnceLock::new();
 
+/// Takes the tarballs a package run in another process (the background suite) left in
+/// `dist` as this run's, so the Node suite does not pack them again.
+pub fn adopt(sh: &Shell, dist: &std::path::Path) -> Result<()> {
+    let tarballs = Tarballs {
+        main: find_file(sh, dist, &format!("toolpack-{VERSION}"), ".tgz")?,
+        platform: find_file(sh, dist, &format!("toolpack-{PLATFORM}-"), ".tgz")?,
+    };
+    let _ = BUILT.set(tarballs);
+    Ok(())
+}
+
 /// Packs both tarballs into `target/dist` (once per run).
 pub fn tarballs(sh: &Shell) -> Result<Tarballs> {
     if let Some(built) = BUILT.get() {

@@ -64,6 +64,14 @@ pub fn wheel(sh: &Shell) -> Result<PathBuf> {
     Ok(BUILT.get_or_init(|| wheel).clone())
 }
 
+/// Takes the wheel a package run in another process (the background suite) left in
+/// `dist` as this run's, so the Python suite does not build it again.
+pub fn adopt(sh: &Shell, dist: &Path) -> Result<()> {
+    let wheel = find_file(sh, dist, STEM, ".whl")?;
+    let _ = BUILT.set(wheel);
+    Ok(())
+}
+
 /// Builds a wheel from the sdist, as `pip install` of the sdist does (maturin as the PEP 517
 /// backend, in release, in the zig environment). The shared `target/` keeps it to the
 /// crates inside the sdist; the registry dependencies are the release build's.
