@@ -37,7 +37,15 @@ pub mod config;
 mod contract;
 mod error_code;
 pub mod error_kind;
+// Without a family nothing keeps family state: the parts are there, unused.
+#[cfg_attr(
+    not(any(feature = "tfl", feature = "digitransit", feature = "loko")),
+    allow(dead_code)
+)]
 mod family_state;
+#[cfg(any(test, feature = "fuzzing"))]
+#[doc(hidden)]
+pub mod fuzzing;
 pub mod http;
 pub mod icons;
 mod rate_limit;

@@ -11,12 +11,14 @@
 //! cargo xtask public-api [--check]       # core/public-api.txt: the crate's public API
 //! cargo xtask package                    # release artifacts in target/dist (./scripts/package)
 //! cargo xtask views [--check]            # the MCP Apps views' parts in core/data/views/
+//! cargo xtask fuzz [TARGET...|seed] [--time S] [--jobs N]   # cargo-fuzz targets of fuzz/
 //! cargo xtask cold-start [--runs N]      # spawn to first tools/list of each server package
 //! ```
 
 mod bindings;
 mod codegen;
 mod cycles;
+mod fuzz;
 mod hack;
 mod install;
 mod install_hosts;
@@ -95,6 +97,18 @@ enum Task {
     /// Build the release artifacts into `target/dist/` and write `target/dist/MANIFEST.txt`
     /// (`cargo xtask test install` then installs each as a user does).
     Package,
+    /// Fuzz the targets of `fuzz/` (all when none is named) with cargo-fuzz on nightly, or
+    /// `seed` to write the seed corpus `fuzz/corpus/` from the fixtures and test data.
+    Fuzz {
+        /// Targets (`fuzz/fuzz_targets/`), or `seed`.
+        targets: Vec<String>,
+        /// Seconds each target runs.
+        #[arg(long, default_value_t = 60)]
+        time: u64,
+        /// Targets run at once.
+        #[arg(long, default_value_t = 1)]
+        jobs: usize,
+    },
     /// Measure how long each way of running the server (the bare binary, the npm command,
     /// `npx`, `uvx`, `pipx run`) takes from spawn to its first `tools/list` answer, from the
     /// artifacts in `target/dist/` with warm caches: medians of interleaved runs.
@@ -120,6 +134,14 @@ fn main() -> anyhow::Result<()> {
         Task::Hack { check } => hack::run(&sh, check),
         Task::Package => package::run(&sh),
         Task::Views { check } => views::run(&sh, check),
+        Task::Fuzz {
+            targets,
+            time,
+            jobs,
+        } => match targets.as_slice() {
+            [only] if only == "seed" => fuzz::seed(&sh),
+            _ => fuzz::run(&sh, &targets, time, jobs),
+        },
         Task::ColdStart { runs } => install_hosts::cold_start(&sh, runs),
     }
 }

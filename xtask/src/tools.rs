@@ -37,6 +37,10 @@ pub const MCPB: &str = "target/tools/hosts/node_modules/.bin/mcpb";
 /// What the host checks run the server packages with (PyPI): uv (`uvx`), pipx, the
 /// official MCP Python SDK as the client, and PyYAML for Goose's configuration.
 const HOST_TOOLS: [&str; 4] = ["uv==0.9.11", "pipx==1.8.0", "mcp==2.3.0", "pyyaml==6.0.3"];
+/// cargo-fuzz, for `cargo xtask fuzz` (not a suite's tool: fuzzing is run on purpose).
+const CARGO_FUZZ_CRATE: &str = "cargo-fuzz@0.13.1";
+/// Its command, once installed.
+pub const CARGO_FUZZ: &str = "target/tools/fuzz/bin/cargo-fuzz";
 /// Their virtual environment.
 pub const HOSTS_VENV: &str = "target/tools/hosts/venv";
 /// The pip that pipx puts in its shared environment, as a wheel: the host checks install
@@ -65,6 +69,9 @@ pub enum ToolName {
     /// PyYAML (PyPI) in `target/tools/hosts/venv`: packing the bundle, and running the
     /// server packages as hosts do.
     Hosts,
+    /// cargo-fuzz (crates.io) in `target/tools/fuzz`, and the nightly toolchain it needs
+    /// (rustup), for `cargo xtask fuzz`.
+    Fuzz,
 }
 
 impl ToolName {
@@ -98,6 +105,7 @@ impl ToolName {
             ToolName::Hosts => {
                 file(MCPB) && file(&format!("{HOSTS_VENV}/bin/uvx")) && file(HOSTS_WHEELS)
             }
+            ToolName::Fuzz => file(CARGO_FUZZ),
         }
     }
 
@@ -111,6 +119,7 @@ impl ToolName {
             ToolName::Browser => "browser",
             ToolName::Release => "release",
             ToolName::Hosts => "hosts",
+            ToolName::Fuzz => "fuzz",
         }
     }
 }
@@ -149,6 +158,7 @@ pub fn install(sh: &Shell, tools: &[ToolName]) -> Result<()> {
             )?,
             ToolName::Release => release(sh)?,
             ToolName::Hosts => hosts(sh)?,
+            ToolName::Fuzz => fuzz(sh)?,
         }
     }
     Ok(())
@@ -237,6 +247,22 @@ fn hosts(sh: &Shell) -> Result<()> {
         .run()?;
     }
     cmd!(sh, "{MCPB} --version").run()?;
+    Ok(())
+}
+
+/// cargo-fuzz and the nightly toolchain, unless they are there.
+fn fuzz(sh: &Shell) -> Result<()> {
+    section(&format!(
+        "tools: {CARGO_FUZZ_CRATE} in target/tools/fuzz, and nightly Rust"
+    ));
+    if !ToolName::Fuzz.present(sh) {
+        cmd!(sh, "rustup toolchain install nightly --profile minimal").run()?;
+        cmd!(
+            sh,
+            "cargo install --locked --root target/tools/fuzz {CARGO_FUZZ_CRATE}"
+        )
+        .run()?;
+    }
     Ok(())
 }
 

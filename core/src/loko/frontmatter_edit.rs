@@ -28,14 +28,33 @@ pub fn render(key: &str, value: &Value) -> String {
 /// none). The error says why the frontmatter cannot be edited.
 pub fn set(text: &str, changes: &[(&str, Value)]) -> Result<String, String> {
     markdown::parse(text)?;
+    let edited = edited(text, changes)?;
+    // Whatever the path taken, what is written must read back with each value as set.
+    let parsed = markdown::parse(&edited)?;
+    for (key, value) in changes {
+        if parsed.frontmatter.get(*key) != Some(value) {
+            return Err(format!("'{key}' would not read back as written"));
+        }
+    }
+    Ok(edited)
+}
+
+/// `text` with `changes` written into its frontmatter (or a new one), unchecked.
+fn edited(text: &str, changes: &[(&str, Value)]) -> Result<String, String> {
     let (bom, text) = match text.strip_prefix('\u{feff}') {
         Some(rest) => ("\u{feff}", rest),
         None => ("", text),
     };
-    let Some(rest) = text.strip_prefix("---\n") else {
-        let added: String = changes.iter().map(|(k, v)| render(k, v)).collect();
-        return Ok(format!("{bom}---\n{added}---\n\n{text}"));
+    // A file written with CRLF line endings keeps them, in the lines changed too.
+    let (newline, rest) = match (text.strip_prefix("---\n"), text.strip_prefix("---\r\n")) {
+        (Some(rest), _) => ("\n", rest),
+        (None, Some(rest)) => ("\r\n", rest),
+        (None, None) => {
+            let added: String = changes.iter().map(|(k, v)| render(k, v)).collect();
+            return Ok(format!("{bom}---\n{added}---\n\n{text}"));
+        }
     };
+    let render = |key: &str, value: &Value| render(key, value).replace('\n', newline);
     let mut lines: Vec<&str> = rest.split_inclusive('\n').collect();
     let end = lines
         .iter()
@@ -55,20 +74,17 @@ pub fn set(text: &str, changes: &[(&str, Value)]) -> Result<String, String> {
             }
             None => {
                 if front.last().is_some_and(|l| !l.ends_with('\n')) {
-                    front.push("\n".to_owned());
+                    front.push(newline.to_owned());
                 }
                 front.push(rendered);
             }
         }
     }
-    let edited = format!("{bom}---\n{}{}", front.concat(), body.concat());
-    let parsed = markdown::parse(&edited)?;
-    for (key, value) in changes {
-        if parsed.frontmatter.get(*key) != Some(value) {
-            return Err(format!("'{key}' would not read back as written"));
-        }
-    }
-    Ok(edited)
+    Ok(format!(
+        "{bom}---{newline}{}{}",
+        front.concat(),
+        body.concat()
+    ))
 }
 
 /// Whether `line` starts the top-level key `key`.
@@ -101,6 +117,28 @@ mod tests {
     use serde_json::json;
 
     const FILE: &str = "---\nname: API\n# a comment\ndescription: old\n\ntags:\n- a\n- b\nrelationships:\n  db: \"reads\"\nunknown_key: kept\n---\n\n# API\n\nThe body.\n";
+
+    #[test]
+    fn a_crlf_file_is_edited_in_place_with_its_line_endings() {
+        // Found by fuzzing (fuzz/regressions/frontmatter_round_trip/): a file starting
+        // `---\r\n` got a second frontmatter written above it, the first left in its body.
+        let file = "---\r\nname: A\r\ntags: []\r\n---\r\n\r\n# A\r\n";
+        let edited = set(file, &[("name", json!("B")), ("technology", json!("Go"))]).unwrap();
+        assert_eq!(
+            edited,
+            "---\r\nname: \"B\"\r\ntags: []\r\ntechnology: \"Go\"\r\n---\r\n\r\n# A\r\n"
+        );
+    }
+
+    #[test]
+    fn a_key_that_would_break_a_new_frontmatter_is_refused() {
+        // Found by fuzzing (fuzz/regressions/frontmatter_round_trip/): a file without
+        // frontmatter got one written unchecked, with a key holding a line break.
+        let refused = set("# Title\n", &[("name\nx", json!("v"))]);
+        assert!(refused.is_err(), "{refused:?}");
+        let added = set("# Title\n", &[("name", json!("v"))]).unwrap();
+        assert_eq!(added, "---\nname: \"v\"\n---\n\n# Title\n");
+    }
 
     #[test]
     fn changed_keys_are_replaced_and_everything_else_stays() {

@@ -18,6 +18,9 @@ mod diagram_section;
 mod fence;
 mod file_cache;
 mod frontmatter_edit;
+#[cfg(any(test, feature = "fuzzing"))]
+#[doc(hidden)]
+pub mod fuzzing;
 mod glob;
 mod graph_tools;
 mod json_value;

@@ -46,6 +46,10 @@ struct Inner {
     config: Config,
     http: HttpClient,
     limiters: RateLimiters,
+    #[cfg_attr(
+        not(any(feature = "tfl", feature = "digitransit", feature = "loko")),
+        allow(dead_code)
+    )]
     families: FamilyStates,
 }
 
@@ -103,6 +107,10 @@ impl Toolpack {
     }
 
     /// The state of the family that keeps an `S`, made on first use.
+    #[cfg_attr(
+        not(any(feature = "tfl", feature = "digitransit", feature = "loko")),
+        allow(dead_code)
+    )]
     pub(crate) fn family<S: FamilyState>(&self) -> Arc<S> {
         self.inner.families.get::<S>(&self.inner.config)
     }

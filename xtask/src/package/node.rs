@@ -27,6 +27,19 @@ pub struct Tarballs {
 
 static BUILT: OnceLock<Tarballs> = OnceLock::new();
 
+/// `npm pack` of the package in `dir` into `dist`, with the licences copied in first (npm
+/// skips symlinks).
+pub fn pack_with_licences(sh: &Shell, dir: &std::path::Path, dist: &std::path::Path) -> Result<()> {
+    for licence in LICENCES {
+        sh.copy_file(licence, dir)?;
+    }
+    let _dir = sh.push_dir(dir);
+    cmd!(sh, "npm pack --silent --pack-destination {dist}")
+        .ignore_stdout()
+        .run()?;
+    Ok(())
+}
+
 /// Takes the tarballs a package run in another process (the background suite) left in
 /// `dist` as this run's, so the Node suite does not pack them again.
 pub fn adopt(sh: &Shell, dist: &std::path::Path) -> Result<()> {
@@ -52,13 +65,7 @@ pub fn tarballs(sh: &Shell) -> Result<Tarballs> {
         format!("{platform_dir}/toolpack.{PLATFORM}.node"),
     )?;
     for dir in ["node", platform_dir.as_str()] {
-        for licence in LICENCES {
-            sh.copy_file(licence, dir)?;
-        }
-        let _dir = sh.push_dir(dir);
-        cmd!(sh, "npm pack --silent --pack-destination {dist}")
-            .ignore_stdout()
-            .run()?;
+        pack_with_licences(sh, std::path::Path::new(dir), &dist)?;
     }
     let main = dist.join(format!("toolpack-{VERSION}.tgz"));
     let platform = find_file(sh, &dist, &format!("toolpack-{PLATFORM}-"), ".tgz")?;

@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Result;
 use serde_json::{Value, json};
-use xshell::{Shell, cmd};
+use xshell::Shell;
 
+use super::VERSION;
 use super::native::natives;
-use super::{LICENCES, VERSION};
 use crate::listing::{Listing, SERVER};
 use crate::shell::{section, temp_dir};
 
@@ -45,13 +45,7 @@ pub fn tarballs(sh: &Shell, listing: &Listing) -> Result<ServerTarballs> {
     write_manifest(sh, &platform, platform_manifest(listing))?;
 
     for dir in [&main, &platform] {
-        for licence in LICENCES {
-            sh.copy_file(licence, dir)?;
-        }
-        let _dir = sh.push_dir(dir);
-        cmd!(sh, "npm pack --silent --pack-destination {dist}")
-            .ignore_stdout()
-            .run()?;
+        super::node::pack_with_licences(sh, dir, &dist)?;
     }
     sh.remove_path(&staging)?;
     let tarballs = ServerTarballs {

@@ -9,6 +9,8 @@
 
 pub(super) mod diagrams;
 mod html;
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) use html::markdown as markdown_html;
 mod markdown_docs;
 mod output;
 mod pdf;
