@@ -176,7 +176,40 @@ pub fn toon_round_trip(data: &[u8]) {
         &toon_format::EncodeOptions::new().with_delimiter(reference),
     )
     .unwrap_or_else(|e| panic!("the reference does not encode what it read ({e})"));
-    assert_eq!(again, text, "the reference writes {value} otherwise");
+    // The reference is the judge only where it reads its own text back the same (it writes
+    // a leading byte-order mark unquoted, then reads it as the file's).
+    let reference_reads_itself =
+        toon_format::decode::<Value>(&again, &toon_format::DecodeOptions::new())
+            .is_ok_and(|read| read == decoded);
+    if reference_reads_itself {
+        assert_eq!(again, text, "the reference writes {value} otherwise");
+    }
+    // Without objects there is no table layout to map back: what is read is what was meant.
+    if !contains_object(&value) {
+        assert!(
+            same(&decoded, &value),
+            "{value} reads back as {decoded}:\n{text}"
+        );
+    }
+}
+
+fn contains_object(value: &Value) -> bool {
+    match value {
+        Value::Object(_) => true,
+        Value::Array(items) => items.iter().any(contains_object),
+        _ => false,
+    }
+}
+
+/// Equal JSON, numbers compared by value (TOON writes them canonically: `1.0` is `1`).
+fn same(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
+        (Value::Array(x), Value::Array(y)) => {
+            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
+        }
+        _ => a == b,
+    }
 }
 
 /// Frontmatter edits of any markdown text: what `set` writes reads back with each changed

@@ -279,7 +279,8 @@ fn number_text(n: &serde_json::Number) -> String {
 
 fn needs_quotes(s: &str, delimiter: char) -> bool {
     s.is_empty()
-        || s.starts_with([' ', '\t'])
+        // A reader drops a leading byte-order mark as the file's, not the string's.
+        || s.starts_with([' ', '\t', '\u{feff}'])
         || s.ends_with([' ', '\t'])
         || matches!(s, "true" | "false" | "null")
         || numeric_like(s)
@@ -397,6 +398,14 @@ mod tests {
                 "byId[2:\t]{x}:\n  k1: 1\n  k2: 2"
             )
         );
+    }
+
+    #[test]
+    fn a_leading_byte_order_mark_is_quoted() {
+        // Found by fuzzing (fuzz/regressions/toon_round_trip/): unquoted, the official
+        // decoder read the string "\u{feff}" as an empty document.
+        assert_eq!(encode(&json!("\u{feff}")), "\"\u{feff}\"");
+        assert_eq!(encode(&json!({"a": "\u{feff}x"})), "a: \"\u{feff}x\"");
     }
 
     #[test]
