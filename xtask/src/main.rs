@@ -60,7 +60,8 @@ enum Task {
     },
     /// Install what the suites need (all tools when none is named).
     Tools {
-        /// Tools to install: d2, apt, oauth, conformance, browser, release.
+        /// Tools to install: d2, apt, oauth, conformance, browser, release, hosts (all of
+        /// these when none is named), and fuzz (only when named).
         tools: Vec<tools::ToolName>,
     },
     /// Generate the uniffi Kotlin or Swift sources from the built library.

@@ -37,10 +37,6 @@ pub const MCPB: &str = "target/tools/hosts/node_modules/.bin/mcpb";
 /// What the host checks run the server packages with (PyPI): uv (`uvx`), pipx, the
 /// official MCP Python SDK as the client, and PyYAML for Goose's configuration.
 const HOST_TOOLS: [&str; 4] = ["uv==0.9.11", "pipx==1.8.0", "mcp==2.3.0", "pyyaml==6.0.3"];
-/// cargo-fuzz, for `cargo xtask fuzz` (not a suite's tool: fuzzing is run on purpose).
-const CARGO_FUZZ_CRATE: &str = "cargo-fuzz@0.13.1";
-/// Its command, once installed.
-pub const CARGO_FUZZ: &str = "target/tools/fuzz/bin/cargo-fuzz";
 /// Their virtual environment.
 pub const HOSTS_VENV: &str = "target/tools/hosts/venv";
 /// The pip that pipx puts in its shared environment, as a wheel: the host checks install
@@ -48,6 +44,11 @@ pub const HOSTS_VENV: &str = "target/tools/hosts/venv";
 const PIPX_SHARED_PIP: &str = "pip==25.3";
 /// Where that wheel is kept.
 pub const HOSTS_WHEELS: &str = "target/tools/hosts/wheels";
+/// cargo-fuzz, for `cargo xtask fuzz` (not a suite's tool, and not installed by a bare
+/// `cargo xtask tools`: fuzzing is run on purpose).
+const CARGO_FUZZ_CRATE: &str = "cargo-fuzz@0.13.1";
+/// Its command, once installed.
+pub const CARGO_FUZZ: &str = "target/tools/fuzz/bin/cargo-fuzz";
 
 /// One thing to install.
 #[derive(Clone, Copy, PartialEq, Eq, clap::ValueEnum)]

@@ -6,15 +6,13 @@
 
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
-use std::time::Duration;
 
 use arbitrary::{Result, Unstructured};
 use serde_json::{Map, Number, Value, json};
 
 use super::harness::{check_answer, scratch, within_budget};
-use super::upstream::serve;
+use super::upstream::{serve, toolpack};
 use crate::catalog::Catalog;
-use crate::{Config, Toolpack};
 
 /// How deep generated values nest.
 const MAX_DEPTH: usize = 6;
@@ -179,29 +177,7 @@ fn text(input: &mut Unstructured, max: usize) -> Result<String> {
     Ok(text.chars().take(max).collect())
 }
 
-/// The toolpack the generated calls go to.
-fn toolpack() -> &'static Toolpack {
-    static TOOLPACK: OnceLock<Toolpack> = OnceLock::new();
-    TOOLPACK.get_or_init(|| {
-        let url = serve(404, b"{}");
-        let missing = scratch().join("missing");
-        let config = Config::builder()
-            .loko_allowed_roots([projects()])
-            .tfl_api_base_url(url)
-            .tfl_api_key("fuzz-key")
-            .digitransit_base_url(url)
-            .digitransit_api_key("fuzz-key")
-            .data_dir(scratch().join("call-data"))
-            .d2_bin(missing.join("d2"))
-            .chromium_bin(missing.join("chromium"))
-            .upstream_timeout(Duration::from_secs(3))
-            .default_rate_limit(0)
-            .build();
-        Toolpack::new(config).expect("a toolpack")
-    })
-}
-
-/// Where the calls' loko projects are (the only root loko tools may touch).
+/// Where the calls' copies of the example project are.
 fn projects() -> PathBuf {
     let dir = scratch().join("projects");
     std::fs::create_dir_all(&dir).expect("the projects directory");

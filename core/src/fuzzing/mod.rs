@@ -13,7 +13,7 @@ mod arguments;
 pub(crate) mod harness;
 #[cfg(test)]
 mod replay;
-mod upstream;
+pub(crate) mod upstream;
 
 pub use upstream::serve;
 

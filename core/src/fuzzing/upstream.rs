@@ -70,17 +70,22 @@ fn answer(stream: std::net::TcpStream) -> std::io::Result<()> {
     stream.flush()
 }
 
-/// The toolpack whose upstreams are the loopback server.
-fn toolpack() -> &'static Toolpack {
+/// The toolpack every fuzz body calls: its upstreams are the loopback server, its loko
+/// tools may touch the scratch directory only and find no `d2` or Chromium to run.
+pub(crate) fn toolpack() -> &'static Toolpack {
     static TOOLPACK: OnceLock<Toolpack> = OnceLock::new();
     TOOLPACK.get_or_init(|| {
         let url = base_url();
+        let missing = scratch().join("missing");
         let config = Config::builder()
+            .loko_allowed_roots([scratch().clone()])
             .tfl_api_base_url(url)
             .tfl_api_key("fuzz-key")
             .digitransit_base_url(url)
             .digitransit_api_key("fuzz-key")
             .data_dir(scratch().join("data"))
+            .d2_bin(missing.join("d2"))
+            .chromium_bin(missing.join("chromium"))
             .upstream_timeout(Duration::from_secs(3))
             .default_rate_limit(0)
             .build();

@@ -8,7 +8,6 @@
 )]
 
 use std::path::{Component, Path, PathBuf};
-use std::sync::OnceLock;
 
 use arbitrary::Unstructured;
 use serde_json::{Value, json};
@@ -20,7 +19,7 @@ use super::model::Project;
 use super::relationship_file::{self, StoredRelationship, relationship_id};
 use super::{frontmatter_edit, markdown, relationships, toon};
 use crate::fuzzing::harness::{check_answer, scratch, within_budget};
-use crate::{Config, Toolpack};
+use crate::fuzzing::upstream::toolpack;
 
 /// Most entries a project tree has, and most bytes a file of it holds.
 const MAX_ENTRIES: usize = 64;
@@ -63,8 +62,7 @@ pub fn project(data: &[u8]) {
             std::fs::write(&target, content)
         };
     }
-    let config = Config::builder().loko_allowed_roots([dir.clone()]).build();
-    if let Ok(root) = ProjectRoot::open(&config, dir.to_str())
+    if let Ok(root) = ProjectRoot::open(toolpack().config(), dir.to_str())
         && let Ok(project) = Project::load(root)
     {
         let _ = relationships::collect(&project);
@@ -80,7 +78,7 @@ pub fn project(data: &[u8]) {
             json!({"project_path": project_path, "strict": true}),
         ),
     ] {
-        let answer = within_budget(tool, toolpack(&dir).call_json(tool, arguments.clone()))
+        let answer = within_budget(tool, toolpack().call_json(tool, arguments.clone()))
             .expect("a catalog tool");
         check_answer(tool, &arguments, &answer);
     }
@@ -97,21 +95,6 @@ fn inside(path: &str) -> Option<PathBuf> {
         .take(6)
         .collect();
     (relative.components().count() > 0).then_some(relative)
-}
-
-/// The toolpack whose loko tools may read `root` only, with no `d2` to run.
-fn toolpack(root: &Path) -> &'static Toolpack {
-    static TOOLPACK: OnceLock<Toolpack> = OnceLock::new();
-    TOOLPACK.get_or_init(|| {
-        let missing = scratch().join("missing");
-        let config = Config::builder()
-            .loko_allowed_roots([root.to_owned()])
-            .d2_bin(missing.join("d2"))
-            .chromium_bin(missing.join("chromium"))
-            .default_rate_limit(0)
-            .build();
-        Toolpack::new(config).expect("a toolpack")
-    })
 }
 
 /// D2 arrows of any text, and the relationship section written over it: rewriting the

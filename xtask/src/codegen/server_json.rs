@@ -14,6 +14,26 @@ pub const SCHEMA: &str =
 
 /// The committed `server.json`.
 pub fn server_json(listing: &Listing) -> String {
+    pretty(&server(listing))
+}
+
+/// The release's `server.json`: the committed one with the MCP Bundle `bundle` (its file
+/// name and sha256) added to the packages.
+pub fn with_bundle(listing: &Listing, bundle: &str, sha256: &str) -> String {
+    let mut server = server(listing);
+    if let Value::Array(packages) = &mut server["packages"] {
+        packages.push(package(json!({
+            "registryType": "mcpb",
+            "identifier": listing.release_download(bundle),
+            "version": VERSION,
+            "fileSha256": sha256,
+        })));
+    }
+    pretty(&server)
+}
+
+/// The server's description, as a JSON value.
+fn server(listing: &Listing) -> Value {
     let packages: Vec<Value> = [
         ("pypi", "https://pypi.org"),
         ("npm", "https://registry.npmjs.org"),
@@ -29,7 +49,7 @@ pub fn server_json(listing: &Listing) -> String {
         }))
     })
     .collect();
-    let server = json!({
+    json!({
         "$schema": SCHEMA,
         "name": listing.registry_name(),
         "title": "toolpack",
@@ -46,29 +66,7 @@ pub fn server_json(listing: &Listing) -> String {
             "sizes": ["any"],
         }],
         "packages": packages,
-    });
-    pretty(&server)
-}
-
-/// `server_json` with the MCP Bundle `bundle` (its file name and sha256) added to the
-/// packages, as published with a release.
-pub fn with_bundle(
-    server_json: &str,
-    listing: &Listing,
-    bundle: &str,
-    sha256: &str,
-) -> anyhow::Result<String> {
-    let mut server: Value = serde_json::from_str(server_json)?;
-    let packages = server["packages"]
-        .as_array_mut()
-        .ok_or_else(|| anyhow::anyhow!("server.json has no packages"))?;
-    packages.push(package(json!({
-        "registryType": "mcpb",
-        "identifier": listing.release_download(bundle),
-        "version": VERSION,
-        "fileSha256": sha256,
-    })));
-    Ok(pretty(&server))
+    })
 }
 
 /// A package entry: `fields`, then the transport and the environment every package reads

@@ -144,8 +144,7 @@ fn write_release_server_json(
     bundle: &Path,
 ) -> Result<()> {
     let sha256 = super::manifest::sha256(sh, bundle)?;
-    let committed = server_json::server_json(listing);
-    let text = server_json::with_bundle(&committed, listing, &file_name(), &sha256)?;
+    let text = server_json::with_bundle(listing, &file_name(), &sha256);
     sh.write_file(dist.join("server.json"), text)?;
     println!("server.json: the bundle's sha256 {sha256}");
     Ok(())
