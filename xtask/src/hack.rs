@@ -17,8 +17,14 @@ use xshell::{Shell, cmd};
 
 use crate::package::native::TRIPLE;
 
-/// The crates built alone by their own tool (maturin, and any one of them by hand).
-const ALONE: [&str; 3] = ["toolpack-python", "toolpack-node", "toolpack-uniffi"];
+/// The crates built alone: by their own tool (maturin, and any one of them by hand), and the
+/// instruction-count guard's program (`cargo xtask bench`).
+const ALONE: [&str; 4] = [
+    "toolpack-python",
+    "toolpack-node",
+    "toolpack-uniffi",
+    "toolpack-instructions",
+];
 /// The release build of every native artifact (and the uniffi-bindgen that reads one).
 const UNION: [&str; 5] = [
     "toolpack-python",

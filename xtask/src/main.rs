@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo xtask codegen [--check]          # every language's files from the catalog
-//! cargo xtask test [SUITE...]            # rust mcp conformance package python node browser kotlin install
+//! cargo xtask test [SUITE...]            # rust mcp conformance package instructions python node browser kotlin install
 //! cargo xtask tools [TOOL...]            # install what the suites need
 //! cargo xtask bindings kotlin|swift --out DIR   # uniffi sources (not committed)
 //! cargo xtask hack [--check]            # workspace-hack/: one feature set for every binding
@@ -13,8 +13,10 @@
 //! cargo xtask views [--check]            # the MCP Apps views' parts in core/data/views/
 //! cargo xtask fuzz [TARGET...|seed] [--time S] [--jobs N]   # cargo-fuzz targets of fuzz/
 //! cargo xtask cold-start [--runs N]      # spawn to first tools/list of each server package
+//! cargo xtask bench [--bless]            # instructions per call under callgrind vs the baseline
 //! ```
 
+mod bench;
 mod bindings;
 mod codegen;
 mod cycles;
@@ -118,6 +120,13 @@ enum Task {
         #[arg(long, default_value_t = 20)]
         runs: u32,
     },
+    /// The instruction-count guard: every scenario of `tests/instructions/` under callgrind,
+    /// against the committed baseline (fails on growth over 5%).
+    Bench {
+        /// Write the counts as the new baseline (`tests/instructions/baseline.json`).
+        #[arg(long)]
+        bless: bool,
+    },
 }
 
 fn main() -> anyhow::Result<()> {
@@ -144,5 +153,6 @@ fn main() -> anyhow::Result<()> {
             _ => fuzz::run(&sh, &targets, time, jobs),
         },
         Task::ColdStart { runs } => install_hosts::cold_start(&sh, runs),
+        Task::Bench { bless } => bench::run(&sh, bless),
     }
 }

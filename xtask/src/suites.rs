@@ -30,6 +30,9 @@ pub enum Suite {
     Conformance,
     /// The release artifacts in `target/dist/` (`cargo xtask package`).
     Package,
+    /// The instruction-count guard (`cargo xtask bench`): instructions per call under
+    /// callgrind against the committed baseline.
+    Instructions,
     /// The release wheel, installed into a fresh venv: pytest, mypy --strict, the examples.
     Python,
     /// The release npm tarballs, installed into a fresh project: node --test, tsc, the examples.
@@ -53,6 +56,7 @@ impl Suite {
         Self::Browser,
         Self::Kotlin,
         Self::Package,
+        Self::Instructions,
         Self::Python,
         Self::Node,
         Self::Install,
@@ -64,6 +68,7 @@ impl Suite {
             Self::Rust | Self::Mcp => &[ToolName::D2, ToolName::Apt, ToolName::Oauth],
             Self::Conformance => &[ToolName::Conformance],
             Self::Package | Self::Install => &[ToolName::Release, ToolName::Hosts],
+            Self::Instructions => &[ToolName::Release, ToolName::Apt],
             Self::Python | Self::Node => &[ToolName::D2, ToolName::Oauth, ToolName::Release],
             Self::Kotlin => &[ToolName::D2, ToolName::Oauth],
             Self::Browser => &[ToolName::D2, ToolName::Apt, ToolName::Browser],
@@ -124,6 +129,7 @@ pub fn run(sh: &Shell, suites: &[Suite]) -> Result<()> {
             Suite::Node => node(sh)?,
             Suite::Browser => browser(sh)?,
             Suite::Kotlin => kotlin(sh)?,
+            Suite::Instructions => crate::bench::run(sh, false)?,
             Suite::Install => crate::install::run(sh)?,
         }
         times.push((*suite, started.elapsed()));

@@ -97,6 +97,7 @@ impl ToolName {
                 on_path("chromium")
                     && on_path("pdfinfo")
                     && on_path("openssl")
+                    && on_path("valgrind")
                     && postgres_installed()
             }
             ToolName::Oauth => file("target/oauth/node_modules/oauth2-mock-server"),
@@ -267,9 +268,10 @@ fn fuzz(sh: &Shell) -> Result<()> {
     Ok(())
 }
 
-/// Chromium and poppler-utils from Debian, when a command is missing.
+/// Chromium, poppler-utils, PostgreSQL, OpenSSL and valgrind (the instruction-count guard)
+/// from Debian, when a command is missing.
 fn apt(sh: &Shell) -> Result<()> {
-    section("tools: Chromium, poppler-utils and PostgreSQL (Debian)");
+    section("tools: Chromium, poppler-utils, PostgreSQL, OpenSSL and valgrind (Debian)");
     if !ToolName::Apt.present(sh) {
         // Only this step needs root: through sudo when not root already.
         let root = cmd!(sh, "id -u").read()? == "0";
@@ -279,7 +281,7 @@ fn apt(sh: &Shell) -> Result<()> {
             ("sudo", &["env"])
         };
         cmd!(sh, "{program} {apt...} apt-get update -qq").run()?;
-        cmd!(sh, "{program} {apt...} DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils postgresql openssl")
+        cmd!(sh, "{program} {apt...} DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils postgresql openssl valgrind")
             .ignore_stdout()
             .run()?;
     }

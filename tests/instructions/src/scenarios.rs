@@ -1,0 +1,139 @@
+//! The guard's scenarios: one tool call each, on the core or through the MCP HTTP app.
+
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use serde_json::{Value, json};
+use toolpack::{Config, Toolpack};
+use toolpack_mcp::ToolpackServer;
+use toolpack_mcp::http::HttpOptions;
+use tower::ServiceExt;
+
+use crate::callgrind;
+
+/// Every scenario, in the order the guard reports them.
+pub const NAMES: [&str; 6] = [
+    "core stationToilets",
+    "core query_architecture",
+    "core get_departures",
+    "mcp stationToilets",
+    "mcp query_architecture",
+    "mcp get_departures",
+];
+
+/// Calls made before counting: the station data loaded, the project's files cached, the
+/// upstream connection open.
+const WARM_UP_CALLS: usize = 3;
+
+/// What to run.
+pub struct Run {
+    /// One of [`NAMES`].
+    pub scenario: String,
+    /// The fake upstream's base URL (`get_departures`).
+    pub upstream: String,
+    /// Calls counted.
+    pub calls: usize,
+}
+
+/// The tool and arguments of a scenario's call.
+fn call_of(scenario: &str) -> (&'static str, Value) {
+    let tool = scenario.split_once(' ').map_or(scenario, |(_, tool)| tool);
+    match tool {
+        "stationToilets" => ("stationToilets", json!({"stationName": "Kings Cross"})),
+        "query_architecture" => {
+            let shop = concat!(env!("CARGO_MANIFEST_DIR"), "/../../examples/loko/shop");
+            (
+                "query_architecture",
+                json!({"project_path": shop, "detail": "structure"}),
+            )
+        }
+        _ => (
+            "get_departures",
+            json!({"stop": {"type": "id", "value": "HSL:2434202"}}),
+        ),
+    }
+}
+
+/// The configuration every scenario runs with: the fake upstream for Digitransit, and no
+/// rate limit (the warm-up calls come faster than a real client's).
+fn config(upstream: &str) -> Config {
+    Config::builder()
+        .digitransit_base_url(upstream)
+        .digitransit_api_key("guard-digitransit-key")
+        .digitransit_router(toolpack::config::DigitransitRouter::Hsl)
+        .default_rate_limit(0)
+        .build()
+}
+
+/// Runs `run`: set-up, warm-up, then its calls between callgrind's start and stop.
+pub fn run(run: &Run) {
+    let runtime = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .expect("a tokio runtime");
+    let (tool, arguments) = call_of(&run.scenario);
+    let toolpack = Toolpack::new(config(&run.upstream)).expect("a toolpack");
+    if run.scenario.starts_with("core ") {
+        let call = || async {
+            let result = toolpack
+                .call_json(tool, arguments.clone())
+                .await
+                .expect("a catalog tool");
+            assert!(!result.is_error(), "{tool}: {}", result.body);
+        };
+        runtime.block_on(counted(run.calls, call));
+    } else {
+        // The app's parts (the metrics recorder among them) start inside the runtime.
+        let _inside = runtime.enter();
+        let _telemetry = toolpack_mcp::telemetry::init();
+        let tools = toolpack_mcp::select_tools(toolpack.config(), None)
+            .expect("every tool")
+            .tools;
+        let options = HttpOptions {
+            stateless: true,
+            ..HttpOptions::default()
+        };
+        let (app, _end_sessions) =
+            toolpack_mcp::http::router(ToolpackServer::new(toolpack.clone(), tools), &options);
+        let body = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                          "params": {"name": tool, "arguments": arguments}})
+        .to_string();
+        // The warm-up calls check the whole answer; the counted ones, only that it is as
+        // long (the check's own parse is not the server's work).
+        let expected_length = std::cell::Cell::new(None);
+        let call = || async {
+            let request = Request::post("/mcp")
+                .header("host", "localhost")
+                .header("content-type", "application/json")
+                .header("accept", "application/json, text/event-stream")
+                .header("mcp-protocol-version", "2025-06-18")
+                .body(Body::from(body.clone()))
+                .expect("a request");
+            let response = app.clone().oneshot(request).await.expect("an answer");
+            assert_eq!(response.status(), StatusCode::OK);
+            let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+                .await
+                .expect("a body");
+            match expected_length.get() {
+                Some(length) => assert_eq!(bytes.len(), length, "{tool}: another answer"),
+                None => {
+                    let answer: Value = serde_json::from_slice(&bytes).expect("JSON-RPC");
+                    assert_eq!(answer["result"]["isError"], false, "{tool}: {answer}");
+                    expected_length.set(Some(bytes.len()));
+                }
+            }
+        };
+        runtime.block_on(counted(run.calls, call));
+    }
+}
+
+/// Warms up with [`WARM_UP_CALLS`] calls, then makes `calls` more with callgrind counting.
+async fn counted<F: Future<Output = ()>>(calls: usize, call: impl Fn() -> F) {
+    for _ in 0..WARM_UP_CALLS {
+        call().await;
+    }
+    callgrind::start();
+    for _ in 0..calls {
+        call().await;
+    }
+    callgrind::stop();
+}
