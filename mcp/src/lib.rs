@@ -11,6 +11,8 @@ mod toolsets;
 mod views;
 
 pub mod cli;
+#[cfg(any(test, feature = "fuzzing"))]
+pub mod fuzzing;
 pub mod http;
 pub mod telemetry;
 

@@ -310,6 +310,72 @@ pub fn seed(sh: &Shell) -> Result<()> {
             &[json.as_bytes(), b"\x01"].concat(),
         )?;
     }
+    // The server's `bearer` (mcp/src/fuzzing.rs): the first byte picks a raw header (even)
+    // or a token from header JSON, claims JSON and signature, one per line (odd; bit 1
+    // clear: signed with the fixture key).
+    for (name, text) in [
+        ("static", "Bearer fuzz-static-token-0123456789"),
+        ("basic", "Basic YWxhZGRpbjpvcGVuc2VzYW1l"),
+        ("no-scheme", "fuzz-static-token-0123456789"),
+        ("bare-jwt", "Bearer e30.e30.AAAA"),
+    ] {
+        put("bearer", name, &[b"\0", text.as_bytes()].concat())?;
+    }
+    let ed = r#"{"alg":"EdDSA","kid":"bench-ed","typ":"JWT"}"#;
+    let claims = |more: &str| {
+        format!(
+            r#"{{"iss":"https://issuer.fuzz.invalid","aud":"https://mcp.fuzz.invalid/mcp","sub":"ann","exp":4102444800{more}}}"#
+        )
+    };
+    for (name, form, header, claims, signature) in [
+        ("signed", 1u8, ed, claims(""), ""),
+        (
+            "signed-scope",
+            1,
+            ed,
+            claims(r#","scope":"toolpack:read","nbf":0"#),
+            "",
+        ),
+        (
+            "signed-audiences",
+            1,
+            ed,
+            claims(r#","aud":["x","https://mcp.fuzz.invalid/mcp"]"#),
+            "",
+        ),
+        (
+            "expired",
+            1,
+            ed,
+            claims("").replace("4102444800", "1000000000"),
+            "",
+        ),
+        (
+            "rs256-header",
+            1,
+            r#"{"alg":"RS256","kid":"bench-rs"}"#,
+            claims(""),
+            "",
+        ),
+        (
+            "unknown-kid",
+            1,
+            r#"{"alg":"EdDSA","kid":"nobody"}"#,
+            claims(""),
+            "",
+        ),
+        ("alg-none", 3, r#"{"alg":"none"}"#, claims(""), ""),
+        (
+            "hmac",
+            3,
+            r#"{"alg":"HS256","kid":"bench-ed"}"#,
+            claims(""),
+            "sig",
+        ),
+    ] {
+        let text = format!("{header}\n{claims}\n{signature}");
+        put("bearer", name, &[&[form], text.as_bytes()].concat())?;
+    }
     println!("fuzz: {written} seeds in fuzz/corpus/");
     Ok(())
 }

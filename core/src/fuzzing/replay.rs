@@ -1,42 +1,24 @@
-//! Every fuzz target over its committed inputs, in every test run: the seed corpus
-//! (`fuzz/corpus/<target>/`, drawn from the vectors and fixtures) and the inputs that once
-//! broke it (`fuzz/regressions/<target>/`, each named after what it was). And the targets
-//! of `fuzz/` are exactly the bodies here.
+//! Every fuzz target over its committed inputs, in every test run (see
+//! `toolpack_testkit::fuzz_inputs`): the seed corpus and the regressions replayed, then a
+//! short deterministic mutation run over the corpus. And the targets of `fuzz/` are exactly
+//! the bodies here and the server's (`toolpack_mcp::fuzzing`, whose files call
+//! `server_target!`).
 
 use std::collections::BTreeSet;
-use std::path::{Path, PathBuf};
+
+use toolpack_testkit::fuzz_inputs::{declared, replay, smoke, target_files, target_source};
 
 use super::targets;
 
-fn fuzz_dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../fuzz")
-}
+/// Mutated inputs each target answers in a test run.
+const SMOKE_MUTATIONS: usize = 1000;
 
-fn files(dir: &Path) -> Vec<PathBuf> {
-    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
-        .map(|entries| {
-            entries
-                .flatten()
-                .map(|e| e.path())
-                .filter(|p| p.is_file())
-                .collect()
-        })
-        .unwrap_or_default();
-    files.sort();
-    files
-}
-
+/// One test, so the bodies' shared loopback upstream serves one input at a time.
 #[test]
-fn every_target_answers_its_corpus_and_regressions() {
+fn every_target_answers_its_committed_inputs_and_mutations_of_them() {
     for (name, body) in targets() {
-        let corpus = files(&fuzz_dir().join("corpus").join(name));
-        assert!(!corpus.is_empty(), "fuzz/corpus/{name}/ has no seed");
-        let regressions = files(&fuzz_dir().join("regressions").join(name));
-        for input in corpus.iter().chain(&regressions) {
-            let data = std::fs::read(input).unwrap();
-            let replay = std::panic::catch_unwind(|| body(&data));
-            assert!(replay.is_ok(), "{name} failed on {}", input.display());
-        }
+        replay(name, body);
+        smoke(name, body, SMOKE_MUTATIONS);
     }
 }
 
@@ -46,19 +28,23 @@ fn the_fuzz_crate_has_a_target_per_body_and_no_other() {
         .iter()
         .map(|(name, _)| (*name).to_owned())
         .collect();
-    let files: BTreeSet<String> = files(&fuzz_dir().join("fuzz_targets"))
-        .iter()
-        .filter_map(|p| p.file_stem().map(|s| s.to_string_lossy().into_owned()))
+    let server_targets: BTreeSet<String> = target_files()
+        .into_iter()
+        .filter(|name| target_source(name).contains("toolpack_fuzz::server_target!"))
+        .collect();
+    let files: BTreeSet<String> = target_files()
+        .difference(&server_targets)
+        .cloned()
         .collect();
     assert_eq!(
         files, bodies,
         "fuzz/fuzz_targets/ against crate::fuzzing::targets()"
     );
-    let manifest = std::fs::read_to_string(fuzz_dir().join("Cargo.toml")).unwrap();
     for name in &bodies {
         assert!(
-            manifest.contains(&format!("name = \"{name}\"")),
-            "fuzz/Cargo.toml has no [[bin]] {name}"
+            target_source(name).contains(&format!("toolpack_fuzz::target!(\"{name}\")")),
+            "fuzz/fuzz_targets/{name}.rs runs the body {name}"
         );
+        assert!(declared(name), "fuzz/Cargo.toml has no [[bin]] {name}");
     }
 }

@@ -7,6 +7,8 @@ mod jwt;
 mod resource;
 mod tokens;
 
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) use jwt::LEEWAY;
 pub use jwt::{ALGORITHMS, JwtError, JwtValidator, OAuthOptions};
 pub use resource::{METADATA_PATH, ProtectedResource};
 pub use tokens::{StaticToken, parse_tokens};

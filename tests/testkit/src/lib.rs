@@ -3,6 +3,7 @@
 //! [`vectors`] (shared test cases) loader and checker.
 
 pub mod fake_upstream;
+pub mod fuzz_inputs;
 pub mod loko_project;
 pub mod postgres;
 pub mod vectors;
