@@ -130,6 +130,11 @@ enum Task {
 }
 
 fn main() -> anyhow::Result<()> {
+    // `cargo run` sets CARGO_MANIFEST_DIR to xtask's directory, and every cargo started from
+    // here would inherit it; build scripts that watch it (ring's) would then see it change
+    // between an xtask build and a build by hand, and rebuild everything above them.
+    // SAFETY: the first statement of `main`, before any other thread exists.
+    unsafe { std::env::remove_var("CARGO_MANIFEST_DIR") };
     shell::start_clock();
     let cli = Cli::parse();
     let sh = shell::workspace()?;

@@ -96,9 +96,13 @@ pub fn zig_env(sh: &Shell) -> Result<Vec<PushEnv<'_>>> {
             python.display(),
             zigbuild.display()
         );
+        // Rewritten only when it changes: a newer compiler file makes build scripts that
+        // watch it run again, and every crate above them rebuild.
         let file = zig.join(name);
-        sh.write_file(&file, script)?;
-        cmd!(sh, "chmod +x {file}").run()?;
+        if sh.read_file(&file).ok().as_deref() != Some(script.as_str()) {
+            sh.write_file(&file, script)?;
+            cmd!(sh, "chmod +x {file}").run()?;
+        }
     }
     let path = sh.var("PATH").unwrap_or_default();
     let triple = TRIPLE.replace('-', "_");
