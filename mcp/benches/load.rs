@@ -5,7 +5,8 @@
 //! `/proc/<pid>/stat`) and its resident memory before and after (Linux). Each mode runs
 //! once without authentication and once with OAuth JWT authentication (RS256, one token
 //! per client, the issuer's JWKS on loopback).
-//! Run: `cargo bench -p toolpack-mcp --bench load`.
+//! Run: `cargo bench -p toolpack-mcp --bench load`; `LOAD_SERVER=PATH` loads another build of
+//! the server instead (an earlier commit's, for a before-and-after in one run).
 
 #[path = "support/oauth.rs"]
 mod oauth;
@@ -47,7 +48,9 @@ async fn start(extra: &[&str], jwks_url: Option<&str>) -> (tokio::process::Child
         .chain(["--oauth-jwks-url".to_owned(), jwks.to_owned()])
         .collect()
     });
-    let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_toolpack-mcp"))
+    let server = std::env::var("LOAD_SERVER")
+        .unwrap_or_else(|_| env!("CARGO_BIN_EXE_toolpack-mcp").to_owned());
+    let child = tokio::process::Command::new(server)
         .env_clear()
         .env("TOOLPACK_RATE_LIMIT_PER_SECOND", "0")
         .args(["serve", "--http", &format!("127.0.0.1:{port}")])

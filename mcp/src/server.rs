@@ -1,6 +1,6 @@
 //! [`ToolpackServer`]: the rmcp [`ServerHandler`] that lists and calls catalog tools.
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 use std::time::Duration;
 
 use rmcp::ErrorData as McpError;
@@ -151,15 +151,15 @@ pub(crate) fn mcp_result(result: ToolResult) -> CallToolResult {
     }
 }
 
-impl ServerHandler for ToolpackServer {
+/// The server's capabilities, implementation info (with its icon as a `data:` URI) and
+/// instructions: built once, since rmcp asks for them on every stateless request.
+static SERVER_INFO: LazyLock<ServerConfig> = LazyLock::new(|| {
     #[allow(deprecated)] // MCP logging: see `notify`.
-    fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_tools()
-                .enable_resources()
-                .build(),
-        )
+    let capabilities = ServerCapabilities::builder()
+        .enable_tools()
+        .enable_resources()
+        .build();
+    ServerConfig::new(capabilities)
         .with_server_info(
             Implementation::new("toolpack-mcp", env!("CARGO_PKG_VERSION"))
                 .with_title("toolpack")
@@ -171,6 +171,11 @@ impl ServerHandler for ToolpackServer {
 C4 architecture docs (loko). Every result is JSON with the tool's contract fields; errors carry a \
 machine-readable code.",
         )
+});
+
+impl ServerHandler for ToolpackServer {
+    fn get_info(&self) -> ServerConfig {
+        SERVER_INFO.clone()
     }
 
     async fn list_tools(
