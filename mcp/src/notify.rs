@@ -7,8 +7,8 @@
 //! the protocol versions served today (2025-06-18, 2025-11-25) define it, and clients use it.
 #![allow(deprecated)]
 
-use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};
+use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
     LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken,
@@ -62,39 +62,57 @@ fn mcp_level(level: Level) -> LoggingLevel {
     }
 }
 
-/// A reporter for one call: reports are queued and sent by [`Forwarder::finish`]'s task.
-struct Queue(mpsc::UnboundedSender<Report>);
-
-impl Reporter for Queue {
-    fn report(&self, report: Report) {
-        let _ = self.0.send(report);
-    }
-}
-
-/// Sends one call's reports to its client.
-pub struct Forwarder {
-    reporter: Arc<dyn Reporter>,
+/// What sends one call's reports, started by its first report that is to be sent.
+struct Sending {
+    reports: mpsc::UnboundedSender<Report>,
     task: tokio::task::JoinHandle<()>,
 }
 
-impl Forwarder {
-    /// A forwarder to `peer` for a call with `progress_token`, filtered by `level`.
-    pub fn start(
-        peer: Peer<RoleServer>,
-        level: SessionLevel,
-        progress_token: Option<ProgressToken>,
-    ) -> Self {
-        let (sender, mut reports) = mpsc::unbounded_channel::<Report>();
+/// One call's reporter: a report to be sent (a log event at or above the session's level,
+/// progress when the request carried a token) is queued for a task that sends them in
+/// order. The task is started by the first such report, so a call that sends nothing (most
+/// calls) spawns nothing. Once the call has finished, reports are dropped: nothing follows
+/// the response.
+struct Queue {
+    peer: Peer<RoleServer>,
+    level: SessionLevel,
+    progress_token: Option<ProgressToken>,
+    sending: Mutex<Stage>,
+}
+
+/// Where a call's reporting is.
+enum Stage {
+    /// Nothing sent yet.
+    Idle,
+    /// The sending task runs.
+    Sending(Sending),
+    /// The call has finished.
+    Finished,
+}
+
+impl Queue {
+    fn is_sent(&self, report: &Report) -> bool {
+        match report {
+            Report::Log { level, .. } => self.level.allows(mcp_level(*level)),
+            Report::Progress { .. } => self.progress_token.is_some(),
+        }
+    }
+
+    /// The task sending to `peer`, in the order queued.
+    fn start(&self) -> Sending {
+        let (reports, mut queued) = mpsc::unbounded_channel::<Report>();
+        let peer = self.peer.clone();
+        let progress_token = self.progress_token.clone();
         let task = tokio::spawn(async move {
-            while let Some(report) = reports.recv().await {
+            while let Some(report) = queued.recv().await {
                 match report {
                     Report::Log {
-                        level: l,
+                        level,
                         logger,
                         message,
-                    } if level.allows(mcp_level(l)) => {
+                    } => {
                         let param = LoggingMessageNotificationParam::new(
-                            mcp_level(l),
+                            mcp_level(level),
                             json!({ "message": message }),
                         )
                         .with_logger(logger);
@@ -117,24 +135,64 @@ impl Forwarder {
                         }
                         let _ = peer.notify_progress(param).await;
                     }
-                    Report::Log { .. } => {}
                 }
             }
         });
+        Sending { reports, task }
+    }
+}
+
+impl Reporter for Queue {
+    fn report(&self, report: Report) {
+        if !self.is_sent(&report) {
+            return;
+        }
+        let mut stage = self.sending.lock().unwrap_or_else(|p| p.into_inner());
+        if matches!(*stage, Stage::Idle) {
+            *stage = Stage::Sending(self.start());
+        }
+        if let Stage::Sending(sending) = &*stage {
+            let _ = sending.reports.send(report);
+        }
+    }
+}
+
+/// Sends one call's reports to its client.
+pub struct Forwarder {
+    queue: Arc<Queue>,
+}
+
+impl Forwarder {
+    /// A forwarder to `peer` for a call with `progress_token`, filtered by `level`.
+    pub fn start(
+        peer: Peer<RoleServer>,
+        level: SessionLevel,
+        progress_token: Option<ProgressToken>,
+    ) -> Self {
         Self {
-            reporter: Arc::new(Queue(sender)),
-            task,
+            queue: Arc::new(Queue {
+                peer,
+                level,
+                progress_token,
+                sending: Mutex::new(Stage::Idle),
+            }),
         }
     }
 
     /// The reporter to run the call with.
     pub fn reporter(&self) -> Arc<dyn Reporter> {
-        self.reporter.clone()
+        self.queue.clone()
     }
 
     /// Waits until every report of the call has been sent.
     pub async fn finish(self) {
-        drop(self.reporter);
-        let _ = self.task.await;
+        let stage = std::mem::replace(
+            &mut *self.queue.sending.lock().unwrap_or_else(|p| p.into_inner()),
+            Stage::Finished,
+        );
+        if let Stage::Sending(Sending { reports, task }) = stage {
+            drop(reports);
+            let _ = task.await;
+        }
     }
 }

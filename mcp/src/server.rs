@@ -206,6 +206,66 @@ impl ServerHandler for ToolpackServer {
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
+        // Boxed: rmcp moves the handler's future into a task of its own for every request,
+        // and a boxed call moves a pointer instead of the whole state of the call.
+        Box::pin(self.call(request, context)).await
+    }
+
+    async fn list_resources(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListResourcesResult, McpError> {
+        let (caller, choice) = request_scope(&context);
+        crate::views::list(crate::views::visible(&self.tools, &caller, &choice))
+    }
+
+    async fn read_resource(
+        &self,
+        request: ReadResourceRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ReadResourceResponse, McpError> {
+        let (caller, choice) = request_scope(&context);
+        let visible = crate::views::visible(&self.tools, &caller, &choice);
+        crate::views::read(&request.uri, visible).map(Into::into)
+    }
+
+    #[allow(deprecated)] // MCP logging: see `notify`.
+    async fn set_level(
+        &self,
+        request: SetLevelRequestParams,
+        _context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        self.level.set(request.level);
+        Ok(())
+    }
+}
+
+/// The caller of a request and the tools it may see: over HTTP, the caller the
+/// authentication layer found and the `X-MCP-*` headers' choice; over stdio, the local
+/// caller and every served tool.
+fn request_scope(context: &RequestContext<RoleServer>) -> (Caller, ToolChoice) {
+    match context.extensions.get::<axum::http::request::Parts>() {
+        Some(parts) => (
+            parts
+                .extensions
+                .get::<Caller>()
+                .cloned()
+                .unwrap_or_default(),
+            ToolChoice::from_headers(&parts.headers),
+        ),
+        None => (Caller::local(), ToolChoice::default()),
+    }
+}
+
+impl ToolpackServer {
+    /// A tool call: the caller's scope, the in-flight limit, the deadline, progress
+    /// and log forwarding, the call's span.
+    async fn call(
+        &self,
+        request: CallToolRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CallToolResponse, McpError> {
         let name = request.name.as_ref();
         let (caller, choice) = request_scope(&context);
         let Some(entry) = self
@@ -257,54 +317,6 @@ impl ServerHandler for ToolpackServer {
         answer
     }
 
-    async fn list_resources(
-        &self,
-        _request: Option<PaginatedRequestParams>,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ListResourcesResult, McpError> {
-        let (caller, choice) = request_scope(&context);
-        crate::views::list(crate::views::visible(&self.tools, &caller, &choice))
-    }
-
-    async fn read_resource(
-        &self,
-        request: ReadResourceRequestParams,
-        context: RequestContext<RoleServer>,
-    ) -> Result<ReadResourceResponse, McpError> {
-        let (caller, choice) = request_scope(&context);
-        let visible = crate::views::visible(&self.tools, &caller, &choice);
-        crate::views::read(&request.uri, visible).map(Into::into)
-    }
-
-    #[allow(deprecated)] // MCP logging: see `notify`.
-    async fn set_level(
-        &self,
-        request: SetLevelRequestParams,
-        _context: RequestContext<RoleServer>,
-    ) -> Result<(), McpError> {
-        self.level.set(request.level);
-        Ok(())
-    }
-}
-
-/// The caller of a request and the tools it may see: over HTTP, the caller the
-/// authentication layer found and the `X-MCP-*` headers' choice; over stdio, the local
-/// caller and every served tool.
-fn request_scope(context: &RequestContext<RoleServer>) -> (Caller, ToolChoice) {
-    match context.extensions.get::<axum::http::request::Parts>() {
-        Some(parts) => (
-            parts
-                .extensions
-                .get::<Caller>()
-                .cloned()
-                .unwrap_or_default(),
-            ToolChoice::from_headers(&parts.headers),
-        ),
-        None => (Caller::local(), ToolChoice::default()),
-    }
-}
-
-impl ToolpackServer {
     /// Waits for `call` (or the client's cancellation), shapes the answer, and marks
     /// the call's `span` with its error.
     async fn finish_call(

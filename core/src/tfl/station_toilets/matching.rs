@@ -21,10 +21,11 @@ pub enum Resolution<'a> {
 /// returned in a disambiguation) wins; then an exact normalised name match (several
 /// are ambiguous); otherwise the unique top token score wins.
 pub fn resolve<'a>(data: &'a StationData, raw: &str, query: &NormalizedName) -> Resolution<'a> {
+    let id = raw.trim();
     if let Some(station) = data
         .stations()
         .iter()
-        .find(|s| s.unique_id.eq_ignore_ascii_case(raw.trim()))
+        .find(|s| s.unique_id.eq_ignore_ascii_case(id))
     {
         return Resolution::Found(station);
     }
