@@ -85,6 +85,11 @@ pub struct Station {
 pub struct StationData {
     stations: Vec<Station>,
     toilets: HashMap<String, Vec<StationToiletDetail>>,
+    /// Each station's position by its `unique_id` in ASCII upper case (the first one, in
+    /// file order, when ids repeat).
+    by_id: HashMap<String, usize>,
+    /// The positions of the stations of each normalised name, in file order.
+    by_name: HashMap<String, Vec<usize>>,
 }
 
 impl StationData {
@@ -121,7 +126,36 @@ impl StationData {
                 tracing::warn!(station_id, "toilet row names an unknown station; skipped");
             }
         }
-        Ok(Self { stations, toilets })
+        let mut by_id = HashMap::new();
+        let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+        for (at, station) in stations.iter().enumerate() {
+            by_id
+                .entry(station.unique_id.to_ascii_uppercase())
+                .or_insert(at);
+            by_name
+                .entry(station.normalized.text.clone())
+                .or_default()
+                .push(at);
+        }
+        Ok(Self {
+            stations,
+            toilets,
+            by_id,
+            by_name,
+        })
+    }
+
+    /// The first station whose `unique_id` is `id`, ignoring ASCII case.
+    pub(crate) fn station_by_id(&self, id: &str) -> Option<&Station> {
+        let at = *self.by_id.get(&id.to_ascii_uppercase())?;
+        self.stations.get(at)
+    }
+
+    /// The stations whose normalised name is `normalized`, in file order.
+    pub(crate) fn stations_named(&self, normalized: &str) -> Vec<&Station> {
+        self.by_name.get(normalized).map_or_else(Vec::new, |all| {
+            all.iter().filter_map(|at| self.stations.get(*at)).collect()
+        })
     }
 
     /// Every station, in file order.

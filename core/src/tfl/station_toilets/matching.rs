@@ -21,19 +21,10 @@ pub enum Resolution<'a> {
 /// returned in a disambiguation) wins; then an exact normalised name match (several
 /// are ambiguous); otherwise the unique top token score wins.
 pub fn resolve<'a>(data: &'a StationData, raw: &str, query: &NormalizedName) -> Resolution<'a> {
-    let id = raw.trim();
-    if let Some(station) = data
-        .stations()
-        .iter()
-        .find(|s| s.unique_id.eq_ignore_ascii_case(id))
-    {
+    if let Some(station) = data.station_by_id(raw.trim()) {
         return Resolution::Found(station);
     }
-    let exact: Vec<&Station> = data
-        .stations()
-        .iter()
-        .filter(|s| s.normalized.text == query.text)
-        .collect();
+    let exact = data.stations_named(&query.text);
     let candidates = if exact.is_empty() {
         best_scored(data, query)
     } else {
