@@ -168,6 +168,9 @@ impl JwtValidator {
     /// checks the signature and the claims.
     pub async fn verify(&self, token: &str) -> Result<Caller, JwtError> {
         let header = jsonwebtoken::decode_header(token).map_err(|_| JwtError::Malformed)?;
+        if !header_and_claims_are_utf8(token) {
+            return Err(JwtError::Malformed);
+        }
         if !ALGORITHMS.contains(&header.alg) {
             return Err(JwtError::Algorithm);
         }
@@ -392,6 +395,19 @@ fn classify(error: jsonwebtoken::errors::Error) -> JwtError {
         K::InvalidAlgorithmName => JwtError::Algorithm,
         _ => JwtError::Malformed,
     }
+}
+
+/// Whether the token's header and claims are UTF-8, as RFC 7519 (7.2) requires of a JWT.
+/// The JSON readers skip the fields they do not know without checking them, so a signed
+/// token with other bytes in such a field would otherwise pass (found by fuzzing:
+/// `fuzz/regressions/bearer/`).
+fn header_and_claims_are_utf8(token: &str) -> bool {
+    use base64::Engine;
+    token.split('.').take(2).all(|part| {
+        base64::engine::general_purpose::URL_SAFE_NO_PAD
+            .decode(part)
+            .is_ok_and(|bytes| std::str::from_utf8(&bytes).is_ok())
+    })
 }
 
 #[cfg(test)]
