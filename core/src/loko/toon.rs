@@ -96,7 +96,8 @@ fn array(out: &mut Lines, depth: usize, key: &str, items: &[Value], position: Po
     let n = items.len();
     if n == 0 {
         let text = match position {
-            Position::ListItem => format!("{key}[0]:"),
+            // The tab is declared in an empty array's header too (found by fuzzing).
+            Position::ListItem => format!("{key}[0{}]:", out.mark()),
             Position::Root => "[]".to_owned(),
             Position::Field => format!("{key}: []"),
         };
@@ -410,6 +411,14 @@ mod tests {
         // Inside the document it is plain, as the official encoder writes it (found by
         // fuzzing too: quoted, it differed from the reference).
         assert_eq!(encode(&json!({"a": "\u{feff}x"})), "a: \u{feff}x");
+    }
+
+    #[test]
+    fn an_empty_list_item_array_declares_the_tab() {
+        // Found by fuzzing (fuzz/regressions/toon_round_trip/): the official encoder writes
+        // the delimiter in every array header, the empty ones included.
+        assert_eq!(encode_with(&json!([[]]), '\t'), "[1\t]:\n  - [0\t]:");
+        assert_eq!(encode_with(&json!([[]]), ','), "[1]:\n  - [0]:");
     }
 
     #[test]
