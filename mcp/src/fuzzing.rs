@@ -237,20 +237,16 @@ mod replay {
     //! `toolpack_testkit::fuzz_inputs`): the seed corpus and the regressions replayed, then
     //! a short deterministic mutation run over the corpus.
 
-    use toolpack_testkit::fuzz_inputs::{declared, replay, smoke, target_source};
+    use toolpack_testkit::fuzz_inputs::{declared, exercise, target_source};
 
     use super::*;
 
     /// Mutated inputs each target answers in a test run.
     const SMOKE_MUTATIONS: usize = 5000;
 
-    /// One test, so the bodies' shared loopback upstream serves one input at a time.
     #[test]
     fn every_target_answers_its_committed_inputs_and_mutations_of_them() {
-        for (name, body) in targets() {
-            replay(name, body);
-            smoke(name, body, SMOKE_MUTATIONS);
-        }
+        exercise(targets(), SMOKE_MUTATIONS);
     }
 
     #[test]

@@ -6,20 +6,16 @@
 
 use std::collections::BTreeSet;
 
-use toolpack_testkit::fuzz_inputs::{declared, replay, smoke, target_files, target_source};
+use toolpack_testkit::fuzz_inputs::{declared, exercise, target_files, target_source};
 
 use super::targets;
 
 /// Mutated inputs each target answers in a test run.
 const SMOKE_MUTATIONS: usize = 1000;
 
-/// One test, so the bodies' shared loopback upstream serves one input at a time.
 #[test]
 fn every_target_answers_its_committed_inputs_and_mutations_of_them() {
-    for (name, body) in targets() {
-        replay(name, body);
-        smoke(name, body, SMOKE_MUTATIONS);
-    }
+    exercise(targets(), SMOKE_MUTATIONS);
 }
 
 #[test]

@@ -72,6 +72,19 @@ pub fn replay(target: &str, body: fn(&[u8])) {
     }
 }
 
+/// A fuzz target: its name and its body.
+pub type Target = (&'static str, fn(&[u8]));
+
+/// Runs each of `targets` ([`replay`], then [`smoke`] with `mutations` inputs), one after
+/// another: the bodies of a crate share their loopback upstreams, which serve one input at a
+/// time.
+pub fn exercise(targets: Vec<Target>, mutations: usize) {
+    for (name, body) in targets {
+        replay(name, body);
+        smoke(name, body, mutations);
+    }
+}
+
 /// Bytes a mutation writes: the ones parsers branch on.
 const INTERESTING: &[u8] = b"\0\xff\"\\\n\r{}[]:,.-+0123456789eE tn\x7f";
 
