@@ -25,7 +25,7 @@ use jsonwebtoken::{Algorithm, EncodingKey};
 use serde_json::Value;
 use toolpack::Scopes;
 
-use crate::auth::{Authenticator, OAuthOptions, StaticToken};
+use crate::auth::{Authenticator, OAuthOptions, StaticToken, bearer_token};
 
 /// A fuzz target's body.
 pub type Body = fn(&[u8]);
@@ -175,15 +175,6 @@ fn encode_token(parts: &[u8], real_signature: bool, key: &EncodingKey) -> String
         URL_SAFE_NO_PAD.encode(signature)
     };
     format!("{message}.{signature}")
-}
-
-/// The token of a `Bearer` header, as the authenticator reads it.
-fn bearer_token(header: &str) -> Option<&str> {
-    let (scheme, rest) = header.trim().split_once(' ')?;
-    scheme
-        .eq_ignore_ascii_case("bearer")
-        .then(|| rest.trim())
-        .filter(|t| !t.is_empty())
 }
 
 /// The `sub` of `token` when its header names EdDSA and its claims are this server's and

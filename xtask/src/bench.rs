@@ -18,7 +18,7 @@ use std::process::{Child, Command, Stdio};
 use anyhow::{Context, Result, bail};
 use xshell::{Shell, cmd};
 
-use crate::package::native::{TRIPLE, zig_env};
+use crate::package::native::release_build;
 use crate::shell::section;
 
 /// The committed counts: scenario → instructions per call.
@@ -96,27 +96,13 @@ fn compare(baseline: &BTreeMap<String, u64>, counts: &BTreeMap<String, u64>) -> 
     failures
 }
 
-/// Builds the guard's program like the release artifacts; its path.
+/// Builds the guard's program like the release artifacts, and the fake upstream; the
+/// program's path.
 fn build(sh: &Shell) -> Result<PathBuf> {
     section("bench: release build of the guard's program (tests/instructions)");
-    {
-        let _env = zig_env(sh)?;
-        cmd!(
-            sh,
-            "cargo build --release --locked --target {TRIPLE} -p toolpack-instructions"
-        )
-        .run()?;
-    }
-    cmd!(
-        sh,
-        "cargo build -q --locked -p toolpack-testkit --bin fake-upstream"
-    )
-    .run()?;
-    Ok(sh
-        .current_dir()
-        .join("target")
-        .join(TRIPLE)
-        .join("release/toolpack-instructions"))
+    let dir = release_build(sh, &["toolpack-instructions"])?;
+    crate::suites::helper_binaries(sh)?;
+    Ok(dir.join("toolpack-instructions"))
 }
 
 /// The instructions per call of `scenario`: the program's counted calls under callgrind

@@ -444,7 +444,7 @@ fn kotlin(sh: &Shell) -> Result<()> {
 /// The debug binaries the suites run beside the artifact under test: the fake upstream,
 /// the loko project generator and the MCP server. One command with one selection, so every
 /// suite shares one build of them.
-fn helper_binaries(sh: &Shell) -> Result<()> {
+pub(crate) fn helper_binaries(sh: &Shell) -> Result<()> {
     cmd!(
         sh,
         "cargo build -q --locked -p toolpack-testkit -p toolpack-mcp --bins"

@@ -58,11 +58,7 @@ impl Authenticator {
             return Ok(Caller::local());
         }
         let token = authorization
-            .and_then(|v| {
-                let (scheme, rest) = v.trim().split_once(' ')?;
-                scheme.eq_ignore_ascii_case("bearer").then(|| rest.trim())
-            })
-            .filter(|t| !t.is_empty())
+            .and_then(bearer_token)
             .ok_or(AuthFailure::Missing)?;
         // Every static token is compared (in constant time), whatever matches first.
         let matched = self.tokens.iter().fold(None, |found, candidate| {
@@ -83,6 +79,16 @@ impl Authenticator {
             _ => Err(AuthFailure::Invalid("the token is not accepted".into())),
         }
     }
+}
+
+/// The token of an `Authorization: Bearer …` header value (scheme case-insensitive,
+/// spaces around the token ignored); `None` for another scheme or an empty token.
+pub(crate) fn bearer_token(authorization: &str) -> Option<&str> {
+    let (scheme, rest) = authorization.trim().split_once(' ')?;
+    scheme
+        .eq_ignore_ascii_case("bearer")
+        .then(|| rest.trim())
+        .filter(|t| !t.is_empty())
 }
 
 /// Equality whose time depends only on the lengths.

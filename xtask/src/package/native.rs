@@ -59,16 +59,32 @@ pub fn natives(sh: &Shell) -> Result<Natives> {
     section(&format!(
         "package: release build of toolpack-mcp, the Node addon, the uniffi library and its bindgen (zig, glibc {GLIBC})"
     ));
-    let _env = zig_env(sh)?;
-    cmd!(
+    let dir = release_build(
         sh,
-        "cargo build --release --locked --target {TRIPLE} -p toolpack-mcp -p toolpack-node -p toolpack-uniffi -p uniffi-bindgen"
-    )
-    .run()?;
-    let dir = sh.current_dir().join("target").join(TRIPLE).join("release");
+        &[
+            "toolpack-mcp",
+            "toolpack-node",
+            "toolpack-uniffi",
+            "uniffi-bindgen",
+        ],
+    )?;
     Ok(Natives {
         dir: BUILT.get_or_init(|| dir).clone(),
     })
+}
+
+/// Builds `packages` in release for [`TRIPLE`] with zig ([`zig_env`]); the directory of
+/// what it built. With the workspace-hack's features, builds of different packages share
+/// their dependencies.
+pub fn release_build(sh: &Shell, packages: &[&str]) -> Result<PathBuf> {
+    let _env = zig_env(sh)?;
+    let selection = packages.iter().flat_map(|p| ["-p", p]);
+    cmd!(
+        sh,
+        "cargo build --release --locked --target {TRIPLE} {selection...}"
+    )
+    .run()?;
+    Ok(sh.current_dir().join("target").join(TRIPLE).join("release"))
 }
 
 /// The release build's environment until the guards drop: the release toolchain first on
