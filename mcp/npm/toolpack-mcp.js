@@ -30,10 +30,18 @@ function binary() {
   process.exit(1);
 }
 
-const child = spawn(binary(), process.argv.slice(2), { stdio: 'inherit' });
+// The handlers are in place before the server starts: a signal that came between the two
+// would kill this command by default and leave the server running without its parent.
 const forwarded = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGQUIT'];
-const forward = (signal) => child.kill(signal);
+let child;
+let pending;
+const forward = (signal) => {
+  if (child === undefined) pending = signal;
+  else child.kill(signal);
+};
 for (const signal of forwarded) process.on(signal, forward);
+child = spawn(binary(), process.argv.slice(2), { stdio: 'inherit' });
+if (pending !== undefined) child.kill(pending);
 child.on('error', (error) => {
   process.stderr.write(`toolpack-mcp: cannot start the server: ${error.message}\n`);
   process.exit(1);

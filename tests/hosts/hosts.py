@@ -292,21 +292,8 @@ def npm_command_passes_everything_through(places: Places, binary: Path) -> None:
     shimmed = subprocess.run([str(command), *refused], capture_output=True, text=True, env=env)
     if direct.returncode == 0 or (shimmed.returncode, shimmed.stdout, shimmed.stderr) != (direct.returncode, direct.stdout, direct.stderr):
         raise AssertionError(f"the npm command answered {shimmed}, the binary {direct}")
-    server = subprocess.Popen([str(command)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
-    children = Path(f"/proc/{server.pid}/task/{server.pid}/children")
-    deadline = time.monotonic() + 10
-    while not children.read_text().split() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    (child,) = children.read_text().split()
-    server.send_signal(signal.SIGTERM)
-    code = server.wait(timeout=10)
-    if code != -signal.SIGTERM:
-        raise AssertionError(f"the npm command exited {code} on SIGTERM, not by the signal")
-    deadline = time.monotonic() + 5
-    while Path(f"/proc/{child}").exists() and "zombie" not in Path(f"/proc/{child}/status").read_text() and time.monotonic() < deadline:
-        time.sleep(0.02)
-    if Path(f"/proc/{child}").exists() and "zombie" not in Path(f"/proc/{child}/status").read_text():
-        raise AssertionError("the server outlived the npm command's SIGTERM")
+    for moment in SIGNAL_MOMENTS:
+        signal_leaves_no_server(command, env, places.scratch, moment)
     script = command.resolve()
     elsewhere = subprocess.run(
         ["node", "-e", f"Object.defineProperty(process, 'platform', {{ value: 'darwin' }}); require({json.dumps(str(script))})"],
@@ -315,6 +302,73 @@ def npm_command_passes_everything_through(places: Places, binary: Path) -> None:
     if elsewhere.returncode != 1 or "darwin-x64" not in elsewhere.stderr or "Supported: linux-x64" not in elsewhere.stderr:
         raise AssertionError(f"on another platform the npm command said {elsewhere}")
     print(f"npm command: exit code {direct.returncode} and output as the binary's; SIGTERM reaches the server; elsewhere: {elsewhere.stderr.strip()}")
+
+
+# When `signal_leaves_no_server` sends SIGTERM to the npm command: seconds after starting it
+# (before node has read the script, or while it does), the instant `spawn` has started the
+# server (a preload sends it from inside node, deterministically), or once the server runs.
+SIGNAL_MOMENTS: list[float | str] = [0.0, 0.05, 0.1, "as spawn returns", "once the server runs"]
+
+# The preload for "as spawn returns": node signals itself right after `spawn` starts the
+# server, before the command's next statement; a command that installs its handlers only
+# then dies by default and orphans the server.
+SIGNAL_AS_SPAWN_RETURNS = """
+const childProcess = require('node:child_process');
+const spawn = childProcess.spawn;
+childProcess.spawn = (...args) => {
+  const child = spawn(...args);
+  process.kill(process.pid, 'SIGTERM');
+  return child;
+};
+"""
+
+
+def signal_leaves_no_server(command: Path, env: dict[str, str], scratch: Path, moment: float | str) -> None:
+    """SIGTERM sent to the npm command at `moment` (see SIGNAL_MOMENTS) kills the command by
+    that signal and leaves no server behind, whenever it lands. Every process the command
+    started carries a marker in its environment, so a server orphaned before the test saw it
+    is still found."""
+    marker = f"{os.getpid()}-{moment}"
+    env = {**env, "TOOLPACK_SIGNAL_PROBE": marker}
+    if moment == "as spawn returns":
+        preload = scratch / "signal-as-spawn-returns.js"
+        preload.write_text(SIGNAL_AS_SPAWN_RETURNS)
+        env["NODE_OPTIONS"] = f"--require {preload}"
+    server = subprocess.Popen([str(command)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=env)
+    if moment == "once the server runs":
+        children = Path(f"/proc/{server.pid}/task/{server.pid}/children")
+        deadline = time.monotonic() + 10
+        while not children.read_text().split() and time.monotonic() < deadline:
+            time.sleep(0.02)
+    elif isinstance(moment, float):
+        time.sleep(moment)
+    if moment != "as spawn returns":
+        server.send_signal(signal.SIGTERM)
+    code = server.wait(timeout=10)
+    if code != -signal.SIGTERM:
+        raise AssertionError(f"the npm command exited {code} on SIGTERM ({moment}), not by the signal")
+    deadline = time.monotonic() + 5
+    while (left := processes_marked(marker)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    if left:
+        for pid in left:
+            os.kill(pid, signal.SIGKILL)
+        raise AssertionError(f"the server outlived the npm command's SIGTERM ({moment})")
+
+
+def processes_marked(marker: str) -> list[int]:
+    """Live (not zombie) processes whose environment holds `TOOLPACK_SIGNAL_PROBE=marker`."""
+    wanted = f"TOOLPACK_SIGNAL_PROBE={marker}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if wanted in (entry / "environ").read_bytes().split(b"\0") and "zombie" not in (entry / "status").read_text():
+                found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
 
 
 def first_list(launch: Launch, places: Places) -> float:
