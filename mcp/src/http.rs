@@ -19,6 +19,7 @@ use toolpack::{Caller, Catalog, Scope, Scopes};
 
 use crate::ToolpackServer;
 use crate::auth::{AuthFailure, Authenticator, METADATA_PATH, OAuthOptions, ProtectedResource};
+use crate::stateless_call::{self, StatelessCalls};
 
 pub use crate::auth::{StaticToken, parse_tokens};
 
@@ -103,6 +104,16 @@ pub fn router(
     server: ToolpackServer,
     options: &HttpOptions,
 ) -> (Router, impl Fn() + Clone + use<>) {
+    app(server, options, true)
+}
+
+/// [`router`], with stateless `tools/call` requests answered in place
+/// ([`crate::stateless_call`]) or, for comparison, all by rmcp.
+pub(crate) fn app(
+    server: ToolpackServer,
+    options: &HttpOptions,
+    calls_in_place: bool,
+) -> (Router, impl Fn() + Clone + use<>) {
     let mut config = StreamableHttpServerConfig::default();
     config
         .allowed_hosts
@@ -113,6 +124,14 @@ pub fn router(
     config.max_request_body_bytes = options.body_limit();
     let sessions = config.cancellation_token.clone();
     let tool_count = server.tools().len();
+    let in_place = (options.stateless && calls_in_place).then(|| {
+        Arc::new(StatelessCalls {
+            server: server.clone(),
+            allowed_hosts: config.allowed_hosts.clone(),
+            checks_origin: !config.allowed_origins.is_empty(),
+            body_limit: options.body_limit(),
+        })
+    });
     let service = StreamableHttpService::new(
         move || Ok(server.for_session()),
         LocalSessionManager::default().into(),
@@ -127,6 +146,12 @@ pub fn router(
         body_limit: options.body_limit(),
     });
     let mut app: Router = Router::new().nest_service("/mcp", service);
+    if let Some(calls) = in_place {
+        app = app.layer(middleware::from_fn_with_state(
+            calls,
+            stateless_call::answer,
+        ));
+    }
     if options.metrics == MetricsRoute::Authenticated {
         app = app.route("/metrics", metrics_route());
     }

@@ -7,6 +7,7 @@ mod auth;
 mod icons;
 mod notify;
 mod server;
+mod stateless_call;
 mod toolsets;
 mod views;
 

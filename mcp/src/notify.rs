@@ -1,7 +1,8 @@
 //! Tool reports ([`toolpack::report`]) as MCP notifications: log events become
 //! `notifications/message` at or above the session's `logging/setLevel` level, progress
 //! becomes `notifications/progress` when the request carried a progress token. They are
-//! sent in order, and all of them before the call's response.
+//! sent in order, and all of them before the call's response: to the session's peer, or in
+//! the reply of a stateless HTTP call answered without one.
 //!
 //! rmcp marks MCP logging deprecated (SEP-2577, removed from a future protocol version);
 //! the protocol versions served today (2025-06-18, 2025-11-25) define it, and clients use it.
@@ -11,7 +12,8 @@ use std::sync::atomic::{AtomicU8, Ordering};
 use std::sync::{Arc, Mutex};
 
 use rmcp::model::{
-    LoggingLevel, LoggingMessageNotificationParam, ProgressNotificationParam, ProgressToken,
+    LoggingLevel, LoggingMessageNotification, LoggingMessageNotificationParam,
+    ProgressNotification, ProgressNotificationParam, ProgressToken, ServerNotification,
 };
 use rmcp::service::{Peer, RoleServer};
 use serde_json::json;
@@ -62,22 +64,31 @@ fn mcp_level(level: Level) -> LoggingLevel {
     }
 }
 
-/// What sends one call's reports, started by its first report that is to be sent.
+/// Where one call's notifications go.
+pub enum Destination {
+    /// To the client as they come, through the MCP service's peer.
+    Peer(Peer<RoleServer>),
+    /// Kept, to be answered before the response in the same reply (the stateless HTTP
+    /// answer of `crate::stateless_call`, which has no peer).
+    Reply,
+}
+
+/// What sends one call's notifications to a peer, started by the first one.
 struct Sending {
-    reports: mpsc::UnboundedSender<Report>,
+    notifications: mpsc::UnboundedSender<ServerNotification>,
     task: tokio::task::JoinHandle<()>,
 }
 
 /// One call's reporter: a report to be sent (a log event at or above the session's level,
-/// progress when the request carried a token) is queued for a task that sends them in
-/// order. The task is started by the first such report, so a call that sends nothing (most
-/// calls) spawns nothing. Once the call has finished, reports are dropped: nothing follows
-/// the response.
+/// progress when the request carried a token) becomes a notification, queued for a task
+/// that sends them to the peer in order, or kept for the reply. The task is started by the
+/// first notification, so a call that sends nothing (most calls) spawns nothing. Once the
+/// call has finished, reports are dropped: nothing follows the response.
 struct Queue {
-    peer: Peer<RoleServer>,
+    destination: Destination,
     level: SessionLevel,
     progress_token: Option<ProgressToken>,
-    sending: Mutex<Stage>,
+    stage: Mutex<Stage>,
 }
 
 /// Where a call's reporting is.
@@ -86,73 +97,85 @@ enum Stage {
     Idle,
     /// The sending task runs.
     Sending(Sending),
+    /// Notifications kept for the reply.
+    Kept(Vec<ServerNotification>),
     /// The call has finished.
     Finished,
 }
 
 impl Queue {
-    fn is_sent(&self, report: &Report) -> bool {
+    /// The notification `report` becomes, if it is to be sent.
+    fn notification(&self, report: Report) -> Option<ServerNotification> {
         match report {
-            Report::Log { level, .. } => self.level.allows(mcp_level(*level)),
-            Report::Progress { .. } => self.progress_token.is_some(),
+            Report::Log {
+                level,
+                logger,
+                message,
+            } => {
+                let level = mcp_level(level);
+                if !self.level.allows(level) {
+                    return None;
+                }
+                let params =
+                    LoggingMessageNotificationParam::new(level, json!({ "message": message }))
+                        .with_logger(logger);
+                Some(ServerNotification::LoggingMessageNotification(
+                    LoggingMessageNotification::new(params),
+                ))
+            }
+            Report::Progress {
+                done,
+                total,
+                message,
+            } => {
+                let mut params = ProgressNotificationParam::new(self.progress_token.clone()?, done);
+                if let Some(total) = total {
+                    params = params.with_total(total);
+                }
+                if let Some(message) = message {
+                    params = params.with_message(message);
+                }
+                Some(ServerNotification::ProgressNotification(
+                    ProgressNotification::new(params),
+                ))
+            }
         }
     }
 
     /// The task sending to `peer`, in the order queued.
-    fn start(&self) -> Sending {
-        let (reports, mut queued) = mpsc::unbounded_channel::<Report>();
-        let peer = self.peer.clone();
-        let progress_token = self.progress_token.clone();
+    fn start(peer: &Peer<RoleServer>) -> Sending {
+        let (notifications, mut queued) = mpsc::unbounded_channel::<ServerNotification>();
+        let peer = peer.clone();
         let task = tokio::spawn(async move {
-            while let Some(report) = queued.recv().await {
-                match report {
-                    Report::Log {
-                        level,
-                        logger,
-                        message,
-                    } => {
-                        let param = LoggingMessageNotificationParam::new(
-                            mcp_level(level),
-                            json!({ "message": message }),
-                        )
-                        .with_logger(logger);
-                        let _ = peer.notify_logging_message(param).await;
-                    }
-                    Report::Progress {
-                        done,
-                        total,
-                        message,
-                    } => {
-                        let Some(token) = progress_token.clone() else {
-                            continue;
-                        };
-                        let mut param = ProgressNotificationParam::new(token, done);
-                        if let Some(total) = total {
-                            param = param.with_total(total);
-                        }
-                        if let Some(message) = message {
-                            param = param.with_message(message);
-                        }
-                        let _ = peer.notify_progress(param).await;
-                    }
-                }
+            while let Some(notification) = queued.recv().await {
+                let _ = peer.send_notification(notification).await;
             }
         });
-        Sending { reports, task }
+        Sending {
+            notifications,
+            task,
+        }
     }
 }
 
 impl Reporter for Queue {
     fn report(&self, report: Report) {
-        if !self.is_sent(&report) {
+        let Some(notification) = self.notification(report) else {
             return;
-        }
-        let mut stage = self.sending.lock().unwrap_or_else(|p| p.into_inner());
+        };
+        let mut stage = self.stage.lock().unwrap_or_else(|p| p.into_inner());
         if matches!(*stage, Stage::Idle) {
-            *stage = Stage::Sending(self.start());
+            *stage = match &self.destination {
+                Destination::Peer(peer) => Stage::Sending(Queue::start(peer)),
+                Destination::Reply => Stage::Kept(Vec::new()),
+            };
         }
-        if let Stage::Sending(sending) = &*stage {
-            let _ = sending.reports.send(report);
+        match &mut *stage {
+            Stage::Sending(sending) => {
+                let _ = sending.notifications.send(notification);
+            }
+            Stage::Kept(kept) => kept.push(notification),
+            Stage::Idle | Stage::Finished => {}
         }
     }
 }
@@ -163,18 +186,18 @@ pub struct Forwarder {
 }
 
 impl Forwarder {
-    /// A forwarder to `peer` for a call with `progress_token`, filtered by `level`.
+    /// A forwarder to `destination` for a call with `progress_token`, filtered by `level`.
     pub fn start(
-        peer: Peer<RoleServer>,
+        destination: Destination,
         level: SessionLevel,
         progress_token: Option<ProgressToken>,
     ) -> Self {
         Self {
             queue: Arc::new(Queue {
-                peer,
+                destination,
                 level,
                 progress_token,
-                sending: Mutex::new(Stage::Idle),
+                stage: Mutex::new(Stage::Idle),
             }),
         }
     }
@@ -184,15 +207,24 @@ impl Forwarder {
         self.queue.clone()
     }
 
-    /// Waits until every report of the call has been sent.
-    pub async fn finish(self) {
+    /// Waits until every notification of the call has been sent to the peer; the
+    /// notifications kept for the reply, in order (none for a peer).
+    pub async fn finish(self) -> Vec<ServerNotification> {
         let stage = std::mem::replace(
-            &mut *self.queue.sending.lock().unwrap_or_else(|p| p.into_inner()),
+            &mut *self.queue.stage.lock().unwrap_or_else(|p| p.into_inner()),
             Stage::Finished,
         );
-        if let Stage::Sending(Sending { reports, task }) = stage {
-            drop(reports);
-            let _ = task.await;
+        match stage {
+            Stage::Sending(Sending {
+                notifications,
+                task,
+            }) => {
+                drop(notifications);
+                let _ = task.await;
+                Vec::new()
+            }
+            Stage::Kept(kept) => kept,
+            Stage::Idle | Stage::Finished => Vec::new(),
         }
     }
 }

@@ -8,14 +8,15 @@ use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
     CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, Implementation,
     ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, ServerCapabilities, ServerConfig, Tool, ToolAnnotations,
+    ReadResourceResponse, RequestId, ServerCapabilities, ServerConfig, ServerNotification, Tool,
+    ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
 use toolpack::{Caller, ToolEntry, ToolResult, Toolpack};
 use tracing::Instrument;
 
-use crate::notify::{Forwarder, SessionLevel};
+use crate::notify::{Destination, Forwarder, SessionLevel};
 use crate::toolsets::ToolChoice;
 #[allow(deprecated)] // MCP logging: see `notify`.
 use rmcp::model::SetLevelRequestParams;
@@ -246,64 +247,121 @@ impl ServerHandler for ToolpackServer {
 /// caller and every served tool.
 fn request_scope(context: &RequestContext<RoleServer>) -> (Caller, ToolChoice) {
     match context.extensions.get::<axum::http::request::Parts>() {
-        Some(parts) => (
-            parts
-                .extensions
-                .get::<Caller>()
-                .cloned()
-                .unwrap_or_default(),
-            ToolChoice::from_headers(&parts.headers),
-        ),
+        Some(parts) => http_scope(parts),
         None => (Caller::local(), ToolChoice::default()),
     }
 }
 
+/// The caller the authentication layer put in an HTTP request's extensions, and the
+/// tools its `X-MCP-*` headers choose.
+pub(crate) fn http_scope(parts: &axum::http::request::Parts) -> (Caller, ToolChoice) {
+    (
+        parts
+            .extensions
+            .get::<Caller>()
+            .cloned()
+            .unwrap_or_default(),
+        ToolChoice::from_headers(&parts.headers),
+    )
+}
+
+/// Everything a `tools/call` needs besides its name and arguments: who it is for, which
+/// tools it may see, where its reports go, its trace context, and when the client gave up.
+pub(crate) struct CallScope<'a, C> {
+    /// The request's JSON-RPC id (for its span).
+    pub id: &'a RequestId,
+    /// Who the call runs for.
+    pub caller: Caller,
+    /// The tools the request may call.
+    pub choice: ToolChoice,
+    /// Where its progress and log reports go.
+    pub forwarder: Forwarder,
+    /// Where its trace context is read.
+    pub carrier: crate::telemetry::Carrier<'a>,
+    /// Resolves when the client cancelled the request.
+    pub cancelled: C,
+}
+
 impl ToolpackServer {
-    /// A tool call: the caller's scope, the in-flight limit, the deadline, progress
-    /// and log forwarding, the call's span.
+    /// A tool call from rmcp's service: its scope from the request context.
     async fn call(
         &self,
         request: CallToolRequestParams,
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
-        let name = request.name.as_ref();
         let (caller, choice) = request_scope(&context);
+        let headers = context
+            .extensions
+            .get::<axum::http::request::Parts>()
+            .map(|parts| &parts.headers);
+        let meta: &rmcp::model::JsonObject = &context.meta;
+        let scope = CallScope {
+            id: &context.id,
+            caller,
+            choice,
+            forwarder: Forwarder::start(
+                Destination::Peer(context.peer.clone()),
+                self.level.clone(),
+                context.meta.get_progress_token(),
+            ),
+            carrier: crate::telemetry::Carrier {
+                meta: Some(meta),
+                headers,
+            },
+            cancelled: context.ct.cancelled(),
+        };
+        let (answer, _) = self.run_call(request, scope).await;
+        answer.map(Into::into)
+    }
+
+    /// A tool call: the caller's scope, the in-flight limit, the deadline, progress
+    /// and log forwarding, the call's span. The answer, and the notifications the scope's
+    /// forwarder kept for the reply.
+    pub(crate) async fn run_call<C: std::future::Future<Output = ()>>(
+        &self,
+        request: CallToolRequestParams,
+        scope: CallScope<'_, C>,
+    ) -> (Result<CallToolResult, McpError>, Vec<ServerNotification>) {
+        let CallScope {
+            id,
+            caller,
+            choice,
+            forwarder,
+            carrier,
+            cancelled,
+        } = scope;
+        let name = request.name.as_ref();
         let Some(entry) = self
             .tools
             .iter()
             .find(|t| t.spec.name == name && choice.allows(&t.spec))
         else {
-            return Err(McpError::invalid_params(
-                format!("unknown tool '{name}'"),
-                None,
-            ));
+            let error = McpError::invalid_params(format!("unknown tool '{name}'"), None);
+            return (Err(error), forwarder.finish().await);
         };
         // The HTTP layer answers this with 403 and a step-up challenge first.
         if let Some(scope) = caller.missing_scope(&entry.spec) {
-            return Err(McpError::invalid_request(
+            let error = McpError::invalid_request(
                 format!("insufficient scope: {name} needs {}", scope.as_str()),
                 None,
-            ));
+            );
+            return (Err(error), forwarder.finish().await);
         }
         let Ok(_permit) = self.in_flight.clone().try_acquire_owned() else {
             crate::telemetry::call_refused("busy");
-            return Err(McpError::new(
+            let error = McpError::new(
                 ErrorCode(SERVER_BUSY),
                 format!(
                     "server busy: {} tool calls are in flight; retry shortly",
                     self.limits.max_in_flight
                 ),
                 None,
-            ));
+            );
+            return (Err(error), forwarder.finish().await);
         };
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
-        let forwarder = Forwarder::start(
-            context.peer.clone(),
-            self.level.clone(),
-            context.meta.get_progress_token(),
-        );
         let toolpack = self.toolpack.for_caller(caller);
-        let span = crate::telemetry::call_span(name, &context);
+        let span = crate::telemetry::request_span(name, id, carrier);
         let call = tokio::time::timeout(
             self.limits.call_deadline,
             toolpack::report::with_reporter(
@@ -312,9 +370,8 @@ impl ToolpackServer {
             )
             .instrument(span.clone()),
         );
-        let answer = self.finish_call(name, call, &context, &span).await;
-        forwarder.finish().await;
-        answer
+        let answer = self.finish_call(name, call, cancelled, &span).await;
+        (answer, forwarder.finish().await)
     }
 
     /// Waits for `call` (or the client's cancellation), shapes the answer, and marks
@@ -325,10 +382,10 @@ impl ToolpackServer {
         call: impl std::future::Future<
             Output = Result<Result<ToolResult, toolpack::UnknownTool>, tokio::time::error::Elapsed>,
         >,
-        context: &RequestContext<RoleServer>,
+        cancelled: impl std::future::Future<Output = ()>,
         span: &tracing::Span,
-    ) -> Result<CallToolResponse, McpError> {
-        let answer = self.answer(name, call, context).await;
+    ) -> Result<CallToolResult, McpError> {
+        let answer = self.answer(name, call, cancelled).await;
         match &answer {
             Ok(result) => {
                 if let Some(code) = &result.error_code {
@@ -337,7 +394,7 @@ impl ToolpackServer {
             }
             Err(error) => crate::telemetry::record_protocol_error(span, error.code.0),
         }
-        answer.map(|result| mcp_result(result).into())
+        answer.map(mcp_result)
     }
 
     /// The tool's result, or the JSON-RPC error for a call abandoned at the deadline or
@@ -348,7 +405,7 @@ impl ToolpackServer {
         call: impl std::future::Future<
             Output = Result<Result<ToolResult, toolpack::UnknownTool>, tokio::time::error::Elapsed>,
         >,
-        context: &RequestContext<RoleServer>,
+        cancelled: impl std::future::Future<Output = ()>,
     ) -> Result<ToolResult, McpError> {
         tokio::select! {
             result = call => {
@@ -365,7 +422,7 @@ impl ToolpackServer {
                 };
                 result.map_err(|e| McpError::invalid_params(e.to_string(), None))
             }
-            () = context.ct.cancelled() => {
+            () = cancelled => {
                 Err(McpError::internal_error("request cancelled", None))
             }
         }

@@ -12,6 +12,7 @@ use opentelemetry::propagation::Extractor;
 use opentelemetry::trace::TracerProvider as _;
 use opentelemetry_sdk::propagation::TraceContextPropagator;
 use opentelemetry_sdk::trace::SdkTracerProvider;
+use rmcp::model::{JsonObject, RequestId};
 use rmcp::service::{RequestContext, RoleServer};
 use tracing_opentelemetry::OpenTelemetrySpanExt;
 use tracing_subscriber::EnvFilter;
@@ -161,6 +162,23 @@ pub fn prometheus() -> PrometheusHandle {
 /// `traceparent` of the request's `_meta` when it has one, else of its HTTP headers.
 /// The core's `execute_tool` span, and its upstream and d2 spans, open inside it.
 pub fn call_span(tool: &str, context: &RequestContext<RoleServer>) -> tracing::Span {
+    let headers = context
+        .extensions
+        .get::<axum::http::request::Parts>()
+        .map(|parts| &parts.headers);
+    let meta: &JsonObject = &context.meta;
+    request_span(
+        tool,
+        &context.id,
+        Carrier {
+            meta: Some(meta),
+            headers,
+        },
+    )
+}
+
+/// [`call_span`] from the request's parts: its id, `_meta` and HTTP headers.
+pub(crate) fn request_span(tool: &str, id: &RequestId, carrier: Carrier<'_>) -> tracing::Span {
     // A root of its own: not under the MCP library's long-lived session span.
     let span = tracing::info_span!(
         parent: None,
@@ -169,14 +187,14 @@ pub fn call_span(tool: &str, context: &RequestContext<RoleServer>) -> tracing::S
         otel.kind = "server",
         mcp.method.name = "tools/call",
         gen_ai.tool.name = tool,
-        jsonrpc.request.id = %request_id(context),
+        jsonrpc.request.id = %request_id(id),
         rpc.response.status_code = tracing::field::Empty,
         error.type = tracing::field::Empty,
         otel.status_code = tracing::field::Empty,
     );
     if !span.is_disabled() {
         let parent = opentelemetry::global::get_text_map_propagator(|propagator| {
-            propagator.extract(&Carrier(context))
+            propagator.extract(&carrier)
         });
         // A span that is not exported has no OpenTelemetry data to attach a parent to.
         let _ = span.set_parent(parent);
@@ -197,35 +215,36 @@ pub fn record_tool_error(span: &tracing::Span, code: &str) {
     span.record("otel.status_code", "ERROR");
 }
 
-fn request_id(context: &RequestContext<RoleServer>) -> String {
-    match serde_json::to_value(&context.id) {
-        Ok(serde_json::Value::String(id)) => id,
-        Ok(other) => other.to_string(),
-        Err(_) => String::new(),
+fn request_id(id: &RequestId) -> String {
+    match id {
+        RequestId::String(id) => id.to_string(),
+        RequestId::Number(id) => id.to_string(),
     }
 }
 
 /// Trace-context fields of an MCP request: `_meta` first, then the HTTP headers.
-struct Carrier<'a>(&'a RequestContext<RoleServer>);
-
-impl Carrier<'_> {
-    fn headers(&self) -> Option<&axum::http::HeaderMap> {
-        self.0
-            .extensions
-            .get::<axum::http::request::Parts>()
-            .map(|parts| &parts.headers)
-    }
+pub(crate) struct Carrier<'a> {
+    /// The request's `_meta`, if it has one.
+    pub meta: Option<&'a JsonObject>,
+    /// The HTTP request's headers (none over stdio).
+    pub headers: Option<&'a axum::http::HeaderMap>,
 }
 
 impl Extractor for Carrier<'_> {
     fn get(&self, key: &str) -> Option<&str> {
-        let in_meta = self.0.meta.get(key).and_then(serde_json::Value::as_str);
-        in_meta.or_else(|| self.headers()?.get(key)?.to_str().ok())
+        let in_meta = self
+            .meta
+            .and_then(|meta| meta.get(key))
+            .and_then(serde_json::Value::as_str);
+        in_meta.or_else(|| self.headers?.get(key)?.to_str().ok())
     }
 
     fn keys(&self) -> Vec<&str> {
-        let mut keys: Vec<&str> = self.0.meta.keys().map(String::as_str).collect();
-        if let Some(headers) = self.headers() {
+        let mut keys: Vec<&str> = self
+            .meta
+            .map(|meta| meta.keys().map(String::as_str).collect())
+            .unwrap_or_default();
+        if let Some(headers) = self.headers {
             keys.extend(headers.keys().map(|name| name.as_str()));
         }
         keys
