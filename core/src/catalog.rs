@@ -132,16 +132,25 @@ impl ToolResult {
     /// The JSON text bindings hand over: the MCP `CallToolResult` JSON when `as_mcp`
     /// (what a generic `call` returns), else the contract body (what typed calls return).
     pub fn json_text(&self, as_mcp: bool) -> String {
-        let body = self.body.to_string();
+        // Through `io::Write` into a buffer: `Display` (`to_string`) writes through a
+        // formatter, a call per fragment.
+        let body = json_string(&self.body);
         if !as_mcp {
             return body;
         }
         // The text of `to_mcp_json`, with the body serialised once instead of three times.
-        let text = serde_json::Value::String(body.clone()).to_string();
-        format!(
-            r#"{{"content":[{{"type":"text","text":{text}}}],"structuredContent":{body},"isError":{}}}"#,
-            self.is_error()
-        )
+        let text = json_string(&body);
+        let is_error = if self.is_error() { "true" } else { "false" };
+        [
+            r#"{"content":[{"type":"text","text":"#,
+            &text,
+            r#"}],"structuredContent":"#,
+            &body,
+            r#","isError":"#,
+            is_error,
+            "}",
+        ]
+        .concat()
     }
 
     /// The MCP `CallToolResult` JSON of this result, exactly as `toolpack-mcp` sends it:
@@ -168,6 +177,14 @@ impl ToolResult {
             }
         }
     }
+}
+
+/// `value` as compact JSON.
+fn json_string<T: serde::Serialize + ?Sized>(value: &T) -> String {
+    let mut text = Vec::with_capacity(256);
+    // A `Value` or a `str` always serialises, and into UTF-8.
+    let _ = serde_json::to_writer(&mut text, value);
+    String::from_utf8(text).unwrap_or_default()
 }
 
 /// A name the catalog does not know.

@@ -125,12 +125,12 @@ pub(crate) fn app(
     let sessions = config.cancellation_token.clone();
     let tool_count = server.tools().len();
     let in_place = (options.stateless && calls_in_place).then(|| {
-        Arc::new(StatelessCalls {
-            server: server.clone(),
-            allowed_hosts: config.allowed_hosts.clone(),
-            checks_origin: !config.allowed_origins.is_empty(),
-            body_limit: options.body_limit(),
-        })
+        Arc::new(StatelessCalls::new(
+            server.clone(),
+            &config.allowed_hosts,
+            &config.allowed_origins,
+            options.body_limit(),
+        ))
     });
     let service = StreamableHttpService::new(
         move || Ok(server.for_session()),

@@ -311,17 +311,17 @@ impl ToolpackServer {
             cancelled: context.ct.cancelled(),
         };
         let (answer, _) = self.run_call(request, scope).await;
-        answer.map(Into::into)
+        answer.map(|result| mcp_result(result).into())
     }
 
     /// A tool call: the caller's scope, the in-flight limit, the deadline, progress
-    /// and log forwarding, the call's span. The answer, and the notifications the scope's
-    /// forwarder kept for the reply.
+    /// and log forwarding, the call's span. The tool's result (see [`mcp_result`]) or the
+    /// JSON-RPC error, and the notifications the scope's forwarder kept for the reply.
     pub(crate) async fn run_call<C: std::future::Future<Output = ()>>(
         &self,
         request: CallToolRequestParams,
         scope: CallScope<'_, C>,
-    ) -> (Result<CallToolResult, McpError>, Vec<ServerNotification>) {
+    ) -> (Result<ToolResult, McpError>, Vec<ServerNotification>) {
         let CallScope {
             id,
             caller,
@@ -374,8 +374,8 @@ impl ToolpackServer {
         (answer, forwarder.finish().await)
     }
 
-    /// Waits for `call` (or the client's cancellation), shapes the answer, and marks
-    /// the call's `span` with its error.
+    /// Waits for `call` (or the client's cancellation) and marks the call's `span` with
+    /// its error.
     async fn finish_call(
         &self,
         name: &str,
@@ -384,7 +384,7 @@ impl ToolpackServer {
         >,
         cancelled: impl std::future::Future<Output = ()>,
         span: &tracing::Span,
-    ) -> Result<CallToolResult, McpError> {
+    ) -> Result<ToolResult, McpError> {
         let answer = self.answer(name, call, cancelled).await;
         match &answer {
             Ok(result) => {
@@ -394,7 +394,7 @@ impl ToolpackServer {
             }
             Err(error) => crate::telemetry::record_protocol_error(span, error.code.0),
         }
-        answer.map(mcp_result)
+        answer
     }
 
     /// The tool's result, or the JSON-RPC error for a call abandoned at the deadline or

@@ -4,9 +4,9 @@
 //! transport, channels and two tasks, around a JSON-RPC message parsed into the enum of
 //! every client message. For the one request that matters for cost, a `tools/call` that
 //! is plainly valid, this layer answers in place: it parses just that request, runs it
-//! through the same [`ToolpackServer::run_call`] as rmcp's handler, and writes rmcp's own
-//! message types with rmcp's own serialisation, so the bytes are the ones rmcp writes
-//! (a test compares them).
+//! through the same [`ToolpackServer::run_call`] as rmcp's handler, and writes the answer
+//! rmcp would: its own message types for errors and notifications, and for a result the
+//! body serialised once where rmcp serialises it twice. A test compares the bytes.
 //!
 //! Anything else goes to rmcp untouched: other methods, batches, notifications, a request
 //! with `_meta` (progress tokens, per-request protocol versions), a header this layer does
@@ -25,9 +25,10 @@ use axum::middleware::Next;
 use axum::response::Response;
 use rmcp::model::{
     CallToolRequestParams, JsonObject, ProtocolVersion, RequestId, ServerJsonRpcMessage,
-    ServerResult,
+    ServerNotification,
 };
 use serde::Deserialize;
+use toolpack::ToolResult;
 
 use crate::ToolpackServer;
 use crate::notify::{Destination, Forwarder, SessionLevel};
@@ -36,13 +37,14 @@ use crate::server::CallScope;
 /// What answers stateless `tools/call` requests in place.
 pub(crate) struct StatelessCalls {
     /// The server the calls run on.
-    pub server: ToolpackServer,
-    /// rmcp's `allowed_hosts` (empty: every host).
-    pub allowed_hosts: Vec<String>,
+    server: ToolpackServer,
+    /// rmcp's `allowed_hosts`, read as rmcp reads them: a host name and maybe a port
+    /// (`None`: every host).
+    allowed_hosts: Option<Vec<(String, Option<u16>)>>,
     /// Whether rmcp checks `Origin` (an allow-list is set).
-    pub checks_origin: bool,
+    checks_origin: bool,
     /// The largest request body.
-    pub body_limit: usize,
+    body_limit: usize,
 }
 
 /// The middleware on `/mcp`: a plainly valid `tools/call` POST is answered here, every
@@ -82,25 +84,58 @@ pub(crate) async fn answer(
     request.arguments = call.params.arguments;
     let (answer, notifications) = calls.server.run_call(request, scope).await;
     let response = match answer {
-        Ok(result) => {
-            // As rmcp's handler does for a peer before 2026-07-28, the only ones taken here.
-            let mut result = ServerResult::CallToolResult(result);
-            result.strip_result_type_for_legacy_peer();
-            ServerJsonRpcMessage::response(result, id)
-        }
-        Err(error) => ServerJsonRpcMessage::error(error, Some(id)),
+        Ok(result) => result_message(&id, &result),
+        Err(error) => serde_json::to_vec(&ServerJsonRpcMessage::error(error, Some(id))),
+    };
+    let response = match response {
+        Ok(response) => response,
+        Err(error) => return serialisation_failed(&error),
     };
     if notifications.is_empty() {
-        return json_response(&response);
+        return json_response(response);
     }
-    let messages = notifications
-        .into_iter()
-        .map(ServerJsonRpcMessage::notification)
-        .chain([response]);
-    event_stream_response(messages)
+    event_stream_response(notifications, response)
+}
+
+/// The JSON-RPC response rmcp writes for `result` to a peer before 2026-07-28 (the only
+/// ones taken here: no `resultType`), with the body serialised once for both its text and
+/// its structured copy ([`ToolResult::json_text`]).
+fn result_message(id: &RequestId, result: &ToolResult) -> serde_json::Result<Vec<u8>> {
+    let mut message = br#"{"jsonrpc":"2.0","id":"#.to_vec();
+    serde_json::to_writer(&mut message, id)?;
+    message.extend_from_slice(br#","result":"#);
+    message.extend_from_slice(result.json_text(true).as_bytes());
+    message.push(b'}');
+    Ok(message)
 }
 
 impl StatelessCalls {
+    /// Calls on `server`, behind rmcp's `allowed_hosts` and `allowed_origins`.
+    pub fn new(
+        server: ToolpackServer,
+        allowed_hosts: &[String],
+        allowed_origins: &[String],
+        body_limit: usize,
+    ) -> Self {
+        let allowed_hosts = (!allowed_hosts.is_empty()).then(|| {
+            allowed_hosts
+                .iter()
+                .map(|allowed| allowed.trim())
+                .filter(|allowed| !allowed.is_empty())
+                .map(|allowed| match Authority::try_from(allowed) {
+                    Ok(authority) => (normalize_host(authority.host()), authority.port_u16()),
+                    Err(_) => (normalize_host(allowed), None),
+                })
+                .collect()
+        });
+        Self {
+            server,
+            allowed_hosts,
+            checks_origin: !allowed_origins.is_empty(),
+            body_limit,
+        }
+    }
+
     /// Whether `request` may be answered here, as far as its method, path and headers
     /// tell; the body decides the rest.
     fn takes(&self, request: &Request) -> bool {
@@ -123,20 +158,12 @@ impl StatelessCalls {
         else {
             return false;
         };
-        if self.allowed_hosts.is_empty() {
+        let Some(allowed_hosts) = &self.allowed_hosts else {
             return true;
-        }
+        };
         let name = normalize_host(host.host());
-        self.allowed_hosts.iter().any(|allowed| {
-            let allowed = allowed.trim();
-            if allowed.is_empty() {
-                return false;
-            }
-            let (allowed_name, allowed_port) = match Authority::try_from(allowed) {
-                Ok(authority) => (normalize_host(authority.host()), authority.port_u16()),
-                Err(_) => (normalize_host(allowed), None),
-            };
-            allowed_name == name && allowed_port.is_none_or(|port| host.port_u16() == Some(port))
+        allowed_hosts.iter().any(|(allowed, port)| {
+            *allowed == name && port.is_none_or(|port| host.port_u16() == Some(port))
         })
     }
 }
@@ -253,27 +280,28 @@ impl<'a> ToolsCall<'a> {
 }
 
 /// The JSON answer rmcp gives a request whose only message is its response.
-fn json_response(message: &ServerJsonRpcMessage) -> Response {
-    match serde_json::to_vec(message) {
-        Ok(body) => Response::builder()
-            .header(header::CONTENT_TYPE, "application/json")
-            .body(Body::from(body))
-            .unwrap_or_default(),
-        Err(error) => serialisation_failed(&error),
-    }
+fn json_response(response: Vec<u8>) -> Response {
+    Response::builder()
+        .header(header::CONTENT_TYPE, "application/json")
+        .body(Body::from(response))
+        .unwrap_or_default()
 }
 
 /// The event stream rmcp answers a request with when notifications precede its response:
 /// one `data:` event per message.
-fn event_stream_response(messages: impl Iterator<Item = ServerJsonRpcMessage>) -> Response {
+fn event_stream_response(notifications: Vec<ServerNotification>, response: Vec<u8>) -> Response {
     let mut body = Vec::new();
-    for message in messages {
+    for notification in notifications {
         body.extend_from_slice(b"data: ");
+        let message = ServerJsonRpcMessage::notification(notification);
         if let Err(error) = serde_json::to_writer(&mut body, &message) {
             return serialisation_failed(&error);
         }
         body.extend_from_slice(b"\n\n");
     }
+    body.extend_from_slice(b"data: ");
+    body.extend_from_slice(&response);
+    body.extend_from_slice(b"\n\n");
     Response::builder()
         .header(header::CONTENT_TYPE, "text/event-stream")
         .header(header::CACHE_CONTROL, "no-cache")
@@ -370,26 +398,22 @@ mod tests {
 
     /// Whether the layer answers `request` itself.
     fn answered_in_place(request: &Request, body: &str) -> bool {
-        let calls = StatelessCalls {
-            server: ToolpackServer::new(
-                toolpack::Toolpack::new(toolpack::Config::default()).expect("a toolpack"),
-                Vec::new(),
-            ),
-            allowed_hosts: vec![
-                "localhost".into(),
-                "127.0.0.1".into(),
-                "::1".into(),
-                "api.example.com:8443".into(),
-            ],
-            checks_origin: false,
-            body_limit: 4096,
-        };
+        let server = ToolpackServer::new(
+            toolpack::Toolpack::new(toolpack::Config::default()).expect("a toolpack"),
+            Vec::new(),
+        );
+        let allowed = ["localhost", "127.0.0.1", "::1", "api.example.com:8443"].map(String::from);
+        let calls = StatelessCalls::new(server, &allowed, &[], 4096);
         calls.takes(request) && ToolsCall::parse(body.as_bytes()).is_some()
     }
 
+    /// One request: header changes (see [`request`]), the body, and whether the layer
+    /// answers it itself.
+    type Case<'a> = (&'a [(&'a str, &'a str)], String, bool);
+
     /// Each request gets the same status, headers and bytes whether the layer answers it
     /// or rmcp does; `in_place` says which of them the layer answers itself.
-    async fn same_as_rmcp(settings: &[(&str, &str)], cases: &[(&[(&str, &str)], String, bool)]) {
+    async fn same_as_rmcp(settings: &[(&str, &str)], cases: &[Case<'_>]) {
         for (changes, body, in_place) in cases {
             let (fast, slow) = (app(settings, true), app(settings, false));
             let expected = answer_of(slow, request(changes, body)).await;
