@@ -19,7 +19,7 @@ use toolpack::{Caller, Catalog, Scope, Scopes};
 
 use crate::ToolpackServer;
 use crate::auth::{AuthFailure, Authenticator, METADATA_PATH, OAuthOptions, ProtectedResource};
-use crate::stateless_call::{self, StatelessCalls};
+use crate::stateless::{self, StatelessAnswers};
 
 pub use crate::auth::{StaticToken, parse_tokens};
 
@@ -107,12 +107,12 @@ pub fn router(
     app(server, options, true)
 }
 
-/// [`router`], with stateless `tools/call` requests answered in place
-/// ([`crate::stateless_call`]) or, for comparison, all by rmcp.
+/// [`router`], with stateless `tools/call` and view `resources/read` requests answered in place
+/// ([`crate::stateless`]) or, for comparison, all by rmcp.
 pub(crate) fn app(
     server: ToolpackServer,
     options: &HttpOptions,
-    calls_in_place: bool,
+    answers_in_place: bool,
 ) -> (Router, impl Fn() + Clone + use<>) {
     let mut config = StreamableHttpServerConfig::default();
     config
@@ -124,8 +124,8 @@ pub(crate) fn app(
     config.max_request_body_bytes = options.body_limit();
     let sessions = config.cancellation_token.clone();
     let tool_count = server.tools().len();
-    let in_place = (options.stateless && calls_in_place).then(|| {
-        Arc::new(StatelessCalls::new(
+    let in_place = (options.stateless && answers_in_place).then(|| {
+        Arc::new(StatelessAnswers::new(
             server.clone(),
             &config.allowed_hosts,
             &config.allowed_origins,
@@ -146,11 +146,8 @@ pub(crate) fn app(
         body_limit: options.body_limit(),
     });
     let mut app: Router = Router::new().nest_service("/mcp", service);
-    if let Some(calls) = in_place {
-        app = app.layer(middleware::from_fn_with_state(
-            calls,
-            stateless_call::answer,
-        ));
+    if let Some(answers) = in_place {
+        app = app.layer(middleware::from_fn_with_state(answers, stateless::answer));
     }
     if options.metrics == MetricsRoute::Authenticated {
         app = app.route("/metrics", metrics_route());

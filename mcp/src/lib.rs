@@ -7,7 +7,7 @@ mod auth;
 mod icons;
 mod notify;
 mod server;
-mod stateless_call;
+mod stateless;
 mod toolsets;
 mod views;
 

@@ -5,8 +5,11 @@
 
 use std::sync::LazyLock;
 
+use axum::body::Bytes;
 use rmcp::ErrorData as McpError;
-use rmcp::model::{CacheScope, ListResourcesResult, ReadResourceResult, Resource, Tool};
+use rmcp::model::{
+    CacheScope, ListResourcesResult, ReadResourceResult, Resource, ServerResult, Tool,
+};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};
 use toolpack::views::{self, EXTENSION_ID, View};
@@ -74,6 +77,31 @@ static CONVERTED: LazyLock<Vec<Result<(Resource, ReadResourceResult), String>>> 
             })
             .collect()
     });
+
+/// The `result` of each view's `resources/read` as rmcp writes it to a peer before
+/// 2026-07-28 (no `resultType`), serialised once: the stateless answers send it as it is
+/// (`crate::stateless`), where rmcp would escape the page again for every read.
+static SERIALISED: LazyLock<Vec<Option<Bytes>>> = LazyLock::new(|| {
+    CONVERTED
+        .iter()
+        .map(|converted| {
+            let (_, read) = converted.as_ref().ok()?;
+            let mut result = ServerResult::ReadResourceResult(read.clone());
+            result.strip_result_type_for_legacy_peer();
+            serde_json::to_vec(&result).ok().map(Bytes::from)
+        })
+        .collect()
+});
+
+/// The serialised `resources/read` result for `uri`, if it is among the `visible` views.
+pub(crate) fn read_serialised<'a>(
+    uri: &str,
+    mut visible: impl Iterator<Item = &'a View>,
+) -> Option<Bytes> {
+    let view = visible.find(|view| view.uri == uri)?;
+    let index = views::all().iter().position(|v| v.uri == view.uri)?;
+    SERIALISED.get(index)?.clone()
+}
 
 /// `view` as rmcp's types (as the core writes it).
 fn converted(view: &View) -> Result<&'static (Resource, ReadResourceResult), McpError> {

@@ -2,7 +2,8 @@
 //! `tests/instructions/` (a fixed call on the core or through the MCP HTTP app) under
 //! callgrind, and compares the instructions per call with the committed baseline
 //! `tests/instructions/baseline.json`: a scenario more than [`ALLOWED_GROWTH_PERCENT`] % above it
-//! fails. Instruction counts do not depend on how busy the machine is, so the guard runs
+//! fails, as does serving a view (`mcp read_view`) at more than a `stationToilets` call
+//! costs. Instruction counts do not depend on how busy the machine is, so the guard runs
 //! in every test run. `--bless` writes the counts as the new baseline, on purpose.
 //!
 //! The program is built like the release artifacts (zig, `--target`, the workspace-hack's
@@ -53,7 +54,8 @@ pub fn run(sh: &Shell, bless: bool) -> Result<()> {
     }
     let baseline: BTreeMap<String, u64> = serde_json::from_str(&sh.read_file(BASELINE)?)
         .with_context(|| format!("reading {BASELINE}"))?;
-    let failures = compare(&baseline, &counts);
+    let mut failures = compare(&baseline, &counts);
+    failures.extend(view_over_budget(&counts));
     if !failures.is_empty() {
         bail!(
             "bench: {}; if that is intended, run `cargo xtask bench --bless` and commit {BASELINE}",
@@ -94,6 +96,18 @@ fn compare(baseline: &BTreeMap<String, u64>, counts: &BTreeMap<String, u64>) -> 
             .map(|scenario| format!("{scenario} is in the baseline but no longer runs")),
     );
     failures
+}
+
+/// Serving a view (`mcp read_view`, ~330 KB of page) may cost the server no more than a
+/// `stationToilets` call (`mcp stationToilets`); what fails when it does.
+fn view_over_budget(counts: &BTreeMap<String, u64>) -> Option<String> {
+    let view = *counts.get("mcp read_view")?;
+    let call = *counts.get("mcp stationToilets")?;
+    (view > call).then(|| {
+        format!(
+            "serving a view costs {view} instructions, more than a stationToilets call ({call})"
+        )
+    })
 }
 
 /// Builds the guard's program like the release artifacts, and the fake upstream; the
@@ -177,6 +191,17 @@ mod tests {
         assert!(
             failures[0].starts_with("mcp stationToilets grew 5.1%"),
             "{failures:?}"
+        );
+    }
+
+    #[test]
+    fn a_view_may_cost_no_more_than_a_station_toilets_call() {
+        let within = counts(&[("mcp read_view", 100), ("mcp stationToilets", 100)]);
+        assert_eq!(view_over_budget(&within), None);
+        let beyond = counts(&[("mcp read_view", 101), ("mcp stationToilets", 100)]);
+        assert_eq!(
+            view_over_budget(&beyond).as_deref(),
+            Some("serving a view costs 101 instructions, more than a stationToilets call (100)")
         );
     }
 

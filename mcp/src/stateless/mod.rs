@@ -1,0 +1,155 @@
+//! Stateless requests answered without rmcp's per-request service.
+//!
+//! In stateless mode rmcp answers every POST by building a service for it: a peer, a
+//! transport, channels and two tasks, around a JSON-RPC message parsed into the enum of
+//! every client message. The two requests that matter for cost, a `tools/call` and a
+//! `resources/read` that are plainly valid ([`gate`], [`request`]), are answered here:
+//! - a call runs through the same [`ToolpackServer::run_call`] as rmcp's handler, its body
+//!   serialised once where rmcp serialises it twice;
+//! - a view's page is served from its `resources/read` result serialised once, for the
+//!   life of the process, and never copied ([`reply::Chunks`]), where rmcp escapes the
+//!   ~330 KB page again for every read.
+//!
+//! The answers are the bytes rmcp would write (`tests.rs` compares them). Anything else
+//! goes to rmcp untouched, as does a read of a resource the caller may not see (rmcp
+//! refuses it). Nothing is refused here but a body over the limit, answered as rmcp
+//! answers it.
+
+mod gate;
+mod reply;
+mod request;
+#[cfg(test)]
+mod tests;
+
+use std::sync::Arc;
+
+use axum::body::{Body, Bytes, HttpBody};
+use axum::extract::{Request, State};
+use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::Response;
+use rmcp::model::{CallToolRequestParams, RequestId, ServerJsonRpcMessage};
+
+use crate::ToolpackServer;
+use crate::notify::{Destination, Forwarder, SessionLevel};
+use crate::server::CallScope;
+use gate::Gate;
+use request::Plain;
+
+/// What answers stateless requests in place.
+pub(crate) struct StatelessAnswers {
+    /// The server they are answered for.
+    server: ToolpackServer,
+    /// Which requests may be answered here, by their headers.
+    gate: Gate,
+    /// The largest request body.
+    body_limit: usize,
+}
+
+impl StatelessAnswers {
+    /// Answers for `server`, behind rmcp's `allowed_hosts` and `allowed_origins`.
+    pub fn new(
+        server: ToolpackServer,
+        allowed_hosts: &[String],
+        allowed_origins: &[String],
+        body_limit: usize,
+    ) -> Self {
+        Self {
+            server,
+            gate: Gate::new(allowed_hosts, allowed_origins),
+            body_limit,
+        }
+    }
+}
+
+/// The middleware on `/mcp`: a plain `tools/call` or `resources/read` POST is answered
+/// here, every other request by rmcp (`next`).
+pub(crate) async fn answer(
+    State(answers): State<Arc<StatelessAnswers>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    if !answers.gate.passes(&request) {
+        return next.run(request).await;
+    }
+    let (parts, body) = request.into_parts();
+    let bytes = match read_body(body, answers.body_limit).await {
+        Ok(bytes) => bytes,
+        Err(response) => return response,
+    };
+    let (caller, choice) = crate::server::http_scope(&parts);
+    match Plain::parse(&bytes) {
+        Some(Plain::Call {
+            id,
+            name,
+            arguments,
+        }) => {
+            let scope = CallScope {
+                id: &id,
+                caller,
+                choice,
+                forwarder: Forwarder::start(Destination::Reply, SessionLevel::default(), None),
+                carrier: crate::telemetry::Carrier {
+                    meta: None,
+                    headers: Some(&parts.headers),
+                },
+                cancelled: std::future::pending(),
+            };
+            let mut request = CallToolRequestParams::new(name);
+            request.arguments = arguments;
+            let (answer, notifications) = answers.server.run_call(request, scope).await;
+            let response = match answer {
+                Ok(result) => reply::response_message(&id, Bytes::from(result.json_text(true))),
+                Err(error) => reply::message(&ServerJsonRpcMessage::error(error, Some(id))),
+            };
+            match response {
+                Ok(response) if notifications.is_empty() => reply::json(response),
+                Ok(response) => reply::event_stream(notifications, response),
+                Err(error) => reply::serialisation_failed(&error),
+            }
+        }
+        Some(Plain::Read { id, uri }) => {
+            let visible = crate::views::visible(answers.server.tools(), &caller, &choice);
+            match crate::views::read_serialised(&uri, visible) {
+                Some(result) => respond(&id, result),
+                None => {
+                    next.run(Request::from_parts(parts, Body::from(bytes)))
+                        .await
+                }
+            }
+        }
+        None => {
+            next.run(Request::from_parts(parts, Body::from(bytes)))
+                .await
+        }
+    }
+}
+
+/// The JSON answer to request `id` whose result is `result`.
+fn respond(id: &RequestId, result: Bytes) -> Response {
+    match reply::response_message(id, result) {
+        Ok(response) => reply::json(response),
+        Err(error) => reply::serialisation_failed(&error),
+    }
+}
+
+/// The body, or rmcp's answer to one over `limit` bytes or one that cannot be read.
+async fn read_body(body: Body, limit: usize) -> Result<Bytes, Response> {
+    let mut body = std::pin::pin!(body);
+    let mut collected = Vec::new();
+    while let Some(frame) = std::future::poll_fn(|cx| body.as_mut().poll_frame(cx)).await {
+        let frame = frame.map_err(|error| {
+            let message = format!("Failed to read request body: {error}");
+            reply::plain(StatusCode::INTERNAL_SERVER_ERROR, message)
+        })?;
+        let Ok(data) = frame.into_data() else {
+            continue;
+        };
+        if data.len() > limit.saturating_sub(collected.len()) {
+            let message = format!("Payload Too Large: request body exceeds {limit} bytes");
+            return Err(reply::plain(StatusCode::PAYLOAD_TOO_LARGE, message));
+        }
+        collected.extend_from_slice(&data);
+    }
+    Ok(collected.into())
+}

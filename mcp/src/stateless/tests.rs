@@ -1,0 +1,246 @@
+//! The answers given in place are rmcp's bytes: every case is sent to the app with and
+//! without the in-place layer, and the status, headers and body compared.
+
+use std::collections::BTreeMap;
+
+use axum::body::to_bytes;
+use serde_json::{Value, json};
+use tower::ServiceExt;
+
+use axum::body::{Body, Bytes};
+use axum::extract::Request;
+use axum::http::{HeaderMap, StatusCode, header};
+
+use super::gate::Gate;
+use super::request::Plain;
+use crate::ToolpackServer;
+use crate::http::HttpOptions;
+
+/// A stateless app over a fresh server for `settings`, answering calls in place or
+/// leaving them all to rmcp.
+fn app(settings: &[(&str, &str)], in_place: bool) -> axum::Router {
+    let settings: BTreeMap<String, String> = settings
+        .iter()
+        .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
+        .collect();
+    let config = toolpack::Config::from_pairs(&settings).expect("valid settings");
+    let tools = crate::select_tools(&config, None).expect("tools").tools;
+    let server = ToolpackServer::new(toolpack::Toolpack::new(config).expect("a toolpack"), tools);
+    let options = HttpOptions {
+        stateless: true,
+        max_body_bytes: 4096,
+        allowed_hosts: vec!["api.example.com:8443".into()],
+        ..HttpOptions::default()
+    };
+    crate::http::app(server, &options, in_place).0
+}
+
+/// A `/mcp` POST with the headers a client sends, `changes` applied (an empty value
+/// removes the header), and `body`.
+fn request(changes: &[(&str, &str)], body: &str) -> Request {
+    let mut headers = vec![
+        ("host", "localhost:7410"),
+        ("content-type", "application/json"),
+        ("accept", "application/json, text/event-stream"),
+        ("mcp-protocol-version", "2025-06-18"),
+    ];
+    for (name, value) in changes {
+        headers.retain(|(n, _)| n != name);
+        if !value.is_empty() {
+            headers.push((name, value));
+        }
+    }
+    let mut builder = Request::post("/mcp");
+    for (name, value) in headers {
+        builder = builder.header(name, value);
+    }
+    builder
+        .body(Body::from(body.to_owned()))
+        .expect("a request")
+}
+
+fn call(id: Value, tool: &str, arguments: Value) -> String {
+    json!({"jsonrpc": "2.0", "id": id, "method": "tools/call",
+           "params": {"name": tool, "arguments": arguments}})
+    .to_string()
+}
+
+/// Status, headers and body of `app`'s answer to `request`.
+async fn answer_of(app: axum::Router, request: Request) -> (StatusCode, HeaderMap, Bytes) {
+    let response = app.oneshot(request).await.expect("an answer");
+    let (parts, body) = response.into_parts();
+    let body = to_bytes(body, usize::MAX).await.expect("a body");
+    (parts.status, parts.headers, body)
+}
+
+/// Whether the layer reads `request` itself (it still leaves a read of a view the
+/// caller may not see to rmcp).
+fn read_in_place(request: &Request, body: &str) -> bool {
+    let allowed = ["localhost", "127.0.0.1", "::1", "api.example.com:8443"].map(String::from);
+    Gate::new(&allowed, &[]).passes(request) && Plain::parse(body.as_bytes()).is_some()
+}
+
+/// One request: header changes (see [`request`]), the body, and whether the layer
+/// reads it itself.
+type Case<'a> = (&'a [(&'a str, &'a str)], String, bool);
+
+/// Each request gets the same status, headers and bytes whether the layer answers it
+/// or rmcp does; `in_place` says which of them the layer reads itself.
+async fn same_as_rmcp(settings: &[(&str, &str)], cases: &[Case<'_>]) {
+    for (changes, body, in_place) in cases {
+        let (fast, slow) = (app(settings, true), app(settings, false));
+        let expected = answer_of(slow, request(changes, body)).await;
+        let got = answer_of(fast, request(changes, body)).await;
+        assert_eq!(
+            read_in_place(&request(changes, body), body),
+            *in_place,
+            "{changes:?} {body}"
+        );
+        assert_eq!(got.0, expected.0, "status of {changes:?} {body}");
+        assert_eq!(got.1, expected.1, "headers of {changes:?} {body}");
+        assert_eq!(
+            String::from_utf8_lossy(&got.2),
+            String::from_utf8_lossy(&expected.2),
+            "body of {changes:?} {body}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn calls_answered_in_place_get_rmcps_bytes() {
+    let toilets = |name: &str| json!({"stationName": name});
+    let none: &[(&str, &str)] = &[];
+    same_as_rmcp(
+        &[],
+        &[
+            (none, call(json!(1), "stationToilets", toilets("Kings Cross")), true),
+            (none, call(json!("a \"quoted\" id"), "stationToilets", toilets("Nowhere at all")), true),
+            (none, call(json!(-7), "stationToilets", json!({"stationName": 12})), true),
+            (none, call(json!(2), "stationToilets", Value::Null), true),
+            (none, call(json!(3), "no_such_tool", json!({})), true),
+            (&[("x-mcp-toolsets", "loko")], call(json!(4), "stationToilets", toilets("Bank")), true),
+            (&[("host", "LOCALHOST")], call(json!(5), "stationToilets", toilets("Bank")), true),
+            (&[("host", "[::1]:9")], call(json!(6), "stationToilets", toilets("Bank")), true),
+            (&[("host", "api.example.com:8443")], call(json!(7), "stationToilets", toilets("Bank")), true),
+            (&[("mcp-protocol-version", "")], call(json!(8), "stationToilets", toilets("Bank")), true),
+            (&[("content-type", "Application/JSON; charset=utf-8")], call(json!(9), "stationToilets", toilets("Bank")), true),
+            (none, format!("{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{{\"name\":\"stationToilets\",\"arguments\":{{\"stationName\":\"{}\"}}}}}}", "x".repeat(5000)), true),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn notifications_before_the_response_make_the_same_event_stream() {
+    let empty = tempfile::tempdir().expect("a directory");
+    let dir = empty.path().to_str().expect("a UTF-8 path");
+    let none: &[(&str, &str)] = &[];
+    let settings = [("TFL_STATION_DATA_DETAILED_DIR", dir)];
+    let bank = call(json!(1), "stationToilets", json!({"stationName": "Bank"}));
+    same_as_rmcp(&settings, &[(none, bank.clone(), true)]).await;
+    let (status, headers, body) = answer_of(app(&settings, true), request(none, &bank)).await;
+    let body = String::from_utf8_lossy(&body);
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers[header::CONTENT_TYPE], "text/event-stream");
+    assert!(
+        body.starts_with("data: {\"jsonrpc\":\"2.0\",\"method\":\"notifications/message\"")
+            && body.contains("station data not available")
+            && body.ends_with("}\n\n"),
+        "{body}"
+    );
+}
+
+#[tokio::test]
+async fn every_other_request_is_left_to_rmcp() {
+    let bank = call(json!(1), "stationToilets", json!({"stationName": "Bank"}));
+    let none: &[(&str, &str)] = &[];
+    let with_meta = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+        "params": {"name": "stationToilets", "arguments": {"stationName": "Bank"},
+                   "_meta": {"progressToken": "p"}}})
+    .to_string();
+    same_as_rmcp(
+        &[],
+        &[
+            (none, with_meta, false),
+            (none, format!("[{bank}]"), false),
+            (
+                none,
+                json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}).to_string(),
+                false,
+            ),
+            (
+                none,
+                json!({"jsonrpc": "2.0", "method": "notifications/initialized"}).to_string(),
+                false,
+            ),
+            (none, bank.replace("\"2.0\"", "\"1.0\""), false),
+            (none, bank.replace("\"id\":1", "\"id\":1.5"), false),
+            (none, "{\"jsonrpc\":".into(), false),
+            (&[("accept", "application/json")], bank.clone(), false),
+            (
+                &[("accept", "application/json;q=0, text/event-stream")],
+                bank.clone(),
+                false,
+            ),
+            (
+                &[("accept", "application/json;q=1, text/event-stream")],
+                bank.clone(),
+                false,
+            ),
+            (&[("content-type", "text/plain")], bank.clone(), false),
+            (
+                &[("mcp-protocol-version", "1999-01-01")],
+                bank.clone(),
+                false,
+            ),
+            (
+                &[("mcp-protocol-version", "2026-07-28")],
+                bank.clone(),
+                false,
+            ),
+            (&[("host", "evil.example")], bank.clone(), false),
+            (&[("host", "api.example.com:9999")], bank.clone(), false),
+            (&[("host", "")], bank.clone(), false),
+        ],
+    )
+    .await;
+}
+
+#[tokio::test]
+async fn views_read_in_place_get_rmcps_bytes() {
+    let read = |uri: &str| {
+        json!({"jsonrpc": "2.0", "id": 9, "method": "resources/read", "params": {"uri": uri}})
+            .to_string()
+    };
+    let none: &[(&str, &str)] = &[];
+    same_as_rmcp(
+        &[],
+        &[
+            (none, read("ui://toolpack/toilets"), true),
+            (none, read("ui://toolpack/architecture"), true),
+            (none, read("ui://toolpack/nothing-here"), true),
+            (
+                &[("x-mcp-toolsets", "loko")],
+                read("ui://toolpack/toilets"),
+                true,
+            ),
+        ],
+    )
+    .await;
+    let (status, headers, body) = answer_of(
+        app(&[], true),
+        request(none, &read("ui://toolpack/toilets")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(headers[header::CONTENT_TYPE], "application/json");
+    let answer: Value = serde_json::from_slice(&body).expect("JSON");
+    let page = answer["result"]["contents"][0]["text"]
+        .as_str()
+        .expect("a page");
+    assert!(
+        page.len() > 100_000 && page.contains("<html"),
+        "{}",
+        &page[..200]
+    );
+}
