@@ -4,7 +4,9 @@
 //! per second, p50/p99 latency, errors, the server's CPU time per call (from
 //! `/proc/<pid>/stat`) and its resident memory before and after (Linux). Each mode runs
 //! once without authentication and once with OAuth JWT authentication (RS256, one token
-//! per client, the issuer's JWKS on loopback).
+//! per client, the issuer's JWKS on loopback). A last stateless round reads the toilets
+//! view (`resources/read`, ~330 KB) instead of calling: serving a view should cost about
+//! what a call does.
 //! Run: `cargo bench -p toolpack-mcp --bench load`; `LOAD_SERVER=PATH` loads another build of
 //! the server instead (an earlier commit's, for a before-and-after in one run).
 
@@ -112,6 +114,7 @@ async fn stateless_client(
     token: Option<String>,
     calls: usize,
     offset: usize,
+    mode: Mode,
 ) -> (Vec<f64>, usize) {
     let http = reqwest::Client::new();
     let url = format!("{base}/mcp");
@@ -133,8 +136,13 @@ async fn stateless_client(
     let (mut latencies, mut errors) = (Vec::with_capacity(calls), 0);
     for i in 0..calls {
         let station = STATIONS[(i + offset) % STATIONS.len()];
-        let body = json!({"jsonrpc": "2.0", "id": i + 2, "method": "tools/call",
-            "params": {"name": "stationToilets", "arguments": {"stationName": station}}});
+        let body = if mode == Mode::StatelessViewReads {
+            json!({"jsonrpc": "2.0", "id": i + 2, "method": "resources/read",
+                "params": {"uri": "ui://toolpack/toilets"}})
+        } else {
+            json!({"jsonrpc": "2.0", "id": i + 2, "method": "tools/call",
+                "params": {"name": "stationToilets", "arguments": {"stationName": station}}})
+        };
         let started = Instant::now();
         let ok = match post(body.to_string()).send().await {
             Ok(response) => {
@@ -152,7 +160,19 @@ async fn stateless_client(
     (latencies, errors)
 }
 
-async fn run(label: &str, stateless: bool, jwks: Option<&str>, clients: usize, calls: usize) {
+/// What a load round does.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// `stationToilets` calls in sessions (rmcp's client, SSE).
+    Sessions,
+    /// `stationToilets` calls as stateless JSON-RPC POSTs.
+    StatelessCalls,
+    /// `resources/read` of the toilets view (~330 KB) as stateless POSTs.
+    StatelessViewReads,
+}
+
+async fn run(label: &str, mode: Mode, jwks: Option<&str>, clients: usize, calls: usize) {
+    let stateless = mode != Mode::Sessions;
     let extra: &[&str] = if stateless { &["--stateless"] } else { &[] };
     let (child, base) = start(extra, jwks).await;
     let pid = child.id().unwrap();
@@ -160,7 +180,7 @@ async fn run(label: &str, stateless: bool, jwks: Option<&str>, clients: usize, c
     // Warm up: load the station data, the issuer's keys and the connection pools.
     let warm_token = token_for(authenticated, &base, 0);
     if stateless {
-        stateless_client(base.clone(), warm_token, 20, 0).await;
+        stateless_client(base.clone(), warm_token, 20, 0, mode).await;
     } else {
         session_client(base.clone(), warm_token, 20, 0).await;
     }
@@ -169,7 +189,7 @@ async fn run(label: &str, stateless: bool, jwks: Option<&str>, clients: usize, c
     for round in 1..=2 {
         load_round(
             &format!("{label}, round {round}"),
-            stateless,
+            mode,
             &base,
             pid,
             authenticated,
@@ -186,7 +206,7 @@ async fn run(label: &str, stateless: bool, jwks: Option<&str>, clients: usize, c
 
 async fn load_round(
     label: &str,
-    stateless: bool,
+    mode: Mode,
     base: &str,
     pid: u32,
     authenticated: bool,
@@ -199,8 +219,8 @@ async fn load_round(
         .map(|c| {
             let base = base.to_owned();
             let token = token_for(authenticated, &base, c);
-            if stateless {
-                tokio::spawn(stateless_client(base, token, calls, c))
+            if mode != Mode::Sessions {
+                tokio::spawn(stateless_client(base, token, calls, c, mode))
             } else {
                 tokio::spawn(session_client(base, token, calls, c))
             }
@@ -239,16 +259,30 @@ fn main() {
         .unwrap();
     runtime.block_on(async {
         let jwks = oauth::serve_jwks().await;
+        let sessions = "sessions (streamable HTTP, SSE)";
+        run(sessions, Mode::Sessions, None, clients, calls).await;
+        let sessions_jwt = "sessions + JWT";
+        run(sessions_jwt, Mode::Sessions, Some(&jwks), clients, calls).await;
+        let stateless = "stateless (JSON)";
+        run(stateless, Mode::StatelessCalls, None, clients, calls).await;
+        let stateless_jwt = "stateless + JWT";
         run(
-            "sessions (streamable HTTP, SSE)",
-            false,
-            None,
+            stateless_jwt,
+            Mode::StatelessCalls,
+            Some(&jwks),
             clients,
             calls,
         )
         .await;
-        run("sessions + JWT", false, Some(&jwks), clients, calls).await;
-        run("stateless (JSON)", true, None, clients, calls).await;
-        run("stateless + JWT", true, Some(&jwks), clients, calls).await;
+        let views = "stateless view reads (toilets page)";
+        // A quarter as many: each answer is ~330 KB for the clients to read.
+        run(
+            views,
+            Mode::StatelessViewReads,
+            None,
+            clients,
+            calls.div_ceil(4),
+        )
+        .await;
     });
 }
