@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
-use pulldown_cmark::{Event, Options, Parser};
+use pulldown_cmark::{CowStr, Event, Options, Parser, Tag};
 use serde_json::json;
 
 use super::super::model::{Entity, Level, Project};
@@ -51,6 +51,28 @@ pub fn markdown(body: &str, title: &str) -> String {
     )
     .map(|event| match event {
         Event::Html(raw) | Event::InlineHtml(raw) => Event::Text(raw),
+        Event::Start(Tag::Link {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) => Event::Start(Tag::Link {
+            link_type,
+            dest_url: safe_url(dest_url, false),
+            title,
+            id,
+        }),
+        Event::Start(Tag::Image {
+            link_type,
+            dest_url,
+            title,
+            id,
+        }) => Event::Start(Tag::Image {
+            link_type,
+            dest_url: safe_url(dest_url, true),
+            title,
+            id,
+        }),
         other => other,
     });
     let mut html = String::new();
@@ -548,6 +570,31 @@ fn system_links(
     links
 }
 
+/// `url` when a page may link to it (an image: load it), else `#`: a relative address, a
+/// fragment, or one of the schemes `http`, `https`, `mailto` and `tel` (and `data:image/`
+/// for an image). `javascript:`, `vbscript:`, `data:` and every other scheme would run or
+/// load what the page's author, not the reader, chose. The scheme is read as a browser reads
+/// it: without the whitespace and control characters it ignores, in any case.
+fn safe_url(url: CowStr<'_>, image: bool) -> CowStr<'_> {
+    let compact: String = url
+        .chars()
+        .filter(|c| !c.is_ascii_whitespace() && !c.is_control())
+        .collect::<String>()
+        .to_ascii_lowercase();
+    let scheme = compact
+        .split_once(':')
+        .map(|(scheme, _)| scheme)
+        .filter(|scheme| !scheme.contains(['/', '?', '#']));
+    let allowed = match scheme {
+        None => true,
+        Some("http" | "https") => true,
+        Some("mailto" | "tel") => !image,
+        Some("data") => image && compact.starts_with("data:image/"),
+        Some(_) => false,
+    };
+    if allowed { url } else { CowStr::Borrowed("#") }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -567,6 +614,32 @@ mod tests {
         assert!(html.contains("&lt;script&gt;"), "{html}");
         assert!(!html.contains("<script>"));
         assert!(html.contains("<a href=\"https://example.org\">link</a>"));
+    }
+
+    #[test]
+    fn links_and_images_with_a_scheme_that_runs_or_loads_code_go_nowhere() {
+        let html = markdown(
+            "[a](javascript:alert(1)) [b](<JavaScript\t:alert(1)>) [c](vbscript:x) \
+             [d](data:text/html,<script>x</script>) [e](https://example.org/a:b) \
+             [f](../system/index.html) [g](#part) [h](mailto:a@example.org) [i](page?x=a:b) \
+             ![j](data:image/png;base64,AAAA) ![k](javascript:x) ![l](data:text/html,x)\n",
+            "",
+        );
+        for gone in ["javascript", "JavaScript", "vbscript", "data:text"] {
+            assert!(!html.contains(gone), "{gone} in {html}");
+        }
+        for kept in [
+            "href=\"https://example.org/a:b\"",
+            "href=\"../system/index.html\"",
+            "href=\"#part\"",
+            "href=\"mailto:a@example.org\"",
+            "href=\"page?x=a:b\"",
+            "src=\"data:image/png;base64,AAAA\"",
+        ] {
+            assert!(html.contains(kept), "{kept} not in {html}");
+        }
+        assert_eq!(html.matches("href=\"#\"").count(), 4, "{html}");
+        assert_eq!(html.matches("src=\"#\"").count(), 2, "{html}");
     }
 
     #[test]
