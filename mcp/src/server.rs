@@ -290,11 +290,6 @@ impl ToolpackServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let (caller, choice) = request_scope(&context);
-        let headers = context
-            .extensions
-            .get::<axum::http::request::Parts>()
-            .map(|parts| &parts.headers);
-        let meta: &rmcp::model::JsonObject = &context.meta;
         let scope = CallScope {
             id: &context.id,
             caller,
@@ -304,10 +299,7 @@ impl ToolpackServer {
                 self.level.clone(),
                 context.meta.get_progress_token(),
             ),
-            carrier: crate::telemetry::Carrier {
-                meta: Some(meta),
-                headers,
-            },
+            carrier: crate::telemetry::Carrier::of(&context),
             cancelled: context.ct.cancelled(),
         };
         let (answer, _) = self.run_call(request, scope).await;

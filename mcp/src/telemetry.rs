@@ -162,19 +162,7 @@ pub fn prometheus() -> PrometheusHandle {
 /// `traceparent` of the request's `_meta` when it has one, else of its HTTP headers.
 /// The core's `execute_tool` span, and its upstream and d2 spans, open inside it.
 pub fn call_span(tool: &str, context: &RequestContext<RoleServer>) -> tracing::Span {
-    let headers = context
-        .extensions
-        .get::<axum::http::request::Parts>()
-        .map(|parts| &parts.headers);
-    let meta: &JsonObject = &context.meta;
-    request_span(
-        tool,
-        &context.id,
-        Carrier {
-            meta: Some(meta),
-            headers,
-        },
-    )
+    request_span(tool, &context.id, Carrier::of(context))
 }
 
 /// [`call_span`] from the request's parts: its id, `_meta` and HTTP headers.
@@ -228,6 +216,21 @@ pub(crate) struct Carrier<'a> {
     pub meta: Option<&'a JsonObject>,
     /// The HTTP request's headers (none over stdio).
     pub headers: Option<&'a axum::http::HeaderMap>,
+}
+
+impl<'a> Carrier<'a> {
+    /// The trace-context fields of a request rmcp's service hands over: its `_meta`, and
+    /// the HTTP headers among its extensions (none over stdio).
+    pub fn of(context: &'a RequestContext<RoleServer>) -> Self {
+        let meta: &JsonObject = &context.meta;
+        Self {
+            meta: Some(meta),
+            headers: context
+                .extensions
+                .get::<axum::http::request::Parts>()
+                .map(|parts| &parts.headers),
+        }
+    }
 }
 
 impl Extractor for Carrier<'_> {

@@ -99,14 +99,17 @@ pub(crate) fn read_serialised<'a>(
     mut visible: impl Iterator<Item = &'a View>,
 ) -> Option<Bytes> {
     let view = visible.find(|view| view.uri == uri)?;
-    let index = views::all().iter().position(|v| v.uri == view.uri)?;
-    SERIALISED.get(index)?.clone()
+    SERIALISED.get(index_of(view)?)?.clone()
+}
+
+/// Where `view` is among all the views (and so in [`CONVERTED`] and [`SERIALISED`]).
+fn index_of(view: &View) -> Option<usize> {
+    views::all().iter().position(|v| v.uri == view.uri)
 }
 
 /// `view` as rmcp's types (as the core writes it).
 fn converted(view: &View) -> Result<&'static (Resource, ReadResourceResult), McpError> {
-    let index = views::all().iter().position(|v| v.uri == view.uri);
-    match index.and_then(|i| CONVERTED.get(i)) {
+    match index_of(view).and_then(|i| CONVERTED.get(i)) {
         Some(Ok(converted)) => Ok(converted),
         Some(Err(error)) => Err(McpError::internal_error(error.clone(), None)),
         None => Err(McpError::internal_error(

@@ -3,18 +3,20 @@
 
 use std::collections::BTreeMap;
 
-use axum::body::to_bytes;
-use serde_json::{Value, json};
-use tower::ServiceExt;
-
-use axum::body::{Body, Bytes};
+use axum::body::{Body, Bytes, to_bytes};
 use axum::extract::Request;
 use axum::http::{HeaderMap, StatusCode, header};
+use rmcp::transport::streamable_http_server::StreamableHttpServerConfig;
+use serde_json::{Value, json};
+use tower::ServiceExt;
 
 use super::gate::Gate;
 use super::request::Plain;
 use crate::ToolpackServer;
 use crate::http::HttpOptions;
+
+/// The host the apps allow besides rmcp's loopback names.
+const EXTRA_HOST: &str = "api.example.com:8443";
 
 /// A stateless app over a fresh server for `settings`, answering calls in place or
 /// leaving them all to rmcp.
@@ -29,7 +31,7 @@ fn app(settings: &[(&str, &str)], in_place: bool) -> axum::Router {
     let options = HttpOptions {
         stateless: true,
         max_body_bytes: 4096,
-        allowed_hosts: vec!["api.example.com:8443".into()],
+        allowed_hosts: vec![EXTRA_HOST.into()],
         ..HttpOptions::default()
     };
     crate::http::app(server, &options, in_place).0
@@ -76,7 +78,8 @@ async fn answer_of(app: axum::Router, request: Request) -> (StatusCode, HeaderMa
 /// Whether the layer reads `request` itself (it still leaves a read of a view the
 /// caller may not see to rmcp).
 fn read_in_place(request: &Request, body: &str) -> bool {
-    let allowed = ["localhost", "127.0.0.1", "::1", "api.example.com:8443"].map(String::from);
+    let mut allowed = StreamableHttpServerConfig::default().allowed_hosts;
+    allowed.push(EXTRA_HOST.into());
     Gate::new(&allowed, &[]).passes(request) && Plain::parse(body.as_bytes()).is_some()
 }
 
@@ -121,7 +124,7 @@ async fn calls_answered_in_place_get_rmcps_bytes() {
             (&[("x-mcp-toolsets", "loko")], call(json!(4), "stationToilets", toilets("Bank")), true),
             (&[("host", "LOCALHOST")], call(json!(5), "stationToilets", toilets("Bank")), true),
             (&[("host", "[::1]:9")], call(json!(6), "stationToilets", toilets("Bank")), true),
-            (&[("host", "api.example.com:8443")], call(json!(7), "stationToilets", toilets("Bank")), true),
+            (&[("host", EXTRA_HOST)], call(json!(7), "stationToilets", toilets("Bank")), true),
             (&[("mcp-protocol-version", "")], call(json!(8), "stationToilets", toilets("Bank")), true),
             (&[("content-type", "Application/JSON; charset=utf-8")], call(json!(9), "stationToilets", toilets("Bank")), true),
             (none, format!("{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{{\"name\":\"stationToilets\",\"arguments\":{{\"stationName\":\"{}\"}}}}}}", "x".repeat(5000)), true),
