@@ -6,6 +6,13 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
+/// mimalloc, not glibc's malloc: in the load bench (`cargo bench -p toolpack-mcp --bench load`)
+/// a stateless call costs about a fifth less server CPU (median 28.5 -> 23 µs over six rounds
+/// each, alternated in one run) for about 1 MiB more resident memory; sessions are unchanged.
+/// Transparent huge pages are off (`no_thp`): with them mimalloc starts 7 MiB larger.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[tokio::main]
 async fn main() -> ExitCode {
     let telemetry = toolpack_mcp::telemetry::init();
