@@ -5,8 +5,8 @@
 //! `/proc/<pid>/stat`) and its resident memory before and after (Linux). Each mode runs
 //! once without authentication and once with OAuth JWT authentication (RS256, one token
 //! per client, the issuer's JWKS on loopback). A last stateless round reads the toilets
-//! view (`resources/read`, ~330 KB) instead of calling: serving a view should cost about
-//! what a call does.
+//! view (`resources/read`, ~330 KB) instead of calling, and a last one reads it as a client
+//! that takes gzip (~90 KB): serving a view should cost about what a call does.
 //! Run: `cargo bench -p toolpack-mcp --bench load`; `LOAD_SERVER=PATH` loads another build of
 //! the server instead (an earlier commit's, for a before-and-after in one run).
 
@@ -136,7 +136,7 @@ async fn stateless_client(
     let (mut latencies, mut errors) = (Vec::with_capacity(calls), 0);
     for i in 0..calls {
         let station = STATIONS[(i + offset) % STATIONS.len()];
-        let body = if mode == Mode::StatelessViewReads {
+        let body = if mode != Mode::StatelessCalls {
             json!({"jsonrpc": "2.0", "id": i + 2, "method": "resources/read",
                 "params": {"uri": "ui://toolpack/toilets"}})
         } else {
@@ -144,13 +144,20 @@ async fn stateless_client(
                 "params": {"name": "stationToilets", "arguments": {"stationName": station}}})
         };
         let started = Instant::now();
-        let ok = match post(body.to_string()).send().await {
+        let request = post(body.to_string());
+        let request = if mode == Mode::StatelessGzipViewReads {
+            request.header("accept-encoding", "gzip, deflate")
+        } else {
+            request
+        };
+        let ok = match request.send().await {
             Ok(response) => {
+                let gzipped = response.headers().get("content-encoding").is_some();
                 response.status().is_success()
                     && response
-                        .text()
+                        .bytes()
                         .await
-                        .is_ok_and(|t| t.contains("\"result\""))
+                        .is_ok_and(|bytes| answered(&bytes, gzipped, i == 0))
             }
             Err(_) => false,
         };
@@ -158,6 +165,20 @@ async fn stateless_client(
         errors += usize::from(!ok);
     }
     (latencies, errors)
+}
+
+/// Whether `body` (gzip-compressed when `gzipped`) holds a JSON-RPC result. A compressed
+/// body is decompressed only when `decompress` (a client's first read): on this 2-core
+/// machine the clients' inflating would otherwise starve the server it measures.
+fn answered(body: &[u8], gzipped: bool, decompress: bool) -> bool {
+    use std::io::Read;
+    let mut text = String::new();
+    let read = match (gzipped, decompress) {
+        (true, true) => flate2::read::GzDecoder::new(body).read_to_string(&mut text),
+        (true, false) => return body.starts_with(&[0x1f, 0x8b]),
+        (false, _) => body.as_ref().read_to_string(&mut text),
+    };
+    read.is_ok() && text.contains("\"result\"")
 }
 
 /// What a load round does.
@@ -169,6 +190,8 @@ enum Mode {
     StatelessCalls,
     /// `resources/read` of the toilets view (~330 KB) as stateless POSTs.
     StatelessViewReads,
+    /// The same reads by a client that takes gzip, as browsers' `fetch` and httpx do.
+    StatelessGzipViewReads,
 }
 
 async fn run(label: &str, mode: Mode, jwks: Option<&str>, clients: usize, calls: usize) {
@@ -279,6 +302,15 @@ fn main() {
         run(
             views,
             Mode::StatelessViewReads,
+            None,
+            clients,
+            calls.div_ceil(4),
+        )
+        .await;
+        let gzip_views = "stateless view reads, gzip (toilets page)";
+        run(
+            gzip_views,
+            Mode::StatelessGzipViewReads,
             None,
             clients,
             calls.div_ceil(4),

@@ -3,7 +3,7 @@
 //! the extension (`capabilities.extensions["io.modelcontextprotocol/ui"]`). Other clients
 //! see the tools exactly as before.
 
-use std::sync::LazyLock;
+use std::sync::{LazyLock, OnceLock};
 
 use axum::body::Bytes;
 use rmcp::ErrorData as McpError;
@@ -16,6 +16,7 @@ use toolpack::views::{self, EXTENSION_ID, View};
 use toolpack::{Caller, ToolEntry};
 
 use crate::server::LIST_TTL_MS;
+use crate::stateless::CompressedTail;
 use crate::toolsets::ToolChoice;
 
 /// Whether the client of this request announced the MCP Apps extension (in its
@@ -78,17 +79,28 @@ static CONVERTED: LazyLock<Vec<Result<(Resource, ReadResourceResult), String>>> 
             .collect()
     });
 
-/// The `result` of each view's `resources/read` as rmcp writes it to a peer before
-/// 2026-07-28 (no `resultType`), serialised once: the stateless answers send it as it is
+/// A view's `resources/read` result as the stateless answers send it
 /// (`crate::stateless`), where rmcp would escape the page again for every read.
-static SERIALISED: LazyLock<Vec<Option<Bytes>>> = LazyLock::new(|| {
+pub(crate) struct SerialisedRead {
+    /// The result as rmcp writes it to a peer before 2026-07-28 (no `resultType`).
+    pub result: Bytes,
+    /// The answer's tail behind the request's id, gzip-compressed on first use.
+    pub compressed: OnceLock<Option<CompressedTail>>,
+}
+
+/// Each view's [`SerialisedRead`], serialised once for the life of the process.
+static SERIALISED: LazyLock<Vec<Option<SerialisedRead>>> = LazyLock::new(|| {
     CONVERTED
         .iter()
         .map(|converted| {
             let (_, read) = converted.as_ref().ok()?;
             let mut result = ServerResult::ReadResourceResult(read.clone());
             result.strip_result_type_for_legacy_peer();
-            serde_json::to_vec(&result).ok().map(Bytes::from)
+            let result = Bytes::from(serde_json::to_vec(&result).ok()?);
+            Some(SerialisedRead {
+                result,
+                compressed: OnceLock::new(),
+            })
         })
         .collect()
 });
@@ -97,9 +109,9 @@ static SERIALISED: LazyLock<Vec<Option<Bytes>>> = LazyLock::new(|| {
 pub(crate) fn read_serialised<'a>(
     uri: &str,
     mut visible: impl Iterator<Item = &'a View>,
-) -> Option<Bytes> {
+) -> Option<&'static SerialisedRead> {
     let view = visible.find(|view| view.uri == uri)?;
-    SERIALISED.get(index_of(view)?)?.clone()
+    SERIALISED.get(index_of(view)?)?.as_ref()
 }
 
 /// Where `view` is among all the views (and so in [`CONVERTED`] and [`SERIALISED`]).

@@ -16,6 +16,7 @@
 //! answers it.
 
 mod gate;
+mod gzip;
 mod reply;
 mod request;
 #[cfg(test)]
@@ -33,7 +34,9 @@ use rmcp::model::{CallToolRequestParams, RequestId, ServerJsonRpcMessage};
 use crate::ToolpackServer;
 use crate::notify::{Destination, Forwarder, SessionLevel};
 use crate::server::CallScope;
+use crate::views::SerialisedRead;
 use gate::Gate;
+pub(crate) use gzip::CompressedTail;
 use request::Plain;
 
 /// What answers stateless requests in place.
@@ -111,7 +114,8 @@ pub(crate) async fn answer(
         Some(Plain::Read { id, uri }) => {
             let visible = crate::views::visible(answers.server.tools(), &caller, &choice);
             match crate::views::read_serialised(&uri, visible) {
-                Some(result) => respond(&id, result),
+                Some(read) if gzip::accepted(&parts.headers) => respond_gzipped(&id, read),
+                Some(read) => respond(&id, read.result.clone()),
                 None => {
                     next.run(Request::from_parts(parts, Body::from(bytes)))
                         .await
@@ -129,6 +133,21 @@ pub(crate) async fn answer(
 fn respond(id: &RequestId, result: Bytes) -> Response {
     match reply::response_message(id, result) {
         Ok(response) => reply::json(response),
+        Err(error) => reply::serialisation_failed(&error),
+    }
+}
+
+/// [`respond`] with a gzip-compressed body: the read's result and the message's end are
+/// compressed once, on the first such read, and only the head with `id` for each answer.
+fn respond_gzipped(id: &RequestId, read: &SerialisedRead) -> Response {
+    let compressed = read.compressed.get_or_init(|| {
+        CompressedTail::new(&[&read.result[..], reply::RESPONSE_END].concat()).ok()
+    });
+    let Some(compressed) = compressed else {
+        return respond(id, read.result.clone());
+    };
+    match reply::response_head(id) {
+        Ok(head) => reply::gzipped_json(compressed.behind(&head)),
         Err(error) => reply::serialisation_failed(&error),
     }
 }

@@ -7,7 +7,7 @@ use std::pin::Pin;
 use std::task::{Context, Poll};
 
 use axum::body::{Body, Bytes};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::Response;
 use http_body::{Frame, SizeHint};
 use rmcp::model::{RequestId, ServerJsonRpcMessage, ServerNotification};
@@ -15,15 +15,23 @@ use rmcp::model::{RequestId, ServerJsonRpcMessage, ServerNotification};
 /// The JSON-RPC response for request `id` whose `result` is already JSON: the bytes
 /// `{"jsonrpc":"2.0","id":…,"result":…}` rmcp writes, in shared chunks.
 pub(crate) fn response_message(id: &RequestId, result: Bytes) -> serde_json::Result<Chunks> {
+    Ok(Chunks(VecDeque::from([
+        Bytes::from(response_head(id)?),
+        result,
+        Bytes::from_static(RESPONSE_END),
+    ])))
+}
+
+/// What a JSON-RPC response for request `id` starts with, before its result.
+pub(crate) fn response_head(id: &RequestId) -> serde_json::Result<Vec<u8>> {
     let mut head = br#"{"jsonrpc":"2.0","id":"#.to_vec();
     serde_json::to_writer(&mut head, id)?;
     head.extend_from_slice(br#","result":"#);
-    Ok(Chunks(VecDeque::from([
-        Bytes::from(head),
-        result,
-        Bytes::from_static(b"}"),
-    ])))
+    Ok(head)
 }
+
+/// What a JSON-RPC response ends with, after its result.
+pub(crate) const RESPONSE_END: &[u8] = b"}";
 
 /// A JSON-RPC message serialised by rmcp's types (errors, notifications).
 pub(crate) fn message(message: &ServerJsonRpcMessage) -> serde_json::Result<Chunks> {
@@ -38,6 +46,15 @@ pub(crate) fn json(response: Chunks) -> Response {
         .header(header::CONTENT_TYPE, "application/json")
         .body(Body::new(response))
         .unwrap_or_default()
+}
+
+/// [`json`] with a gzip-compressed body (for a client whose `Accept-Encoding` takes it).
+pub(crate) fn gzipped_json(compressed: Chunks) -> Response {
+    let mut response = json(compressed);
+    let headers = response.headers_mut();
+    headers.insert(header::CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+    headers.insert(header::VARY, HeaderValue::from_static("accept-encoding"));
+    response
 }
 
 /// The event stream rmcp answers a request with when notifications precede its response:
@@ -83,7 +100,7 @@ pub(crate) fn plain(status: StatusCode, message: String) -> Response {
 
 /// A body of a few chunks, sent as they are: a view's page (~330 KB) is shared, never
 /// copied. Its exact length is known, so the HTTP answer has a `Content-Length`.
-pub(crate) struct Chunks(VecDeque<Bytes>);
+pub(crate) struct Chunks(pub(super) VecDeque<Bytes>);
 
 impl http_body::Body for Chunks {
     type Data = Bytes;

@@ -21,6 +21,15 @@ const EXTRA_HOST: &str = "api.example.com:8443";
 /// A stateless app over a fresh server for `settings`, answering calls in place or
 /// leaving them all to rmcp.
 fn app(settings: &[(&str, &str)], in_place: bool) -> axum::Router {
+    app_with_body_limit(settings, in_place, 4096)
+}
+
+/// [`app`] with bodies of up to `body_limit` bytes.
+fn app_with_body_limit(
+    settings: &[(&str, &str)],
+    in_place: bool,
+    body_limit: usize,
+) -> axum::Router {
     let settings: BTreeMap<String, String> = settings
         .iter()
         .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
@@ -30,7 +39,7 @@ fn app(settings: &[(&str, &str)], in_place: bool) -> axum::Router {
     let server = ToolpackServer::new(toolpack::Toolpack::new(config).expect("a toolpack"), tools);
     let options = HttpOptions {
         stateless: true,
-        max_body_bytes: 4096,
+        max_body_bytes: body_limit,
         allowed_hosts: vec![EXTRA_HOST.into()],
         ..HttpOptions::default()
     };
@@ -121,12 +130,13 @@ async fn calls_answered_in_place_get_rmcps_bytes() {
             (none, call(json!(-7), "stationToilets", json!({"stationName": 12})), true),
             (none, call(json!(2), "stationToilets", Value::Null), true),
             (none, call(json!(3), "no_such_tool", json!({})), true),
-            (&[("x-mcp-toolsets", "loko")], call(json!(4), "stationToilets", toilets("Bank")), true),
+            (&[("x-mcp-tools", "query_architecture")], call(json!(4), "stationToilets", toilets("Bank")), true),
             (&[("host", "LOCALHOST")], call(json!(5), "stationToilets", toilets("Bank")), true),
             (&[("host", "[::1]:9")], call(json!(6), "stationToilets", toilets("Bank")), true),
             (&[("host", EXTRA_HOST)], call(json!(7), "stationToilets", toilets("Bank")), true),
             (&[("mcp-protocol-version", "")], call(json!(8), "stationToilets", toilets("Bank")), true),
             (&[("content-type", "Application/JSON; charset=utf-8")], call(json!(9), "stationToilets", toilets("Bank")), true),
+            (&[("accept-encoding", "gzip, deflate, br")], call(json!(10), "stationToilets", toilets("Bank")), true),
             (none, format!("{{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{{\"name\":\"stationToilets\",\"arguments\":{{\"stationName\":\"{}\"}}}}}}", "x".repeat(5000)), true),
         ],
     )
@@ -223,13 +233,34 @@ async fn views_read_in_place_get_rmcps_bytes() {
             (none, read("ui://toolpack/architecture"), true),
             (none, read("ui://toolpack/nothing-here"), true),
             (
-                &[("x-mcp-toolsets", "loko")],
+                &[("x-mcp-tools", "query_architecture")],
+                read("ui://toolpack/toilets"),
+                true,
+            ),
+            (
+                &[
+                    ("x-mcp-tools", "query_architecture"),
+                    ("accept-encoding", "gzip"),
+                ],
+                read("ui://toolpack/toilets"),
+                true,
+            ),
+            (
+                &[("accept-encoding", "gzip;q=0, br")],
                 read("ui://toolpack/toilets"),
                 true,
             ),
         ],
     )
     .await;
+    let hidden = [("x-mcp-tools", "query_architecture")];
+    let (_, _, refused) = answer_of(
+        app(&[], true),
+        request(&hidden, &read("ui://toolpack/toilets")),
+    )
+    .await;
+    let refused: Value = serde_json::from_slice(&refused).expect("JSON");
+    assert_eq!(refused["error"]["code"], -32002, "{refused}");
     let (status, headers, body) = answer_of(
         app(&[], true),
         request(none, &read("ui://toolpack/toilets")),
@@ -246,4 +277,54 @@ async fn views_read_in_place_get_rmcps_bytes() {
         "{}",
         &page[..200]
     );
+}
+
+#[tokio::test]
+async fn views_read_by_a_client_that_takes_gzip_are_rmcps_bytes_compressed() {
+    use std::io::Read;
+    for (id, uri) in [
+        (json!(9), "ui://toolpack/toilets"),
+        (json!("a \"quoted\" id"), "ui://toolpack/architecture"),
+        (json!("x".repeat(70_000)), "ui://toolpack/toilets"),
+    ] {
+        let read = json!({"jsonrpc": "2.0", "id": id, "method": "resources/read",
+                          "params": {"uri": uri}})
+        .to_string();
+        let changes = [("accept-encoding", "gzip, deflate, br")];
+        let (status, expected_headers, expected) = answer_of(
+            app_with_body_limit(&[], false, 100_000),
+            request(&changes, &read),
+        )
+        .await;
+        let (got_status, mut headers, compressed) = answer_of(
+            app_with_body_limit(&[], true, 100_000),
+            request(&changes, &read),
+        )
+        .await;
+        assert_eq!((got_status, status), (StatusCode::OK, StatusCode::OK));
+        assert!(
+            expected.starts_with(b"{\"jsonrpc\":\"2.0\",\"id\":"),
+            "{uri}"
+        );
+        assert!(expected.ends_with(b"}]}}"), "{uri}: a read's contents");
+        assert_eq!(headers.remove(header::CONTENT_ENCODING).unwrap(), "gzip");
+        assert_eq!(headers.remove(header::VARY).unwrap(), "accept-encoding");
+        assert_eq!(headers, expected_headers, "{uri}");
+        let mut body = Vec::new();
+        flate2::read::GzDecoder::new(&compressed[..])
+            .read_to_end(&mut body)
+            .expect("a gzip body");
+        // The id is sent as it is; the rest, the page, compressed.
+        let id_length = id.to_string().len();
+        assert!(
+            (compressed.len() - id_length) * 3 < body.len() - id_length,
+            "{uri}: {}",
+            compressed.len()
+        );
+        assert_eq!(
+            String::from_utf8_lossy(&body),
+            String::from_utf8_lossy(&expected),
+            "{uri}"
+        );
+    }
 }
