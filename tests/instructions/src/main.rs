@@ -7,7 +7,9 @@
 //! Every scenario is one tool call, made either directly on the core (`core …`) or as a
 //! JSON-RPC `tools/call` POST through the MCP server's HTTP app in process (`mcp …`,
 //! stateless, no sockets): `stationToilets` (the bundled station data), `query_architecture`
-//! (the example loko project) and `get_departures` (the fake upstream at `URL`).
+//! (the example loko project) and `get_departures` (the fake upstream at `URL`). Two more go
+//! through the app: `mcp read_view` reads a view (`resources/read`), and `mcp session
+//! stationToilets` calls in a session opened first (rmcp's session worker, an SSE answer).
 
 mod callgrind;
 mod scenarios;
