@@ -6,10 +6,10 @@ use std::time::Duration;
 use rmcp::ErrorData as McpError;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ErrorCode, Implementation,
-    ListResourcesResult, ListToolsResult, PaginatedRequestParams, ReadResourceRequestParams,
-    ReadResourceResponse, RequestId, ServerCapabilities, ServerConfig, ServerNotification, Tool,
-    ToolAnnotations,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode,
+    Implementation, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, RequestId, ServerCapabilities, ServerConfig,
+    ServerNotification, Tool, ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -145,11 +145,16 @@ fn mcp_tool(entry: &ToolEntry) -> Tool {
 /// The MCP result of a tool call: the body as structured content plus a text
 /// copy; contract errors are `isError: true` with the error JSON as structured content.
 pub(crate) fn mcp_result(result: ToolResult) -> CallToolResult {
-    if result.is_error() {
-        CallToolResult::structured_error(result.body)
+    // The text as `ToolResult::json_text` writes it, through `io::Write`: rmcp's
+    // `CallToolResult::structured` writes the same text through `Display`.
+    let text = vec![ContentBlock::text(result.json_text(false))];
+    let mut answer = if result.is_error() {
+        CallToolResult::error(text)
     } else {
-        CallToolResult::structured(result.body)
-    }
+        CallToolResult::success(text)
+    };
+    answer.structured_content = Some(result.body);
+    answer
 }
 
 /// The server's capabilities, implementation info (with its icon as a `data:` URI) and
