@@ -9,8 +9,9 @@
     reason = "the TfL data loader's I/O: it runs on the blocking pool (spawn_blocking in station_toilets)"
 )]
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::io::Read;
+use std::ops::Bound;
 use std::path::{Path, PathBuf};
 
 use csv::{ReaderBuilder, StringRecord, Trim};
@@ -90,6 +91,9 @@ pub struct StationData {
     by_id: HashMap<String, usize>,
     /// The positions of the stations of each normalised name, in file order.
     by_name: HashMap<String, Vec<usize>>,
+    /// The positions of the stations whose normalised name has each token, in file order,
+    /// sorted by token so that the tokens starting with a prefix are one range.
+    by_token: BTreeMap<String, Vec<usize>>,
 }
 
 impl StationData {
@@ -128,7 +132,15 @@ impl StationData {
         }
         let mut by_id = HashMap::new();
         let mut by_name: HashMap<String, Vec<usize>> = HashMap::new();
+        let mut by_token: BTreeMap<String, Vec<usize>> = BTreeMap::new();
         for (at, station) in stations.iter().enumerate() {
+            for token in station.normalized.tokens() {
+                let positions = by_token.entry(token.clone()).or_default();
+                // A name that repeats a word is listed once for it.
+                if positions.last() != Some(&at) {
+                    positions.push(at);
+                }
+            }
             by_id
                 .entry(station.unique_id.to_ascii_uppercase())
                 .or_insert(at);
@@ -142,6 +154,7 @@ impl StationData {
             toilets,
             by_id,
             by_name,
+            by_token,
         })
     }
 
@@ -156,6 +169,23 @@ impl StationData {
         self.by_name.get(normalized).map_or_else(Vec::new, |all| {
             all.iter().filter_map(|at| self.stations.get(*at)).collect()
         })
+    }
+
+    /// The stations whose normalised name has a token starting with `prefix`, in file
+    /// order: the only ones a query with that token can match.
+    pub(crate) fn stations_with_token_starting(&self, prefix: &str) -> Vec<&Station> {
+        let mut positions: Vec<usize> = self
+            .by_token
+            .range::<str, _>((Bound::Included(prefix), Bound::Unbounded))
+            .take_while(|(token, _)| token.starts_with(prefix))
+            .flat_map(|(_, positions)| positions.iter().copied())
+            .collect();
+        positions.sort_unstable();
+        positions.dedup();
+        positions
+            .into_iter()
+            .filter_map(|at| self.stations.get(at))
+            .collect()
     }
 
     /// Every station, in file order.

@@ -42,10 +42,16 @@ pub fn resolve<'a>(data: &'a StationData, raw: &str, query: &NormalizedName) -> 
     }
 }
 
+/// The stations with the top token score, in file order. Only those with a word starting
+/// with the query's longest token can score at all, so only they are scored.
 fn best_scored<'a>(data: &'a StationData, query: &NormalizedName) -> Vec<&'a Station> {
+    let candidates = match query.longest_token() {
+        Some(token) => data.stations_with_token_starting(token),
+        None => data.stations().iter().collect(),
+    };
     let mut best = 0;
     let mut winners = Vec::new();
-    for station in data.stations() {
+    for station in candidates {
         let Some(score) = query.score_against(&station.normalized) else {
             continue;
         };
@@ -123,5 +129,53 @@ mod tests {
             let found = ids(name);
             assert!(found.len() == 1, "{name}: {found:?}");
         }
+    }
+
+    /// The stations `best_scored` would find by scoring every station, as it did before
+    /// the token index: the oracle the index is checked against.
+    fn scored_by_scanning_all<'a>(data: &'a StationData, query: &NormalizedName) -> Vec<&'a str> {
+        let scores = data
+            .stations()
+            .iter()
+            .filter_map(|station| Some((query.score_against(&station.normalized)?, station)));
+        let best = scores.clone().map(|(score, _)| score).max().unwrap_or(0);
+        scores
+            .filter(|(score, _)| *score == best)
+            .map(|(_, station)| station.unique_id.as_str())
+            .collect()
+    }
+
+    #[test]
+    fn the_token_index_finds_what_scoring_every_station_finds() {
+        let data = StationData::load(&StationDataSource::Bundled).unwrap();
+        let mut queries = vec![String::new(), "zzz".into(), "st".into(), "road x".into()];
+        for station in data.stations() {
+            let words: Vec<&str> = station.normalized.text.split(' ').collect();
+            queries.push(
+                words
+                    .iter()
+                    .map(|w| &w[..w.len().min(3)])
+                    .collect::<Vec<_>>()
+                    .join(" "),
+            );
+            queries.push(words.iter().rev().copied().collect::<Vec<_>>().join(" "));
+            queries.push(words[0].to_owned());
+        }
+        let mut compared = 0;
+        for raw in &queries {
+            let query = NormalizedName::new(raw);
+            let by_index: Vec<&str> = best_scored(&data, &query)
+                .iter()
+                .map(|station| station.unique_id.as_str())
+                .collect();
+            assert_eq!(by_index, scored_by_scanning_all(&data, &query), "{raw:?}");
+            compared += usize::from(!by_index.is_empty());
+        }
+        // Most of these queries match something: the comparison is not of empty lists.
+        assert!(
+            compared * 10 > queries.len() * 9,
+            "{compared} of {}",
+            queries.len()
+        );
     }
 }

@@ -36,6 +36,20 @@ impl NormalizedName {
         Self { text, tokens }
     }
 
+    /// The name's tokens (its words), in order.
+    pub(super) fn tokens(&self) -> &[String] {
+        &self.tokens
+    }
+
+    /// The longest token: among stations a query can match, the one fewest names have a
+    /// word starting with, in the common case (`None` when nothing is left).
+    pub(super) fn longest_token(&self) -> Option<&str> {
+        self.tokens
+            .iter()
+            .max_by_key(|token| token.len())
+            .map(String::as_str)
+    }
+
     /// Whether nothing searchable is left.
     pub fn is_empty(&self) -> bool {
         self.text.is_empty()
