@@ -6,10 +6,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 
-/// mimalloc, not glibc's malloc: in the load bench (`cargo bench -p toolpack-mcp --bench load`)
-/// a stateless call costs about a fifth less server CPU (median 28.5 -> 23 µs over six rounds
-/// each, alternated in one run) for about 1 MiB more resident memory; sessions are unchanged.
-/// Transparent huge pages are off (`no_thp`): with them mimalloc starts 7 MiB larger.
+/// mimalloc, not glibc's malloc: in the load bench (`cargo bench -p toolpack-mcp --bench load`,
+/// both builds loaded in turn, medians of 8 rounds) a stateless call costs 23 µs of server CPU
+/// against 28, a call in a session 115.5 against 127, for under 1 MiB more resident memory
+/// (docs/benchmarks.md). Transparent huge pages are off (`no_thp`): with them mimalloc starts
+/// 7 MiB larger.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
