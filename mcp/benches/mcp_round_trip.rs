@@ -1,6 +1,6 @@
 //! MCP round trip of `stationToilets` over an in-process (duplex) transport: a real
 //! rmcp client sends `tools/call`, the server dispatches through the catalog, and the
-//! structured result comes back. The typed core call is measured in the same run for
+//! structured result comes back, over toolpack's stdio transport (`LineTransport`). The typed core call is measured in the same run for
 //! the ratio. `resources/read` of an MCP Apps view (the toilets page, ~330 KB) is measured
 //! beside them: serving a view should cost about what a call does. `server/*` measure the
 //! server alone: a raw peer sends the request line and reads the answer's bytes unparsed. Run:
@@ -13,6 +13,7 @@ use serde_json::json;
 use std::hint::black_box;
 use toolpack::tfl::StationToiletLookupRequest;
 use toolpack::{Config, Toolpack};
+use toolpack_mcp::stdio::LineTransport;
 use toolpack_mcp::{ToolpackServer, select_tools};
 
 fn benches(c: &mut Criterion) {
@@ -28,7 +29,8 @@ fn benches(c: &mut Criterion) {
     let client = runtime.block_on(async {
         let (server_io, client_io) = tokio::io::duplex(64 * 1024);
         tokio::spawn(async move {
-            let running = server.serve(server_io).await.unwrap();
+            let (read, write) = tokio::io::split(server_io);
+            let running = server.serve(LineTransport::new(read, write)).await.unwrap();
             let _ = running.waiting().await;
         });
         ().serve(client_io).await.unwrap()
@@ -59,20 +61,23 @@ fn benches(c: &mut Criterion) {
     });
     // The server's own cost: a raw JSON-RPC peer writes the request line and reads the
     // answer's bytes without parsing them (the rmcp client above parses ~330 KB of page).
-    let mut raw = runtime.block_on(RawPeer::connect(&toolpack));
-    for (name, request) in [
-        (
-            "server/station_toilets",
-            r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stationToilets","arguments":{"stationName":"Kings Cross"}}}"#,
-        ),
-        (
-            "server/read_view",
-            r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"ui://toolpack/toilets"}}"#,
-        ),
-    ] {
-        group.bench_function(name, |b| {
-            b.iter(|| runtime.block_on(raw.ask(request)));
-        });
+    // `rmcp_transport/*` serve the same over rmcp's `AsyncRwTransport`, for the ratio.
+    for (prefix, ours) in [("server", true), ("rmcp_transport", false)] {
+        let mut raw = runtime.block_on(RawPeer::connect(&toolpack, ours));
+        for (name, request) in [
+            (
+                "station_toilets",
+                r#"{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"stationToilets","arguments":{"stationName":"Kings Cross"}}}"#,
+            ),
+            (
+                "read_view",
+                r#"{"jsonrpc":"2.0","id":1,"method":"resources/read","params":{"uri":"ui://toolpack/toilets"}}"#,
+            ),
+        ] {
+            group.bench_function(format!("{prefix}/{name}"), |b| {
+                b.iter(|| runtime.block_on(raw.ask(request)));
+            });
+        }
     }
     group.bench_function("typed/station_toilets", |b| {
         b.to_async(&runtime).iter(|| async {
@@ -94,15 +99,21 @@ struct RawPeer {
 }
 
 impl RawPeer {
-    /// A server of every tool on its own pipe, initialised.
-    async fn connect(toolpack: &Toolpack) -> Self {
+    /// A server of every tool on its own pipe, initialised; over toolpack's transport
+    /// (`ours`) or rmcp's.
+    async fn connect(toolpack: &Toolpack, ours: bool) -> Self {
         let config = Config::builder().default_rate_limit(0).build();
         let tools = select_tools(&config, None).unwrap().tools;
         let server = ToolpackServer::new(toolpack.clone(), tools);
         let (server_io, peer_io) = tokio::io::duplex(64 * 1024);
         tokio::spawn(async move {
-            let running = server.serve(server_io).await.unwrap();
-            let _ = running.waiting().await;
+            let running = if ours {
+                let (read, write) = tokio::io::split(server_io);
+                server.serve(LineTransport::new(read, write)).await
+            } else {
+                server.serve(server_io).await
+            };
+            let _ = running.unwrap().waiting().await;
         });
         let (reader, writer) = tokio::io::split(peer_io);
         let mut peer = Self {

@@ -179,7 +179,7 @@ async fn serve(args: ServeArgs) -> Result<u8, Usage> {
     let server = server(&args.toolsets, args.http.is_some())?.with_limits(limits);
     match args.http {
         None => {
-            let running = server.serve(rmcp::transport::stdio()).await?;
+            let running = server.serve(crate::stdio::stdio()).await?;
             running.waiting().await?;
         }
         Some(addr) => serve_http(server, addr, &args).await?,

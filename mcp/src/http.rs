@@ -19,7 +19,7 @@ use toolpack::{Caller, Catalog, Scope, Scopes};
 
 use crate::ToolpackServer;
 use crate::auth::{AuthFailure, Authenticator, METADATA_PATH, OAuthOptions, ProtectedResource};
-use crate::stateless::{self, StatelessAnswers};
+use crate::in_place::{self, InPlaceAnswers};
 
 pub use crate::auth::{StaticToken, parse_tokens};
 
@@ -108,7 +108,7 @@ pub fn router(
 }
 
 /// [`router`], with stateless `tools/call` and view `resources/read` requests answered in place
-/// ([`crate::stateless`]) or, for comparison, all by rmcp.
+/// ([`crate::in_place`]) or, for comparison, all by rmcp.
 pub(crate) fn app(
     server: ToolpackServer,
     options: &HttpOptions,
@@ -124,19 +124,18 @@ pub(crate) fn app(
     config.max_request_body_bytes = options.body_limit();
     let sessions = config.cancellation_token.clone();
     let tool_count = server.tools().len();
-    let in_place = (options.stateless && answers_in_place).then(|| {
-        Arc::new(StatelessAnswers::new(
+    let held_sessions = Arc::new(LocalSessionManager::default());
+    let in_place = answers_in_place.then(|| {
+        Arc::new(InPlaceAnswers::new(
             server.clone(),
             &config.allowed_hosts,
             &config.allowed_origins,
             options.body_limit(),
+            (!options.stateless).then(|| held_sessions.clone()),
         ))
     });
-    let service = StreamableHttpService::new(
-        move || Ok(server.for_session()),
-        LocalSessionManager::default().into(),
-        config,
-    );
+    let service =
+        StreamableHttpService::new(move || Ok(server.for_session()), held_sessions, config);
     let gate = Arc::new(Gate {
         auth: Authenticator::new(options.tokens.clone(), options.oauth.clone()),
         resource: ProtectedResource {
@@ -147,7 +146,7 @@ pub(crate) fn app(
     });
     let mut app: Router = Router::new().nest_service("/mcp", service);
     if let Some(answers) = in_place {
-        app = app.layer(middleware::from_fn_with_state(answers, stateless::answer));
+        app = app.layer(middleware::from_fn_with_state(answers, in_place::answer));
     }
     if options.metrics == MetricsRoute::Authenticated {
         app = app.route("/metrics", metrics_route());

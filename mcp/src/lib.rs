@@ -5,9 +5,10 @@
 
 mod auth;
 mod icons;
+mod in_place;
 mod notify;
 mod server;
-mod stateless;
+pub mod stdio;
 mod toolsets;
 mod views;
 

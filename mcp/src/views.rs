@@ -8,15 +8,16 @@ use std::sync::{LazyLock, OnceLock};
 use axum::body::Bytes;
 use rmcp::ErrorData as McpError;
 use rmcp::model::{
-    CacheScope, ListResourcesResult, ReadResourceResult, Resource, ServerResult, Tool,
+    CacheScope, ListResourcesResult, ReadResourceResult, Resource, ResourceContents, ServerResult,
+    Tool,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};
 use toolpack::views::{self, EXTENSION_ID, View};
 use toolpack::{Caller, ToolEntry};
 
+use crate::in_place::CompressedTail;
 use crate::server::LIST_TTL_MS;
-use crate::stateless::CompressedTail;
 use crate::toolsets::ToolChoice;
 
 /// Whether the client of this request announced the MCP Apps extension (in its
@@ -79,11 +80,14 @@ static CONVERTED: LazyLock<Vec<Result<(Resource, ReadResourceResult), String>>> 
             .collect()
     });
 
-/// A view's `resources/read` result as the stateless answers send it
-/// (`crate::stateless`), where rmcp would escape the page again for every read.
+/// A view's `resources/read` result as the answers written in place send it
+/// (`crate::in_place`, `crate::stdio`), where rmcp would escape the page again for every
+/// read.
 pub(crate) struct SerialisedRead {
     /// The result as rmcp writes it to a peer before 2026-07-28 (no `resultType`).
     pub result: Bytes,
+    /// The page (the result's one text) as a JSON string, a slice of `result`.
+    pub page: Bytes,
     /// The answer's tail behind the request's id, gzip-compressed on first use.
     pub compressed: OnceLock<Option<CompressedTail>>,
 }
@@ -97,7 +101,12 @@ static SERIALISED: LazyLock<Vec<Option<SerialisedRead>>> = LazyLock::new(|| {
             let mut result = ServerResult::ReadResourceResult(read.clone());
             result.strip_result_type_for_legacy_peer();
             let result = Bytes::from(serde_json::to_vec(&result).ok()?);
+            let page = serde_json::to_vec(page_of(read)?).ok()?;
+            let start = result
+                .windows(page.len())
+                .position(|window| window == page.as_slice())?;
             Some(SerialisedRead {
+                page: result.slice(start..start + page.len()),
                 result,
                 compressed: OnceLock::new(),
             })
@@ -112,6 +121,25 @@ pub(crate) fn read_serialised<'a>(
 ) -> Option<&'static SerialisedRead> {
     let view = visible.find(|view| view.uri == uri)?;
     SERIALISED.get(index_of(view)?)?.as_ref()
+}
+
+/// The page of a view's `resources/read` result: its one text.
+fn page_of(read: &ReadResourceResult) -> Option<&str> {
+    match read.contents.as_slice() {
+        [ResourceContents::TextResourceContents { text, .. }] => Some(text),
+        _ => None,
+    }
+}
+
+/// The page `text` as a JSON string, serialised once, when `text` is a view's page.
+pub(crate) fn serialised_page(text: &str) -> Option<&'static Bytes> {
+    CONVERTED
+        .iter()
+        .zip(SERIALISED.iter())
+        .find_map(|(converted, serialised)| {
+            let (_, read) = converted.as_ref().ok()?;
+            (page_of(read)? == text).then_some(&serialised.as_ref()?.page)
+        })
 }
 
 /// Where `view` is among all the views (and so in [`CONVERTED`] and [`SERIALISED`]).

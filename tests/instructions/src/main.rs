@@ -7,9 +7,10 @@
 //! Every scenario is one tool call, made either directly on the core (`core …`) or as a
 //! JSON-RPC `tools/call` POST through the MCP server's HTTP app in process (`mcp …`,
 //! stateless, no sockets): `stationToilets` (the bundled station data), `query_architecture`
-//! (the example loko project) and `get_departures` (the fake upstream at `URL`). Two more go
-//! through the app: `mcp read_view` reads a view (`resources/read`), and `mcp session
-//! stationToilets` calls in a session opened first (rmcp's session worker, an SSE answer).
+//! (the example loko project) and `get_departures` (the fake upstream at `URL`). `mcp
+//! read_view` reads a view (`resources/read`) instead. `mcp session …` calls or reads in a
+//! session opened first; `mcp stdio …` sends its line to the server's stdio transport on an
+//! in-process pipe.
 
 mod callgrind;
 mod scenarios;

@@ -11,7 +11,7 @@ use tower::ServiceExt;
 use crate::callgrind;
 
 /// Every scenario, in the order the guard reports them.
-pub const NAMES: [&str; 8] = [
+pub const NAMES: [&str; 11] = [
     "core stationToilets",
     "core query_architecture",
     "core get_departures",
@@ -20,13 +20,37 @@ pub const NAMES: [&str; 8] = [
     "mcp get_departures",
     "mcp read_view",
     "mcp session stationToilets",
+    "mcp session read_view",
+    "mcp stdio stationToilets",
+    "mcp stdio read_view",
 ];
 
-/// The scenario whose calls go through a session (rmcp's session worker, an SSE answer)
-/// rather than as stateless POSTs.
-const IN_A_SESSION: &str = "mcp session stationToilets";
+/// How a scenario reaches the tool.
+#[derive(Clone, Copy, PartialEq)]
+enum Surface {
+    /// The core's `call_json`.
+    Core,
+    /// A stateless POST to the MCP HTTP app.
+    Stateless,
+    /// A POST in a session opened first (rmcp's session worker, an SSE answer).
+    Session,
+    /// A line to the server over its stdio transport, on an in-process pipe.
+    Stdio,
+}
 
-/// The view `mcp read_view` reads (`resources/read`): the toilets page, ~330 KB.
+/// The surface of `scenario` and what it calls: a tool, or `read_view`.
+fn surface_of(scenario: &str) -> (Surface, &str) {
+    let (surface, what) = scenario.rsplit_once(' ').unwrap_or(("", scenario));
+    let surface = match surface {
+        "core" => Surface::Core,
+        "mcp session" => Surface::Session,
+        "mcp stdio" => Surface::Stdio,
+        _ => Surface::Stateless,
+    };
+    (surface, what)
+}
+
+/// What `read_view` reads (`resources/read`): the toilets page, ~330 KB.
 const VIEW: &str = "ui://toolpack/toilets";
 
 /// Calls made before counting: the station data loaded, the project's files cached, the
@@ -43,9 +67,8 @@ pub struct Run {
     pub calls: usize,
 }
 
-/// The tool and arguments of a scenario's call.
-fn call_of(scenario: &str) -> (&'static str, Value) {
-    let tool = scenario.rsplit_once(' ').map_or(scenario, |(_, tool)| tool);
+/// The tool and arguments of a call of `tool`.
+fn call_of(tool: &str) -> (&'static str, Value) {
     match tool {
         "stationToilets" => ("stationToilets", json!({"stationName": "Kings Cross"})),
         "query_architecture" => {
@@ -79,9 +102,10 @@ pub fn run(run: &Run) {
         .enable_all()
         .build()
         .expect("a tokio runtime");
-    let (tool, arguments) = call_of(&run.scenario);
+    let (surface, what) = surface_of(&run.scenario);
+    let (tool, arguments) = call_of(what);
     let toolpack = Toolpack::new(config(&run.upstream)).expect("a toolpack");
-    if run.scenario.starts_with("core ") {
+    if surface == Surface::Core {
         let call = || async {
             let result = toolpack
                 .call_json(tool, arguments.clone())
@@ -90,55 +114,140 @@ pub fn run(run: &Run) {
             assert!(!result.is_error(), "{tool}: {}", result.body);
         };
         runtime.block_on(counted(run.calls, call));
+        return;
+    }
+    // The server's parts (the metrics recorder among them) start inside the runtime.
+    let _inside = runtime.enter();
+    let _telemetry = toolpack_mcp::telemetry::init();
+    let tools = toolpack_mcp::select_tools(toolpack.config(), None)
+        .expect("every tool")
+        .tools;
+    let server = ToolpackServer::new(toolpack.clone(), tools);
+    let request = if what == "read_view" {
+        json!({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": VIEW}})
     } else {
-        // The app's parts (the metrics recorder among them) start inside the runtime.
-        let _inside = runtime.enter();
-        let _telemetry = toolpack_mcp::telemetry::init();
-        let tools = toolpack_mcp::select_tools(toolpack.config(), None)
-            .expect("every tool")
-            .tools;
-        let options = HttpOptions {
-            stateless: run.scenario != IN_A_SESSION,
-            ..HttpOptions::default()
-        };
-        let (app, _end_sessions) =
-            toolpack_mcp::http::router(ToolpackServer::new(toolpack.clone(), tools), &options);
-        let session = (!options.stateless).then(|| runtime.block_on(open_session(&app)));
-        let body = if run.scenario == "mcp read_view" {
-            json!({"jsonrpc": "2.0", "id": 1, "method": "resources/read",
-                   "params": {"uri": VIEW}})
-        } else {
-            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                   "params": {"name": tool, "arguments": arguments}})
-        }
-        .to_string();
-        // The warm-up calls check the whole answer; the counted ones, only that it is as
-        // long (the check's own parse is not the server's work).
-        let expected_length = std::cell::Cell::new(None);
+        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+               "params": {"name": tool, "arguments": arguments}})
+    }
+    .to_string();
+    if surface == Surface::Stdio {
+        let peer = runtime.block_on(StdioPeer::connect(server));
+        let peer = tokio::sync::Mutex::new(peer);
         let call = || async {
-            let response = post(&app, session.as_deref(), body.clone()).await;
-            assert_eq!(response.status(), StatusCode::OK);
-            match expected_length.get() {
-                // A session's event ids grow a digit now and then: a few bytes either way.
-                Some(length) => assert!(
-                    length_of(response.into_body()).await.abs_diff(length) < 8,
-                    "{}: another answer",
-                    run.scenario
-                ),
-                None => {
-                    let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
-                        .await
-                        .expect("a body");
-                    let answer = response_in(&bytes);
-                    let result = &answer["result"];
-                    let answered =
-                        result["isError"] == false || result["contents"][0]["uri"] == VIEW;
-                    assert!(answered, "{}: {answer}", run.scenario);
-                    expected_length.set(Some(bytes.len()));
-                }
-            }
+            let mut peer = peer.lock().await;
+            let answer = peer.ask(&request).await;
+            peer.check(&run.scenario, answer);
         };
         runtime.block_on(counted(run.calls, call));
+        return;
+    }
+    let options = HttpOptions {
+        stateless: surface == Surface::Stateless,
+        ..HttpOptions::default()
+    };
+    let (app, _end_sessions) = toolpack_mcp::http::router(server, &options);
+    let session = (!options.stateless).then(|| runtime.block_on(open_session(&app)));
+    // The warm-up calls check the whole answer; the counted ones, only that it is as
+    // long (the check's own parse is not the server's work).
+    let expected_length = std::cell::Cell::new(None);
+    let call = || async {
+        let response = post(&app, session.as_deref(), request.clone()).await;
+        assert_eq!(response.status(), StatusCode::OK);
+        match expected_length.get() {
+            // A session's event ids grow a digit now and then: a few bytes either way.
+            Some(length) => assert!(
+                length_of(response.into_body()).await.abs_diff(length) < 8,
+                "{}: another answer",
+                run.scenario
+            ),
+            None => {
+                let bytes = axum::body::to_bytes(response.into_body(), usize::MAX)
+                    .await
+                    .expect("a body");
+                assert_answered(&run.scenario, &response_in(&bytes));
+                expected_length.set(Some(bytes.len()));
+            }
+        }
+    };
+    runtime.block_on(counted(run.calls, call));
+}
+
+/// Fails unless `answer` is a tool's result that is no error, or the view's page.
+fn assert_answered(scenario: &str, answer: &Value) {
+    let result = &answer["result"];
+    let answered = result["isError"] == false || result["contents"][0]["uri"] == VIEW;
+    assert!(answered, "{scenario}: {answer}");
+}
+
+/// A JSON-RPC peer of a server served over its stdio transport on an in-process pipe,
+/// large enough for a page, so neither side waits on the other mid-answer.
+struct StdioPeer {
+    writer: tokio::io::WriteHalf<tokio::io::DuplexStream>,
+    reader: tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
+    /// The last answer's line.
+    line: Vec<u8>,
+    /// The first answer's length, once checked whole.
+    expected_length: Option<usize>,
+}
+
+impl StdioPeer {
+    /// A peer of `server`, initialised.
+    async fn connect(server: ToolpackServer) -> Self {
+        use rmcp::ServiceExt;
+        let (server_io, peer_io) = tokio::io::duplex(1 << 20);
+        tokio::spawn(async move {
+            let (read, write) = tokio::io::split(server_io);
+            let transport = toolpack_mcp::stdio::LineTransport::new(read, write);
+            let running = server.serve(transport).await.expect("a running server");
+            let _ = running.waiting().await;
+        });
+        let (reader, writer) = tokio::io::split(peer_io);
+        let mut peer = Self {
+            writer,
+            reader: tokio::io::BufReader::with_capacity(1 << 20, reader),
+            line: Vec::new(),
+            expected_length: None,
+        };
+        let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
+            "protocolVersion": "2025-06-18", "capabilities": {},
+            "clientInfo": {"name": "guard", "version": "1"}}});
+        peer.ask(&initialize.to_string()).await;
+        peer.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
+            .await;
+        peer
+    }
+
+    async fn send(&mut self, line: &str) {
+        use tokio::io::AsyncWriteExt;
+        let line = format!("{line}\n");
+        self.writer
+            .write_all(line.as_bytes())
+            .await
+            .expect("a write");
+    }
+
+    /// Sends `request` and reads its answer's line; its length.
+    async fn ask(&mut self, request: &str) -> usize {
+        use tokio::io::AsyncBufReadExt;
+        self.send(request).await;
+        self.line.clear();
+        self.reader
+            .read_until(b'\n', &mut self.line)
+            .await
+            .expect("an answer")
+    }
+
+    /// Checks the first answer whole and the others' length only (as the HTTP
+    /// scenarios do).
+    fn check(&mut self, scenario: &str, length: usize) {
+        match self.expected_length {
+            Some(expected) => assert_eq!(length, expected, "{scenario}: another answer"),
+            None => {
+                let answer = serde_json::from_slice(&self.line).expect("JSON-RPC");
+                assert_answered(scenario, &answer);
+                self.expected_length = Some(length);
+            }
+        }
     }
 }
 

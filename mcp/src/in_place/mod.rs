@@ -1,4 +1,4 @@
-//! Stateless requests answered without rmcp's per-request service.
+//! Requests answered without rmcp's per-request machinery.
 //!
 //! In stateless mode rmcp answers every POST by building a service for it: a peer, a
 //! transport, channels and two tasks, around a JSON-RPC message parsed into the enum of
@@ -10,15 +10,22 @@
 //!   life of the process, and never copied ([`reply::Chunks`]), where rmcp escapes the
 //!   ~330 KB page again for every read.
 //!
-//! The answers are the bytes rmcp would write (`tests.rs` compares them). Anything else
-//! goes to rmcp untouched, as does a read of a resource the caller may not see (rmcp
-//! refuses it). Nothing is refused here but a body over the limit, answered as rmcp
-//! answers it.
+//! In session mode, only a view's read in a session this server holds is answered here,
+//! as a JSON response (which the transport allows for any request): a read has no effect
+//! on the session and sends no notification, so it needs none of the session's worker,
+//! event ids or stream. A call in a session stays with rmcp, which owns those.
+//!
+//! The answers are the bytes rmcp would write (`tests.rs` compares them; in a session,
+//! the same message rmcp sends in its event stream). Anything else goes to rmcp
+//! untouched, as does a read of a resource the caller may not see (rmcp refuses it).
+//! Nothing is refused here but a body over the limit, answered as rmcp answers it.
 
 mod gate;
 mod gzip;
 mod reply;
 mod request;
+#[cfg(test)]
+mod session_tests;
 #[cfg(test)]
 mod tests;
 
@@ -26,10 +33,13 @@ use std::sync::Arc;
 
 use axum::body::{Body, Bytes, HttpBody};
 use axum::extract::{Request, State};
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use axum::middleware::Next;
 use axum::response::Response;
 use rmcp::model::{CallToolRequestParams, RequestId, ServerJsonRpcMessage};
+use rmcp::transport::common::http_header::HEADER_SESSION_ID;
+use rmcp::transport::streamable_http_server::SessionManager;
+use rmcp::transport::streamable_http_server::session::local::LocalSessionManager;
 
 use crate::ToolpackServer;
 use crate::notify::{Destination, Forwarder, SessionLevel};
@@ -39,40 +49,61 @@ use gate::Gate;
 pub(crate) use gzip::CompressedTail;
 use request::Plain;
 
-/// What answers stateless requests in place.
-pub(crate) struct StatelessAnswers {
+/// What answers requests in place.
+pub(crate) struct InPlaceAnswers {
     /// The server they are answered for.
     server: ToolpackServer,
     /// Which requests may be answered here, by their headers.
     gate: Gate,
     /// The largest request body.
     body_limit: usize,
+    /// In session mode, the sessions: only a view's read in one of them is answered
+    /// here. `None` in stateless mode.
+    sessions: Option<Arc<LocalSessionManager>>,
 }
 
-impl StatelessAnswers {
-    /// Answers for `server`, behind rmcp's `allowed_hosts` and `allowed_origins`.
+impl InPlaceAnswers {
+    /// Answers for `server`, behind rmcp's `allowed_hosts` and `allowed_origins`; in
+    /// session mode, for requests in the `sessions` rmcp holds.
     pub fn new(
         server: ToolpackServer,
         allowed_hosts: &[String],
         allowed_origins: &[String],
         body_limit: usize,
+        sessions: Option<Arc<LocalSessionManager>>,
     ) -> Self {
         Self {
             server,
             gate: Gate::new(allowed_hosts, allowed_origins),
             body_limit,
+            sessions,
         }
+    }
+
+    /// Whether a request with `headers` is in a session this server holds; always in
+    /// stateless mode. A session it does not hold is rmcp's to refuse.
+    async fn in_a_held_session(&self, headers: &HeaderMap) -> bool {
+        let Some(sessions) = &self.sessions else {
+            return true;
+        };
+        let Some(id) = headers
+            .get(HEADER_SESSION_ID)
+            .and_then(|id| id.to_str().ok())
+        else {
+            return false;
+        };
+        sessions.has_session(&id.into()).await.unwrap_or(false)
     }
 }
 
-/// The middleware on `/mcp`: a plain `tools/call` or `resources/read` POST is answered
-/// here, every other request by rmcp (`next`).
+/// The middleware on `/mcp`: a plain `tools/call` (stateless mode) or view
+/// `resources/read` POST is answered here, every other request by rmcp (`next`).
 pub(crate) async fn answer(
-    State(answers): State<Arc<StatelessAnswers>>,
+    State(answers): State<Arc<InPlaceAnswers>>,
     request: Request,
     next: Next,
 ) -> Response {
-    if !answers.gate.passes(&request) {
+    if !answers.gate.passes(&request) || !answers.in_a_held_session(request.headers()).await {
         return next.run(request).await;
     }
     let (parts, body) = request.into_parts();
@@ -86,7 +117,7 @@ pub(crate) async fn answer(
             id,
             name,
             arguments,
-        }) => {
+        }) if answers.sessions.is_none() => {
             let scope = CallScope {
                 id: &id,
                 caller,
@@ -122,7 +153,7 @@ pub(crate) async fn answer(
                 }
             }
         }
-        None => {
+        Some(Plain::Call { .. }) | None => {
             next.run(Request::from_parts(parts, Body::from(bytes)))
                 .await
         }

@@ -30,6 +30,21 @@ fn app_with_body_limit(
     in_place: bool,
     body_limit: usize,
 ) -> axum::Router {
+    app_in_mode(settings, in_place, body_limit, true)
+}
+
+/// [`app`] in session mode.
+pub(super) fn session_app(in_place: bool) -> axum::Router {
+    app_in_mode(&[], in_place, 4096, false)
+}
+
+/// An app stateless or in session mode.
+fn app_in_mode(
+    settings: &[(&str, &str)],
+    in_place: bool,
+    body_limit: usize,
+    stateless: bool,
+) -> axum::Router {
     let settings: BTreeMap<String, String> = settings
         .iter()
         .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
@@ -38,7 +53,7 @@ fn app_with_body_limit(
     let tools = crate::select_tools(&config, None).expect("tools").tools;
     let server = ToolpackServer::new(toolpack::Toolpack::new(config).expect("a toolpack"), tools);
     let options = HttpOptions {
-        stateless: true,
+        stateless,
         max_body_bytes: body_limit,
         allowed_hosts: vec![EXTRA_HOST.into()],
         ..HttpOptions::default()
@@ -48,7 +63,7 @@ fn app_with_body_limit(
 
 /// A `/mcp` POST with the headers a client sends, `changes` applied (an empty value
 /// removes the header), and `body`.
-fn request(changes: &[(&str, &str)], body: &str) -> Request {
+pub(super) fn request(changes: &[(&str, &str)], body: &str) -> Request {
     let mut headers = vec![
         ("host", "localhost:7410"),
         ("content-type", "application/json"),
@@ -77,7 +92,10 @@ fn call(id: Value, tool: &str, arguments: Value) -> String {
 }
 
 /// Status, headers and body of `app`'s answer to `request`.
-async fn answer_of(app: axum::Router, request: Request) -> (StatusCode, HeaderMap, Bytes) {
+pub(super) async fn answer_of(
+    app: axum::Router,
+    request: Request,
+) -> (StatusCode, HeaderMap, Bytes) {
     let response = app.oneshot(request).await.expect("an answer");
     let (parts, body) = response.into_parts();
     let body = to_bytes(body, usize::MAX).await.expect("a body");
