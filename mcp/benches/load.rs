@@ -4,9 +4,10 @@
 //! per second, p50/p99 latency, errors, the server's CPU time per call (from
 //! `/proc/<pid>/stat`) and its resident memory before and after (Linux). Each mode runs
 //! once without authentication and once with OAuth JWT authentication (RS256, one token
-//! per client, the issuer's JWKS on loopback). A last stateless round reads the toilets
-//! view (`resources/read`, ~330 KB) instead of calling, and a last one reads it as a client
-//! that takes gzip (~90 KB): serving a view should cost about what a call does.
+//! per client, the issuer's JWKS on loopback). The last rounds read the toilets view
+//! (`resources/read`, ~330 KB) instead of calling: in sessions, statelessly, and
+//! statelessly as a client that takes gzip (~90 KB): serving a view should cost about what
+//! a call does.
 //! Run: `cargo bench -p toolpack-mcp --bench load`; `LOAD_SERVER=PATH` loads another build of
 //! the server instead (an earlier commit's, for a before-and-after in one run).
 
@@ -18,7 +19,7 @@ mod process;
 use std::time::Instant;
 
 use rmcp::ServiceExt;
-use rmcp::model::CallToolRequestParams;
+use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::json;
@@ -28,6 +29,8 @@ use process::{cpu_seconds, percentile, rss_mib};
 const CLIENTS: usize = 50;
 const CALLS: usize = 200;
 const STATIONS: [&str; 4] = ["Kings Cross", "Victoria", "Abbey Wood", "Edgware Road"];
+/// The view the view rounds read (~330 KB of page).
+const VIEW: &str = "ui://toolpack/toilets";
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"load","version":"1"}}}"#;
 
 /// Starts the server (with OAuth when `jwks_url` is given); the child and its base URL.
@@ -80,12 +83,14 @@ fn token_for(authenticated: bool, base: &str, offset: usize) -> Option<String> {
     })
 }
 
-/// One session client: `calls` calls; returns the latencies (µs) and the error count.
+/// One session client: `calls` calls (or view reads); returns the latencies (µs) and the
+/// error count.
 async fn session_client(
     base: String,
     token: Option<String>,
     calls: usize,
     offset: usize,
+    mode: Mode,
 ) -> (Vec<f64>, usize) {
     let mut config = StreamableHttpClientTransportConfig::with_uri(format!("{base}/mcp"));
     if let Some(token) = token {
@@ -98,11 +103,15 @@ async fn session_client(
         let mut arguments = serde_json::Map::new();
         arguments.insert("stationName".into(), json!(station));
         let started = Instant::now();
-        let result = client
-            .call_tool(CallToolRequestParams::new("stationToilets").with_arguments(arguments))
-            .await;
+        let failed = if mode == Mode::SessionViewReads {
+            let read = ReadResourceRequestParams::new(VIEW);
+            client.read_resource(read).await.is_err()
+        } else {
+            let call = CallToolRequestParams::new("stationToilets").with_arguments(arguments);
+            client.call_tool(call).await.is_err()
+        };
         latencies.push(started.elapsed().as_secs_f64() * 1e6);
-        errors += usize::from(result.is_err());
+        errors += usize::from(failed);
     }
     client.cancel().await.ok();
     (latencies, errors)
@@ -138,7 +147,7 @@ async fn stateless_client(
         let station = STATIONS[(i + offset) % STATIONS.len()];
         let body = if mode != Mode::StatelessCalls {
             json!({"jsonrpc": "2.0", "id": i + 2, "method": "resources/read",
-                "params": {"uri": "ui://toolpack/toilets"}})
+                "params": {"uri": VIEW}})
         } else {
             json!({"jsonrpc": "2.0", "id": i + 2, "method": "tools/call",
                 "params": {"name": "stationToilets", "arguments": {"stationName": station}}})
@@ -186,6 +195,8 @@ fn answered(body: &[u8], gzipped: bool, decompress: bool) -> bool {
 enum Mode {
     /// `stationToilets` calls in sessions (rmcp's client, SSE).
     Sessions,
+    /// `resources/read` of the toilets view (~330 KB) in sessions (rmcp's client).
+    SessionViewReads,
     /// `stationToilets` calls as stateless JSON-RPC POSTs.
     StatelessCalls,
     /// `resources/read` of the toilets view (~330 KB) as stateless POSTs.
@@ -194,8 +205,15 @@ enum Mode {
     StatelessGzipViewReads,
 }
 
+impl Mode {
+    /// Whether its clients open sessions.
+    fn in_sessions(self) -> bool {
+        matches!(self, Mode::Sessions | Mode::SessionViewReads)
+    }
+}
+
 async fn run(label: &str, mode: Mode, jwks: Option<&str>, clients: usize, calls: usize) {
-    let stateless = mode != Mode::Sessions;
+    let stateless = !mode.in_sessions();
     let extra: &[&str] = if stateless { &["--stateless"] } else { &[] };
     let (child, base) = start(extra, jwks).await;
     let pid = child.id().unwrap();
@@ -205,7 +223,7 @@ async fn run(label: &str, mode: Mode, jwks: Option<&str>, clients: usize, calls:
     if stateless {
         stateless_client(base.clone(), warm_token, 20, 0, mode).await;
     } else {
-        session_client(base.clone(), warm_token, 20, 0).await;
+        session_client(base.clone(), warm_token, 20, 0, mode).await;
     }
     let rss_start = rss_mib(pid);
     // Two rounds on one server: the second shows whether memory keeps growing.
@@ -242,10 +260,10 @@ async fn load_round(
         .map(|c| {
             let base = base.to_owned();
             let token = token_for(authenticated, &base, c);
-            if mode != Mode::Sessions {
-                tokio::spawn(stateless_client(base, token, calls, c, mode))
+            if mode.in_sessions() {
+                tokio::spawn(session_client(base, token, calls, c, mode))
             } else {
-                tokio::spawn(session_client(base, token, calls, c))
+                tokio::spawn(stateless_client(base, token, calls, c, mode))
             }
         })
         .collect();
@@ -295,6 +313,16 @@ fn main() {
             Some(&jwks),
             clients,
             calls,
+        )
+        .await;
+        let session_views = "session view reads (toilets page)";
+        // A quarter as many: each answer is ~330 KB for the clients to read.
+        run(
+            session_views,
+            Mode::SessionViewReads,
+            None,
+            clients,
+            calls.div_ceil(4),
         )
         .await;
         let views = "stateless view reads (toilets page)";

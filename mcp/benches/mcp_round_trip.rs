@@ -1,6 +1,6 @@
 //! MCP round trip of `stationToilets` over an in-process (duplex) transport: a real
 //! rmcp client sends `tools/call`, the server dispatches through the catalog, and the
-//! structured result comes back, over toolpack's stdio transport (`LineTransport`). The typed core call is measured in the same run for
+//! structured result comes back, over toolpack's stdio transport (`toolpack_mcp::stdio`). The typed core call is measured in the same run for
 //! the ratio. `resources/read` of an MCP Apps view (the toilets page, ~330 KB) is measured
 //! beside them: serving a view should cost about what a call does. `server/*` measure the
 //! server alone: a raw peer sends the request line and reads the answer's bytes unparsed. Run:
@@ -13,7 +13,7 @@ use serde_json::json;
 use std::hint::black_box;
 use toolpack::tfl::StationToiletLookupRequest;
 use toolpack::{Config, Toolpack};
-use toolpack_mcp::stdio::LineTransport;
+use toolpack_mcp::stdio;
 use toolpack_mcp::{ToolpackServer, select_tools};
 
 fn benches(c: &mut Criterion) {
@@ -30,7 +30,7 @@ fn benches(c: &mut Criterion) {
         let (server_io, client_io) = tokio::io::duplex(64 * 1024);
         tokio::spawn(async move {
             let (read, write) = tokio::io::split(server_io);
-            let running = server.serve(LineTransport::new(read, write)).await.unwrap();
+            let running = stdio::serve(server, read, write).await.unwrap();
             let _ = running.waiting().await;
         });
         ().serve(client_io).await.unwrap()
@@ -109,7 +109,7 @@ impl RawPeer {
         tokio::spawn(async move {
             let running = if ours {
                 let (read, write) = tokio::io::split(server_io);
-                server.serve(LineTransport::new(read, write)).await
+                stdio::serve(server, read, write).await
             } else {
                 server.serve(server_io).await
             };

@@ -6,7 +6,6 @@ use std::process::ExitCode;
 use std::time::Duration;
 
 use clap::{Args, Parser, Subcommand};
-use rmcp::ServiceExt;
 use serde_json::Value;
 use toolpack::report::{Level, Report, Reporter, with_reporter};
 use toolpack::{Catalog, Config, Toolpack};
@@ -179,7 +178,7 @@ async fn serve(args: ServeArgs) -> Result<u8, Usage> {
     let server = server(&args.toolsets, args.http.is_some())?.with_limits(limits);
     match args.http {
         None => {
-            let running = server.serve(crate::stdio::stdio()).await?;
+            let running = crate::stdio::serve_standard_streams(server).await?;
             running.waiting().await?;
         }
         Some(addr) => serve_http(server, addr, &args).await?,

@@ -62,6 +62,9 @@ pub struct ToolpackServer {
     limits: ServerLimits,
     in_flight: Arc<tokio::sync::Semaphore>,
     level: SessionLevel,
+    /// Whether a view's read answers with a marker for its page, which the transport
+    /// replaces with the page serialised once (only toolpack's stdio transport does).
+    pages_marked: bool,
 }
 
 impl ToolpackServer {
@@ -82,6 +85,7 @@ impl ToolpackServer {
             in_flight: Arc::new(tokio::sync::Semaphore::new(limits.max_in_flight)),
             limits,
             level: SessionLevel::default(),
+            pages_marked: false,
         }
     }
 
@@ -102,6 +106,15 @@ impl ToolpackServer {
     pub async fn drained(&self) {
         while self.calls_in_flight() > 0 {
             tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    }
+
+    /// The same server answering a view's read with a marker for its page
+    /// ([`crate::views::read`]): for a transport that puts the page in for it.
+    pub(crate) fn with_pages_marked(self) -> Self {
+        Self {
+            pages_marked: true,
+            ..self
         }
     }
 
@@ -233,7 +246,7 @@ impl ServerHandler for ToolpackServer {
     ) -> Result<ReadResourceResponse, McpError> {
         let (caller, choice) = request_scope(&context);
         let visible = crate::views::visible(&self.tools, &caller, &choice);
-        crate::views::read(&request.uri, visible).map(Into::into)
+        crate::views::read(&request.uri, visible, self.pages_marked).map(Into::into)
     }
 
     #[allow(deprecated)] // MCP logging: see `notify`.

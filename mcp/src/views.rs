@@ -131,15 +131,49 @@ fn page_of(read: &ReadResourceResult) -> Option<&str> {
     }
 }
 
-/// The page `text` as a JSON string, serialised once, when `text` is a view's page.
-pub(crate) fn serialised_page(text: &str) -> Option<&'static Bytes> {
+/// What a marker for a view's page starts and ends with; its view's index is between.
+/// No page or other string of a read's answer holds it.
+const MARKER_ENDS: (&str, &str) = ("\u{0}toolpack view page ", "\u{0}");
+
+/// Each view's `resources/read` result with a marker for its page instead of the page.
+static MARKED: LazyLock<Vec<Option<ReadResourceResult>>> = LazyLock::new(|| {
     CONVERTED
         .iter()
-        .zip(SERIALISED.iter())
-        .find_map(|(converted, serialised)| {
+        .enumerate()
+        .map(|(index, converted)| {
             let (_, read) = converted.as_ref().ok()?;
-            (page_of(read)? == text).then_some(&serialised.as_ref()?.page)
+            let mut marked = read.clone();
+            let [ResourceContents::TextResourceContents { text, .. }] =
+                marked.contents.as_mut_slice()
+            else {
+                return None;
+            };
+            *text = format!("{}{index}{}", MARKER_ENDS.0, MARKER_ENDS.1);
+            Some(marked)
         })
+        .collect()
+});
+
+/// The page a marker stands for ([`read`] with `marked`).
+pub(crate) struct MarkedPage {
+    /// The page as a JSON string, serialised once.
+    pub serialised: &'static Bytes,
+    /// The page itself.
+    pub text: &'static str,
+}
+
+/// The page `text` is a marker for, if it is one.
+pub(crate) fn marked_page(text: &str) -> Option<MarkedPage> {
+    let index = text
+        .strip_prefix(MARKER_ENDS.0)?
+        .strip_suffix(MARKER_ENDS.1)?
+        .parse::<usize>()
+        .ok()?;
+    let (_, read) = CONVERTED.get(index)?.as_ref().ok()?;
+    Some(MarkedPage {
+        serialised: &SERIALISED.get(index)?.as_ref()?.page,
+        text: page_of(read)?,
+    })
 }
 
 /// Where `view` is among all the views (and so in [`CONVERTED`] and [`SERIALISED`]).
@@ -170,9 +204,11 @@ pub fn list<'a>(views: impl Iterator<Item = &'a View>) -> Result<ListResourcesRe
 }
 
 /// The `resources/read` answer for `uri`, among the `visible` views.
+/// With `marked`, the page is a marker for it instead of a copy (see [`marked_page`]).
 pub fn read<'a>(
     uri: &str,
     mut visible: impl Iterator<Item = &'a View>,
+    marked: bool,
 ) -> Result<ReadResourceResult, McpError> {
     let Some(view) = visible.find(|view| view.uri == uri) else {
         return Err(McpError::resource_not_found(
@@ -180,5 +216,9 @@ pub fn read<'a>(
             Some(json!({ "uri": uri })),
         ));
     };
-    converted(view).map(|(_, read)| read.clone())
+    let (_, read) = converted(view)?;
+    let marked = marked
+        .then(|| MARKED.get(index_of(view)?).cloned().flatten())
+        .flatten();
+    Ok(marked.unwrap_or_else(|| read.clone()))
 }

@@ -80,8 +80,8 @@ impl InPlaceAnswers {
         }
     }
 
-    /// Whether a request with `headers` is in a session this server holds; always in
-    /// stateless mode. A session it does not hold is rmcp's to refuse.
+    /// Whether a request with `headers` is in a session this server holds (in session
+    /// mode). A session it does not hold is rmcp's to refuse.
     async fn in_a_held_session(&self, headers: &HeaderMap) -> bool {
         let Some(sessions) = &self.sessions else {
             return true;
@@ -103,7 +103,7 @@ pub(crate) async fn answer(
     request: Request,
     next: Next,
 ) -> Response {
-    if !answers.gate.passes(&request) || !answers.in_a_held_session(request.headers()).await {
+    if !answers.gate.passes(&request) {
         return next.run(request).await;
     }
     let (parts, body) = request.into_parts();
@@ -111,13 +111,20 @@ pub(crate) async fn answer(
         Ok(bytes) => bytes,
         Err(response) => return response,
     };
-    let (caller, choice) = crate::server::http_scope(&parts);
+    let answered_in_this_mode = answers.sessions.is_none()
+        || (request::may_be_a_read(&bytes) && answers.in_a_held_session(&parts.headers).await);
+    if !answered_in_this_mode {
+        return next
+            .run(Request::from_parts(parts, Body::from(bytes)))
+            .await;
+    }
     match Plain::parse(&bytes) {
         Some(Plain::Call {
             id,
             name,
             arguments,
         }) if answers.sessions.is_none() => {
+            let (caller, choice) = crate::server::http_scope(&parts);
             let scope = CallScope {
                 id: &id,
                 caller,
@@ -143,6 +150,7 @@ pub(crate) async fn answer(
             }
         }
         Some(Plain::Read { id, uri }) => {
+            let (caller, choice) = crate::server::http_scope(&parts);
             let visible = crate::views::visible(answers.server.tools(), &caller, &choice);
             match crate::views::read_serialised(&uri, visible) {
                 Some(read) if gzip::accepted(&parts.headers) => respond_gzipped(&id, read),
@@ -186,7 +194,8 @@ fn respond_gzipped(id: &RequestId, read: &SerialisedRead) -> Response {
 /// The body, or rmcp's answer to one over `limit` bytes or one that cannot be read.
 async fn read_body(body: Body, limit: usize) -> Result<Bytes, Response> {
     let mut body = std::pin::pin!(body);
-    let mut collected = Vec::new();
+    // The first frame is kept as it is; only a body of several frames is gathered.
+    let (mut first, mut gathered) = (Bytes::new(), Vec::new());
     while let Some(frame) = std::future::poll_fn(|cx| body.as_mut().poll_frame(cx)).await {
         let frame = frame.map_err(|error| {
             let message = format!("Failed to read request body: {error}");
@@ -195,11 +204,23 @@ async fn read_body(body: Body, limit: usize) -> Result<Bytes, Response> {
         let Ok(data) = frame.into_data() else {
             continue;
         };
-        if data.len() > limit.saturating_sub(collected.len()) {
+        let read = first.len() + gathered.len();
+        if data.len() > limit.saturating_sub(read) {
             let message = format!("Payload Too Large: request body exceeds {limit} bytes");
             return Err(reply::plain(StatusCode::PAYLOAD_TOO_LARGE, message));
         }
-        collected.extend_from_slice(&data);
+        if read == 0 {
+            first = data;
+        } else {
+            if gathered.is_empty() {
+                gathered.extend_from_slice(&std::mem::take(&mut first));
+            }
+            gathered.extend_from_slice(&data);
+        }
     }
-    Ok(collected.into())
+    Ok(if gathered.is_empty() {
+        first
+    } else {
+        gathered.into()
+    })
 }

@@ -47,6 +47,14 @@ struct Params {
     uri: Option<String>,
 }
 
+/// Whether `body` may be a `resources/read` (it names the method as plainly as
+/// [`Plain::parse`] takes it): what session mode checks before parsing, since it answers
+/// nothing else in place.
+pub(crate) fn may_be_a_read(body: &[u8]) -> bool {
+    const METHOD: &[u8] = br#""resources/read""#;
+    body.windows(METHOD.len()).any(|window| window == METHOD)
+}
+
 impl Plain {
     /// `body` as such a request, if it is one.
     pub fn parse(body: &[u8]) -> Option<Self> {

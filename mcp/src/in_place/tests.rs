@@ -346,3 +346,24 @@ async fn views_read_by_a_client_that_takes_gzip_are_rmcps_bytes_compressed() {
         );
     }
 }
+
+#[tokio::test]
+async fn a_body_of_several_frames_is_read_whole_and_within_the_limit() {
+    let frames = |parts: &[&'static str]| {
+        let frames: Vec<Result<Bytes, std::io::Error>> =
+            parts.iter().map(|part| Ok(Bytes::from(*part))).collect();
+        Body::from_stream(futures_util::stream::iter(frames))
+    };
+    for parts in [
+        &["{\"a\":", "", "1}"][..],
+        &["", "{\"a\":1}"],
+        &["{\"a\":1}"],
+        &[],
+    ] {
+        let read = super::read_body(frames(parts), 7).await.expect("a body");
+        assert_eq!(read, parts.concat().as_bytes(), "{parts:?}");
+    }
+    let over = super::read_body(frames(&["{\"a\":", "12}"]), 7).await;
+    let over = over.expect_err("over the limit");
+    assert_eq!(over.status(), StatusCode::PAYLOAD_TOO_LARGE);
+}

@@ -1,45 +1,48 @@
-//! A message as the line rmcp writes for it (`serde_json`, then a newline), with a view's
-//! page spliced in from its serialised form rather than escaped again.
+//! A message as the line rmcp writes for it (`serde_json`, then a newline). The server
+//! answers a view's read over this transport with a marker for the page
+//! ([`crate::views::read`]); the page is put in its place from its form serialised once,
+//! rather than copied and escaped again.
 
 use axum::body::Bytes;
 use rmcp::model::{JsonRpcMessage, ResourceContents, ServerJsonRpcMessage, ServerResult};
 
 use super::lines::Line;
-
-/// What stands for the page while the rest of the message is serialised: no page or
-/// other string of a read's answer holds it.
-const PLACEHOLDER: &str = "\u{0}toolpack view page\u{0}";
-
-/// [`PLACEHOLDER`] as JSON.
-const PLACEHOLDER_JSON: &[u8] = br#""\u0000toolpack view page\u0000""#;
+use crate::views::MarkedPage;
 
 /// `message`'s line, newline included.
 pub(super) fn line(mut message: ServerJsonRpcMessage) -> serde_json::Result<Line> {
-    let spliced = page_of(&mut message).and_then(|text| {
-        let page = crate::views::serialised_page(text)?;
-        Some((std::mem::replace(text, PLACEHOLDER.to_owned()), page))
+    let marked = page_of(&mut message).and_then(|text| {
+        let page = crate::views::marked_page(text)?;
+        Some((page, serde_json::to_vec(text).ok()?))
     });
     let bytes = serialised(&message)?;
-    let Some((text, page)) = spliced else {
+    let Some((
+        MarkedPage {
+            serialised: page,
+            text,
+        },
+        marker,
+    )) = marked
+    else {
         return Ok(vec![bytes]);
     };
-    match only_position(&bytes, PLACEHOLDER_JSON) {
+    match only_position(&bytes, &marker) {
         Some(at) => Ok(vec![
             bytes.slice(..at),
             page.clone(),
-            bytes.slice(at + PLACEHOLDER_JSON.len()..),
+            bytes.slice(at + marker.len()..),
         ]),
-        // Not to be reached: a message that holds the placeholder elsewhere too.
+        // Not to be reached: a message that holds the marker elsewhere too.
         None => {
-            if let Some(placeholder) = page_of(&mut message) {
-                *placeholder = text;
+            if let Some(marker) = page_of(&mut message) {
+                *marker = text.to_owned();
             }
             Ok(vec![serialised(&message)?])
         }
     }
 }
 
-/// The one text of a `resources/read` answer, which may be a view's page.
+/// The one text of a `resources/read` answer, which may be a marker for a view's page.
 fn page_of(message: &mut ServerJsonRpcMessage) -> Option<&mut String> {
     let JsonRpcMessage::Response(response) = message else {
         return None;
@@ -77,36 +80,52 @@ mod tests {
 
     use super::*;
 
-    /// The answer to a read of `uri` among every view, with its page.
-    fn read_answer(uri: &str) -> (ServerJsonRpcMessage, String) {
-        let read = crate::views::read(uri, toolpack::views::all().iter()).expect("a view");
-        let page = match &read.contents[..] {
-            [ResourceContents::TextResourceContents { text, .. }] => text.clone(),
-            _ => panic!("a page"),
-        };
-        let result = ServerResult::ReadResourceResult(read);
-        (
-            ServerJsonRpcMessage::response(result, RequestId::Number(7)),
-            page,
-        )
+    /// The answer to a read of `uri` among every view, its page `marked` or not.
+    fn read_answer(uri: &str, marked: bool) -> ServerJsonRpcMessage {
+        let read = crate::views::read(uri, toolpack::views::all().iter(), marked);
+        let result = ServerResult::ReadResourceResult(read.expect("a view"));
+        ServerJsonRpcMessage::response(result, RequestId::Number(7))
     }
 
     #[test]
-    fn a_views_page_is_the_one_serialised_at_start_not_a_new_copy() {
+    fn a_marked_page_is_the_one_serialised_at_start_not_a_new_copy() {
         for view in toolpack::views::all() {
-            let (message, page) = read_answer(view.uri);
-            let expected = serde_json::to_vec(&message).unwrap();
-            let line = line(message).unwrap();
+            let expected = serde_json::to_vec(&read_answer(view.uri, false)).unwrap();
+            let mut marked = read_answer(view.uri, true);
+            let page = crate::views::marked_page(page_of(&mut marked).unwrap()).unwrap();
+            let line = line(marked).unwrap();
             assert_eq!(line.len(), 3, "{}: head, page, tail", view.uri);
-            let shared = crate::views::serialised_page(&page).unwrap();
-            assert_eq!(line[1].as_ptr(), shared.as_ptr(), "{}", view.uri);
-            assert_eq!(line.concat(), [expected, b"\n".to_vec()].concat());
+            assert_eq!(line[1].as_ptr(), page.serialised.as_ptr(), "{}", view.uri);
+            assert!(
+                line.concat() == [expected, b"\n".to_vec()].concat(),
+                "{}: another line",
+                view.uri
+            );
         }
     }
 
     #[test]
-    fn a_page_that_is_no_views_is_serialised_whole() {
-        let (mut message, _) = read_answer("ui://toolpack/toilets");
+    fn a_message_holding_the_marker_twice_gets_the_page_copied() {
+        let mut message = read_answer("ui://toolpack/toilets", true);
+        let marker = page_of(&mut message).unwrap().clone();
+        let JsonRpcMessage::Response(response) = &mut message else {
+            unreachable!()
+        };
+        let ServerResult::ReadResourceResult(read) = &mut response.result else {
+            unreachable!()
+        };
+        read.meta = Some(serde_json::from_value(serde_json::json!({"again": marker})).unwrap());
+        let line = line(message).unwrap();
+        assert_eq!(line.len(), 1);
+        let answer: serde_json::Value = serde_json::from_slice(&line[0]).unwrap();
+        let page = answer["result"]["contents"][0]["text"].as_str().unwrap();
+        assert!(page.len() > 100_000 && page.contains("</html>"));
+        assert_eq!(answer["result"]["_meta"]["again"], marker.as_str());
+    }
+
+    #[test]
+    fn a_page_that_is_no_marker_is_serialised_whole() {
+        let mut message = read_answer("ui://toolpack/toilets", true);
         *page_of(&mut message).unwrap() = "<p>another page</p>".into();
         let line = line(message).unwrap();
         assert_eq!(line.len(), 1);
@@ -114,14 +133,6 @@ mod tests {
         assert_eq!(
             answer["result"]["contents"][0]["text"],
             "<p>another page</p>"
-        );
-    }
-
-    #[test]
-    fn the_placeholder_json_is_the_placeholder_serialised() {
-        assert_eq!(
-            serde_json::to_vec(PLACEHOLDER).unwrap(),
-            PLACEHOLDER_JSON.to_vec()
         );
     }
 

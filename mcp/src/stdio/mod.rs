@@ -1,7 +1,8 @@
 //! The stdio transport: rmcp's reading of newline-delimited JSON-RPC, and a writer of
-//! its own so that a view's page is sent from its serialised form ([`encode`]) instead of
-//! escaped again for every `resources/read` (~330 KB of escaping; rmcp's
-//! `AsyncRwTransport` serialises every message whole).
+//! its own. The server it serves answers a view's read with a marker for the page, and
+//! the page is written from its form serialised once ([`encode`]) instead of copied and
+//! escaped again for every `resources/read` (~330 KB; rmcp's `AsyncRwTransport`
+//! serialises every message whole).
 //!
 //! Messages are written in the order their sends run, by one task ([`lines`]). rmcp's
 //! own replies to a malformed line (an "Invalid request" error) go through the same
@@ -12,18 +13,43 @@ mod lines;
 
 use std::io;
 
-use rmcp::RoleServer;
-use rmcp::service::{RxJsonRpcMessage, TxJsonRpcMessage};
+use rmcp::service::{RunningService, RxJsonRpcMessage, ServerInitializeError, TxJsonRpcMessage};
+use rmcp::transport::Transport;
 use rmcp::transport::async_rw::AsyncRwTransport;
-use rmcp::transport::{StdioReader, Transport};
+use rmcp::{RoleServer, ServiceExt};
 use tokio::io::{AsyncRead, AsyncWrite};
 use tokio::sync::mpsc::UnboundedSender;
 use tokio::task::JoinHandle;
 
+use crate::ToolpackServer;
 use lines::{Line, QueueWriter};
 
+/// `server` served over `read` and `write`, one JSON-RPC message per line; within a
+/// Tokio runtime.
+pub async fn serve<R, W>(
+    server: ToolpackServer,
+    read: R,
+    write: W,
+) -> Result<RunningService<RoleServer, ToolpackServer>, ServerInitializeError>
+where
+    R: AsyncRead + Send + Unpin + 'static,
+    W: AsyncWrite + Send + Unpin + 'static,
+{
+    let transport = LineTransport::new(read, write);
+    server.with_pages_marked().serve(transport).await
+}
+
+/// `server` served over the process's standard input and output (through Tokio's
+/// non-blocking pipe driver when both are pipes, as MCP hosts launch servers).
+pub async fn serve_standard_streams(
+    server: ToolpackServer,
+) -> Result<RunningService<RoleServer, ToolpackServer>, ServerInitializeError> {
+    let (read, write) = rmcp::transport::stdio_pipes();
+    serve(server, read, write).await
+}
+
 /// A server's transport over a byte stream pair: one JSON-RPC message per line.
-pub struct LineTransport<R: AsyncRead> {
+struct LineTransport<R: AsyncRead> {
     /// rmcp's reader of the incoming lines; its replies to malformed lines are queued.
     incoming: AsyncRwTransport<RoleServer, R, QueueWriter>,
     /// The outgoing lines, in order (`None` once closed).
@@ -32,17 +58,10 @@ pub struct LineTransport<R: AsyncRead> {
     writer: Option<JoinHandle<()>>,
 }
 
-/// The transport of the process's standard input and output (through Tokio's
-/// non-blocking pipe driver when both are pipes, as MCP hosts launch servers).
-pub fn stdio() -> LineTransport<StdioReader> {
-    let (read, write) = rmcp::transport::stdio_pipes();
-    LineTransport::new(read, write)
-}
-
 impl<R: AsyncRead + Send + Unpin + 'static> LineTransport<R> {
     /// A transport reading messages from `read` and writing them to `write`; starts the
     /// writing task, so it must be called within a Tokio runtime.
-    pub fn new<W: AsyncWrite + Send + Unpin + 'static>(read: R, write: W) -> Self {
+    fn new<W: AsyncWrite + Send + Unpin + 'static>(read: R, write: W) -> Self {
         let (queue, writer) = lines::start(write);
         Self {
             incoming: AsyncRwTransport::new(read, QueueWriter::new(queue.clone())),

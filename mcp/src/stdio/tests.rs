@@ -1,11 +1,10 @@
-//! The lines written by [`LineTransport`] are rmcp's: each exchange is run over this
+//! The lines written by [`super::serve`] are rmcp's: each exchange is run over this
 //! transport and over rmcp's own (`AsyncRwTransport`), and the lines compared.
 
 use rmcp::ServiceExt;
 use serde_json::{Value, json};
 use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader, DuplexStream};
 
-use super::LineTransport;
 use crate::ToolpackServer;
 
 /// The view every case reads (the toilets page, ~330 KB).
@@ -24,7 +23,7 @@ fn serve(ours: bool) -> DuplexStream {
     tokio::spawn(async move {
         let running = if ours {
             let (read, write) = tokio::io::split(server_io);
-            server().serve(LineTransport::new(read, write)).await
+            super::serve(server(), read, write).await
         } else {
             server().serve(server_io).await
         };

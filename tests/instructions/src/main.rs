@@ -14,6 +14,7 @@
 
 mod callgrind;
 mod scenarios;
+mod stdio_peer;
 
 use std::process::ExitCode;
 

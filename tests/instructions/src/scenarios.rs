@@ -1,4 +1,5 @@
-//! The guard's scenarios: one tool call each, on the core or through the MCP HTTP app.
+//! The guard's scenarios: one tool call or view read each, on the core, through the MCP
+//! HTTP app, or through the MCP stdio transport.
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -9,6 +10,7 @@ use toolpack_mcp::http::HttpOptions;
 use tower::ServiceExt;
 
 use crate::callgrind;
+use crate::stdio_peer::StdioPeer;
 
 /// Every scenario, in the order the guard reports them.
 pub const NAMES: [&str; 11] = [
@@ -173,82 +175,10 @@ pub fn run(run: &Run) {
 }
 
 /// Fails unless `answer` is a tool's result that is no error, or the view's page.
-fn assert_answered(scenario: &str, answer: &Value) {
+pub(crate) fn assert_answered(scenario: &str, answer: &Value) {
     let result = &answer["result"];
     let answered = result["isError"] == false || result["contents"][0]["uri"] == VIEW;
     assert!(answered, "{scenario}: {answer}");
-}
-
-/// A JSON-RPC peer of a server served over its stdio transport on an in-process pipe,
-/// large enough for a page, so neither side waits on the other mid-answer.
-struct StdioPeer {
-    writer: tokio::io::WriteHalf<tokio::io::DuplexStream>,
-    reader: tokio::io::BufReader<tokio::io::ReadHalf<tokio::io::DuplexStream>>,
-    /// The last answer's line.
-    line: Vec<u8>,
-    /// The first answer's length, once checked whole.
-    expected_length: Option<usize>,
-}
-
-impl StdioPeer {
-    /// A peer of `server`, initialised.
-    async fn connect(server: ToolpackServer) -> Self {
-        use rmcp::ServiceExt;
-        let (server_io, peer_io) = tokio::io::duplex(1 << 20);
-        tokio::spawn(async move {
-            let (read, write) = tokio::io::split(server_io);
-            let transport = toolpack_mcp::stdio::LineTransport::new(read, write);
-            let running = server.serve(transport).await.expect("a running server");
-            let _ = running.waiting().await;
-        });
-        let (reader, writer) = tokio::io::split(peer_io);
-        let mut peer = Self {
-            writer,
-            reader: tokio::io::BufReader::with_capacity(1 << 20, reader),
-            line: Vec::new(),
-            expected_length: None,
-        };
-        let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
-            "protocolVersion": "2025-06-18", "capabilities": {},
-            "clientInfo": {"name": "guard", "version": "1"}}});
-        peer.ask(&initialize.to_string()).await;
-        peer.send(r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#)
-            .await;
-        peer
-    }
-
-    async fn send(&mut self, line: &str) {
-        use tokio::io::AsyncWriteExt;
-        let line = format!("{line}\n");
-        self.writer
-            .write_all(line.as_bytes())
-            .await
-            .expect("a write");
-    }
-
-    /// Sends `request` and reads its answer's line; its length.
-    async fn ask(&mut self, request: &str) -> usize {
-        use tokio::io::AsyncBufReadExt;
-        self.send(request).await;
-        self.line.clear();
-        self.reader
-            .read_until(b'\n', &mut self.line)
-            .await
-            .expect("an answer")
-    }
-
-    /// Checks the first answer whole and the others' length only (as the HTTP
-    /// scenarios do).
-    fn check(&mut self, scenario: &str, length: usize) {
-        match self.expected_length {
-            Some(expected) => assert_eq!(length, expected, "{scenario}: another answer"),
-            None => {
-                let answer = serde_json::from_slice(&self.line).expect("JSON-RPC");
-                assert_answered(scenario, &answer);
-                self.expected_length = Some(length);
-            }
-        }
-    }
 }
 
 /// The answer of `app` to a `/mcp` POST of `body`, in `session` if given.
