@@ -19,7 +19,7 @@ mod process;
 use std::time::Instant;
 
 use rmcp::ServiceExt;
-use rmcp::model::{CallToolRequestParams, ReadResourceRequestParams};
+use rmcp::model::CallToolRequestParams;
 use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::json;
@@ -83,14 +83,12 @@ fn token_for(authenticated: bool, base: &str, offset: usize) -> Option<String> {
     })
 }
 
-/// One session client: `calls` calls (or view reads); returns the latencies (µs) and the
-/// error count.
+/// One session client: `calls` calls; returns the latencies (µs) and the error count.
 async fn session_client(
     base: String,
     token: Option<String>,
     calls: usize,
     offset: usize,
-    mode: Mode,
 ) -> (Vec<f64>, usize) {
     let mut config = StreamableHttpClientTransportConfig::with_uri(format!("{base}/mcp"));
     if let Some(token) = token {
@@ -103,22 +101,20 @@ async fn session_client(
         let mut arguments = serde_json::Map::new();
         arguments.insert("stationName".into(), json!(station));
         let started = Instant::now();
-        let failed = if mode == Mode::SessionViewReads {
-            let read = ReadResourceRequestParams::new(VIEW);
-            client.read_resource(read).await.is_err()
-        } else {
-            let call = CallToolRequestParams::new("stationToilets").with_arguments(arguments);
-            client.call_tool(call).await.is_err()
-        };
+        let result = client
+            .call_tool(CallToolRequestParams::new("stationToilets").with_arguments(arguments))
+            .await;
         latencies.push(started.elapsed().as_secs_f64() * 1e6);
-        errors += usize::from(failed);
+        errors += usize::from(result.is_err());
     }
     client.cancel().await.ok();
     (latencies, errors)
 }
 
-/// One stateless client: plain JSON-RPC POSTs with a shared keep-alive HTTP client.
-async fn stateless_client(
+/// One client of plain JSON-RPC POSTs with a keep-alive HTTP client: stateless, or in a
+/// session it opens first (the view reads in sessions; rmcp's client would answer them
+/// from its cache, as the read's `ttlMs` allows).
+async fn plain_client(
     base: String,
     token: Option<String>,
     calls: usize,
@@ -128,24 +124,32 @@ async fn stateless_client(
     let http = reqwest::Client::new();
     let url = format!("{base}/mcp");
     let authorization = token.map_or(String::new(), |t| format!("Bearer {t}"));
-    let post = |body: String| {
-        let request = http.post(&url);
-        let request = if authorization.is_empty() {
-            request
-        } else {
-            request.header("authorization", &authorization)
-        };
+    let mut session = String::new();
+    let post = |body: String, session: &str| {
+        let mut request = http.post(&url);
+        if !authorization.is_empty() {
+            request = request.header("authorization", &authorization);
+        }
+        if !session.is_empty() {
+            request = request.header("mcp-session-id", session);
+        }
         request
             .header("content-type", "application/json")
             .header("accept", "application/json, text/event-stream")
             .header("mcp-protocol-version", "2025-06-18")
             .body(body)
     };
-    post(INITIALIZE.to_owned()).send().await.unwrap();
+    let initialized = post(INITIALIZE.to_owned(), "").send().await.unwrap();
+    if mode.in_sessions() {
+        let id = initialized.headers().get("mcp-session-id").expect("a session");
+        session = id.to_str().unwrap().to_owned();
+        let notification = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
+        post(notification.to_owned(), &session).send().await.unwrap();
+    }
     let (mut latencies, mut errors) = (Vec::with_capacity(calls), 0);
     for i in 0..calls {
         let station = STATIONS[(i + offset) % STATIONS.len()];
-        let body = if mode != Mode::StatelessCalls {
+        let body = if mode.reads_views() {
             json!({"jsonrpc": "2.0", "id": i + 2, "method": "resources/read",
                 "params": {"uri": VIEW}})
         } else {
@@ -153,7 +157,7 @@ async fn stateless_client(
                 "params": {"name": "stationToilets", "arguments": {"stationName": station}}})
         };
         let started = Instant::now();
-        let request = post(body.to_string());
+        let request = post(body.to_string(), &session);
         let request = if mode == Mode::StatelessGzipViewReads {
             request.header("accept-encoding", "gzip, deflate")
         } else {
@@ -195,7 +199,7 @@ fn answered(body: &[u8], gzipped: bool, decompress: bool) -> bool {
 enum Mode {
     /// `stationToilets` calls in sessions (rmcp's client, SSE).
     Sessions,
-    /// `resources/read` of the toilets view (~330 KB) in sessions (rmcp's client).
+    /// `resources/read` of the toilets view (~330 KB) in sessions (plain POSTs).
     SessionViewReads,
     /// `stationToilets` calls as stateless JSON-RPC POSTs.
     StatelessCalls,
@@ -210,6 +214,11 @@ impl Mode {
     fn in_sessions(self) -> bool {
         matches!(self, Mode::Sessions | Mode::SessionViewReads)
     }
+
+    /// Whether its clients read the view rather than call.
+    fn reads_views(self) -> bool {
+        !matches!(self, Mode::Sessions | Mode::StatelessCalls)
+    }
 }
 
 async fn run(label: &str, mode: Mode, jwks: Option<&str>, clients: usize, calls: usize) {
@@ -220,10 +229,10 @@ async fn run(label: &str, mode: Mode, jwks: Option<&str>, clients: usize, calls:
     let authenticated = jwks.is_some();
     // Warm up: load the station data, the issuer's keys and the connection pools.
     let warm_token = token_for(authenticated, &base, 0);
-    if stateless {
-        stateless_client(base.clone(), warm_token, 20, 0, mode).await;
+    if mode != Mode::Sessions {
+        plain_client(base.clone(), warm_token, 20, 0, mode).await;
     } else {
-        session_client(base.clone(), warm_token, 20, 0, mode).await;
+        session_client(base.clone(), warm_token, 20, 0).await;
     }
     let rss_start = rss_mib(pid);
     // Two rounds on one server: the second shows whether memory keeps growing.
@@ -260,10 +269,10 @@ async fn load_round(
         .map(|c| {
             let base = base.to_owned();
             let token = token_for(authenticated, &base, c);
-            if mode.in_sessions() {
-                tokio::spawn(session_client(base, token, calls, c, mode))
+            if mode == Mode::Sessions {
+                tokio::spawn(session_client(base, token, calls, c))
             } else {
-                tokio::spawn(stateless_client(base, token, calls, c, mode))
+                tokio::spawn(plain_client(base, token, calls, c, mode))
             }
         })
         .collect();
