@@ -141,10 +141,16 @@ async fn plain_client(
     };
     let initialized = post(INITIALIZE.to_owned(), "").send().await.unwrap();
     if mode.in_sessions() {
-        let id = initialized.headers().get("mcp-session-id").expect("a session");
+        let id = initialized
+            .headers()
+            .get("mcp-session-id")
+            .expect("a session");
         session = id.to_str().unwrap().to_owned();
         let notification = r#"{"jsonrpc":"2.0","method":"notifications/initialized"}"#;
-        post(notification.to_owned(), &session).send().await.unwrap();
+        post(notification.to_owned(), &session)
+            .send()
+            .await
+            .unwrap();
     }
     let (mut latencies, mut errors) = (Vec::with_capacity(calls), 0);
     for i in 0..calls {

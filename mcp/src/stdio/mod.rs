@@ -1,10 +1,10 @@
 //! The stdio transport: rmcp's reading of newline-delimited JSON-RPC, and a writer of
 //! its own. The server it serves answers a view's read with a marker for the page, and
-//! the page is written from its form serialised once ([`encode`]) instead of copied and
+//! the page is written from its form serialised once (`encode.rs`) instead of copied and
 //! escaped again for every `resources/read` (~330 KB; rmcp's `AsyncRwTransport`
 //! serialises every message whole).
 //!
-//! Messages are written in the order their sends run, by one task ([`lines`]). rmcp's
+//! Messages are written in the order their sends run, by one task (`lines.rs`). rmcp's
 //! own replies to a malformed line (an "Invalid request" error) go through the same
 //! task. Closing the transport waits until every queued line is written.
 
