@@ -176,6 +176,9 @@ async fn serve(args: ServeArgs) -> Result<u8, Usage> {
         call_deadline: Duration::from_millis(args.call_timeout_ms.max(1)),
     };
     let server = server(&args.toolsets, args.http.is_some())?.with_limits(limits);
+    // The views' answers are ready before the first read asks for them.
+    let over_http = args.http.is_some();
+    tokio::task::spawn_blocking(move || crate::views::prepare(over_http));
     match args.http {
         None => {
             let running = crate::stdio::serve_standard_streams(server).await?;

@@ -89,7 +89,32 @@ pub(crate) struct SerialisedRead {
     /// The page (the result's one text) as a JSON string, a slice of `result`.
     pub page: Bytes,
     /// The answer's tail behind the request's id, gzip-compressed on first use.
-    pub compressed: OnceLock<Option<CompressedTail>>,
+    gzip_tail: OnceLock<Option<CompressedTail>>,
+}
+
+impl SerialisedRead {
+    /// The answer's tail behind the request's id (the result and the message's end),
+    /// gzip-compressed on the first call; `None` if compressing failed.
+    pub fn compressed(&self) -> Option<&CompressedTail> {
+        self.gzip_tail
+            .get_or_init(|| {
+                let tail = [&self.result[..], crate::in_place::RESPONSE_END].concat();
+                CompressedTail::new(&tail).ok()
+            })
+            .as_ref()
+    }
+}
+
+/// Puts every view's answers together now (converted, serialised, marked, and
+/// compressed too when `over_http`) rather than on their first reads: blocking work, for
+/// a blocking thread at start-up.
+pub fn prepare(over_http: bool) {
+    for read in SERIALISED.iter().flatten() {
+        if over_http {
+            read.compressed();
+        }
+    }
+    LazyLock::force(&MARKED);
 }
 
 /// Each view's [`SerialisedRead`], serialised once for the life of the process.
@@ -108,7 +133,7 @@ static SERIALISED: LazyLock<Vec<Option<SerialisedRead>>> = LazyLock::new(|| {
             Some(SerialisedRead {
                 page: result.slice(start..start + page.len()),
                 result,
-                compressed: OnceLock::new(),
+                gzip_tail: OnceLock::new(),
             })
         })
         .collect()
@@ -221,4 +246,25 @@ pub fn read<'a>(
         .then(|| MARKED.get(index_of(view)?).cloned().flatten())
         .flatten();
     Ok(marked.unwrap_or_else(|| read.clone()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn prepare_puts_every_views_answers_together() {
+        prepare(true);
+        assert_eq!(SERIALISED.len(), views::all().len());
+        for read in SERIALISED.iter() {
+            let read = read.as_ref().expect("a serialised read");
+            assert!(read.gzip_tail.get().is_some_and(Option::is_some));
+        }
+        for (index, marked) in MARKED.iter().enumerate() {
+            let marked = marked.as_ref().expect("a marked read");
+            let page = marked_page(page_of(marked).expect("a marker")).expect("its page");
+            let (_, read) = CONVERTED[index].as_ref().expect("a converted read");
+            assert_eq!(page.text, page_of(read).expect("a page"));
+        }
+    }
 }

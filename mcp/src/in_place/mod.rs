@@ -47,6 +47,7 @@ use crate::server::CallScope;
 use crate::views::SerialisedRead;
 use gate::Gate;
 pub(crate) use gzip::CompressedTail;
+pub(crate) use reply::RESPONSE_END;
 use request::Plain;
 
 /// What answers requests in place.
@@ -179,10 +180,7 @@ fn respond(id: &RequestId, result: Bytes) -> Response {
 /// [`respond`] with a gzip-compressed body: the read's result and the message's end are
 /// compressed once, on the first such read, and only the head with `id` for each answer.
 fn respond_gzipped(id: &RequestId, read: &SerialisedRead) -> Response {
-    let compressed = read.compressed.get_or_init(|| {
-        CompressedTail::new(&[&read.result[..], reply::RESPONSE_END].concat()).ok()
-    });
-    let Some(compressed) = compressed else {
+    let Some(compressed) = read.compressed() else {
         return respond(id, read.result.clone());
     };
     match reply::response_head(id) {
