@@ -107,8 +107,9 @@ pub fn router(
     app(server, options, true)
 }
 
-/// [`router`], with stateless `tools/call` and view `resources/read` requests answered in place
-/// ([`crate::in_place`]) or, for comparison, all by rmcp.
+/// [`router`], with stateless `tools/call` requests and view `resources/read` requests
+/// (stateless or in a session) answered in place ([`crate::in_place`]) or, for comparison,
+/// all by rmcp.
 pub(crate) fn app(
     server: ToolpackServer,
     options: &HttpOptions,
