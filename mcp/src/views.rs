@@ -109,8 +109,9 @@ impl SerialisedRead {
 /// compressed too when `over_http`) rather than on their first reads: blocking work, for
 /// a blocking thread at start-up.
 pub fn prepare(over_http: bool) {
-    for read in SERIALISED.iter().flatten() {
-        if over_http {
+    let serialised = LazyLock::force(&SERIALISED);
+    if over_http {
+        for read in serialised.iter().flatten() {
             read.compressed();
         }
     }
@@ -156,6 +157,14 @@ fn page_of(read: &ReadResourceResult) -> Option<&str> {
     }
 }
 
+/// [`page_of`], to change: the one text of a `resources/read` result, if it has one.
+pub(crate) fn page_of_mut(read: &mut ReadResourceResult) -> Option<&mut String> {
+    match read.contents.as_mut_slice() {
+        [ResourceContents::TextResourceContents { text, .. }] => Some(text),
+        _ => None,
+    }
+}
+
 /// What a marker for a view's page starts and ends with; its view's index is between.
 /// No page or other string of a read's answer holds it.
 const MARKER_ENDS: (&str, &str) = ("\u{0}toolpack view page ", "\u{0}");
@@ -168,12 +177,7 @@ static MARKED: LazyLock<Vec<Option<ReadResourceResult>>> = LazyLock::new(|| {
         .map(|(index, converted)| {
             let (_, read) = converted.as_ref().ok()?;
             let mut marked = read.clone();
-            let [ResourceContents::TextResourceContents { text, .. }] =
-                marked.contents.as_mut_slice()
-            else {
-                return None;
-            };
-            *text = format!("{}{index}{}", MARKER_ENDS.0, MARKER_ENDS.1);
+            *page_of_mut(&mut marked)? = format!("{}{index}{}", MARKER_ENDS.0, MARKER_ENDS.1);
             Some(marked)
         })
         .collect()

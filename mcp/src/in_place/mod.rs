@@ -81,12 +81,16 @@ impl InPlaceAnswers {
         }
     }
 
-    /// Whether a request with `headers` is in a session this server holds (in session
-    /// mode). A session it does not hold is rmcp's to refuse.
-    async fn in_a_held_session(&self, headers: &HeaderMap) -> bool {
+    /// Whether this mode may answer a request with `headers` and `body` here: any in
+    /// stateless mode; in session mode, only what may be a view's read in a session this
+    /// server holds (a session it does not hold is rmcp's to refuse).
+    async fn answers_in_this_mode(&self, headers: &HeaderMap, body: &[u8]) -> bool {
         let Some(sessions) = &self.sessions else {
             return true;
         };
+        if !request::may_be_a_read(body) {
+            return false;
+        }
         let Some(id) = headers
             .get(HEADER_SESSION_ID)
             .and_then(|id| id.to_str().ok())
@@ -112,9 +116,7 @@ pub(crate) async fn answer(
         Ok(bytes) => bytes,
         Err(response) => return response,
     };
-    let answered_in_this_mode = answers.sessions.is_none()
-        || (request::may_be_a_read(&bytes) && answers.in_a_held_session(&parts.headers).await);
-    if !answered_in_this_mode {
+    if !answers.answers_in_this_mode(&parts.headers, &bytes).await {
         return next
             .run(Request::from_parts(parts, Body::from(bytes)))
             .await;

@@ -4,7 +4,7 @@
 //! rather than copied and escaped again.
 
 use axum::body::Bytes;
-use rmcp::model::{JsonRpcMessage, ResourceContents, ServerJsonRpcMessage, ServerResult};
+use rmcp::model::{JsonRpcMessage, ServerJsonRpcMessage, ServerResult};
 
 use super::lines::Line;
 use crate::views::MarkedPage;
@@ -50,10 +50,7 @@ fn page_of(message: &mut ServerJsonRpcMessage) -> Option<&mut String> {
     let ServerResult::ReadResourceResult(read) = &mut response.result else {
         return None;
     };
-    match read.contents.as_mut_slice() {
-        [ResourceContents::TextResourceContents { text, .. }] => Some(text),
-        _ => None,
-    }
+    crate::views::page_of_mut(read)
 }
 
 /// `message` serialised, with the newline that ends its line.
