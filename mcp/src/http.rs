@@ -19,7 +19,7 @@ use toolpack::{Caller, Catalog, Scope, Scopes};
 
 use crate::ToolpackServer;
 use crate::auth::{AuthFailure, Authenticator, METADATA_PATH, OAuthOptions, ProtectedResource};
-use crate::in_place::{self, InPlaceAnswers};
+use crate::fast_path::{self, FastPath};
 
 pub use crate::auth::{StaticToken, parse_tokens};
 
@@ -47,6 +47,9 @@ pub struct HttpOptions {
     pub max_body_bytes: usize,
     /// Whether and how `GET /metrics` is served.
     pub metrics: MetricsRoute,
+    /// Every request answered by rmcp, none by toolpack's fast path
+    /// ([`crate::fast_path`]): for diagnosis (`--no-fast-path`).
+    pub no_fast_path: bool,
 }
 
 /// How `GET /metrics` (the Prometheus text format) is served.
@@ -86,12 +89,13 @@ impl std::fmt::Debug for HttpOptions {
             .field("stateless", &self.stateless)
             .field("max_body_bytes", &self.max_body_bytes)
             .field("metrics", &self.metrics)
+            .field("no_fast_path", &self.no_fast_path)
             .finish()
     }
 }
 
 /// What the authentication layer needs.
-struct Gate {
+struct AuthGate {
     auth: Authenticator,
     resource: ProtectedResource,
     body_limit: usize,
@@ -99,21 +103,12 @@ struct Gate {
 
 /// The HTTP app: `/mcp` (MCP streamable HTTP), `/healthz` and, with authentication,
 /// the protected-resource metadata; and a function that ends every open MCP session
-/// (for shutdown).
+/// (for shutdown). Stateless `tools/call` requests and view `resources/read` requests
+/// (stateless or in a session) go through the fast path ([`crate::fast_path`]) unless
+/// [`HttpOptions::no_fast_path`].
 pub fn router(
     server: ToolpackServer,
     options: &HttpOptions,
-) -> (Router, impl Fn() + Clone + use<>) {
-    app(server, options, true)
-}
-
-/// [`router`], with stateless `tools/call` requests and view `resources/read` requests
-/// (stateless or in a session) answered in place ([`crate::in_place`]) or, for comparison,
-/// all by rmcp.
-pub(crate) fn app(
-    server: ToolpackServer,
-    options: &HttpOptions,
-    answers_in_place: bool,
 ) -> (Router, impl Fn() + Clone + use<>) {
     let mut config = StreamableHttpServerConfig::default();
     config
@@ -126,8 +121,8 @@ pub(crate) fn app(
     let sessions = config.cancellation_token.clone();
     let tool_count = server.tools().len();
     let held_sessions = Arc::new(LocalSessionManager::default());
-    let in_place = answers_in_place.then(|| {
-        Arc::new(InPlaceAnswers::new(
+    let fast_path_layer = (!options.no_fast_path).then(|| {
+        Arc::new(FastPath::new(
             server.clone(),
             &config.allowed_hosts,
             &config.allowed_origins,
@@ -137,7 +132,7 @@ pub(crate) fn app(
     });
     let service =
         StreamableHttpService::new(move || Ok(server.for_session()), held_sessions, config);
-    let gate = Arc::new(Gate {
+    let auth_gate = Arc::new(AuthGate {
         auth: Authenticator::new(options.tokens.clone(), options.oauth.clone()),
         resource: ProtectedResource {
             resource: options.oauth.as_ref().map(|o| o.audience.clone()),
@@ -146,15 +141,18 @@ pub(crate) fn app(
         body_limit: options.body_limit(),
     });
     let mut app: Router = Router::new().nest_service("/mcp", service);
-    if let Some(answers) = in_place {
-        app = app.layer(middleware::from_fn_with_state(answers, in_place::answer));
+    if let Some(answers) = fast_path_layer {
+        app = app.layer(middleware::from_fn_with_state(answers, fast_path::answer));
     }
     if options.metrics == MetricsRoute::Authenticated {
         app = app.route("/metrics", metrics_route());
     }
     app = app
         .layer(middleware::from_fn(deleted_is_no_content))
-        .layer(middleware::from_fn_with_state(gate.clone(), authenticate))
+        .layer(middleware::from_fn_with_state(
+            auth_gate.clone(),
+            authenticate,
+        ))
         .route(
             "/healthz",
             axum::routing::get(move || async move {
@@ -169,7 +167,7 @@ pub(crate) fn app(
         app = app.route("/metrics", metrics_route());
     }
     if options.authenticates() {
-        let resource = gate.resource.clone();
+        let resource = auth_gate.resource.clone();
         let metadata = axum::routing::get(move |headers: HeaderMap| {
             let document = resource.metadata(host_of(&headers));
             async move { axum::Json(document) }
@@ -209,12 +207,16 @@ fn host_of(headers: &HeaderMap) -> &str {
 /// challenge when there is none or it is refused), refuses a tool call beyond the
 /// caller's scopes (403, the step-up challenge), and hands the caller to the MCP
 /// handler in the request's extensions. Credentials are never logged.
-async fn authenticate(State(gate): State<Arc<Gate>>, mut request: Request, next: Next) -> Response {
+async fn authenticate(
+    State(auth_gate): State<Arc<AuthGate>>,
+    mut request: Request,
+    next: Next,
+) -> Response {
     let authorization = request
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok());
-    let caller = match gate.auth.caller(authorization).await {
+    let caller = match auth_gate.auth.caller(authorization).await {
         Ok(caller) => caller,
         Err(failure) => {
             let host = host_of(request.headers());
@@ -225,21 +227,21 @@ async fn authenticate(State(gate): State<Arc<Gate>>, mut request: Request, next:
             tracing::info!(reason = %failure, "refused an unauthenticated request");
             return challenge(
                 StatusCode::UNAUTHORIZED,
-                &gate.resource.unauthorized(host, invalid),
+                &auth_gate.resource.unauthorized(host, invalid),
                 &failure.to_string(),
             );
         }
     };
     if caller.scopes() != Scopes::ALL && request.method() == Method::POST {
         let (parts, body) = request.into_parts();
-        let Ok(bytes) = axum::body::to_bytes(body, gate.body_limit).await else {
+        let Ok(bytes) = axum::body::to_bytes(body, auth_gate.body_limit).await else {
             return (StatusCode::PAYLOAD_TOO_LARGE, "request body too large").into_response();
         };
         if let Some(scope) = missing_scope(&caller, &bytes) {
             let host = host_of(&parts.headers);
             return challenge(
                 StatusCode::FORBIDDEN,
-                &gate.resource.insufficient_scope(host, scope),
+                &auth_gate.resource.insufficient_scope(host, scope),
                 &format!("this call needs the scope {}", scope.as_str()),
             );
         }

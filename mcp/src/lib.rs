@@ -4,8 +4,9 @@
 //! annotations; there is no per-tool code here.
 
 mod auth;
+mod cache_hints;
+mod fast_path;
 mod icons;
-mod in_place;
 mod notify;
 mod server;
 pub mod stdio;
@@ -14,6 +15,7 @@ mod views;
 
 pub mod cli;
 #[cfg(any(test, feature = "fuzzing"))]
+#[doc(hidden)]
 pub mod fuzzing;
 pub mod http;
 pub mod telemetry;

@@ -69,7 +69,7 @@ pub enum Destination {
     /// To the client as they come, through the MCP service's peer.
     Peer(Peer<RoleServer>),
     /// Kept, to be answered before the response in the same reply (the stateless HTTP
-    /// answer of `crate::in_place`, which has no peer).
+    /// answer of `crate::fast_path`, which has no peer).
     Reply,
 }
 

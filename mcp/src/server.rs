@@ -16,8 +16,10 @@ use serde_json::Value;
 use toolpack::{Caller, ToolEntry, ToolResult, Toolpack};
 use tracing::Instrument;
 
+use crate::cache_hints::LIST_TTL_MS;
 use crate::notify::{Destination, Forwarder, SessionLevel};
 use crate::toolsets::ToolChoice;
+use crate::views::ReadSubstitute;
 #[allow(deprecated)] // MCP logging: see `notify`.
 use rmcp::model::SetLevelRequestParams;
 
@@ -40,11 +42,6 @@ impl Default for ServerLimits {
     }
 }
 
-/// How long a host may keep a `tools/list` or `resources/list` answer (`ttlMs`): the
-/// catalog and the views are fixed for the life of the process. The scope is private,
-/// since what a caller sees depends on its scopes and headers.
-pub(crate) const LIST_TTL_MS: u64 = 60 * 60 * 1000;
-
 /// The JSON-RPC error code of a call refused because too many are in flight.
 pub const SERVER_BUSY: i32 = -32001;
 /// The JSON-RPC error code of a call abandoned at the server's deadline.
@@ -62,9 +59,9 @@ pub struct ToolpackServer {
     limits: ServerLimits,
     in_flight: Arc<tokio::sync::Semaphore>,
     level: SessionLevel,
-    /// Whether a view's read answers with a marker for its page, which the transport
-    /// replaces with the page serialised once (only toolpack's stdio transport does).
-    pages_marked: bool,
+    /// A view's read in the transport's own form: toolpack's stdio transport answers
+    /// with a marker for the page, which it replaces with the page serialised once.
+    read_substitute: Option<ReadSubstitute>,
 }
 
 impl ToolpackServer {
@@ -85,7 +82,7 @@ impl ToolpackServer {
             in_flight: Arc::new(tokio::sync::Semaphore::new(limits.max_in_flight)),
             limits,
             level: SessionLevel::default(),
-            pages_marked: false,
+            read_substitute: None,
         }
     }
 
@@ -109,11 +106,11 @@ impl ToolpackServer {
         }
     }
 
-    /// The same server answering a view's read with a marker for its page
+    /// The same server answering a view's read in a transport's own form
     /// ([`crate::views::read`]): for a transport that puts the page in for it.
-    pub(crate) fn with_pages_marked(self) -> Self {
+    pub(crate) fn with_read_substitute(self, substitute: ReadSubstitute) -> Self {
         Self {
-            pages_marked: true,
+            read_substitute: Some(substitute),
             ..self
         }
     }
@@ -246,7 +243,7 @@ impl ServerHandler for ToolpackServer {
     ) -> Result<ReadResourceResponse, McpError> {
         let (caller, choice) = request_scope(&context);
         let visible = crate::views::visible(&self.tools, &caller, &choice);
-        crate::views::read(&request.uri, visible, self.pages_marked).map(Into::into)
+        crate::views::read(&request.uri, visible, self.read_substitute).map(Into::into)
     }
 
     #[allow(deprecated)] // MCP logging: see `notify`.

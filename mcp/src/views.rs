@@ -3,7 +3,7 @@
 //! the extension (`capabilities.extensions["io.modelcontextprotocol/ui"]`). Other clients
 //! see the tools exactly as before.
 
-use std::sync::{LazyLock, OnceLock};
+use std::sync::LazyLock;
 
 use axum::body::Bytes;
 use rmcp::ErrorData as McpError;
@@ -16,8 +16,7 @@ use serde_json::{Value, json};
 use toolpack::views::{self, EXTENSION_ID, View};
 use toolpack::{Caller, ToolEntry};
 
-use crate::in_place::CompressedTail;
-use crate::server::LIST_TTL_MS;
+use crate::cache_hints::LIST_TTL_MS;
 use crate::toolsets::ToolChoice;
 
 /// Whether the client of this request announced the MCP Apps extension (in its
@@ -80,65 +79,52 @@ static CONVERTED: LazyLock<Vec<Result<(Resource, ReadResourceResult), String>>> 
             .collect()
     });
 
-/// A view's `resources/read` result as the answers written in place send it
-/// (`crate::in_place`, `crate::stdio`), where rmcp would escape the page again for every
-/// read.
+/// A view's `resources/read` result serialised once, for the transports that write it
+/// without rmcp (`crate::fast_path`, `crate::stdio`), where rmcp would escape the page
+/// again for every read.
 pub(crate) struct SerialisedRead {
+    /// Where the view is among all the views.
+    pub index: usize,
     /// The result as rmcp writes it to a peer before 2026-07-28 (no `resultType`).
     pub result: Bytes,
     /// The page (the result's one text) as a JSON string, a slice of `result`.
     pub page: Bytes,
-    /// The answer's tail behind the request's id, gzip-compressed on first use.
-    gzip_tail: OnceLock<Option<CompressedTail>>,
 }
 
-impl SerialisedRead {
-    /// The answer's tail behind the request's id (the result and the message's end),
-    /// gzip-compressed on the first call; `None` if compressing failed.
-    pub fn compressed(&self) -> Option<&CompressedTail> {
-        self.gzip_tail
-            .get_or_init(|| {
-                let tail = [&self.result[..], crate::in_place::RESPONSE_END].concat();
-                CompressedTail::new(&tail).ok()
-            })
-            .as_ref()
-    }
-}
-
-/// Puts every view's answers together now (converted, serialised, marked, and
-/// compressed too when `over_http`) rather than on their first reads: blocking work, for
-/// a blocking thread at start-up.
-pub fn prepare(over_http: bool) {
-    let serialised = LazyLock::force(&SERIALISED);
-    if over_http {
-        for read in serialised.iter().flatten() {
-            read.compressed();
-        }
-    }
-    LazyLock::force(&MARKED);
+/// Puts every view's answers together now (converted and serialised) rather than on
+/// their first reads: blocking work, for a blocking thread at start-up. The transports
+/// prepare their own forms beside it.
+pub fn prepare() {
+    LazyLock::force(&SERIALISED);
 }
 
 /// Each view's [`SerialisedRead`], serialised once for the life of the process.
 static SERIALISED: LazyLock<Vec<Option<SerialisedRead>>> = LazyLock::new(|| {
     CONVERTED
         .iter()
-        .map(|converted| {
+        .enumerate()
+        .map(|(index, converted)| {
             let (_, read) = converted.as_ref().ok()?;
             let mut result = ServerResult::ReadResourceResult(read.clone());
             result.strip_result_type_for_legacy_peer();
             let result = Bytes::from(serde_json::to_vec(&result).ok()?);
-            let page = serde_json::to_vec(page_of(read)?).ok()?;
+            let page = serde_json::to_vec(page_text(read)?).ok()?;
             let start = result
                 .windows(page.len())
                 .position(|window| window == page.as_slice())?;
             Some(SerialisedRead {
+                index,
                 page: result.slice(start..start + page.len()),
                 result,
-                gzip_tail: OnceLock::new(),
             })
         })
         .collect()
 });
+
+/// Every view's [`SerialisedRead`], by its place among all the views.
+pub(crate) fn serialised_reads() -> &'static [Option<SerialisedRead>] {
+    &SERIALISED
+}
 
 /// The serialised `resources/read` result for `uri`, if it is among the `visible` views.
 pub(crate) fn read_serialised<'a>(
@@ -149,64 +135,37 @@ pub(crate) fn read_serialised<'a>(
     SERIALISED.get(index_of(view)?)?.as_ref()
 }
 
+/// Each view's `resources/read` result, by its place among all the views (`None` for
+/// one that could not be converted).
+pub(crate) fn converted_reads() -> impl Iterator<Item = Option<&'static ReadResourceResult>> {
+    CONVERTED
+        .iter()
+        .map(|converted| converted.as_ref().ok().map(|(_, read)| read))
+}
+
 /// The page of a view's `resources/read` result: its one text.
-fn page_of(read: &ReadResourceResult) -> Option<&str> {
+pub(crate) fn page_text(read: &ReadResourceResult) -> Option<&str> {
     match read.contents.as_slice() {
         [ResourceContents::TextResourceContents { text, .. }] => Some(text),
         _ => None,
     }
 }
 
-/// [`page_of`], to change: the one text of a `resources/read` result, if it has one.
-pub(crate) fn page_of_mut(read: &mut ReadResourceResult) -> Option<&mut String> {
+/// [`page_text`], to change: the one text of a `resources/read` result, if it has one.
+pub(crate) fn page_text_mut(read: &mut ReadResourceResult) -> Option<&mut String> {
     match read.contents.as_mut_slice() {
         [ResourceContents::TextResourceContents { text, .. }] => Some(text),
         _ => None,
     }
 }
 
-/// What a marker for a view's page starts and ends with; its view's index is between.
-/// No page or other string of a read's answer holds it.
-const MARKER_ENDS: (&str, &str) = ("\u{0}toolpack view page ", "\u{0}");
-
-/// Each view's `resources/read` result with a marker for its page instead of the page.
-static MARKED: LazyLock<Vec<Option<ReadResourceResult>>> = LazyLock::new(|| {
-    CONVERTED
-        .iter()
-        .enumerate()
-        .map(|(index, converted)| {
-            let (_, read) = converted.as_ref().ok()?;
-            let mut marked = read.clone();
-            *page_of_mut(&mut marked)? = format!("{}{index}{}", MARKER_ENDS.0, MARKER_ENDS.1);
-            Some(marked)
-        })
-        .collect()
-});
-
-/// The page a marker stands for ([`read`] with `marked`).
-pub(crate) struct MarkedPage {
-    /// The page as a JSON string, serialised once.
-    pub serialised: &'static Bytes,
-    /// The page itself.
-    pub text: &'static str,
-}
-
-/// The page `text` is a marker for, if it is one.
-pub(crate) fn marked_page(text: &str) -> Option<MarkedPage> {
-    let index = text
-        .strip_prefix(MARKER_ENDS.0)?
-        .strip_suffix(MARKER_ENDS.1)?
-        .parse::<usize>()
-        .ok()?;
-    let (_, read) = CONVERTED.get(index)?.as_ref().ok()?;
-    Some(MarkedPage {
-        serialised: &SERIALISED.get(index)?.as_ref()?.page,
-        text: page_of(read)?,
-    })
-}
+/// A transport's own form of a view's `resources/read` result, by the view's place among
+/// all the views (`None`: the result as it is). The stdio transport answers with a marker
+/// for the page, which it puts in as it writes the line.
+pub(crate) type ReadSubstitute = fn(usize) -> Option<ReadResourceResult>;
 
 /// Where `view` is among all the views (and so in [`CONVERTED`] and [`SERIALISED`]).
-fn index_of(view: &View) -> Option<usize> {
+pub(crate) fn index_of(view: &View) -> Option<usize> {
     views::all().iter().position(|v| v.uri == view.uri)
 }
 
@@ -232,12 +191,12 @@ pub fn list<'a>(views: impl Iterator<Item = &'a View>) -> Result<ListResourcesRe
         .with_cache_scope(CacheScope::Private))
 }
 
-/// The `resources/read` answer for `uri`, among the `visible` views.
-/// With `marked`, the page is a marker for it instead of a copy (see [`marked_page`]).
+/// The `resources/read` answer for `uri`, among the `visible` views; in the transport's
+/// own form when it has a `substitute`.
 pub fn read<'a>(
     uri: &str,
     mut visible: impl Iterator<Item = &'a View>,
-    marked: bool,
+    substitute: Option<ReadSubstitute>,
 ) -> Result<ReadResourceResult, McpError> {
     let Some(view) = visible.find(|view| view.uri == uri) else {
         return Err(McpError::resource_not_found(
@@ -246,10 +205,8 @@ pub fn read<'a>(
         ));
     };
     let (_, read) = converted(view)?;
-    let marked = marked
-        .then(|| MARKED.get(index_of(view)?).cloned().flatten())
-        .flatten();
-    Ok(marked.unwrap_or_else(|| read.clone()))
+    let substituted = substitute.and_then(|substitute| substitute(index_of(view)?));
+    Ok(substituted.unwrap_or_else(|| read.clone()))
 }
 
 #[cfg(test)]
@@ -257,18 +214,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn prepare_puts_every_views_answers_together() {
-        prepare(true);
+    fn every_view_is_serialised_with_its_page_a_slice_of_its_result() {
+        prepare();
         assert_eq!(SERIALISED.len(), views::all().len());
-        for read in SERIALISED.iter() {
+        for (index, read) in SERIALISED.iter().enumerate() {
             let read = read.as_ref().expect("a serialised read");
-            assert!(read.gzip_tail.get().is_some_and(Option::is_some));
-        }
-        for (index, marked) in MARKED.iter().enumerate() {
-            let marked = marked.as_ref().expect("a marked read");
-            let page = marked_page(page_of(marked).expect("a marker")).expect("its page");
-            let (_, read) = CONVERTED[index].as_ref().expect("a converted read");
-            assert_eq!(page.text, page_of(read).expect("a page"));
+            assert_eq!(read.index, index);
+            let (_, converted) = CONVERTED[index].as_ref().expect("a converted read");
+            let page: String = serde_json::from_slice(&read.page).expect("a JSON string");
+            assert_eq!(page, page_text(converted).expect("a page"));
+            let inside = read.result.as_ptr_range();
+            assert!(inside.contains(&read.page.as_ptr()), "a slice, not a copy");
         }
     }
 }

@@ -19,7 +19,8 @@ function systemsOf(body) {
       { id: body.system, name: body.name ?? body.system, containers: (body.container_names ?? []).map((id) => ({ id })) },
     ];
   }
-  return (body.system_names ?? []).map((id) => ({ id }));
+  // A summary names its systems (loko's names); a system is found by its name too.
+  return (body.system_names ?? []).map((name) => ({ id: name, name }));
 }
 
 /** The project the answer is about. */

@@ -1,7 +1,7 @@
 //! `cargo xtask bench [--bless]`: the instruction-count guard. Runs every scenario of
-//! `tests/instructions/` (a fixed call on the core or through the MCP HTTP app) under
+//! `tests/cost-guard/` (a fixed call on the core or through the MCP HTTP app) under
 //! callgrind, and compares the instructions per call with the committed baseline
-//! `tests/instructions/baseline.json`: a scenario more than [`ALLOWED_GROWTH_PERCENT`] % above it
+//! `tests/cost-guard/baseline.json`: a scenario more than [`ALLOWED_GROWTH_PERCENT`] % above it
 //! fails, as does serving a view (`… read_view`) at more than a `stationToilets` call
 //! costs on the same surface (stateless HTTP, a session, stdio). Instruction counts do not depend on how busy the machine is, so the guard runs
 //! in every test run. `--bless` writes the counts as the new baseline, on purpose.
@@ -23,7 +23,7 @@ use crate::package::native::release_build;
 use crate::shell::section;
 
 /// The committed counts: scenario → instructions per call.
-const BASELINE: &str = "tests/instructions/baseline.json";
+const BASELINE: &str = "tests/cost-guard/baseline.json";
 /// How much a scenario may grow over its baseline before the guard fails, in percent.
 const ALLOWED_GROWTH_PERCENT: u64 = 5;
 /// Calls counted per scenario (the count is their mean).
@@ -123,10 +123,10 @@ stationToilets call ({call})"
 /// Builds the guard's program like the release artifacts, and the fake upstream; the
 /// program's path.
 fn build(sh: &Shell) -> Result<PathBuf> {
-    section("bench: release build of the guard's program (tests/instructions)");
-    let dir = release_build(sh, &["toolpack-instructions"])?;
-    crate::suites::helper_binaries(sh)?;
-    Ok(dir.join("toolpack-instructions"))
+    section("bench: release build of the guard's program (tests/cost-guard)");
+    let dir = release_build(sh, &["toolpack-cost-guard"])?;
+    crate::shell::helper_binaries(sh)?;
+    Ok(dir.join("toolpack-cost-guard"))
 }
 
 /// The instructions per call of `scenario`: the program's counted calls under callgrind

@@ -1,6 +1,7 @@
-//! `cargo xtask cycles`: the import graph of `core/src`'s modules, and its circles.
+//! `cargo xtask cycles`: the import graph of each crate's modules, and its circles.
 //!
-//! Each file is a module (`a/b.rs` and `a/b/mod.rs` are `a::b`). A module imports
+//! The crates are [`CRATES`]: the core, the server, xtask, the bindings and the test
+//! helpers. Each file is a module (`a/b.rs` and `a/b/mod.rs` are `a::b`). A module imports
 //! another when its code names a path into it (`use crate::x::y`, `super::z::f()`,
 //! `$crate::w`, …). A module naming its own descendants is containment, not an import,
 //! so only paths to non-descendants are edges. A circle is a strongly connected set of
@@ -15,39 +16,65 @@ use xshell::Shell;
 /// A module path, e.g. `["loko", "build_docs"]` (the crate root is `[]`).
 type Module = Vec<String>;
 
-/// Prints the circles of `core/src` and fails when there is one.
+/// The source directory of every crate whose modules are checked. A binary target beside
+/// a library (`main.rs` next to `lib.rs`) is a crate of its own that reaches the library
+/// by name, so only the library's tree is read there.
+pub const CRATES: &[&str] = &[
+    "core/src",
+    "mcp/src",
+    "xtask/src",
+    "python/src",
+    "node/src",
+    "bindings/src",
+    "bindings/uniffi-bindgen/src",
+    "tests/testkit/src",
+    "tests/cost-guard/src",
+    "examples/rust/src",
+];
+
+/// Prints the circles of every crate of [`CRATES`] and fails when there is one.
 pub fn report(sh: &Shell) -> Result<()> {
-    let sources = read_tree(&sh.current_dir().join("core/src"))?;
-    let graph = import_graph(&sources);
-    let circles = circles(&graph);
-    let edges: usize = graph.values().map(BTreeSet::len).sum();
-    if circles.is_empty() {
+    let mut found = 0;
+    for dir in CRATES {
+        let sources = read_tree(&sh.current_dir().join(dir))?;
+        let graph = import_graph(&sources);
+        let circles = circles(&graph);
+        let edges: usize = graph.values().map(BTreeSet::len).sum();
         println!(
-            "cycles: {} modules, {edges} imports, 0 circles",
-            graph.len()
+            "cycles: {dir}: {} modules, {edges} imports, {} circles",
+            graph.len(),
+            circles.len()
         );
-        return Ok(());
+        for circle in &circles {
+            let names: Vec<String> = circle.iter().map(display).collect();
+            println!("cycles: {dir}: circle between {}", names.join(", "));
+        }
+        found += circles.len();
     }
-    for circle in &circles {
-        let names: Vec<String> = circle.iter().map(display).collect();
-        println!("cycles: circle between {}", names.join(", "));
+    if found > 0 {
+        bail!("cycles: {found} circles between modules");
     }
-    bail!(
-        "cycles: {} circles between modules of core/src",
-        circles.len()
-    )
+    Ok(())
 }
 
-/// Every `.rs` file under `dir`, as (module, source).
+/// Every `.rs` file under `dir`, as (module, source); a `main.rs` or `bin/` beside a
+/// `lib.rs` holds other crates' roots and is left out.
 fn read_tree(dir: &Path) -> Result<BTreeMap<Module, String>> {
     let mut out = BTreeMap::new();
+    let has_lib = dir.join("lib.rs").is_file();
     let mut pending = vec![dir.to_path_buf()];
     while let Some(current) = pending.pop() {
         for entry in std::fs::read_dir(&current)? {
             let path = entry?.path();
             if path.is_dir() {
-                pending.push(path);
+                // `src/bin/*.rs` beside a library are binaries, crates of their own.
+                if !(has_lib && path == dir.join("bin")) {
+                    pending.push(path);
+                }
             } else if path.extension().is_some_and(|e| e == "rs") {
+                if has_lib && path == dir.join("main.rs") {
+                    continue;
+                }
                 let relative = path.strip_prefix(dir)?.with_extension("");
                 let mut module: Module = relative
                     .components()
@@ -536,7 +563,7 @@ mod tests {
     }
 
     #[test]
-    fn the_core_has_no_circles() {
+    fn no_crate_has_a_circle() {
         let sh = crate::shell::workspace().unwrap();
         report(&sh).unwrap();
     }

@@ -23,7 +23,7 @@ const ALONE: [&str; 4] = [
     "toolpack-python",
     "toolpack-node",
     "toolpack-uniffi",
-    "toolpack-instructions",
+    "toolpack-cost-guard",
 ];
 /// The release build of every native artifact (and the uniffi-bindgen that reads one).
 const UNION: [&str; 5] = [

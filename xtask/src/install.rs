@@ -9,8 +9,9 @@ use anyhow::{Result, bail};
 use xshell::{Shell, cmd};
 
 use crate::install_hosts;
-use crate::package::{self, VERSION};
+use crate::package;
 use crate::shell::{find_file, path_without_rust, section, temp_dir};
+use crate::version::VERSION;
 
 /// What every check asks for, and the station id its answer must carry.
 const STATION: &str = "Abbey Wood";

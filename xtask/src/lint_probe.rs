@@ -10,8 +10,8 @@ use crate::shell::section;
 
 /// A tool module of each family, outside the I/O modules.
 const PROBED: &[&str] = &[
-    "core/src/loko/query_project.rs",
-    "core/src/loko/build_docs/plan.rs",
+    "core/src/loko/tools/query_project.rs",
+    "core/src/loko/tools/build_docs/plan.rs",
     "core/src/tfl/station_toilets/mod.rs",
     "core/src/digitransit/geocode/mod.rs",
 ];

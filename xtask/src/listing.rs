@@ -7,7 +7,7 @@ use anyhow::{Context, Result};
 use toolpack::config::{SettingInfo, env, settings};
 use xshell::Shell;
 
-use crate::package::VERSION;
+use crate::version::VERSION;
 
 /// The server's name in every package registry (PyPI, npm, crates.io) and its command.
 pub const SERVER: &str = "toolpack-mcp";

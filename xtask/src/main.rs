@@ -2,7 +2,7 @@
 //!
 //! ```text
 //! cargo xtask codegen [--check]          # every language's files from the catalog
-//! cargo xtask test [SUITE...]            # rust mcp conformance package instructions python node browser kotlin install
+//! cargo xtask test [SUITE...]            # rust mcp conformance package cost-guard python node browser kotlin install
 //! cargo xtask tools [TOOL...]            # install what the suites need
 //! cargo xtask bindings kotlin|swift --out DIR   # uniffi sources (not committed)
 //! cargo xtask hack [--check]            # workspace-hack/: one feature set for every binding
@@ -31,6 +31,7 @@ mod public_api;
 mod shell;
 mod suites;
 mod tools;
+mod version;
 mod views;
 
 use std::path::PathBuf;
@@ -120,10 +121,10 @@ enum Task {
         #[arg(long, default_value_t = 20)]
         runs: u32,
     },
-    /// The instruction-count guard: every scenario of `tests/instructions/` under callgrind,
+    /// The instruction-count guard: every scenario of `tests/cost-guard/` under callgrind,
     /// against the committed baseline (fails on growth over 5%).
     Bench {
-        /// Write the counts as the new baseline (`tests/instructions/baseline.json`).
+        /// Write the counts as the new baseline (`tests/cost-guard/baseline.json`).
         #[arg(long)]
         bless: bool,
     },

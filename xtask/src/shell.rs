@@ -2,8 +2,8 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
-use xshell::Shell;
+use anyhow::{Context, Result, bail};
+use xshell::{Shell, cmd};
 
 /// A shell at the workspace root (the parent of this crate's directory).
 pub fn workspace() -> Result<Shell> {
@@ -80,4 +80,31 @@ pub fn path_without_rust() -> String {
     std::env::join_paths(kept)
         .map(|p| p.to_string_lossy().into_owned())
         .unwrap_or_default()
+}
+
+/// The debug binaries the suites run beside the artifact under test: the fake upstream,
+/// the loko project generator and the MCP server. One command with one selection, so every
+/// suite shares one build of them.
+pub(crate) fn helper_binaries(sh: &Shell) -> Result<()> {
+    cmd!(
+        sh,
+        "cargo build -q --locked -p toolpack-testkit -p toolpack-mcp --bins"
+    )
+    .run()?;
+    Ok(())
+}
+
+/// Runs `command`, printing only its last `lines` lines of output (all of it on failure).
+pub fn tail(command: xshell::Cmd<'_>, lines: usize) -> Result<()> {
+    let output = command.ignore_status().output()?;
+    let text = String::from_utf8_lossy(&output.stdout);
+    if !output.status.success() {
+        println!("{text}{}", String::from_utf8_lossy(&output.stderr));
+        bail!("the command failed ({})", output.status);
+    }
+    let all: Vec<&str> = text.lines().collect();
+    for line in &all[all.len().saturating_sub(lines)..] {
+        println!("{line}");
+    }
+    Ok(())
 }

@@ -32,7 +32,7 @@ pub enum Suite {
     Package,
     /// The instruction-count guard (`cargo xtask bench`): instructions per call under
     /// callgrind against the committed baseline.
-    Instructions,
+    CostGuard,
     /// The release wheel, installed into a fresh venv: pytest, mypy --strict, the examples.
     Python,
     /// The release npm tarballs, installed into a fresh project: node --test, tsc, the examples.
@@ -56,7 +56,7 @@ impl Suite {
         Self::Browser,
         Self::Kotlin,
         Self::Package,
-        Self::Instructions,
+        Self::CostGuard,
         Self::Python,
         Self::Node,
         Self::Install,
@@ -68,7 +68,7 @@ impl Suite {
             Self::Rust | Self::Mcp => &[ToolName::D2, ToolName::Apt, ToolName::Oauth],
             Self::Conformance => &[ToolName::Conformance],
             Self::Package | Self::Install => &[ToolName::Release, ToolName::Hosts],
-            Self::Instructions => &[ToolName::Release, ToolName::Apt],
+            Self::CostGuard => &[ToolName::Release, ToolName::Apt],
             Self::Python | Self::Node => &[ToolName::D2, ToolName::Oauth, ToolName::Release],
             Self::Kotlin => &[ToolName::D2, ToolName::Oauth],
             Self::Browser => &[ToolName::D2, ToolName::Apt, ToolName::Browser],
@@ -129,7 +129,7 @@ pub fn run(sh: &Shell, suites: &[Suite]) -> Result<()> {
             Suite::Node => node(sh)?,
             Suite::Browser => browser(sh)?,
             Suite::Kotlin => kotlin(sh)?,
-            Suite::Instructions => crate::bench::run(sh, false)?,
+            Suite::CostGuard => crate::bench::run(sh, false)?,
             Suite::Install => crate::install::run(sh)?,
         }
         times.push((*suite, started.elapsed()));
@@ -281,7 +281,7 @@ fn mcp(sh: &Shell) -> Result<()> {
 
 fn conformance(sh: &Shell) -> Result<()> {
     section("conformance: the official MCP conformance suite against serve --http (Node 22)");
-    helper_binaries(sh)?;
+    crate::shell::helper_binaries(sh)?;
     let port = free_port()?;
     let log = std::fs::File::create(sh.current_dir().join("target/conformance/server.log"))?;
     let server = Command::new(sh.current_dir().join("target/debug/toolpack-mcp"))
@@ -296,14 +296,14 @@ fn conformance(sh: &Shell) -> Result<()> {
     let suite = "target/conformance/node_modules/.bin/conformance";
     let url = format!("http://127.0.0.1:{port}/mcp");
     let expected = "tests/conformance/expected-failures.yml";
-    tail(
+    crate::shell::tail(
         cmd!(
             sh,
             "{node} {suite} server --url {url} --expected-failures {expected}"
         ),
         3,
     )?;
-    tail(
+    crate::shell::tail(
         cmd!(
             sh,
             "{node} {suite} server --url {url} --scenario server-sse-polling"
@@ -326,7 +326,7 @@ fn python(sh: &Shell) -> Result<()> {
     cmd!(sh, "{pip} install -q {with_extras} pytest>=8,<10 mypy>=1.10,<3 mcp==2.3.0 opentelemetry-proto==1.45.2 langchain-core==1.8.3 openai-agents==0.24.0 pydantic-ai-slim==2.68.0").run()?;
 
     section("python: pytest against the installed package (every vector, async and sync)");
-    helper_binaries(sh)?;
+    crate::shell::helper_binaries(sh)?;
     let python = venv.join("bin/python");
     let mypy = venv.join("bin/mypy");
     let tests = root.join("python/tests");
@@ -385,8 +385,8 @@ fn node(sh: &Shell) -> Result<()> {
             root.join("target/debug/fake-upstream"),
         ),
     ];
-    helper_binaries(sh)?;
-    tail(cmd!(sh, "node --test --test-reporter=spec {tests...}"), 12)?;
+    crate::shell::helper_binaries(sh)?;
+    crate::shell::tail(cmd!(sh, "node --test --test-reporter=spec {tests...}"), 12)?;
 
     section("node: tsc --noEmit --strict on the TypeScript examples (the client, the adapters)");
     cmd!(sh, "npx tsc --noEmit --strict --module nodenext --moduleResolution nodenext --target es2022 --types node typed.ts adapters.ts").run()?;
@@ -396,12 +396,12 @@ fn node(sh: &Shell) -> Result<()> {
 
 fn browser(sh: &Shell) -> Result<()> {
     section("browser: the built documentation site in headless Chromium (playwright-core)");
-    helper_binaries(sh)?;
+    crate::shell::helper_binaries(sh)?;
     let root = sh.current_dir();
     sh.copy_file("tests/browser/site.test.mjs", "target/browser/")?;
     let site = sh.push_dir("target/browser");
     let _repo = sh.push_env("TOOLPACK_REPO", &root);
-    tail(
+    crate::shell::tail(
         cmd!(sh, "node --test --test-reporter=spec site.test.mjs"),
         9,
     )?;
@@ -438,33 +438,6 @@ fn kotlin(sh: &Shell) -> Result<()> {
         crate::bindings::Language::Swift,
         Path::new("target/swift/Sources"),
     )?;
-    Ok(())
-}
-
-/// The debug binaries the suites run beside the artifact under test: the fake upstream,
-/// the loko project generator and the MCP server. One command with one selection, so every
-/// suite shares one build of them.
-pub(crate) fn helper_binaries(sh: &Shell) -> Result<()> {
-    cmd!(
-        sh,
-        "cargo build -q --locked -p toolpack-testkit -p toolpack-mcp --bins"
-    )
-    .run()?;
-    Ok(())
-}
-
-/// Runs `command`, printing only its last `lines` lines of output (all of it on failure).
-pub fn tail(command: xshell::Cmd<'_>, lines: usize) -> Result<()> {
-    let output = command.ignore_status().output()?;
-    let text = String::from_utf8_lossy(&output.stdout);
-    if !output.status.success() {
-        println!("{text}{}", String::from_utf8_lossy(&output.stderr));
-        bail!("the command failed ({})", output.status);
-    }
-    let all: Vec<&str> = text.lines().collect();
-    for line in &all[all.len().saturating_sub(lines)..] {
-        println!("{line}");
-    }
     Ok(())
 }
 

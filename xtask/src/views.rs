@@ -53,7 +53,7 @@ pub fn test(sh: &Shell) -> Result<()> {
             root.join("target/debug/fake-upstream"),
         ),
     ];
-    crate::suites::tail(
+    crate::shell::tail(
         cmd!(
             sh,
             "node --test --test-reporter=spec views/test/views.test.mjs"

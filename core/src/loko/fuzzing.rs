@@ -12,14 +12,15 @@ use std::path::{Component, Path, PathBuf};
 use arbitrary::Unstructured;
 use serde_json::{Value, json};
 
-use super::build_docs::markdown_html as render_markdown;
-use super::diagram_section::with_section;
-use super::fence::ProjectRoot;
-use super::model::Project;
-use super::relationship_file::{self, StoredRelationship, relationship_id};
-use super::{frontmatter_edit, markdown, relationships, toon};
+use super::formats::{frontmatter_edit, markdown, toon};
+use super::project::relationships;
 use crate::fuzzing::harness::{check_answer, scratch, within_budget};
 use crate::fuzzing::upstream::toolpack;
+use crate::loko::formats::diagram_section::with_section;
+use crate::loko::formats::relationship_file::{self, StoredRelationship, relationship_id};
+use crate::loko::project::fence::ProjectRoot;
+use crate::loko::project::model::Project;
+use crate::loko::tools::build_docs::markdown_html as render_markdown;
 
 /// Most entries a project tree has, and most bytes a file of it holds.
 const MAX_ENTRIES: usize = 64;

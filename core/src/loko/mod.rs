@@ -1,248 +1,75 @@
 //! loko tools: C4 architecture docs as code, on real project files (`loko.toml`,
-//! `src/<system>/system.md`, containers, components, D2 diagrams).
+//! `src/<system>/system.md`, containers, components, D2 diagrams). The catalog
+//! (`with_every_tool!`) lists the tools; this module holds them in three rooms:
 //!
-//! `query_project`, `query_architecture` (JSON or TOON), `create_system`,
-//! `create_container`, `create_component`, `update_diagram`, `build_docs` and `validate`.
-//! Every tool
-//! answers its success body or `{"error":{"code","message","details"?}}` with the
-//! contract's codes ([`LokoErrorCode`]). Nothing is read or written outside the project
-//! directory, and `LOKO_ALLOWED_ROOTS` can fence the projects themselves (remote callers
-//! get the loko tools only inside it). File work runs on the blocking pool.
+//! - [`tools`]: one module per tool (or per family of tools that share a request shape),
+//!   and what only tools use (the `project_path` argument, word choices, lookups, globs);
+//! - [`project`]: a project on disk: loading it into the model, the relationship graph,
+//!   the caches of files, projects and d2 answers, watching it for changes, and the fence
+//!   that keeps every read and write inside it;
+//! - [`formats`]: the file formats: D2, TOON, markdown with frontmatter (and editing it in
+//!   place), the relationship section of a diagram and `relationships.toml`.
+//!
+//! Every tool answers its success body or `{"error":{"code","message","details"?}}` with
+//! the contract's codes ([`LokoErrorCode`]). Nothing is read or written outside the
+//! project directory, and `LOKO_ALLOWED_ROOTS` can fence the projects themselves (remote
+//! callers get the loko tools only inside it). File work runs on the blocking pool.
 
-mod binaries;
-mod build_docs;
-mod choice;
-mod create;
-mod d2;
-mod diagram_section;
-mod fence;
-mod file_cache;
-mod frontmatter_edit;
+mod formats;
 #[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;
-mod glob;
-mod graph_tools;
 mod json_value;
-mod lookup;
-mod markdown;
-mod memo;
-mod model;
-mod output_paths;
-mod project_cache;
-mod project_tool;
-mod project_watch;
-mod query_architecture;
-mod query_project;
-mod relationship_file;
-mod relationship_tools;
-mod relationships;
-mod render_diagram;
+mod project;
 mod response;
-mod search_elements;
-mod settings;
-mod slug;
-mod syntax_cache;
-mod toon;
-mod update_diagram;
-mod update_entity;
-mod validate;
-mod validate_diagram;
+mod tools;
 
-use std::collections::HashMap;
-use std::sync::{Arc, Mutex};
-
-use sha2::{Digest, Sha256};
-
-pub use build_docs::{BuildDocs, BuildDocsRequest, BuildDocsResult, BuildInfo};
-pub use create::{
+pub use json_value::JsonValue;
+pub use response::{LokoErrorBody, LokoErrorCode, LokoErrorEnvelope, LokoResponse};
+pub use tools::build_docs::{BuildDocs, BuildDocsRequest, BuildDocsResult, BuildInfo};
+pub use tools::create::{
     ComponentOutcome, CreateComponent, CreateComponentRequest, CreateComponentResult,
     CreateComponents, CreateComponentsRequest, CreateComponentsResult, CreateContainer,
     CreateContainerRequest, CreateContainerResult, CreateSystem, CreateSystemRequest,
     CreateSystemResult, CreatedEntity, NewComponent,
 };
-pub use graph_tools::{
+pub use tools::graph_tools::{
     AnalyzeCoupling, AnalyzeCouplingRequest, AnalyzeCouplingResult, CouplingCount, NodeRef,
     QueryDependencies, QueryDependenciesRequest, QueryDependenciesResult, QueryRelatedComponents,
     QueryRelatedComponentsRequest, QueryRelatedComponentsResult,
 };
-pub use json_value::JsonValue;
-pub use project_tool::EntityRef;
-pub use query_architecture::{
+pub use tools::project_tool::EntityRef;
+pub use tools::query_architecture::{
     ArchitectureView, ContainerFull, ContainerOutline, ContainerStructure, ContainerSummary,
     Detail, EntityDetail, ProjectStructure, ProjectSummary, QueryArchitecture,
     QueryArchitectureRequest, RelationshipView, SystemFull, SystemOutline, SystemStructure,
     SystemSummary, ToonView,
 };
-pub use query_project::{QueryProject, QueryProjectRequest, QueryProjectResult, SystemOverview};
-pub use relationship_tools::{
+pub use tools::query_project::{
+    QueryProject, QueryProjectRequest, QueryProjectResult, SystemOverview,
+};
+pub use tools::relationship_tools::{
     CreateRelationship, CreateRelationshipRequest, CreateRelationshipResult, DeleteRelationship,
     DeleteRelationshipRequest, DeleteRelationshipResult, FindRelationships,
     FindRelationshipsRequest, FindRelationshipsResult, FoundRelationship, ListRelationships,
     ListRelationshipsRequest, ListRelationshipsResult, RelationshipEntry,
 };
-pub use render_diagram::{RenderDiagram, RenderDiagramRequest, RenderDiagramResult};
-pub use response::{LokoErrorBody, LokoErrorCode, LokoErrorEnvelope, LokoResponse};
-pub use search_elements::{
+pub use tools::render_diagram::{RenderDiagram, RenderDiagramRequest, RenderDiagramResult};
+pub use tools::search_elements::{
     FoundElement, SearchElements, SearchElementsRequest, SearchElementsResult,
 };
-pub use update_diagram::{
+pub use tools::update_diagram::{
     DiagramLocation, MAX_D2_BYTES, UpdateDiagram, UpdateDiagramRequest, UpdateDiagramResult,
 };
-pub use update_entity::{
+pub use tools::update_entity::{
     UpdateComponent, UpdateComponentRequest, UpdateContainer, UpdateContainerRequest,
     UpdateEntityResult, UpdateSystem, UpdateSystemRequest, UpdatedEntity,
 };
-pub use validate::{
+pub use tools::validate::{
     HIGH_COUPLING, Validate, ValidateRequest, ValidateResult, ValidationIssue, ValidationReport,
 };
-pub use validate_diagram::{
+pub use tools::validate_diagram::{
     DiagramError, ValidateDiagram, ValidateDiagramRequest, ValidateDiagramResult,
 };
 
-use d2::{D2, SyntaxError};
-use response::Failure;
-
-/// Per-toolpack loko state: d2 syntax results by source and d2 version (in memory, and
-/// on disk in each project's d2 cache), so checking an unchanged project runs no d2
-/// process, in this process or the next.
-#[derive(Debug, Default)]
-pub(crate) struct LokoState {
-    /// Project files read by earlier calls.
-    pub(crate) files: file_cache::FileCache,
-    /// Projects read by earlier calls, answered again while nothing changed.
-    pub(crate) projects: project_cache::ProjectCache,
-    syntax: Arc<Mutex<HashMap<[u8; 32], Option<SyntaxError>>>>,
-    versions: Mutex<HashMap<std::path::PathBuf, String>>,
-    /// One lock per project directory, held while a tool edits the project.
-    edits: Mutex<HashMap<std::path::PathBuf, Arc<tokio::sync::Mutex<()>>>>,
-}
-
-impl crate::family_state::FamilyState for LokoState {
-    fn new(_: &crate::Config) -> Self {
-        Self::default()
-    }
-}
-
-impl crate::Toolpack {
-    /// The loko state of this toolpack.
-    pub(crate) fn loko(&self) -> Arc<LokoState> {
-        self.family()
-    }
-}
-
-impl LokoState {
-    /// The project at `root` (blocking: call it on the blocking pool): the one loaded
-    /// before when none of its files changed.
-    pub(crate) fn project(&self, root: fence::ProjectRoot) -> Result<Arc<model::Project>, Failure> {
-        self.projects.load(root, &self.files)
-    }
-
-    /// The text of the project file `file` (project-relative, e.g. a diagram) under `root`,
-    /// read through the file cache (blocking: call it on the blocking pool).
-    pub(crate) fn read_project_file(
-        &self,
-        root: &std::path::Path,
-        file: &str,
-    ) -> Result<String, Failure> {
-        self.files
-            .read(&root.join(file))
-            .map(|(_, text)| text.to_string())
-            .map_err(|e| fence::io_failure(std::path::Path::new(file), &e))
-    }
-
-    /// The edit lock of the project at `root`.
-    pub(crate) fn edit_lock(&self, root: &std::path::Path) -> Arc<tokio::sync::Mutex<()>> {
-        let mut edits = self.edits.lock().unwrap_or_else(|e| e.into_inner());
-        edits.entry(root.to_owned()).or_default().clone()
-    }
-
-    /// `d2 --version` of `d2`, asked once per binary.
-    pub(crate) async fn d2_version(&self, d2: &D2) -> String {
-        let known = self
-            .versions
-            .lock()
-            .ok()
-            .and_then(|v| v.get(d2.path()).cloned());
-        if let Some(known) = known {
-            return known;
-        }
-        let version = d2.version().await.unwrap_or_default();
-        if let Ok(mut versions) = self.versions.lock() {
-            versions.insert(d2.path().to_owned(), version.clone());
-        }
-        version
-    }
-
-    /// A checker for `d2`, sharing this toolpack's results, and keeping them on disk in
-    /// `disk_cache` (a project's `.loko/cache/d2`) when given.
-    pub(crate) async fn syntax_checker(
-        &self,
-        d2: D2,
-        disk_cache: Option<std::path::PathBuf>,
-    ) -> SyntaxChecker {
-        let version = self.d2_version(&d2).await;
-        SyntaxChecker {
-            d2,
-            version,
-            results: self.syntax.clone(),
-            disk_cache,
-        }
-    }
-}
-
-/// Checks D2 sources with one d2 binary, remembering each answer in memory and, when
-/// it has a disk cache, in `check-<sha256(d2 version, source)>.json` files beside the
-/// render cache (written atomically; an unreadable one is asked again).
-#[derive(Debug, Clone)]
-pub(crate) struct SyntaxChecker {
-    d2: D2,
-    version: String,
-    results: Arc<Mutex<HashMap<[u8; 32], Option<SyntaxError>>>>,
-    disk_cache: Option<std::path::PathBuf>,
-}
-
-impl SyntaxChecker {
-    /// The first syntax error of `source`, or `None` when d2 accepts it.
-    pub(crate) async fn check(&self, source: &str) -> Result<Option<SyntaxError>, Failure> {
-        let key: [u8; 32] = Sha256::new()
-            .chain_update(self.version.as_bytes())
-            .chain_update([0])
-            .chain_update(source.as_bytes())
-            .finalize()
-            .into();
-        if let Some(known) = self.results.lock().ok().and_then(|r| r.get(&key).cloned()) {
-            crate::telemetry::d2_cache_hit("syntax");
-            return Ok(known);
-        }
-        let file = self.disk_cache.as_ref().map(|dir| {
-            let hex: String = key.iter().map(|b| format!("{b:02x}")).collect();
-            dir.join(format!("check-{hex}.json"))
-        });
-        let on_disk = match &file {
-            Some(file) => tokio::fs::read(file)
-                .await
-                .ok()
-                .and_then(|bytes| syntax_cache::decode(&bytes)),
-            None => None,
-        };
-        let result = match on_disk {
-            Some(known) => {
-                crate::telemetry::d2_cache_hit("syntax");
-                known
-            }
-            None => {
-                let result = self.d2.validate(source).await?.err();
-                if let Some(file) = file {
-                    let bytes = syntax_cache::encode(result.as_ref());
-                    let _ = tokio::task::spawn_blocking(move || fence::store(&file, &bytes)).await;
-                }
-                result
-            }
-        };
-        if let Ok(mut results) = self.results.lock() {
-            results.insert(key, result.clone());
-        }
-        Ok(result)
-    }
-}
+pub(crate) use project::state::LokoState;

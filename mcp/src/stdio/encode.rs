@@ -1,18 +1,18 @@
 //! A message as the line rmcp writes for it (`serde_json`, then a newline). The server
 //! answers a view's read over this transport with a marker for the page
-//! ([`crate::views::read`]); the page is put in its place from its form serialised once,
+//! ([`super::pages`]); the page is put in its place from its form serialised once,
 //! rather than copied and escaped again.
 
 use axum::body::Bytes;
 use rmcp::model::{JsonRpcMessage, ServerJsonRpcMessage, ServerResult};
 
 use super::lines::Line;
-use crate::views::MarkedPage;
+use super::pages::{MarkedPage, marked_page};
 
 /// `message`'s line, newline included.
 pub(super) fn line(mut message: ServerJsonRpcMessage) -> serde_json::Result<Line> {
-    let marked = page_of(&mut message).and_then(|text| {
-        let page = crate::views::marked_page(text)?;
+    let marked = marked_text(&mut message).and_then(|text| {
+        let page = marked_page(text)?;
         Some((page, serde_json::to_vec(text).ok()?))
     });
     let bytes = serialised(&message)?;
@@ -34,7 +34,7 @@ pub(super) fn line(mut message: ServerJsonRpcMessage) -> serde_json::Result<Line
         ]),
         // Not to be reached: a message that holds the marker elsewhere too.
         None => {
-            if let Some(marker) = page_of(&mut message) {
+            if let Some(marker) = marked_text(&mut message) {
                 *marker = text.to_owned();
             }
             Ok(vec![serialised(&message)?])
@@ -43,14 +43,14 @@ pub(super) fn line(mut message: ServerJsonRpcMessage) -> serde_json::Result<Line
 }
 
 /// The one text of a `resources/read` answer, which may be a marker for a view's page.
-fn page_of(message: &mut ServerJsonRpcMessage) -> Option<&mut String> {
+fn marked_text(message: &mut ServerJsonRpcMessage) -> Option<&mut String> {
     let JsonRpcMessage::Response(response) = message else {
         return None;
     };
     let ServerResult::ReadResourceResult(read) = &mut response.result else {
         return None;
     };
-    crate::views::page_of_mut(read)
+    crate::views::page_text_mut(read)
 }
 
 /// `message` serialised, with the newline that ends its line.
@@ -79,7 +79,9 @@ mod tests {
 
     /// The answer to a read of `uri` among every view, its page `marked` or not.
     fn read_answer(uri: &str, marked: bool) -> ServerJsonRpcMessage {
-        let read = crate::views::read(uri, toolpack::views::all().iter(), marked);
+        let substitute =
+            marked.then_some(super::super::pages::marked_read as crate::views::ReadSubstitute);
+        let read = crate::views::read(uri, toolpack::views::all().iter(), substitute);
         let result = ServerResult::ReadResourceResult(read.expect("a view"));
         ServerJsonRpcMessage::response(result, RequestId::Number(7))
     }
@@ -89,7 +91,7 @@ mod tests {
         for view in toolpack::views::all() {
             let expected = serde_json::to_vec(&read_answer(view.uri, false)).unwrap();
             let mut marked = read_answer(view.uri, true);
-            let page = crate::views::marked_page(page_of(&mut marked).unwrap()).unwrap();
+            let page = marked_page(marked_text(&mut marked).unwrap()).unwrap();
             let line = line(marked).unwrap();
             assert_eq!(line.len(), 3, "{}: head, page, tail", view.uri);
             assert_eq!(line[1].as_ptr(), page.serialised.as_ptr(), "{}", view.uri);
@@ -104,7 +106,7 @@ mod tests {
     #[test]
     fn a_message_holding_the_marker_twice_gets_the_page_copied() {
         let mut message = read_answer("ui://toolpack/toilets", true);
-        let marker = page_of(&mut message).unwrap().clone();
+        let marker = marked_text(&mut message).unwrap().clone();
         let JsonRpcMessage::Response(response) = &mut message else {
             unreachable!()
         };
@@ -123,7 +125,7 @@ mod tests {
     #[test]
     fn a_page_that_is_no_marker_is_serialised_whole() {
         let mut message = read_answer("ui://toolpack/toilets", true);
-        *page_of(&mut message).unwrap() = "<p>another page</p>".into();
+        *marked_text(&mut message).unwrap() = "<p>another page</p>".into();
         let line = line(message).unwrap();
         assert_eq!(line.len(), 1);
         let answer: serde_json::Value = serde_json::from_slice(&line[0]).unwrap();

@@ -10,6 +10,9 @@
 
 mod encode;
 mod lines;
+mod pages;
+
+pub(crate) use pages::prepare;
 
 use std::io;
 
@@ -36,7 +39,10 @@ where
     W: AsyncWrite + Send + Unpin + 'static,
 {
     let transport = LineTransport::new(read, write);
-    server.with_pages_marked().serve(transport).await
+    server
+        .with_read_substitute(pages::marked_read)
+        .serve(transport)
+        .await
 }
 
 /// `server` served over the process's standard input and output (through Tokio's

@@ -6,7 +6,7 @@
 use serde_json::{Value, json};
 
 use crate::listing::{Listing, SERVER, environment};
-use crate::package::VERSION;
+use crate::version::VERSION;
 
 /// The schema the file follows (the registry's current `server.json` format).
 pub const SCHEMA: &str =

@@ -10,13 +10,14 @@ use anyhow::{Result, bail};
 use serde_json::{Map, Value, json};
 use xshell::{Shell, cmd};
 
+use super::LICENCES;
 use super::native::natives;
-use super::{LICENCES, VERSION};
 use crate::codegen::Contract;
 use crate::codegen::server_json;
 use crate::listing::{Listing, SERVER};
 use crate::shell::{section, temp_dir};
 use crate::tools::MCPB;
+use crate::version::VERSION;
 use toolpack::config::{env, settings};
 
 /// The manifest format (the newest one hosts widely open).

@@ -17,8 +17,8 @@ use std::path::Path;
 use anyhow::{Result, bail};
 use xshell::{Shell, cmd};
 
-use super::VERSION;
 use crate::shell::section;
+use crate::version::VERSION;
 
 /// crates.io's size limit for one crate.
 const LIMIT: u64 = 10 * 1024 * 1024;

@@ -7,8 +7,9 @@ use std::path::Path;
 use anyhow::{Result, bail};
 use xshell::{Shell, cmd};
 
-use super::{VERSION, native};
+use super::native;
 use crate::shell::section;
+use crate::version::VERSION;
 
 /// Where JNA looks for the library inside a JAR on Linux x86-64.
 pub const RESOURCE: &str = "linux-x86-64/libtoolpack_uniffi.so";

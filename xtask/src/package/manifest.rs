@@ -7,7 +7,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use xshell::{Shell, cmd};
 
-use super::{VERSION, native};
+use super::native;
+use crate::version::VERSION;
 
 /// Writes the manifest of `dist` and returns its text.
 pub fn write(sh: &Shell, dist: &Path) -> Result<String> {

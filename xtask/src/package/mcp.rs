@@ -6,8 +6,9 @@ use std::path::Path;
 use anyhow::Result;
 use xshell::{Shell, cmd};
 
-use super::{LICENCES, VERSION, native};
+use super::{LICENCES, native};
 use crate::shell::{section, temp_dir};
+use crate::version::VERSION;
 
 /// The archive's name without `.tar.gz`, which is also its top folder.
 pub fn archive_name() -> String {

@@ -36,8 +36,6 @@ use crate::shell::section;
 
 /// Where the artifacts go.
 pub const DIST: &str = "target/dist";
-/// The version every artifact carries (the workspace's).
-pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 pub use manifest::sha256;
 
 /// Files every archive and package carries beside its payload.

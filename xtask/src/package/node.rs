@@ -8,8 +8,9 @@ use std::sync::OnceLock;
 use anyhow::{Result, bail};
 use xshell::{Shell, cmd};
 
-use super::{LICENCES, VERSION, native};
+use super::{LICENCES, native};
 use crate::shell::{find_file, section};
+use crate::version::VERSION;
 
 /// The platform package's directory and name suffix.
 const PLATFORM: &str = "linux-x64-gnu";

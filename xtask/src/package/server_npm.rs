@@ -10,10 +10,10 @@ use anyhow::Result;
 use serde_json::{Value, json};
 use xshell::Shell;
 
-use super::VERSION;
 use super::native::natives;
 use crate::listing::{Listing, SERVER};
 use crate::shell::{section, temp_dir};
+use crate::version::VERSION;
 
 /// The one platform package's name.
 pub const PLATFORM_PACKAGE: &str = "toolpack-mcp-linux-x64-gnu";

@@ -9,10 +9,11 @@ use std::path::PathBuf;
 use anyhow::{Result, bail};
 use xshell::{Shell, cmd};
 
+use super::LICENCES;
 use super::native::{GLIBC, natives};
-use super::{LICENCES, VERSION};
 use crate::listing::{Listing, SERVER};
 use crate::shell::{section, temp_dir};
+use crate::version::VERSION;
 
 /// The wheel writer (a PEP 427 zip with its `RECORD`).
 const WRITE_WHEEL: &str = include_str!("write_wheel.py");

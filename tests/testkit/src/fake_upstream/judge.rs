@@ -6,8 +6,8 @@
 //! `{"ok": true}` or `{"ok": false, "problems": "…"}`; an unknown case is 404.
 
 use std::collections::BTreeMap;
-use std::path::Path;
-use std::sync::Arc;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock};
 
 use axum::Json;
 use axum::extract::State;
@@ -16,8 +16,39 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 
-use super::server::{Shared, lock};
+use super::recorded::{RecordedRequest, lock};
 use crate::vectors::{self, Case, Reading};
+
+/// What the judge reads: the vector cases beside the fixtures, and the fake's request log.
+pub(super) struct Judge {
+    fixtures_dir: PathBuf,
+    requests: Arc<Mutex<Vec<RecordedRequest>>>,
+    /// The shared vector cases (`vectors/` beside the fixtures), read on first use.
+    cases: OnceLock<BTreeMap<String, Case>>,
+}
+
+impl Judge {
+    /// The judge of the cases beside `fixtures_dir`, over the fake's `requests`.
+    pub(super) fn new(fixtures_dir: &Path, requests: Arc<Mutex<Vec<RecordedRequest>>>) -> Self {
+        Self {
+            fixtures_dir: fixtures_dir.to_path_buf(),
+            requests,
+            cases: OnceLock::new(),
+        }
+    }
+
+    /// The vector cases by `<tool>: <name>`.
+    fn cases(&self) -> &BTreeMap<String, Case> {
+        self.cases.get_or_init(|| {
+            let dir = self.fixtures_dir.join("../vectors");
+            if dir.is_dir() {
+                cases(&dir)
+            } else {
+                BTreeMap::new()
+            }
+        })
+    }
+}
 
 /// One answer to judge.
 #[derive(Deserialize)]
@@ -40,7 +71,7 @@ struct Verdict {
 }
 
 /// Every case under `dir`, by `<tool>: <name>`.
-pub(super) fn cases(dir: &Path) -> BTreeMap<String, Case> {
+fn cases(dir: &Path) -> BTreeMap<String, Case> {
     vectors::load_dir(dir)
         .into_iter()
         .map(|c| (c.label(), c.case))
@@ -48,7 +79,7 @@ pub(super) fn cases(dir: &Path) -> BTreeMap<String, Case> {
 }
 
 pub(super) async fn judge(
-    State(shared): State<Arc<Shared>>,
+    State(shared): State<Arc<Judge>>,
     Json(answer): Json<Answer>,
 ) -> Response {
     let Some(case) = shared.cases().get(&answer.case) else {

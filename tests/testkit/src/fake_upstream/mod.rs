@@ -10,10 +10,12 @@
 
 mod body;
 mod judge;
+mod recorded;
 mod routes;
 mod scenario;
 mod server;
 
+pub use recorded::RecordedRequest;
 pub use routes::{Route, Routes};
 pub use scenario::{BodyMode, Scenario};
-pub use server::{FakeUpstream, RecordedRequest};
+pub use server::FakeUpstream;

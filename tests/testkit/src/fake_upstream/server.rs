@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 use std::net::SocketAddr;
 use std::path::Path;
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::Json;
@@ -12,54 +12,18 @@ use axum::extract::State;
 use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
-use serde::Serialize;
 
 use super::body;
+use super::recorded::{RecordedRequest, lock};
 use super::routes::{Routes, normalize_path, percent_decode};
 use super::scenario::Scenario;
-
-/// One request the fake received.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct RecordedRequest {
-    /// HTTP method.
-    pub method: String,
-    /// The raw path.
-    pub path: String,
-    /// Decoded query parameters.
-    pub query: BTreeMap<String, String>,
-    /// Headers, names lower-cased.
-    pub headers: BTreeMap<String, String>,
-    /// The body as text.
-    pub body: String,
-}
 
 #[derive(Default)]
 pub(super) struct Shared {
     fixtures_dir: std::path::PathBuf,
     routes: Routes,
     scenarios: Mutex<Vec<Scenario>>,
-    pub(super) requests: Mutex<Vec<RecordedRequest>>,
-    /// The shared vector cases (`vectors/` beside the fixtures), read on first use.
-    cases: OnceLock<BTreeMap<String, crate::vectors::Case>>,
-}
-
-impl Shared {
-    /// The vector cases by `<tool>: <name>`.
-    pub(super) fn cases(&self) -> &BTreeMap<String, crate::vectors::Case> {
-        self.cases.get_or_init(|| {
-            let dir = self.fixtures_dir.join("../vectors");
-            if dir.is_dir() {
-                super::judge::cases(&dir)
-            } else {
-                BTreeMap::new()
-            }
-        })
-    }
-}
-
-pub(super) fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
-    m.lock().unwrap_or_else(|poisoned| poisoned.into_inner())
+    requests: Arc<Mutex<Vec<RecordedRequest>>>,
 }
 
 /// A running fake upstream on `127.0.0.1`. Stops when dropped.
@@ -93,7 +57,13 @@ impl FakeUpstream {
                 "/__fake/requests",
                 get(list_requests).delete(clear_requests),
             )
-            .route("/__vectors/judge", post(super::judge::judge))
+            .route_service(
+                "/__vectors/judge",
+                post(super::judge::judge).with_state(Arc::new(super::judge::Judge::new(
+                    fixtures_dir,
+                    shared.requests.clone(),
+                ))),
+            )
             .fallback(replay)
             .with_state(shared.clone());
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;

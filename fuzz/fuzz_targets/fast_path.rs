@@ -1,0 +1,2 @@
+#![no_main]
+toolpack_fuzz::server_target!("fast_path");
