@@ -1,9 +1,11 @@
 //! [`Toolset`]: the families of tools. A leaf: it depends on nothing else in the crate.
 
-/// A family of tools that can be switched on or off as a unit (`--toolsets`).
+/// A family of tools that can be switched on or off as a unit (`--toolsets`). Which tools
+/// a family has is the catalog's to say (each `ToolSpec` names its toolset); no list of
+/// them is kept here.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub enum Toolset {
-    /// TfL (London): `planJourney`, `stationToilets`.
+    /// TfL (London).
     Tfl,
     /// Digitransit (Finland).
     Digitransit,

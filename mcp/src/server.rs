@@ -42,6 +42,10 @@ impl Default for ServerLimits {
     }
 }
 
+/// A call run under the server's deadline: the tool's result (or an unknown tool), or the
+/// deadline passed.
+type DeadlinedCall = Result<Result<ToolResult, toolpack::UnknownTool>, tokio::time::error::Elapsed>;
+
 /// The JSON-RPC error code of a call refused because too many are in flight.
 pub const SERVER_BUSY: i32 = -32001;
 /// The JSON-RPC error code of a call abandoned at the server's deadline.
@@ -386,9 +390,7 @@ impl ToolpackServer {
     async fn finish_call(
         &self,
         name: &str,
-        call: impl std::future::Future<
-            Output = Result<Result<ToolResult, toolpack::UnknownTool>, tokio::time::error::Elapsed>,
-        >,
+        call: impl std::future::Future<Output = DeadlinedCall>,
         cancelled: impl std::future::Future<Output = ()>,
         span: &tracing::Span,
     ) -> Result<ToolResult, McpError> {
@@ -409,9 +411,7 @@ impl ToolpackServer {
     async fn answer(
         &self,
         name: &str,
-        call: impl std::future::Future<
-            Output = Result<Result<ToolResult, toolpack::UnknownTool>, tokio::time::error::Elapsed>,
-        >,
+        call: impl std::future::Future<Output = DeadlinedCall>,
         cancelled: impl std::future::Future<Output = ()>,
     ) -> Result<ToolResult, McpError> {
         tokio::select! {

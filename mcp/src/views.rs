@@ -213,6 +213,31 @@ pub fn read<'a>(
 mod tests {
     use super::*;
 
+    /// The most a served page may weigh, gzipped.
+    const PAGE_BUDGET: usize = 100 * 1024;
+
+    #[test]
+    fn every_served_page_is_under_its_budget_gzipped() {
+        use std::io::Write;
+        for (read, view) in converted_reads().zip(views::all()) {
+            let page = page_text(read.expect("a converted read")).expect("a page");
+            let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
+            gzip.write_all(page.as_bytes()).expect("compressed");
+            let gzipped = gzip.finish().expect("compressed").len();
+            println!(
+                "{}: {} KB, {} KB gzipped",
+                view.name,
+                page.len() / 1024,
+                gzipped / 1024
+            );
+            assert!(
+                gzipped <= PAGE_BUDGET,
+                "the {} view is {gzipped} bytes gzipped, over its {PAGE_BUDGET}",
+                view.name
+            );
+        }
+    }
+
     #[test]
     fn every_view_is_serialised_with_its_page_a_slice_of_its_result() {
         prepare();

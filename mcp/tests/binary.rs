@@ -37,6 +37,34 @@ async fn every_vector_passes_over_stdio() {
 }
 
 #[tokio::test]
+async fn the_fast_path_switch_changes_no_answer_over_stdio() {
+    use rmcp::model::ReadResourceRequestParams;
+    let mut answers = Vec::new();
+    for switch in [None, Some("1")] {
+        let settings = switch
+            .map(|on| BTreeMap::from([("TOOLPACK_NO_FAST_PATH".to_owned(), on.to_owned())]))
+            .unwrap_or_default();
+        let client = connect_stdio(settings).await;
+        let read = client
+            .read_resource(ReadResourceRequestParams::new("ui://toolpack/toilets"))
+            .await
+            .expect("the view's page");
+        let called = call(&client, "stationToilets", &json!({"stationName": "Bank"})).await;
+        answers.push((serde_json::to_value(read).unwrap(), body_of(&called)));
+        client.cancel().await.unwrap();
+    }
+    assert_eq!(answers[0], answers[1]);
+    let page = answers[0].0["contents"][0]["text"]
+        .as_str()
+        .unwrap_or_default();
+    assert!(
+        page.len() > 100_000 && page.contains("<html"),
+        "a page: {}",
+        page.len()
+    );
+}
+
+#[tokio::test]
 async fn stdio_mode_writes_nothing_but_protocol_to_stdout() {
     use tokio::io::{AsyncBufReadExt, AsyncWriteExt, BufReader};
 

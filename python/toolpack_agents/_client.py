@@ -94,8 +94,14 @@ class _Client:
     def from_env(cls, *, on_report: OnReport | None = None, **overrides: Setting) -> Self:
         """A client configured from the process environment (``TFL_API_KEY``, …), with
         ``overrides`` (lower-case setting names) applied on top."""
+        return cls._made(_native.NativeToolpack(_settings(overrides), True), on_report)
+
+    @classmethod
+    def _made(cls, native: NativeToolpack, on_report: OnReport | None) -> Self:
+        """A client of this kind over ``native``, reporting to ``on_report``: the one place
+        a client is made without ``__init__`` (another handle on the same toolpack)."""
         client = cls.__new__(cls)
-        client._native = _native.NativeToolpack(_settings(overrides), True)
+        client._native = native
         client._on_report = on_report
         return client
 
@@ -106,18 +112,12 @@ class _Client:
         the event loop; the blocking client on the thread that reports (the caller's, or a
         toolpack worker). An exception in the callback never fails the call: it goes to
         ``sys.unraisablehook``."""
-        client = type(self).__new__(type(self))
-        client._native = self._native
-        client._on_report = on_report
-        return client
+        return type(self)._made(self._native, on_report)
 
     def _twin(self, kind: type[_Kind]) -> _Kind:
         """A client of ``kind`` (asyncio or blocking) on the same toolpack, caller and
         reports: what the framework adapters use where a framework wants the other kind."""
-        client = kind.__new__(kind)
-        client._native = self._native
-        client._on_report = self._on_report
-        return client
+        return kind._made(self._native, self._on_report)
 
     def _handle(self, on_report: OnReport | None) -> NativeToolpack:
         """The native handle for one call: reporting to ``on_report``, else to the
@@ -135,10 +135,7 @@ class _Client:
         places and its own rate-limit budgets; a client made without ``for_caller`` acts for
         the local caller. ``caller_id`` is 1..512 bytes without control characters, else
         ``ValueError``."""
-        client = type(self).__new__(type(self))
-        client._native = self._native.for_caller(caller_id)
-        client._on_report = self._on_report
-        return client
+        return type(self)._made(self._native.for_caller(caller_id), self._on_report)
 
     @property
     def caller_id(self) -> str:

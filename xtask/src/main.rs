@@ -16,6 +16,7 @@
 //! cargo xtask bench [--bless]            # instructions per call under callgrind vs the baseline
 //! ```
 
+mod add_a_tool;
 mod bench;
 mod bindings;
 mod codegen;
@@ -64,8 +65,11 @@ enum Task {
     /// Install what the suites need (all tools when none is named).
     Tools {
         /// Tools to install: d2, apt, oauth, conformance, browser, release, hosts (all of
-        /// these when none is named), and fuzz (only when named).
+        /// these when none is named, nor any suite), and fuzz (only when named).
         tools: Vec<tools::ToolName>,
+        /// Also every tool these suites need (`--for package install`).
+        #[arg(long = "for", value_name = "SUITE", num_args = 1..)]
+        for_suites: Vec<suites::Suite>,
     },
     /// Generate the uniffi Kotlin or Swift sources from the built library.
     Bindings {
@@ -75,7 +79,8 @@ enum Task {
         #[arg(long)]
         out: PathBuf,
     },
-    /// Check that the modules of `core/src` import one another without circles.
+    /// Check that the modules of each crate (core, server, xtask, bindings, test helpers)
+    /// import one another without circles.
     Cycles,
     /// Check that clippy refuses blocking file work in a tool module (`core/clippy.toml`).
     LintProbe,
@@ -142,7 +147,9 @@ fn main() -> anyhow::Result<()> {
     match cli.task {
         Task::Codegen { check } => codegen::run(&sh, check),
         Task::Test { suites } => suites::run(&sh, &suites),
-        Task::Tools { tools } => tools::install(&sh, &tools),
+        Task::Tools { tools, for_suites } => {
+            tools::install(&sh, &suites::with_needs_of(tools, &for_suites))
+        }
         Task::Bindings { language, out } => bindings::generate(&sh, language, &out),
         Task::Cycles => cycles::report(&sh),
         Task::LintProbe => lint_probe::run(&sh),

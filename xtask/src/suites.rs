@@ -76,6 +76,16 @@ impl Suite {
     }
 }
 
+/// `tools` and every tool `suites` need, each once, in the order they come.
+pub fn with_needs_of(mut tools: Vec<ToolName>, suites: &[Suite]) -> Vec<ToolName> {
+    for tool in suites.iter().flat_map(|suite| suite.needs()) {
+        if !tools.contains(tool) {
+            tools.push(*tool);
+        }
+    }
+    tools
+}
+
 /// Runs `suites` (every suite when empty), in order; stops at the first failure.
 pub fn run(sh: &Shell, suites: &[Suite]) -> Result<()> {
     let suites = if suites.is_empty() {
@@ -464,5 +474,43 @@ impl Drop for KillOnDrop {
     fn drop(&mut self) {
         let _ = self.0.kill();
         let _ = self.0.wait();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The suites a script's `cargo xtask <task> …` line names after `prefix`.
+    fn suites_after(script: &str, prefix: &str) -> Vec<String> {
+        let line = script
+            .lines()
+            .find(|line| line.starts_with(prefix))
+            .unwrap_or_else(|| panic!("a line starting {prefix:?}"));
+        line[prefix.len()..]
+            .split_whitespace()
+            .map(str::to_owned)
+            .collect()
+    }
+
+    #[test]
+    fn the_package_script_installs_what_its_suites_need() {
+        let sh = crate::shell::workspace().unwrap();
+        let script = sh.read_file("scripts/package").unwrap();
+        let tested = suites_after(&script, "cargo xtask test ");
+        let installed_for = suites_after(&script, "cargo xtask tools --for ");
+        assert_eq!(installed_for, tested, "scripts/package");
+        let parsed: Vec<Suite> = tested
+            .iter()
+            .map(|name| Suite::from_str(name, true).unwrap())
+            .collect();
+        let needs = with_needs_of(Vec::new(), &parsed);
+        assert!(needs.contains(&ToolName::Release) && needs.contains(&ToolName::Hosts));
+    }
+
+    #[test]
+    fn needs_are_added_once_after_the_tools_named() {
+        let tools = with_needs_of(vec![ToolName::D2], &[Suite::Python, Suite::Node]);
+        assert!(tools == [ToolName::D2, ToolName::Oauth, ToolName::Release]);
     }
 }

@@ -10,7 +10,7 @@ use super::response::{DigitransitResponse, Failure, Warning, WarningCode, warnin
 use super::upstream::{self, UpstreamFailure};
 use crate::Toolpack;
 use crate::config::Config;
-use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+use crate::tool::{Tool, ToolSpec};
 
 /// The query sent (also checked against the OTP schema in tests).
 pub const QUERY: &str = include_str!("queries/find_stops.graphql");
@@ -110,9 +110,7 @@ name or code contains the text; `includeModes` (e.g. [\"TRAM\",\"METRO\"]) keeps
 modes; when filters drop every stop a no-matches-after-filter warning says so. `maxResults` \
 default 10, capped at 25 with a warning. Needs DIGITRANSIT_API_KEY.",
         summary: "Stops within walking distance of a point, text and mode filters",
-        needs: "`DIGITRANSIT_API_KEY`",
-        toolset: Toolset::Digitransit,
-        annotations: Annotations::READ_ONLY_REMOTE,
+        ..upstream::LIVE_TOOL
     };
 
     fn missing_prerequisite(config: &Config) -> Option<String> {

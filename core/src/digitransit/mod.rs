@@ -1,6 +1,6 @@
-//! Digitransit (Finland) tools: `geocode_address` and `reverse_geocode` (Pelias),
-//! `plan_trip`, `get_departures` and `find_stops` (OpenTripPlanner GraphQL, routing v2),
-//! and `save_user_variable` / `get_user_variables` (saved places in SQLite).
+//! Digitransit (Finland) tools: geocoding (Pelias), routing, departures and stops
+//! (OpenTripPlanner GraphQL, routing v2), and saved places (SQLite or PostgreSQL). The
+//! catalog (`with_every_tool!`) lists them.
 //!
 //! Every tool answers its success body or the envelope
 //! `{"error":{"code","message","hint"?,"retryAfter"?,"correlationId"}}` with the contracts'

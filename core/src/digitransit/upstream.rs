@@ -14,6 +14,7 @@ use crate::Toolpack;
 use crate::config::env;
 use crate::http::{HttpError, RequestPolicy, UpstreamRequest, UpstreamResponse, retry_after};
 use crate::secret::Secret;
+use crate::tool::{Annotations, ToolSpec, Toolset};
 
 /// The Digitransit timeout unless `TOOLPACK_UPSTREAM_TIMEOUT_MS` overrides it.
 pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(8);
@@ -145,6 +146,19 @@ impl UpstreamFailure {
         }
     }
 }
+
+/// What every Digitransit tool that calls the upstream declares besides its name and
+/// texts (`ToolSpec { name, title, description, summary, ..LIVE_TOOL }`): the key it
+/// needs, its toolset, and that it only reads, from a remote service.
+pub(crate) const LIVE_TOOL: ToolSpec = ToolSpec {
+    name: "",
+    title: "",
+    description: "",
+    summary: "",
+    needs: "`DIGITRANSIT_API_KEY`",
+    toolset: Toolset::Digitransit,
+    annotations: Annotations::READ_ONLY_REMOTE,
+};
 
 /// Why a Digitransit tool that needs the key cannot run (the catalog's prerequisite).
 pub(crate) fn missing_key(config: &crate::Config) -> Option<String> {

@@ -1,5 +1,5 @@
-//! TfL (London) tools: `planJourney` (TfL Journey Planner API) and `stationToilets`
-//! (bundled TfL station data).
+//! TfL (London) tools, on TfL's Unified API and on TfL station data bundled in the crate.
+//! The catalog (`with_every_tool!`) lists them.
 //!
 //! Station data: "Powered by TfL Open Data" — TfL Transport Data Service terms
 //! (OGL 2.0 with TfL amendments). TfL does not endorse this project.

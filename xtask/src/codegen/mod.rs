@@ -78,6 +78,15 @@ impl Generated {
     }
 }
 
+/// The paths of every generated file (relative to the workspace).
+#[cfg(test)]
+pub fn generated_paths(sh: &Shell) -> Result<std::collections::BTreeSet<String>> {
+    Ok(generate(sh)?
+        .into_iter()
+        .map(|file| file.path.display().to_string())
+        .collect())
+}
+
 /// Writes every generated file, or with `check` fails when one differs.
 pub fn run(sh: &Shell, check: bool) -> Result<()> {
     let files = generate(sh)?;

@@ -17,7 +17,7 @@ use super::upstream::{self, UpstreamFailure};
 use super::user_variables::saved_location;
 use crate::Toolpack;
 use crate::config::Config;
-use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+use crate::tool::{Tool, ToolSpec};
 
 /// The query sent (also checked against the OTP schema in tests).
 pub const QUERY: &str = include_str!("../queries/departures.graphql");
@@ -44,9 +44,7 @@ stopId. Looks `windowMinutes` ahead (default 30, 1..120) and returns at most `li
 delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_only, delayed beyond \
 60 s either way) and platform. Times are ISO 8601 in Helsinki time. Needs DIGITRANSIT_API_KEY.",
         summary: "Next departures from a stop or station, realtime delays and cancellations",
-        needs: "`DIGITRANSIT_API_KEY`",
-        toolset: Toolset::Digitransit,
-        annotations: Annotations::READ_ONLY_REMOTE,
+        ..upstream::LIVE_TOOL
     };
 
     fn missing_prerequisite(config: &Config) -> Option<String> {

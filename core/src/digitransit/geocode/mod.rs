@@ -16,7 +16,7 @@ use super::response::{
 use super::upstream;
 use crate::Toolpack;
 use crate::config::Config;
-use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+use crate::tool::{Tool, ToolSpec};
 
 /// Longest `text`, in characters.
 pub const MAX_TEXT_CHARS: usize = 200;
@@ -48,9 +48,7 @@ name, coordinates, confidence, type (address|poi|stop), label, address, and for 
 (at most 8) narrows the search, e.g. [\"address\"] or [\"stop\",\"station\"]. No match is the error \
 geocode-no-results. Needs DIGITRANSIT_API_KEY.",
         summary: "Places in Finland matching a text (Pelias): coordinates, confidence, type, label, address, OTP stop id",
-        needs: "`DIGITRANSIT_API_KEY`",
-        toolset: Toolset::Digitransit,
-        annotations: Annotations::READ_ONLY_REMOTE,
+        ..upstream::LIVE_TOOL
     };
 
     fn missing_prerequisite(config: &Config) -> Option<String> {
@@ -164,9 +162,7 @@ stop to `lat`, `lon` in Finland as `result`, and other places nearby as `candida
 first, each with distanceMeters). `language` fi|sv|en (default en). When nothing is known there, \
 `result` is absent and a no-results warning says so. Needs DIGITRANSIT_API_KEY.",
         summary: "The nearest address, place or stop to a point, and others nearby",
-        needs: "`DIGITRANSIT_API_KEY`",
-        toolset: Toolset::Digitransit,
-        annotations: Annotations::READ_ONLY_REMOTE,
+        ..upstream::LIVE_TOOL
     };
 
     fn missing_prerequisite(config: &Config) -> Option<String> {

@@ -26,7 +26,7 @@ use super::upstream::{self, UpstreamFailure};
 use crate::Toolpack;
 use crate::config::Config;
 use crate::report;
-use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+use crate::tool::{Tool, ToolSpec};
 
 /// The query sent (also checked against the OTP schema in tests).
 pub const QUERY: &str = include_str!("../queries/plan_trip.graphql");
@@ -56,9 +56,7 @@ alternatives marked disruptionFlag (includeDisruptionAlt, default true). Errors:
 unsupported-region outside the router's area, no-itinerary-found (with a hint), rate-limited with \
 retryAfter. Needs DIGITRANSIT_API_KEY.",
         summary: "Public transport itineraries (OTP `planConnection`) with realtime leg status, disruption alternatives, dedupe",
-        needs: "`DIGITRANSIT_API_KEY`",
-        toolset: Toolset::Digitransit,
-        annotations: Annotations::READ_ONLY_REMOTE,
+        ..upstream::LIVE_TOOL
     };
 
     fn missing_prerequisite(config: &Config) -> Option<String> {

@@ -12,6 +12,15 @@ use crate::digitransit::response::{DigitransitErrorCode, Failure};
 
 pub use sqlite::DATABASE_FILE;
 
+/// What a store's upsert reports; [`UserStore::save`] builds the answer from it.
+#[derive(Debug)]
+pub(crate) struct Upserted {
+    /// The type the key held before, as stored (`None`: the key is new).
+    pub previous_type: Option<String>,
+    /// When the variable was first saved (kept across replacements).
+    pub created_at: String,
+}
+
 /// The saved-variables store of one toolpack.
 #[derive(Debug)]
 pub(crate) enum UserStore {
@@ -40,11 +49,34 @@ impl UserStore {
         value: UserVariableValue,
         now: String,
     ) -> Result<(UserVariable, Option<PreviousVariable>), Failure> {
-        let result = match self {
-            Self::Sqlite(store) => store.save(caller, key, kind, value, now).await,
-            Self::Postgres(store) => store.save(caller, key, kind, value, now).await,
+        let upserted = match self {
+            Self::Sqlite(store) => {
+                store
+                    .save(caller, key.clone(), kind, &value, now.clone())
+                    .await
+            }
+            Self::Postgres(store) => {
+                store
+                    .save(caller, key.clone(), kind, &value, now.clone())
+                    .await
+            }
         };
-        self.counted(result)
+        let upserted = self.counted(upserted)?;
+        let previous = upserted
+            .previous_type
+            .and_then(|t| UserVariableType::parse(&t))
+            .map(|r#type| PreviousVariable {
+                key: key.clone(),
+                r#type,
+            });
+        let variable = UserVariable {
+            key,
+            r#type: kind,
+            value,
+            created_at: upserted.created_at,
+            updated_at: now,
+        };
+        Ok((variable, previous))
     }
 
     /// Every variable `caller` saved (of `kind` when given), by key.

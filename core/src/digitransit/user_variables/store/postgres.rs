@@ -16,10 +16,10 @@ use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Pool, RecyclingMethod, Runtime};
 
-use super::{read_variable, storage};
+use super::{Upserted, read_variable, storage};
 use crate::digitransit::response::Failure;
 use crate::digitransit::user_variables::types::{
-    PreviousVariable, UserVariable, UserVariableType, UserVariableValue,
+    UserVariable, UserVariableType, UserVariableValue,
 };
 use crate::secret::Secret;
 
@@ -79,10 +79,10 @@ impl PostgresStore {
         caller: String,
         key: String,
         kind: UserVariableType,
-        value: UserVariableValue,
+        value: &UserVariableValue,
         now: String,
-    ) -> Result<(UserVariable, Option<PreviousVariable>), Failure> {
-        let json = serde_json::to_string(&value).map_err(|e| storage(e.to_string()))?;
+    ) -> Result<Upserted, Failure> {
+        let json = serde_json::to_string(value).map_err(|e| storage(e.to_string()))?;
         let (before, created_at) = self
             .within_deadline(async {
                 let mut client = self.client().await?;
@@ -116,20 +116,10 @@ impl PostgresStore {
                 Ok((before, row.get::<_, String>(0)))
             })
             .await?;
-        let previous = before.and_then(|t| {
-            UserVariableType::parse(&t).map(|r#type| PreviousVariable {
-                key: key.clone(),
-                r#type,
-            })
-        });
-        let variable = UserVariable {
-            key,
-            r#type: kind,
-            value,
+        Ok(Upserted {
+            previous_type: before,
             created_at,
-            updated_at: now,
-        };
-        Ok((variable, previous))
+        })
     }
 
     /// Every variable `caller` saved (of `kind` when given), by key (byte order, as

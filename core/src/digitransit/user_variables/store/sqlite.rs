@@ -15,10 +15,10 @@ use std::time::Duration;
 
 use rusqlite::{Connection, OpenFlags, OptionalExtension, TransactionBehavior, params};
 
-use super::{read_variable, storage};
+use super::{Upserted, read_variable, storage};
 use crate::digitransit::response::Failure;
 use crate::digitransit::user_variables::types::{
-    PreviousVariable, UserVariable, UserVariableType, UserVariableValue,
+    UserVariable, UserVariableType, UserVariableValue,
 };
 
 /// The database file's name inside the data directory.
@@ -69,18 +69,17 @@ impl SqliteStore {
         }
     }
 
-    /// Saves `value` under `caller`'s `key` (replacing what was there), at `now`: the
-    /// variable as saved and what the key held before.
+    /// Saves `value` under `caller`'s `key` (replacing what was there), at `now`.
     pub async fn save(
         &self,
         caller: String,
         key: String,
         kind: UserVariableType,
-        value: UserVariableValue,
+        value: &UserVariableValue,
         now: String,
-    ) -> Result<(UserVariable, Option<PreviousVariable>), Failure> {
+    ) -> Result<Upserted, Failure> {
+        let json = serde_json::to_string(value).map_err(|e| storage(e.to_string()))?;
         self.with_connection(move |connection| {
-            let json = serde_json::to_string(&value).map_err(|e| storage(e.to_string()))?;
             let tx = connection
                 .transaction_with_behavior(TransactionBehavior::Immediate)
                 .map_err(sql_failure)?;
@@ -102,20 +101,10 @@ impl SqliteStore {
             )
             .map_err(sql_failure)?;
             tx.commit().map_err(sql_failure)?;
-            let previous = before.and_then(|(t, _)| {
-                UserVariableType::parse(&t).map(|r#type| PreviousVariable {
-                    key: key.clone(),
-                    r#type,
-                })
-            });
-            let variable = UserVariable {
-                key,
-                r#type: kind,
-                value,
+            Ok(Upserted {
+                previous_type: before.map(|(t, _)| t),
                 created_at,
-                updated_at: now,
-            };
-            Ok((variable, previous))
+            })
         })
         .await
     }
