@@ -756,7 +756,10 @@ export interface ProjectSummary {
   containers: number
   /** How many components. */
   components: number
-  /** The system ids. */
+  /**
+   * The systems' names, as loko v0.3 lists them (`Online Shop`, not its id
+   * `online-shop`).
+   */
   system_names: string[]
 }
 

@@ -3,7 +3,7 @@
 //! the tests and with the `fuzzing` feature only: not part of the API.
 //!
 //! `fast_path` sends one request to the HTTP app with and without the fast path and
-//! requires the same answer ([`fast_path`]'s module).
+//! requires the same answer (see `fuzzing/fast_path.rs`).
 //!
 //! `bearer` is a request's `Authorization` header, given to the [`Authenticator`] that
 //! `serve --http` builds: one static token and OAuth access tokens of one issuer, whose

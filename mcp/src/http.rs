@@ -47,8 +47,8 @@ pub struct HttpOptions {
     pub max_body_bytes: usize,
     /// Whether and how `GET /metrics` is served.
     pub metrics: MetricsRoute,
-    /// Every request answered by rmcp, none by toolpack's fast path
-    /// ([`crate::fast_path`]): for diagnosis (`--no-fast-path`).
+    /// Every request answered by rmcp, none by toolpack's fast path (`mcp/src/fast_path/`):
+    /// for diagnosis (`--no-fast-path`).
     pub no_fast_path: bool,
 }
 
@@ -104,7 +104,7 @@ struct AuthGate {
 /// The HTTP app: `/mcp` (MCP streamable HTTP), `/healthz` and, with authentication,
 /// the protected-resource metadata; and a function that ends every open MCP session
 /// (for shutdown). Stateless `tools/call` requests and view `resources/read` requests
-/// (stateless or in a session) go through the fast path ([`crate::fast_path`]) unless
+/// (stateless or in a session) go through the fast path (`mcp/src/fast_path/`) unless
 /// [`HttpOptions::no_fast_path`].
 pub fn router(
     server: ToolpackServer,

@@ -740,7 +740,10 @@ class ProjectSummary(TypedDict):
     components: int
     """How many components."""
     system_names: list[str]
-    """The system ids."""
+    """
+    The systems' names, as loko v0.3 lists them (`Online Shop`, not its id
+    `online-shop`).
+    """
 
 
 class SystemSummary(TypedDict):

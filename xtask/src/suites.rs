@@ -247,7 +247,7 @@ fn set_environment(sh: &Shell) -> Result<()> {
 fn rust(sh: &Shell, tests_built: &mut dyn FnMut() -> Result<()>) -> Result<()> {
     section("rust: generated files match the catalog (cargo xtask codegen --check)");
     crate::codegen::run(sh, true)?;
-    section("rust: no import cycles between the modules of core/src");
+    section("rust: no import cycles between the modules of any crate");
     crate::cycles::report(sh)?;
     section(
         "rust: the binding crates resolve their dependencies like the release build (cargo xtask hack --check)",

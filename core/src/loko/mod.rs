@@ -2,12 +2,12 @@
 //! `src/<system>/system.md`, containers, components, D2 diagrams). The catalog
 //! (`with_every_tool!`) lists the tools; this module holds them in three rooms:
 //!
-//! - [`tools`]: one module per tool (or per family of tools that share a request shape),
+//! - `tools`: one module per tool (or per family of tools that share a request shape),
 //!   and what only tools use (the `project_path` argument, word choices, lookups, globs);
-//! - [`project`]: a project on disk: loading it into the model, the relationship graph,
+//! - `project`: a project on disk: loading it into the model, the relationship graph,
 //!   the caches of files, projects and d2 answers, watching it for changes, and the fence
 //!   that keeps every read and write inside it;
-//! - [`formats`]: the file formats: D2, TOON, markdown with frontmatter (and editing it in
+//! - `formats`: the file formats: D2, TOON, markdown with frontmatter (and editing it in
 //!   place), the relationship section of a diagram and `relationships.toml`.
 //!
 //! Every tool answers its success body or `{"error":{"code","message","details"?}}` with
