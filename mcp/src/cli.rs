@@ -85,7 +85,8 @@ struct ServeArgs {
     /// Answer every request through rmcp, past none of toolpack's fast paths (the
     /// in-process HTTP answers and the stdio writer): for diagnosis. The answers are the
     /// same; only their cost differs.
-    #[arg(long, env = "TOOLPACK_NO_FAST_PATH")]
+    /// `TOOLPACK_NO_FAST_PATH` takes 1/0, true/false, yes/no, on/off.
+    #[arg(long, env = "TOOLPACK_NO_FAST_PATH", value_parser = clap::builder::BoolishValueParser::new())]
     no_fast_path: bool,
     /// Largest HTTP request body, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = crate::http::DEFAULT_MAX_BODY_BYTES)]

@@ -71,6 +71,15 @@ struct Fixture {
     key: EncodingKey,
 }
 
+/// A fuzz body's runtime: one worker, so an input's tasks run beside the fuzzer's thread.
+fn runtime() -> tokio::runtime::Runtime {
+    tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .expect("a tokio runtime")
+}
+
 fn oauth_fixtures() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tests/fixtures/oauth")
 }
@@ -78,11 +87,7 @@ fn oauth_fixtures() -> PathBuf {
 fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("a tokio runtime");
+        let runtime = runtime();
         let jwks = std::fs::read_to_string(oauth_fixtures().join("jwks.json")).expect("jwks.json");
         let jwks_url = runtime.block_on(serve_jwks(jwks));
         let token = StaticToken::named("fuzz", STATIC_TOKEN, Scopes::ALL).expect("a valid name");

@@ -46,11 +46,7 @@ struct Apps {
 fn apps() -> &'static Apps {
     static APPS: OnceLock<Apps> = OnceLock::new();
     APPS.get_or_init(|| {
-        let runtime = tokio::runtime::Builder::new_multi_thread()
-            .worker_threads(1)
-            .enable_all()
-            .build()
-            .expect("a tokio runtime");
+        let runtime = super::runtime();
         let app = |no_fast_path| {
             let no_settings = std::collections::BTreeMap::<String, String>::new();
             let config = toolpack::Config::from_pairs(&no_settings).expect("a config");
