@@ -259,6 +259,10 @@ server)"
 
 /// Serves streamable HTTP at `/mcp` (and `/healthz`) until Ctrl-C or SIGTERM; then stops
 /// accepting and lets calls in flight finish for up to `--shutdown-grace-ms`.
+/// How long the last answers get, once the calls in flight are done, to reach their
+/// clients' event streams before shutdown ends the sessions.
+const ANSWERS_IN_TRANSIT: Duration = Duration::from_millis(250);
+
 async fn serve_http(
     server: ToolpackServer,
     addr: SocketAddr,
@@ -306,6 +310,11 @@ async fn serve_http(
                     "toolpack-mcp: shutdown grace of {} ms elapsed with calls in flight",
                     grace.as_millis()
                 );
+            } else {
+                // A call counts as done when its tool returns; its answer then still goes
+                // from the session's worker to the event stream, which ending the sessions
+                // would close under it.
+                tokio::time::sleep(ANSWERS_IN_TRANSIT).await;
             }
             end_sessions();
             let _ = stopped_tx.send(());
