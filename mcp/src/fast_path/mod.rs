@@ -180,7 +180,8 @@ fn respond(id: &RequestId, result: Bytes) -> Response {
 }
 
 /// [`respond`] with a gzip-compressed body: the read's result and the message's end are
-/// compressed once, on the first such read, and only the head with `id` for each answer.
+/// compressed once for every view (at start-up, or on the first gzip read), and only the
+/// head with `id` for each answer.
 fn respond_gzipped(id: &RequestId, read: &SerialisedRead) -> Response {
     let Some(compressed) = compressed_reads::tail_of(read) else {
         return respond(id, read.result.clone());
