@@ -17,6 +17,7 @@
 //! ```
 
 mod add_a_tool;
+mod background;
 mod bench;
 mod bindings;
 mod codegen;

@@ -3,8 +3,7 @@
 //! A suite needs its tools installed first (`cargo xtask tools`); it names the missing
 //! ones instead of installing them.
 
-use std::os::unix::process::CommandExt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
@@ -12,6 +11,7 @@ use anyhow::{Context, Result, bail};
 use clap::ValueEnum;
 use xshell::{Shell, cmd};
 
+use crate::background::{Background, Priority};
 use crate::shell::section;
 use crate::tools::ToolName;
 
@@ -48,19 +48,26 @@ pub enum Suite {
 
 impl Suite {
     /// Every suite, in the order of a full run (`mcp` is in `rust`'s one test build).
-    /// The suites that need no release artifact come before `package`, whose build runs
-    /// in the background from the rust suite on and is the longest path of a full run.
+    /// `package`'s release build runs in the background from the rust suite on, beside the
+    /// suites that need no release artifact; the suites [`TOGETHER`] come after it.
     const ALL: &[Suite] = &[
         Self::Rust,
         Self::Conformance,
         Self::Browser,
-        Self::Kotlin,
         Self::Package,
+        Self::Kotlin,
         Self::CostGuard,
         Self::Python,
         Self::Node,
         Self::Install,
     ];
+
+    /// The suite's name on the command line.
+    fn name(self) -> String {
+        self.to_possible_value()
+            .map(|v| v.get_name().to_owned())
+            .unwrap_or_default()
+    }
 
     /// The tools this suite runs.
     fn needs(self) -> &'static [ToolName] {
@@ -117,12 +124,23 @@ pub fn run(sh: &Shell, suites: &[Suite]) -> Result<()> {
     let mut early_package = None;
     let package_early = suites.contains(&Suite::Rust) && suites.contains(&Suite::Package);
     let mut times = Vec::new();
-    for suite in suites {
+    let mut next = 0;
+    while let Some(suite) = suites.get(next) {
+        let together = suites[next..]
+            .iter()
+            .take_while(|s| TOGETHER.contains(s))
+            .count();
+        if together > 1 {
+            times.extend(run_together(sh, &suites[next..next + together])?);
+            next += together;
+            continue;
+        }
+        next += 1;
         let started = Instant::now();
         match suite {
             Suite::Rust => rust(sh, &mut || {
                 if package_early {
-                    early_package = Some(Background::start(sh, "package")?);
+                    early_package = Some(Background::start(sh, "package", Priority::Low)?);
                 }
                 Ok(())
             })?,
@@ -146,77 +164,32 @@ pub fn run(sh: &Shell, suites: &[Suite]) -> Result<()> {
     }
     section("every suite asked for passed; each one's time");
     for (suite, time) in times {
-        let name = suite.to_possible_value().map(|v| v.get_name().to_owned());
-        println!(
-            "{:<12} {:>6.0} s",
-            name.unwrap_or_default(),
-            time.as_secs_f64()
-        );
+        println!("{:<12} {:>6.0} s", suite.name(), time.as_secs_f64());
     }
     Ok(())
 }
 
-/// A suite running in a child `cargo xtask test SUITE` at low priority (`nice`), its
-/// output in `target/<suite>-suite.log`; [`Background::finish`] waits for it.
-struct Background {
-    child: Child,
-    log: PathBuf,
-    started: Instant,
-    /// Waited for: nothing left to stop.
-    done: bool,
-}
+/// The suites that run side by side when several of them come in a row: each keeps its
+/// files apart (its own virtual environment, npm project or Maven target), needs nothing
+/// another builds, and spends much of its time waiting (retry back-offs, subprocesses,
+/// loopback calls), so together they take little longer than the longest of them. The
+/// instruction counts of `cost-guard` are counts, not times: other work does not move them.
+const TOGETHER: &[Suite] = &[Suite::Kotlin, Suite::CostGuard, Suite::Python, Suite::Node];
 
-impl Drop for Background {
-    /// A run that fails before waiting for the suite stops it, and everything it started.
-    fn drop(&mut self) {
-        if !self.done {
-            let group = format!("-{}", self.child.id());
-            let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
-            let _ = self.child.wait();
-        }
-    }
-}
-
-impl Background {
-    fn start(sh: &Shell, suite: &str) -> Result<Self> {
-        let log = sh.current_dir().join(format!("target/{suite}-suite.log"));
-        let out = std::fs::File::create(&log)?;
-        // Its own process group, so a failed run stops it with every cargo under it.
-        let child = Command::new("nice")
-            .process_group(0)
-            .args(["-n", "15"])
-            .arg(std::env::current_exe()?)
-            .args(["test", suite])
-            .current_dir(sh.current_dir())
-            .stdin(Stdio::null())
-            .stdout(out.try_clone()?)
-            .stderr(out)
-            .spawn()
-            .with_context(|| format!("starting the {suite} suite in the background"))?;
-        println!(
-            "(the {suite} suite runs in the background from here: {})",
-            log.display()
-        );
-        Ok(Self {
-            child,
-            log,
-            started: Instant::now(),
-            done: false,
-        })
-    }
-
-    /// Waits for the suite, prints its output, and fails as it failed.
-    fn finish(mut self) -> Result<()> {
-        let status = self.child.wait()?;
-        self.done = true;
-        let elapsed = self.started.elapsed().as_secs_f64();
-        print!("{}", std::fs::read_to_string(&self.log).unwrap_or_default());
-        println!("(it ran in the background for {elapsed:.0} s)");
-        if !status.success() {
-            bail!("the suite in the background failed ({status})");
-        }
-        Ok(())
-    }
+/// Runs `suites` side by side, each in a child process with its own log, and prints each
+/// log once every suite before it in the list has finished; stops at the first failure.
+fn run_together(sh: &Shell, suites: &[Suite]) -> Result<Vec<(Suite, Duration)>> {
+    let names: Vec<String> = suites.iter().map(|s| s.name()).collect();
+    section(&format!("{}: side by side", names.join(", ")));
+    let running = suites
+        .iter()
+        .zip(&names)
+        .map(|(suite, name)| Ok((*suite, Background::start(sh, name, Priority::Normal)?)))
+        .collect::<Result<Vec<_>>>()?;
+    running
+        .into_iter()
+        .map(|(suite, background)| Ok((suite, background.finish()?)))
+        .collect()
 }
 
 /// What every suite runs with: one-shot builds (incremental data would only cost time and
@@ -333,7 +306,7 @@ fn python(sh: &Shell) -> Result<()> {
     let pip = venv.join("bin/pip");
     // The wheel with its framework extras, the frameworks pinned to the tested versions.
     let with_extras = format!("{}[langchain,openai-agents,pydantic-ai]", wheel.display());
-    cmd!(sh, "{pip} install -q {with_extras} pytest>=8,<10 mypy>=1.10,<3 mcp==2.3.0 opentelemetry-proto==1.45.2 langchain-core==1.8.3 openai-agents==0.24.0 pydantic-ai-slim==2.68.0").run()?;
+    cmd!(sh, "{pip} install -q {with_extras} pytest>=8,<10 pytest-xdist==3.8.0 mypy>=1.10,<3 mcp==2.3.0 opentelemetry-proto==1.45.2 langchain-core==1.8.3 openai-agents==0.24.0 pydantic-ai-slim==2.68.0").run()?;
 
     section("python: pytest against the installed package (every vector, async and sync)");
     crate::shell::helper_binaries(sh)?;
@@ -342,7 +315,9 @@ fn python(sh: &Shell) -> Result<()> {
     let tests = root.join("python/tests");
     // From outside the checkout, so `import toolpack_agents` can only mean the installed wheel.
     let outside = sh.push_dir(std::env::temp_dir());
-    cmd!(sh, "{python} -m pytest -q -p no:cacheprovider {tests}").run()?;
+    // Three workers, each with its own fake upstream: most of a vector's time is spent
+    // waiting (retry back-offs, timeouts), so three finish in about half the time of one.
+    cmd!(sh, "{python} -m pytest -q -p no:cacheprovider -n 3 {tests}").run()?;
 
     section("python: mypy --strict on the examples and the package, and the examples run");
     let examples = root.join("examples/python");

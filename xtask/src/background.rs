@@ -1,0 +1,98 @@
+//! A test suite in a child process (`cargo xtask test SUITE`), its output in a log file:
+//! how a full run overlaps the package suite's release build with the other suites, and
+//! runs the suites that mostly wait side by side.
+
+use std::os::unix::process::CommandExt;
+use std::path::PathBuf;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result, bail};
+use xshell::Shell;
+
+/// How much of the machine a suite in the background may take.
+#[derive(Clone, Copy)]
+pub enum Priority {
+    /// `nice -n 15`: only the cores the suites in the foreground leave idle.
+    Low,
+    /// As much as any other process.
+    Normal,
+}
+
+/// A suite running in a child `cargo xtask test SUITE`, its output in
+/// `target/<suite>-suite.log`; [`Background::finish`] waits for it.
+pub struct Background {
+    suite: String,
+    child: Child,
+    log: PathBuf,
+    started: Instant,
+    /// Waited for: nothing left to stop.
+    done: bool,
+}
+
+impl Drop for Background {
+    /// A run that fails before waiting for the suite stops it, and everything it started.
+    fn drop(&mut self) {
+        if !self.done {
+            let group = format!("-{}", self.child.id());
+            let _ = Command::new("kill").args(["-TERM", "--", &group]).status();
+            let _ = self.child.wait();
+        }
+    }
+}
+
+impl Background {
+    /// Starts `cargo xtask test {suite}` in its own process group.
+    pub fn start(sh: &Shell, suite: &str, priority: Priority) -> Result<Self> {
+        let log = sh.current_dir().join(format!("target/{suite}-suite.log"));
+        let out = std::fs::File::create(&log)?;
+        let niceness = match priority {
+            Priority::Low => "15",
+            Priority::Normal => "0",
+        };
+        // Its own process group, so a failed run stops it with every cargo under it.
+        let child = Command::new("nice")
+            .process_group(0)
+            .args(["-n", niceness])
+            .arg(std::env::current_exe()?)
+            .args(["test", suite])
+            .current_dir(sh.current_dir())
+            .stdin(Stdio::null())
+            .stdout(out.try_clone()?)
+            .stderr(out)
+            .spawn()
+            .with_context(|| format!("starting the {suite} suite in the background"))?;
+        println!(
+            "(the {suite} suite runs in the background from here: {})",
+            log.display()
+        );
+        Ok(Self {
+            suite: suite.to_owned(),
+            child,
+            log,
+            started: Instant::now(),
+            done: false,
+        })
+    }
+
+    /// Waits for the suite, prints its output, and fails as it failed; on success, how long
+    /// it ran.
+    pub fn finish(mut self) -> Result<Duration> {
+        let status = self.child.wait()?;
+        self.done = true;
+        let elapsed = self.started.elapsed();
+        print!("{}", std::fs::read_to_string(&self.log).unwrap_or_default());
+        println!(
+            "(the {} suite ran in the background for {:.0} s)",
+            self.suite,
+            elapsed.as_secs_f64()
+        );
+        if !status.success() {
+            bail!(
+                "the {} suite in the background failed ({status})",
+                self.suite
+            );
+        }
+        Ok(elapsed)
+    }
+}
