@@ -35,7 +35,7 @@ export interface JourneyPlanToolResponse {
 }
 
 /** Result or error code of `planJourney`. */
-export type PlanJourneyCode = "OK" | "VALIDATION_ERROR" | "DISAMBIGUATION_REQUIRED" | "RATE_LIMIT_EXCEEDED" | "UPSTREAM_TIMEOUT" | "UPSTREAM_ERROR" | "INTERNAL_ERROR"
+export type PlanJourneyCode = "OK" | "VALIDATION_ERROR" | "DISAMBIGUATION_REQUIRED" | "RATE_LIMIT_EXCEEDED" | "INVALID_API_KEY" | "UPSTREAM_TIMEOUT" | "UPSTREAM_ERROR" | "INTERNAL_ERROR"
 
 /** `JourneyOptionSummary`: one journey, with what an agent needs to describe it. */
 export interface JourneyOptionSummary {
@@ -73,6 +73,13 @@ export interface JourneyLegSummary {
   isDisrupted: boolean
   /** Disruption texts for this leg, without duplicates. */
   disruptions: string[]
+  /**
+   * Where the leg starts: the stop or place name TfL gives (e.g. "Bank Underground
+   * Station"), where a traveller boards; null when TfL gives none.
+   */
+  departurePoint: string | null
+  /** Where the leg ends: where a traveller gets off or changes; null when TfL gives none. */
+  arrivalPoint: string | null
 }
 
 /** `JourneyDisambiguationSuggestion`: one candidate place for an ambiguous location. */
@@ -142,6 +149,412 @@ export interface StationDisambiguationSuggestion {
   stationUniqueId: string
   /** The candidate's station name. */
   stationName: string
+}
+
+/** `LineStatusRequest`: which lines to report on. */
+export interface LineStatusRequest {
+  /**
+   * Line ids, at most 20: `central`, `elizabeth`, `liberty`, `dlr`, bus routes such as
+   * `25` or `n29`. Case does not matter. Give `lines` or `modes`, not both.
+   */
+  lines?: string[] | null
+  /**
+   * Modes, at most 10: `tube`, `dlr`, `overground`, `elizabeth-line`, `tram`, `bus`,
+   * `cable-car`, `river-bus`, … Neither `lines` nor `modes`: tube, elizabeth-line,
+   * overground, dlr and tram.
+   */
+  modes?: string[] | null
+  /** Only the lines without a good service now (default false). */
+  disruptedOnly?: boolean | null
+}
+
+/** `LineStatusResponse`: every field is always present (`null` when unused). */
+export interface LineStatusResponse {
+  /** Whether the statuses were retrieved. */
+  success: boolean
+  /** Machine-readable result or error code. */
+  code: TflCode
+  /** Human-readable summary. */
+  message: string
+  /** The lines, in TfL's order (success only; may be empty with `disruptedOnly`). */
+  lines: LineStatusLine[] | null
+  /** On `LINE_NOT_FOUND` and `MODE_NOT_FOUND`: the nearest known line ids or modes. */
+  suggestions: string[] | null
+}
+
+/**
+ * Result or error code of a live TfL tool. A code whose description starts with tool
+ * names belongs to those tools only.
+ */
+export type TflCode = "OK" | "VALIDATION_ERROR" | "LINE_NOT_FOUND" | "MODE_NOT_FOUND" | "STOP_NOT_FOUND" | "STATION_NOT_FOUND" | "BIKE_POINT_NOT_FOUND" | "DISAMBIGUATION_REQUIRED" | "RATE_LIMIT_EXCEEDED" | "INVALID_API_KEY" | "UPSTREAM_TIMEOUT" | "UPSTREAM_ERROR" | "INTERNAL_ERROR"
+
+/** One line and its statuses now. */
+export interface LineStatusLine {
+  /** TfL's line id, e.g. `central`, `elizabeth`, `windrush`, `25`. */
+  id: string
+  /** The line's name, e.g. `Central`, `Elizabeth line`, `Windrush`. */
+  name: string
+  /** Its mode, e.g. `tube`, `elizabeth-line`, `overground`, `bus`. */
+  mode: string
+  /**
+   * Whether every status that applies now is a good one (severity 10 "Good Service",
+   * 18 "No Issues" or 19 "Information").
+   */
+  goodService: boolean
+  /**
+   * TfL's statuses for the line (one, or several at once, such as "Severe Delays" and
+   * "Part Suspended").
+   */
+  statuses: LineStatusEntry[]
+}
+
+/** One status of a line. */
+export interface LineStatusEntry {
+  /**
+   * TfL's severity code, 0–20: 10 Good Service, 9 Minor Delays, 6 Severe Delays,
+   * 20 Service Closed, …
+   */
+  severity: number
+  /** TfL's name for the severity, as TfL sends it (e.g. "Minor Delays"). */
+  description: string
+  /** Why, in TfL's words (null for a good service). */
+  reason: string | null
+  /** Start of the period the status is valid for: UTC, ISO 8601 with `Z`. */
+  from: string | null
+  /** End of that period: UTC, ISO 8601 with `Z`. */
+  to: string | null
+  /** Whether the status applies now (a status without a validity period always does). */
+  isNow: boolean
+}
+
+/** `ArrivalsRequest`: the stop, and which of its arrivals. */
+export interface ArrivalsRequest {
+  /**
+   * A stop: a NaPTAN id (`940GZZLUOXC`, a bus stop's `490008660N`), a hub id (`HUBKGX`:
+   * every station and stop of the hub), or a name ("Oxford Circus"), resolved as
+   * `stationToilets` resolves names, then by TfL's stop search.
+   */
+  stop: string
+  /** Only these lines (ids such as `victoria`, `25`). */
+  lines?: string[] | null
+  /** Only arrivals heading this way: `inbound` or `outbound`. */
+  direction?: ArrivalDirection | null
+  /** Most arrivals in the answer: default 10, at most 50. */
+  limit?: number | null
+}
+
+/** TfL's direction of a vehicle. */
+export type ArrivalDirection = "inbound" | "outbound"
+
+/** `ArrivalsResponse`: every field is always present (`null` when unused). */
+export interface ArrivalsResponse {
+  /** Whether the arrivals were retrieved. */
+  success: boolean
+  /** Machine-readable result or error code. */
+  code: TflCode
+  /** Human-readable summary. */
+  message: string
+  /** The stop (success only). */
+  stop: ArrivalsStop | null
+  /** The next arrivals, soonest first (success only; may be empty). */
+  arrivals: Arrival[] | null
+  /**
+   * On `DISAMBIGUATION_REQUIRED`: the stops the name may mean; call again with one's
+   * `id` as `stop`.
+   */
+  stopDisambiguation: StopCandidate[] | null
+}
+
+/** The stop whose arrivals these are. */
+export interface ArrivalsStop {
+  /** Its id, e.g. `940GZZLUOXC` or `HUBKGX`. */
+  id: string
+  /** Its name, e.g. "Oxford Circus". */
+  name: string
+}
+
+/** One predicted arrival. */
+export interface Arrival {
+  /** Line id, e.g. `victoria`, `25`. */
+  lineId: string
+  /** Line name, e.g. "Victoria". */
+  lineName: string
+  /** The platform, e.g. "Southbound - Platform 3" (a bus stop's letter for buses). */
+  platform: string | null
+  /** `inbound` or `outbound`, when TfL says. */
+  direction: string | null
+  /** Where the vehicle terminates, e.g. "Brixton Underground Station". */
+  destination: string | null
+  /** TfL's "towards" text, e.g. "Brixton". */
+  towards: string | null
+  /** Where the vehicle is now, e.g. "At Warren Street". */
+  currentLocation: string | null
+  /** Seconds until it arrives, as TfL predicts. */
+  secondsToArrival: number
+  /** When it is expected: UTC, ISO 8601 with `Z`. */
+  expectedArrival: string | null
+  /** Its mode, e.g. `tube`, `bus`. */
+  mode: string | null
+  /** TfL's vehicle id (a train set number, a bus registration). */
+  vehicleId: string | null
+}
+
+/** One stop a name may mean, with what tells it apart from the others. */
+export interface StopCandidate {
+  /** Its id: call again with it as `stop`. */
+  id: string
+  /** Its name. */
+  name: string
+  /** Its modes, e.g. `tube`, `bus` (empty when TfL did not say). */
+  modes: string[]
+  /** Its line ids, e.g. `bakerloo` (empty when TfL did not say). */
+  lines: string[]
+}
+
+/** `StopSearchRequest`: stops by name, or near a point; give `query` or `lat`+`lon`. */
+export interface StopSearchRequest {
+  /** A stop or station name, e.g. "Bank" or "King's Cross". */
+  query?: string | null
+  /** Latitude of the point to search around, in degrees (WGS 84). */
+  lat?: number | null
+  /** Longitude of the point to search around, in degrees (WGS 84). */
+  lon?: number | null
+  /** Search radius around the point, in metres: default 300, at most 2,000. */
+  radius?: number | null
+  /** Only stops served by these modes, e.g. `tube`, `bus`, `dlr`. */
+  modes?: string[] | null
+  /** Most stops in the answer: default 10, at most 50. */
+  limit?: number | null
+}
+
+/** `StopSearchResponse`: every field is always present (`null` when unused). */
+export interface StopSearchResponse {
+  /** Whether the stops were retrieved. */
+  success: boolean
+  /** Machine-readable result or error code. */
+  code: TflCode
+  /** Human-readable summary. */
+  message: string
+  /**
+   * The stops: TfL's best matches first for a name, nearest first for a point
+   * (success only; may be empty for a point).
+   */
+  stops: StopSummary[] | null
+}
+
+/** One stop found. */
+export interface StopSummary {
+  /**
+   * Its NaPTAN or hub id, e.g. `940GZZLUBNK`, `HUBBAN`, `490007960P`: what `arrivals`
+   * takes as `stop`.
+   */
+  id: string
+  /** Its name. */
+  name: string
+  /** A bus stop's indicator, e.g. "Stop P" (which side of the road), when TfL gives one. */
+  indicator: string | null
+  /** The hub it belongs to, e.g. `HUBBAN`. */
+  hubId: string | null
+  /** Its ICS id (what the Journey Planner takes as `from`/`to`). */
+  icsId: string | null
+  /** Its modes. */
+  modes: string[]
+  /** Its line ids (only near a point: TfL's search by name does not list them). */
+  lines: string[]
+  /** Its fare zone, e.g. "1" or "2+3", when TfL gives one. */
+  zone: string | null
+  /** Latitude, degrees. */
+  lat: number | null
+  /** Longitude, degrees. */
+  lon: number | null
+  /** Metres from the point searched around (null for a name). */
+  distance: number | null
+}
+
+/**
+ * `BikePointsRequest`: bike points near a point, by name, or by id; give exactly one of
+ * `lat`+`lon`, `query` and `ids`.
+ */
+export interface BikePointsRequest {
+  /** Latitude of the point to search around, in degrees (WGS 84). */
+  lat?: number | null
+  /** Longitude of the point to search around, in degrees (WGS 84). */
+  lon?: number | null
+  /** Search radius around the point, in metres: default 500, at most 2,000. */
+  radius?: number | null
+  /**
+   * Words of a bike point's name, e.g. "Clerkenwell" or "St. Chad's": every word must
+   * appear in the name, in any case.
+   */
+  query?: string | null
+  /** Bike point ids, e.g. `BikePoints_1`; at most 50. */
+  ids?: string[] | null
+  /** Keep only bike points with at least this many bikes (standard and e-bikes). */
+  minBikes?: number | null
+  /** Keep only bike points with at least this many e-bikes. */
+  minEBikes?: number | null
+  /** Keep only bike points with at least this many empty docks (to return a bike). */
+  minDocks?: number | null
+  /** Most bike points in the answer: default 10, at most 50. */
+  limit?: number | null
+}
+
+/** `BikePointsResponse`: every field is always present (`null` when unused). */
+export interface BikePointsResponse {
+  /** Whether the bike points were retrieved. */
+  success: boolean
+  /** Machine-readable result or error code. */
+  code: TflCode
+  /** Human-readable summary. */
+  message: string
+  /**
+   * The bike points: nearest first for a point, by name for a query, in the order asked
+   * for ids (success only; may be empty).
+   */
+  bikePoints: BikePoint[] | null
+}
+
+/** One Santander Cycles docking station. */
+export interface BikePoint {
+  /** TfL's id, e.g. `BikePoints_1`. */
+  id: string
+  /** Its name, e.g. "River Street , Clerkenwell". */
+  name: string
+  /** Latitude, degrees. */
+  lat: number
+  /** Longitude, degrees. */
+  lon: number
+  /** Metres from the point searched around (null for a query or ids). */
+  distance: number | null
+  /** Bikes docked: standard and e-bikes. */
+  bikes: number
+  /** Standard bikes docked. */
+  standardBikes: number
+  /** E-bikes docked. */
+  eBikes: number
+  /** Empty docks, where a bike can be returned. */
+  emptyDocks: number
+  /** Docks in all. */
+  docks: number
+  /** Docks neither holding a bike nor free: docks − bikes − empty docks (at least 0). */
+  brokenDocks: number
+  /**
+   * False when the station is locked, not installed or temporary: its counts may be
+   * stale, and it may not release or take bikes.
+   */
+  available: boolean
+  /** When TfL last updated the counts: UTC, ISO 8601 with `Z` (null when TfL gives none). */
+  updated: string | null
+}
+
+/** `LineRouteRequest`: one line, one direction, one kind of service. */
+export interface LineRouteRequest {
+  /** A line id: `central`, `elizabeth`, `mildmay`, `dlr`, a bus route such as `25`. */
+  line: string
+  /** `outbound` (the default) or `inbound`. */
+  direction?: RouteDirection | null
+  /** `Regular` (the default) or `Night` (the Night Tube and night buses). */
+  serviceType?: ServiceType | null
+}
+
+/** Which way along a line. */
+export type RouteDirection = "outbound" | "inbound"
+
+/** Which timetable. */
+export type ServiceType = "Regular" | "Night"
+
+/** `LineRouteResponse`: every field is always present (`null` when unused). */
+export interface LineRouteResponse {
+  /** Whether the routes were retrieved. */
+  success: boolean
+  /** Machine-readable result or error code. */
+  code: TflCode
+  /** Human-readable summary. */
+  message: string
+  /** The line (success only). */
+  line: RouteLine | null
+  /**
+   * One route per branch, in TfL's order (success only; empty when the line has no
+   * service of this type in this direction).
+   */
+  routes: RouteBranch[] | null
+  /** On `LINE_NOT_FOUND`: the nearest known line ids. */
+  suggestions: string[] | null
+}
+
+/** A line's id and name. */
+export interface RouteLine {
+  /** TfL's line id. */
+  id: string
+  /** The line's name, e.g. "Central". */
+  name: string
+}
+
+/** One branch of a line (one route), its stops in order. */
+export interface RouteBranch {
+  /**
+   * TfL's name for the branch, e.g. "West Ruislip Underground Station - Epping
+   * Underground Station".
+   */
+  name: string
+  /** Its stops, first to last. */
+  stops: RouteStop[]
+}
+
+/** A stop on a route. */
+export interface RouteStop {
+  /** Its NaPTAN id, e.g. `940GZZLUOXC`. */
+  id: string
+  /**
+   * Its name, e.g. "Oxford Circus Underground Station" (the id when TfL names it
+   * nowhere in the answer).
+   */
+  name: string
+}
+
+/** `LiftOutagesRequest`: every station, or one. */
+export interface LiftOutagesRequest {
+  /**
+   * A station, as `stationToilets` takes it: a name as a person writes it ("Wembley
+   * Park", "King's Cross") or a station id (`940GZZLUWYP`, `910GSHENFLD`, `HUBKGX`).
+   * Absent: every station with a lift out of service.
+   */
+  station?: string | null
+}
+
+/** `LiftOutagesResponse`: every field is always present (`null` when unused). */
+export interface LiftOutagesResponse {
+  /** Whether the outages were retrieved. */
+  success: boolean
+  /** Machine-readable result or error code. */
+  code: TflCode
+  /** Human-readable summary. */
+  message: string
+  /**
+   * The stations with a lift out of service, by station name (success only; empty when
+   * every lift works).
+   */
+  outages: LiftOutage[] | null
+  /**
+   * On `DISAMBIGUATION_REQUIRED`: the stations the name matches; call again with one's
+   * `stationUniqueId`.
+   */
+  stationDisambiguation: StationDisambiguationSuggestion[] | null
+}
+
+/** The lifts out of service at one station. */
+export interface LiftOutage {
+  /** TfL's station id: a hub (`HUB…`), tube (`940G…`) or rail (`910G…`) station id. */
+  stationId: string
+  /** The station's name from TfL's station data (the id when the data does not list it). */
+  stationName: string
+  /** The ids of the lifts out of service. */
+  lifts: string[]
+  /**
+   * TfL's message, e.g. "No Step free access - Lift between street and platform is
+   * out of service".
+   */
+  message: string
 }
 
 /** `geocode_address` arguments. */
@@ -1811,7 +2224,7 @@ export declare class ToolpackError extends Error {
 }
 
 /** Every tool of the catalog, in catalog order. */
-export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram"]
+export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram"]
 
 /** The toolpack client: one async method per catalog tool, plus `call` and `tools`. */
 export declare class Toolpack {
@@ -1847,6 +2260,42 @@ export declare class Toolpack {
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   stationToilets(args: StationToiletLookupRequest): Promise<StationToiletToolResponse>
+  /**
+   * Whether London's lines are running now (TfL): for each line its id, name, mode, goodService, and TfL's statuses with severity (0-20; 10 is Good Service), description (e.g. "Minor Delays"), reason and validity period (UTC). Give `lines` (ids such as central, elizabeth, liberty, or bus routes such as 25), or `modes` (tube, dlr, overground, elizabeth-line, tram, bus, ...); neither means tube, elizabeth-line, overground, dlr and tram. disruptedOnly=true keeps the lines without a good service. An unknown line answers LINE_NOT_FOUND, an unknown mode MODE_NOT_FOUND, each with the nearest `suggestions`; the London Overground is now six lines (liberty, lioness, mildmay, suffragette, weaver, windrush).
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  lineStatus(args: LineStatusRequest): Promise<LineStatusResponse>
+  /**
+   * The next trains, trams and buses at a London stop (TfL live predictions), soonest first: line, platform, direction, destination, towards, where the vehicle is now, seconds to arrival and the expected time (UTC). `stop` is a NaPTAN id (940GZZLUOXC, a bus stop such as 490008660N), a hub id (HUBKGX: all its stations and stops), or a name ("Oxford Circus"). Optional `lines` (ids), `direction` (inbound or outbound) and `limit` (default 10, at most 50). A name that matches several stops answers DISAMBIGUATION_REQUIRED with stopDisambiguation candidates (id, name, modes, lines): call again with the chosen id.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  arrivals(args: ArrivalsRequest): Promise<ArrivalsResponse>
+  /**
+   * London stops and stations (TfL) by name (`query`, e.g. "Bank") or near a point (`lat`/`lon`, within `radius` metres: default 300, at most 2000, nearest first). Optional `modes` (tube, bus, dlr, ...) and `limit` (default 10, at most 50). Each stop has its id (what `arrivals` takes), name, bus stop indicator, hub id, ICS id, modes, lines (near a point), zone, lat, lon and distance. A name that matches nothing answers STOP_NOT_FOUND.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  stopSearch(args: StopSearchRequest): Promise<StopSearchResponse>
+  /**
+   * Santander Cycles docking stations in London (TfL) with bikes, e-bikes and free docks now. Give `lat`/`lon` (nearest first, within `radius` metres, default 500, at most 2000), or `query` (words of the station name, e.g. "Clerkenwell"), or `ids` (e.g. BikePoints_1). minBikes, minEBikes and minDocks keep the stations with enough bikes or free docks; limit caps the list (default 10, at most 50). Each station has id, name, lat, lon, distance, bikes, standardBikes, eBikes, emptyDocks, docks, brokenDocks, available (false when locked, not installed or temporary) and updated (UTC). An unknown id or a name that matches no station answers BIKE_POINT_NOT_FOUND.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  bikePoints(args: BikePointsRequest): Promise<BikePointsResponse>
+  /**
+   * The stops of a London line in order (TfL), one route per branch: e.g. the Central line's West Ruislip and Ealing Broadway branches. Give `line` (an id such as central, elizabeth, mildmay, dlr, or a bus route such as 25), `direction` (outbound, the default, or inbound) and `serviceType` (Regular, the default, or Night). Each route has a name and its stops with NaPTAN id and name. An unknown line answers LINE_NOT_FOUND with the nearest `suggestions`.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  lineRoute(args: LineRouteRequest): Promise<LineRouteResponse>
+  /**
+   * The lifts out of service at London stations now (TfL): for each station its id, its name, the ids of the lifts out of service and TfL's message (e.g. "No Step free access"). Give `station` (a name such as "Wembley Park", or an id such as 940GZZLUWYP) for one station; without it, every station with a lift out of service. A name that matches several stations answers DISAMBIGUATION_REQUIRED with stationDisambiguation candidates: call again with the chosen stationUniqueId. An empty list means every lift TfL reports on works.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  liftOutages(args: LiftOutagesRequest): Promise<LiftOutagesResponse>
   /**
    * Forward geocoding with Digitransit (Pelias): turns an address, place or stop name in Finland into coordinates. Returns up to `size` results (default 10, at most 40; a larger size is clamped and marked `truncated`), best first: by confidence (0..1), then, among results within 0.01 of each other, nearest to `focus` {lat, lon} when given, then by name. Each result has name, coordinates, confidence, type (address|poi|stop), label, address, and for stops the OTP `stopId` that get_departures accepts. `language` fi|sv|en (default en) localises names. `layers` (at most 8) narrows the search, e.g. ["address"] or ["stop","station"]. No match is the error geocode-no-results. Needs DIGITRANSIT_API_KEY.
    *

@@ -32,6 +32,18 @@ macro_rules! with_every_tool {
                 $crate::tfl::JourneyPlanRequest => $crate::tfl::JourneyPlanToolResponse;
             "tfl" station_toilets: $crate::tfl::StationToilets,
                 $crate::tfl::StationToiletLookupRequest => $crate::tfl::StationToiletToolResponse;
+            "tfl" line_status: $crate::tfl::LineStatus,
+                $crate::tfl::LineStatusRequest => $crate::tfl::LineStatusResponse;
+            "tfl" arrivals: $crate::tfl::Arrivals,
+                $crate::tfl::ArrivalsRequest => $crate::tfl::ArrivalsResponse;
+            "tfl" stop_search: $crate::tfl::StopSearch,
+                $crate::tfl::StopSearchRequest => $crate::tfl::StopSearchResponse;
+            "tfl" bike_points: $crate::tfl::BikePoints,
+                $crate::tfl::BikePointsRequest => $crate::tfl::BikePointsResponse;
+            "tfl" line_route: $crate::tfl::LineRoute,
+                $crate::tfl::LineRouteRequest => $crate::tfl::LineRouteResponse;
+            "tfl" lift_outages: $crate::tfl::LiftOutages,
+                $crate::tfl::LiftOutagesRequest => $crate::tfl::LiftOutagesResponse;
             "digitransit" geocode_address: $crate::digitransit::GeocodeAddress,
                 $crate::digitransit::GeocodeAddressRequest => $crate::digitransit::GeocodeAddressResult;
             "digitransit" reverse_geocode: $crate::digitransit::ReverseGeocode,

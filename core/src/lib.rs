@@ -46,8 +46,12 @@ mod family_state;
 #[cfg(any(test, feature = "fuzzing"))]
 #[doc(hidden)]
 pub mod fuzzing;
+#[cfg_attr(not(any(feature = "tfl", feature = "digitransit")), allow(dead_code))]
+mod geo;
 pub mod http;
 pub mod icons;
+#[cfg_attr(not(any(feature = "tfl", feature = "loko")), allow(dead_code))]
+mod nearest;
 mod rate_limit;
 pub mod report;
 pub mod schema;

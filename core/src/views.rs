@@ -43,7 +43,7 @@ const SDK: &str = include_str!("../data/views/sdk.js");
 /// The style every view shares.
 const STYLE: &str = include_str!("../data/views/views.css");
 
-static VIEWS: [View; 4] = [
+static VIEWS: [View; 6] = [
     View::new(
         "ui://toolpack/journey",
         "journey",
@@ -80,6 +80,25 @@ static VIEWS: [View; 4] = [
          the stations to choose from when a name fits several.",
         &["stationToilets"],
         include_str!("../data/views/toilets.js"),
+    ),
+    View::new(
+        "ui://toolpack/lines",
+        "lines",
+        "Line status",
+        "Each line in its colour with TfL's status and reason, the worst first; the lines \
+         with a good service folded into one row when others are disrupted.",
+        &["lineStatus"],
+        include_str!("../data/views/lines.js"),
+    ),
+    View::new(
+        "ui://toolpack/arrivals",
+        "arrivals",
+        "Arrivals board",
+        "The stop's next arrivals: platform, line, destination, minutes and the London time; \
+         refreshes through the host; for a name that fits several stops, the stops to choose \
+         from.",
+        &["arrivals"],
+        include_str!("../data/views/arrivals.js"),
     ),
 ];
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict
 
 #: Every tool of the catalog, in catalog order.
-TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram",)
+TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram",)
 
 #: `JourneyPlanRequest`: where from, where to, and whether the route must be step-free.
 JourneyPlanRequest = TypedDict("JourneyPlanRequest", {"from": str, "to": str, "needAccessibleRoute": NotRequired[bool | None]})
 
 
 #: Result or error code of `planJourney`.
-PlanJourneyCode = Literal["OK", "VALIDATION_ERROR", "DISAMBIGUATION_REQUIRED", "RATE_LIMIT_EXCEEDED", "UPSTREAM_TIMEOUT", "UPSTREAM_ERROR", "INTERNAL_ERROR"]
+PlanJourneyCode = Literal["OK", "VALIDATION_ERROR", "DISAMBIGUATION_REQUIRED", "RATE_LIMIT_EXCEEDED", "INVALID_API_KEY", "UPSTREAM_TIMEOUT", "UPSTREAM_ERROR", "INTERNAL_ERROR"]
 
 
 class JourneyLegSummary(TypedDict):
@@ -34,6 +34,13 @@ class JourneyLegSummary(TypedDict):
     """Whether TfL flags the leg as disrupted."""
     disruptions: list[str]
     """Disruption texts for this leg, without duplicates."""
+    departurePoint: str | None
+    """
+    Where the leg starts: the stop or place name TfL gives (e.g. "Bank Underground
+    Station"), where a traveller boards; null when TfL gives none.
+    """
+    arrivalPoint: str | None
+    """Where the leg ends: where a traveller gets off or changes; null when TfL gives none."""
 
 
 class JourneyOptionSummary(TypedDict):
@@ -138,6 +145,398 @@ class StationToiletToolResponse(TypedDict):
     """Toilets at the station (success only; may be empty)."""
     stationDisambiguation: list[StationDisambiguationSuggestion] | None
     """Candidate stations when the name was ambiguous."""
+
+
+class LineStatusRequest(TypedDict):
+    """`LineStatusRequest`: which lines to report on."""
+    lines: NotRequired[list[str] | None]
+    """
+    Line ids, at most 20: `central`, `elizabeth`, `liberty`, `dlr`, bus routes such as
+    `25` or `n29`. Case does not matter. Give `lines` or `modes`, not both.
+    """
+    modes: NotRequired[list[str] | None]
+    """
+    Modes, at most 10: `tube`, `dlr`, `overground`, `elizabeth-line`, `tram`, `bus`,
+    `cable-car`, `river-bus`, … Neither `lines` nor `modes`: tube, elizabeth-line,
+    overground, dlr and tram.
+    """
+    disruptedOnly: NotRequired[bool | None]
+    """Only the lines without a good service now (default false)."""
+
+
+#: Result or error code of a live TfL tool. A code whose description starts with tool
+TflCode = Literal["OK", "VALIDATION_ERROR", "LINE_NOT_FOUND", "MODE_NOT_FOUND", "STOP_NOT_FOUND", "STATION_NOT_FOUND", "BIKE_POINT_NOT_FOUND", "DISAMBIGUATION_REQUIRED", "RATE_LIMIT_EXCEEDED", "INVALID_API_KEY", "UPSTREAM_TIMEOUT", "UPSTREAM_ERROR", "INTERNAL_ERROR"]
+
+
+#: One status of a line.
+LineStatusEntry = TypedDict("LineStatusEntry", {"severity": int, "description": str, "reason": str | None, "from": str | None, "to": str | None, "isNow": bool})
+
+
+class LineStatusLine(TypedDict):
+    """One line and its statuses now."""
+    id: str
+    """TfL's line id, e.g. `central`, `elizabeth`, `windrush`, `25`."""
+    name: str
+    """The line's name, e.g. `Central`, `Elizabeth line`, `Windrush`."""
+    mode: str
+    """Its mode, e.g. `tube`, `elizabeth-line`, `overground`, `bus`."""
+    goodService: bool
+    """
+    Whether every status that applies now is a good one (severity 10 "Good Service",
+    18 "No Issues" or 19 "Information").
+    """
+    statuses: list[LineStatusEntry]
+    """
+    TfL's statuses for the line (one, or several at once, such as "Severe Delays" and
+    "Part Suspended").
+    """
+
+
+class LineStatusResponse(TypedDict):
+    """`LineStatusResponse`: every field is always present (`null` when unused)."""
+    success: bool
+    """Whether the statuses were retrieved."""
+    code: TflCode
+    """Machine-readable result or error code."""
+    message: str
+    """Human-readable summary."""
+    lines: list[LineStatusLine] | None
+    """The lines, in TfL's order (success only; may be empty with `disruptedOnly`)."""
+    suggestions: list[str] | None
+    """On `LINE_NOT_FOUND` and `MODE_NOT_FOUND`: the nearest known line ids or modes."""
+
+
+#: TfL's direction of a vehicle.
+ArrivalDirection = Literal["inbound", "outbound"]
+
+
+class ArrivalsRequest(TypedDict):
+    """`ArrivalsRequest`: the stop, and which of its arrivals."""
+    stop: str
+    """
+    A stop: a NaPTAN id (`940GZZLUOXC`, a bus stop's `490008660N`), a hub id (`HUBKGX`:
+    every station and stop of the hub), or a name ("Oxford Circus"), resolved as
+    `stationToilets` resolves names, then by TfL's stop search.
+    """
+    lines: NotRequired[list[str] | None]
+    """Only these lines (ids such as `victoria`, `25`)."""
+    direction: NotRequired[ArrivalDirection | None]
+    """Only arrivals heading this way: `inbound` or `outbound`."""
+    limit: NotRequired[int | None]
+    """Most arrivals in the answer: default 10, at most 50."""
+
+
+class ArrivalsStop(TypedDict):
+    """The stop whose arrivals these are."""
+    id: str
+    """Its id, e.g. `940GZZLUOXC` or `HUBKGX`."""
+    name: str
+    """Its name, e.g. "Oxford Circus"."""
+
+
+class Arrival(TypedDict):
+    """One predicted arrival."""
+    lineId: str
+    """Line id, e.g. `victoria`, `25`."""
+    lineName: str
+    """Line name, e.g. "Victoria"."""
+    platform: str | None
+    """The platform, e.g. "Southbound - Platform 3" (a bus stop's letter for buses)."""
+    direction: str | None
+    """`inbound` or `outbound`, when TfL says."""
+    destination: str | None
+    """Where the vehicle terminates, e.g. "Brixton Underground Station"."""
+    towards: str | None
+    """TfL's "towards" text, e.g. "Brixton"."""
+    currentLocation: str | None
+    """Where the vehicle is now, e.g. "At Warren Street"."""
+    secondsToArrival: int
+    """Seconds until it arrives, as TfL predicts."""
+    expectedArrival: str | None
+    """When it is expected: UTC, ISO 8601 with `Z`."""
+    mode: str | None
+    """Its mode, e.g. `tube`, `bus`."""
+    vehicleId: str | None
+    """TfL's vehicle id (a train set number, a bus registration)."""
+
+
+class StopCandidate(TypedDict):
+    """One stop a name may mean, with what tells it apart from the others."""
+    id: str
+    """Its id: call again with it as `stop`."""
+    name: str
+    """Its name."""
+    modes: list[str]
+    """Its modes, e.g. `tube`, `bus` (empty when TfL did not say)."""
+    lines: list[str]
+    """Its line ids, e.g. `bakerloo` (empty when TfL did not say)."""
+
+
+class ArrivalsResponse(TypedDict):
+    """`ArrivalsResponse`: every field is always present (`null` when unused)."""
+    success: bool
+    """Whether the arrivals were retrieved."""
+    code: TflCode
+    """Machine-readable result or error code."""
+    message: str
+    """Human-readable summary."""
+    stop: ArrivalsStop | None
+    """The stop (success only)."""
+    arrivals: list[Arrival] | None
+    """The next arrivals, soonest first (success only; may be empty)."""
+    stopDisambiguation: list[StopCandidate] | None
+    """
+    On `DISAMBIGUATION_REQUIRED`: the stops the name may mean; call again with one's
+    `id` as `stop`.
+    """
+
+
+class StopSearchRequest(TypedDict):
+    """`StopSearchRequest`: stops by name, or near a point; give `query` or `lat`+`lon`."""
+    query: NotRequired[str | None]
+    """A stop or station name, e.g. "Bank" or "King's Cross"."""
+    lat: NotRequired[float | None]
+    """Latitude of the point to search around, in degrees (WGS 84)."""
+    lon: NotRequired[float | None]
+    """Longitude of the point to search around, in degrees (WGS 84)."""
+    radius: NotRequired[int | None]
+    """Search radius around the point, in metres: default 300, at most 2,000."""
+    modes: NotRequired[list[str] | None]
+    """Only stops served by these modes, e.g. `tube`, `bus`, `dlr`."""
+    limit: NotRequired[int | None]
+    """Most stops in the answer: default 10, at most 50."""
+
+
+class StopSummary(TypedDict):
+    """One stop found."""
+    id: str
+    """
+    Its NaPTAN or hub id, e.g. `940GZZLUBNK`, `HUBBAN`, `490007960P`: what `arrivals`
+    takes as `stop`.
+    """
+    name: str
+    """Its name."""
+    indicator: str | None
+    """A bus stop's indicator, e.g. "Stop P" (which side of the road), when TfL gives one."""
+    hubId: str | None
+    """The hub it belongs to, e.g. `HUBBAN`."""
+    icsId: str | None
+    """Its ICS id (what the Journey Planner takes as `from`/`to`)."""
+    modes: list[str]
+    """Its modes."""
+    lines: list[str]
+    """Its line ids (only near a point: TfL's search by name does not list them)."""
+    zone: str | None
+    """Its fare zone, e.g. "1" or "2+3", when TfL gives one."""
+    lat: float | None
+    """Latitude, degrees."""
+    lon: float | None
+    """Longitude, degrees."""
+    distance: int | None
+    """Metres from the point searched around (null for a name)."""
+
+
+class StopSearchResponse(TypedDict):
+    """`StopSearchResponse`: every field is always present (`null` when unused)."""
+    success: bool
+    """Whether the stops were retrieved."""
+    code: TflCode
+    """Machine-readable result or error code."""
+    message: str
+    """Human-readable summary."""
+    stops: list[StopSummary] | None
+    """
+    The stops: TfL's best matches first for a name, nearest first for a point
+    (success only; may be empty for a point).
+    """
+
+
+class BikePointsRequest(TypedDict):
+    """
+    `BikePointsRequest`: bike points near a point, by name, or by id; give exactly one of
+    `lat`+`lon`, `query` and `ids`.
+    """
+    lat: NotRequired[float | None]
+    """Latitude of the point to search around, in degrees (WGS 84)."""
+    lon: NotRequired[float | None]
+    """Longitude of the point to search around, in degrees (WGS 84)."""
+    radius: NotRequired[int | None]
+    """Search radius around the point, in metres: default 500, at most 2,000."""
+    query: NotRequired[str | None]
+    """
+    Words of a bike point's name, e.g. "Clerkenwell" or "St. Chad's": every word must
+    appear in the name, in any case.
+    """
+    ids: NotRequired[list[str] | None]
+    """Bike point ids, e.g. `BikePoints_1`; at most 50."""
+    minBikes: NotRequired[int | None]
+    """Keep only bike points with at least this many bikes (standard and e-bikes)."""
+    minEBikes: NotRequired[int | None]
+    """Keep only bike points with at least this many e-bikes."""
+    minDocks: NotRequired[int | None]
+    """Keep only bike points with at least this many empty docks (to return a bike)."""
+    limit: NotRequired[int | None]
+    """Most bike points in the answer: default 10, at most 50."""
+
+
+class BikePoint(TypedDict):
+    """One Santander Cycles docking station."""
+    id: str
+    """TfL's id, e.g. `BikePoints_1`."""
+    name: str
+    """Its name, e.g. "River Street , Clerkenwell"."""
+    lat: float
+    """Latitude, degrees."""
+    lon: float
+    """Longitude, degrees."""
+    distance: int | None
+    """Metres from the point searched around (null for a query or ids)."""
+    bikes: int
+    """Bikes docked: standard and e-bikes."""
+    standardBikes: int
+    """Standard bikes docked."""
+    eBikes: int
+    """E-bikes docked."""
+    emptyDocks: int
+    """Empty docks, where a bike can be returned."""
+    docks: int
+    """Docks in all."""
+    brokenDocks: int
+    """Docks neither holding a bike nor free: docks − bikes − empty docks (at least 0)."""
+    available: bool
+    """
+    False when the station is locked, not installed or temporary: its counts may be
+    stale, and it may not release or take bikes.
+    """
+    updated: str | None
+    """When TfL last updated the counts: UTC, ISO 8601 with `Z` (null when TfL gives none)."""
+
+
+class BikePointsResponse(TypedDict):
+    """`BikePointsResponse`: every field is always present (`null` when unused)."""
+    success: bool
+    """Whether the bike points were retrieved."""
+    code: TflCode
+    """Machine-readable result or error code."""
+    message: str
+    """Human-readable summary."""
+    bikePoints: list[BikePoint] | None
+    """
+    The bike points: nearest first for a point, by name for a query, in the order asked
+    for ids (success only; may be empty).
+    """
+
+
+#: Which way along a line.
+RouteDirection = Literal["outbound", "inbound"]
+
+
+#: Which timetable.
+ServiceType = Literal["Regular", "Night"]
+
+
+class LineRouteRequest(TypedDict):
+    """`LineRouteRequest`: one line, one direction, one kind of service."""
+    line: str
+    """A line id: `central`, `elizabeth`, `mildmay`, `dlr`, a bus route such as `25`."""
+    direction: NotRequired[RouteDirection | None]
+    """`outbound` (the default) or `inbound`."""
+    serviceType: NotRequired[ServiceType | None]
+    """`Regular` (the default) or `Night` (the Night Tube and night buses)."""
+
+
+class RouteLine(TypedDict):
+    """A line's id and name."""
+    id: str
+    """TfL's line id."""
+    name: str
+    """The line's name, e.g. "Central"."""
+
+
+class RouteStop(TypedDict):
+    """A stop on a route."""
+    id: str
+    """Its NaPTAN id, e.g. `940GZZLUOXC`."""
+    name: str
+    """
+    Its name, e.g. "Oxford Circus Underground Station" (the id when TfL names it
+    nowhere in the answer).
+    """
+
+
+class RouteBranch(TypedDict):
+    """One branch of a line (one route), its stops in order."""
+    name: str
+    """
+    TfL's name for the branch, e.g. "West Ruislip Underground Station - Epping
+    Underground Station".
+    """
+    stops: list[RouteStop]
+    """Its stops, first to last."""
+
+
+class LineRouteResponse(TypedDict):
+    """`LineRouteResponse`: every field is always present (`null` when unused)."""
+    success: bool
+    """Whether the routes were retrieved."""
+    code: TflCode
+    """Machine-readable result or error code."""
+    message: str
+    """Human-readable summary."""
+    line: RouteLine | None
+    """The line (success only)."""
+    routes: list[RouteBranch] | None
+    """
+    One route per branch, in TfL's order (success only; empty when the line has no
+    service of this type in this direction).
+    """
+    suggestions: list[str] | None
+    """On `LINE_NOT_FOUND`: the nearest known line ids."""
+
+
+class LiftOutagesRequest(TypedDict):
+    """`LiftOutagesRequest`: every station, or one."""
+    station: NotRequired[str | None]
+    """
+    A station, as `stationToilets` takes it: a name as a person writes it ("Wembley
+    Park", "King's Cross") or a station id (`940GZZLUWYP`, `910GSHENFLD`, `HUBKGX`).
+    Absent: every station with a lift out of service.
+    """
+
+
+class LiftOutage(TypedDict):
+    """The lifts out of service at one station."""
+    stationId: str
+    """TfL's station id: a hub (`HUB…`), tube (`940G…`) or rail (`910G…`) station id."""
+    stationName: str
+    """The station's name from TfL's station data (the id when the data does not list it)."""
+    lifts: list[str]
+    """The ids of the lifts out of service."""
+    message: str
+    """
+    TfL's message, e.g. "No Step free access - Lift between street and platform is
+    out of service".
+    """
+
+
+class LiftOutagesResponse(TypedDict):
+    """`LiftOutagesResponse`: every field is always present (`null` when unused)."""
+    success: bool
+    """Whether the outages were retrieved."""
+    code: TflCode
+    """Machine-readable result or error code."""
+    message: str
+    """Human-readable summary."""
+    outages: list[LiftOutage] | None
+    """
+    The stations with a lift out of service, by station name (success only; empty when
+    every lift works).
+    """
+    stationDisambiguation: list[StationDisambiguationSuggestion] | None
+    """
+    On `DISAMBIGUATION_REQUIRED`: the stations the name matches; call again with one's
+    `stationUniqueId`.
+    """
 
 
 #: The language of names, labels and headsigns.
@@ -1735,6 +2134,110 @@ class AsyncTools:
         arguments["stationName"] = station_name
         return await self._typed("stationToilets", arguments)  # type: ignore[no-any-return]
 
+    async def line_status(self, *, lines: list[str] | None = None, modes: list[str] | None = None, disrupted_only: bool | None = None) -> LineStatusResponse:
+        """
+        Whether London's lines are running now (TfL): for each line its id, name, mode, goodService, and TfL's statuses with severity (0-20; 10 is Good Service), description (e.g. "Minor Delays"), reason and validity period (UTC). Give `lines` (ids such as central, elizabeth, liberty, or bus routes such as 25), or `modes` (tube, dlr, overground, elizabeth-line, tram, bus, ...); neither means tube, elizabeth-line, overground, dlr and tram. disruptedOnly=true keeps the lines without a good service. An unknown line answers LINE_NOT_FOUND, an unknown mode MODE_NOT_FOUND, each with the nearest `suggestions`; the London Overground is now six lines (liberty, lioness, mildmay, suffragette, weaver, windrush).
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if lines is not None:
+            arguments["lines"] = lines
+        if modes is not None:
+            arguments["modes"] = modes
+        if disrupted_only is not None:
+            arguments["disruptedOnly"] = disrupted_only
+        return await self._typed("lineStatus", arguments)  # type: ignore[no-any-return]
+
+    async def arrivals(self, *, stop: str, lines: list[str] | None = None, direction: ArrivalDirection | None = None, limit: int | None = None) -> ArrivalsResponse:
+        """
+        The next trains, trams and buses at a London stop (TfL live predictions), soonest first: line, platform, direction, destination, towards, where the vehicle is now, seconds to arrival and the expected time (UTC). `stop` is a NaPTAN id (940GZZLUOXC, a bus stop such as 490008660N), a hub id (HUBKGX: all its stations and stops), or a name ("Oxford Circus"). Optional `lines` (ids), `direction` (inbound or outbound) and `limit` (default 10, at most 50). A name that matches several stops answers DISAMBIGUATION_REQUIRED with stopDisambiguation candidates (id, name, modes, lines): call again with the chosen id.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["stop"] = stop
+        if lines is not None:
+            arguments["lines"] = lines
+        if direction is not None:
+            arguments["direction"] = direction
+        if limit is not None:
+            arguments["limit"] = limit
+        return await self._typed("arrivals", arguments)  # type: ignore[no-any-return]
+
+    async def stop_search(self, *, query: str | None = None, lat: float | None = None, lon: float | None = None, radius: int | None = None, modes: list[str] | None = None, limit: int | None = None) -> StopSearchResponse:
+        """
+        London stops and stations (TfL) by name (`query`, e.g. "Bank") or near a point (`lat`/`lon`, within `radius` metres: default 300, at most 2000, nearest first). Optional `modes` (tube, bus, dlr, ...) and `limit` (default 10, at most 50). Each stop has its id (what `arrivals` takes), name, bus stop indicator, hub id, ICS id, modes, lines (near a point), zone, lat, lon and distance. A name that matches nothing answers STOP_NOT_FOUND.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if query is not None:
+            arguments["query"] = query
+        if lat is not None:
+            arguments["lat"] = lat
+        if lon is not None:
+            arguments["lon"] = lon
+        if radius is not None:
+            arguments["radius"] = radius
+        if modes is not None:
+            arguments["modes"] = modes
+        if limit is not None:
+            arguments["limit"] = limit
+        return await self._typed("stopSearch", arguments)  # type: ignore[no-any-return]
+
+    async def bike_points(self, *, lat: float | None = None, lon: float | None = None, radius: int | None = None, query: str | None = None, ids: list[str] | None = None, min_bikes: int | None = None, min_ebikes: int | None = None, min_docks: int | None = None, limit: int | None = None) -> BikePointsResponse:
+        """
+        Santander Cycles docking stations in London (TfL) with bikes, e-bikes and free docks now. Give `lat`/`lon` (nearest first, within `radius` metres, default 500, at most 2000), or `query` (words of the station name, e.g. "Clerkenwell"), or `ids` (e.g. BikePoints_1). minBikes, minEBikes and minDocks keep the stations with enough bikes or free docks; limit caps the list (default 10, at most 50). Each station has id, name, lat, lon, distance, bikes, standardBikes, eBikes, emptyDocks, docks, brokenDocks, available (false when locked, not installed or temporary) and updated (UTC). An unknown id or a name that matches no station answers BIKE_POINT_NOT_FOUND.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if lat is not None:
+            arguments["lat"] = lat
+        if lon is not None:
+            arguments["lon"] = lon
+        if radius is not None:
+            arguments["radius"] = radius
+        if query is not None:
+            arguments["query"] = query
+        if ids is not None:
+            arguments["ids"] = ids
+        if min_bikes is not None:
+            arguments["minBikes"] = min_bikes
+        if min_ebikes is not None:
+            arguments["minEBikes"] = min_ebikes
+        if min_docks is not None:
+            arguments["minDocks"] = min_docks
+        if limit is not None:
+            arguments["limit"] = limit
+        return await self._typed("bikePoints", arguments)  # type: ignore[no-any-return]
+
+    async def line_route(self, *, line: str, direction: RouteDirection | None = None, service_type: ServiceType | None = None) -> LineRouteResponse:
+        """
+        The stops of a London line in order (TfL), one route per branch: e.g. the Central line's West Ruislip and Ealing Broadway branches. Give `line` (an id such as central, elizabeth, mildmay, dlr, or a bus route such as 25), `direction` (outbound, the default, or inbound) and `serviceType` (Regular, the default, or Night). Each route has a name and its stops with NaPTAN id and name. An unknown line answers LINE_NOT_FOUND with the nearest `suggestions`.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["line"] = line
+        if direction is not None:
+            arguments["direction"] = direction
+        if service_type is not None:
+            arguments["serviceType"] = service_type
+        return await self._typed("lineRoute", arguments)  # type: ignore[no-any-return]
+
+    async def lift_outages(self, *, station: str | None = None) -> LiftOutagesResponse:
+        """
+        The lifts out of service at London stations now (TfL): for each station its id, its name, the ids of the lifts out of service and TfL's message (e.g. "No Step free access"). Give `station` (a name such as "Wembley Park", or an id such as 940GZZLUWYP) for one station; without it, every station with a lift out of service. A name that matches several stations answers DISAMBIGUATION_REQUIRED with stationDisambiguation candidates: call again with the chosen stationUniqueId. An empty list means every lift TfL reports on works.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if station is not None:
+            arguments["station"] = station
+        return await self._typed("liftOutages", arguments)  # type: ignore[no-any-return]
+
     async def geocode_address(self, *, text: str, size: int | None = None, language: Language | None = None, focus: Coordinate | None = None, layers: list[str] | None = None) -> GeocodeAddressResult:
         """
         Forward geocoding with Digitransit (Pelias): turns an address, place or stop name in Finland into coordinates. Returns up to `size` results (default 10, at most 40; a larger size is clamped and marked `truncated`), best first: by confidence (0..1), then, among results within 0.01 of each other, nearest to `focus` {lat, lon} when given, then by name. Each result has name, coordinates, confidence, type (address|poi|stop), label, address, and for stops the OTP `stopId` that get_departures accepts. `language` fi|sv|en (default en) localises names. `layers` (at most 8) narrows the search, e.g. ["address"] or ["stop","station"]. No match is the error geocode-no-results. Needs DIGITRANSIT_API_KEY.
@@ -2265,6 +2768,110 @@ class SyncTools:
         arguments: dict[str, Any] = {}
         arguments["stationName"] = station_name
         return self._typed("stationToilets", arguments)  # type: ignore[no-any-return]
+
+    def line_status(self, *, lines: list[str] | None = None, modes: list[str] | None = None, disrupted_only: bool | None = None) -> LineStatusResponse:
+        """
+        Whether London's lines are running now (TfL): for each line its id, name, mode, goodService, and TfL's statuses with severity (0-20; 10 is Good Service), description (e.g. "Minor Delays"), reason and validity period (UTC). Give `lines` (ids such as central, elizabeth, liberty, or bus routes such as 25), or `modes` (tube, dlr, overground, elizabeth-line, tram, bus, ...); neither means tube, elizabeth-line, overground, dlr and tram. disruptedOnly=true keeps the lines without a good service. An unknown line answers LINE_NOT_FOUND, an unknown mode MODE_NOT_FOUND, each with the nearest `suggestions`; the London Overground is now six lines (liberty, lioness, mildmay, suffragette, weaver, windrush).
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if lines is not None:
+            arguments["lines"] = lines
+        if modes is not None:
+            arguments["modes"] = modes
+        if disrupted_only is not None:
+            arguments["disruptedOnly"] = disrupted_only
+        return self._typed("lineStatus", arguments)  # type: ignore[no-any-return]
+
+    def arrivals(self, *, stop: str, lines: list[str] | None = None, direction: ArrivalDirection | None = None, limit: int | None = None) -> ArrivalsResponse:
+        """
+        The next trains, trams and buses at a London stop (TfL live predictions), soonest first: line, platform, direction, destination, towards, where the vehicle is now, seconds to arrival and the expected time (UTC). `stop` is a NaPTAN id (940GZZLUOXC, a bus stop such as 490008660N), a hub id (HUBKGX: all its stations and stops), or a name ("Oxford Circus"). Optional `lines` (ids), `direction` (inbound or outbound) and `limit` (default 10, at most 50). A name that matches several stops answers DISAMBIGUATION_REQUIRED with stopDisambiguation candidates (id, name, modes, lines): call again with the chosen id.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["stop"] = stop
+        if lines is not None:
+            arguments["lines"] = lines
+        if direction is not None:
+            arguments["direction"] = direction
+        if limit is not None:
+            arguments["limit"] = limit
+        return self._typed("arrivals", arguments)  # type: ignore[no-any-return]
+
+    def stop_search(self, *, query: str | None = None, lat: float | None = None, lon: float | None = None, radius: int | None = None, modes: list[str] | None = None, limit: int | None = None) -> StopSearchResponse:
+        """
+        London stops and stations (TfL) by name (`query`, e.g. "Bank") or near a point (`lat`/`lon`, within `radius` metres: default 300, at most 2000, nearest first). Optional `modes` (tube, bus, dlr, ...) and `limit` (default 10, at most 50). Each stop has its id (what `arrivals` takes), name, bus stop indicator, hub id, ICS id, modes, lines (near a point), zone, lat, lon and distance. A name that matches nothing answers STOP_NOT_FOUND.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if query is not None:
+            arguments["query"] = query
+        if lat is not None:
+            arguments["lat"] = lat
+        if lon is not None:
+            arguments["lon"] = lon
+        if radius is not None:
+            arguments["radius"] = radius
+        if modes is not None:
+            arguments["modes"] = modes
+        if limit is not None:
+            arguments["limit"] = limit
+        return self._typed("stopSearch", arguments)  # type: ignore[no-any-return]
+
+    def bike_points(self, *, lat: float | None = None, lon: float | None = None, radius: int | None = None, query: str | None = None, ids: list[str] | None = None, min_bikes: int | None = None, min_ebikes: int | None = None, min_docks: int | None = None, limit: int | None = None) -> BikePointsResponse:
+        """
+        Santander Cycles docking stations in London (TfL) with bikes, e-bikes and free docks now. Give `lat`/`lon` (nearest first, within `radius` metres, default 500, at most 2000), or `query` (words of the station name, e.g. "Clerkenwell"), or `ids` (e.g. BikePoints_1). minBikes, minEBikes and minDocks keep the stations with enough bikes or free docks; limit caps the list (default 10, at most 50). Each station has id, name, lat, lon, distance, bikes, standardBikes, eBikes, emptyDocks, docks, brokenDocks, available (false when locked, not installed or temporary) and updated (UTC). An unknown id or a name that matches no station answers BIKE_POINT_NOT_FOUND.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if lat is not None:
+            arguments["lat"] = lat
+        if lon is not None:
+            arguments["lon"] = lon
+        if radius is not None:
+            arguments["radius"] = radius
+        if query is not None:
+            arguments["query"] = query
+        if ids is not None:
+            arguments["ids"] = ids
+        if min_bikes is not None:
+            arguments["minBikes"] = min_bikes
+        if min_ebikes is not None:
+            arguments["minEBikes"] = min_ebikes
+        if min_docks is not None:
+            arguments["minDocks"] = min_docks
+        if limit is not None:
+            arguments["limit"] = limit
+        return self._typed("bikePoints", arguments)  # type: ignore[no-any-return]
+
+    def line_route(self, *, line: str, direction: RouteDirection | None = None, service_type: ServiceType | None = None) -> LineRouteResponse:
+        """
+        The stops of a London line in order (TfL), one route per branch: e.g. the Central line's West Ruislip and Ealing Broadway branches. Give `line` (an id such as central, elizabeth, mildmay, dlr, or a bus route such as 25), `direction` (outbound, the default, or inbound) and `serviceType` (Regular, the default, or Night). Each route has a name and its stops with NaPTAN id and name. An unknown line answers LINE_NOT_FOUND with the nearest `suggestions`.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["line"] = line
+        if direction is not None:
+            arguments["direction"] = direction
+        if service_type is not None:
+            arguments["serviceType"] = service_type
+        return self._typed("lineRoute", arguments)  # type: ignore[no-any-return]
+
+    def lift_outages(self, *, station: str | None = None) -> LiftOutagesResponse:
+        """
+        The lifts out of service at London stations now (TfL): for each station its id, its name, the ids of the lifts out of service and TfL's message (e.g. "No Step free access"). Give `station` (a name such as "Wembley Park", or an id such as 940GZZLUWYP) for one station; without it, every station with a lift out of service. A name that matches several stations answers DISAMBIGUATION_REQUIRED with stationDisambiguation candidates: call again with the chosen stationUniqueId. An empty list means every lift TfL reports on works.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if station is not None:
+            arguments["station"] = station
+        return self._typed("liftOutages", arguments)  # type: ignore[no-any-return]
 
     def geocode_address(self, *, text: str, size: int | None = None, language: Language | None = None, focus: Coordinate | None = None, layers: list[str] | None = None) -> GeocodeAddressResult:
         """

@@ -2,32 +2,8 @@
 // and a strip of legs coloured by line or mode; selecting a row opens its legs; plan_trip's
 // route is drawn as a schematic SVG from the stops' coordinates (no map tiles).
 import { clock, delayText, duration, errorBox, failure, h, minutesBetween, startView, svg } from "./view.js";
+import { tflColour } from "./tfl.js";
 
-/** TfL's line colours (by line name), then its mode colours. */
-const TFL_COLOURS = {
-  bakerloo: "#B36305",
-  central: "#E32017",
-  circle: "#FFD300",
-  district: "#00782A",
-  "hammersmith & city": "#F3A9BB",
-  jubilee: "#A0A5A9",
-  metropolitan: "#9B0056",
-  northern: "#000000",
-  piccadilly: "#003688",
-  victoria: "#0098D4",
-  "waterloo & city": "#95CDBA",
-  elizabeth: "#6950A1",
-  "elizabeth line": "#6950A1",
-  "london overground": "#EE7C0E",
-  overground: "#EE7C0E",
-  dlr: "#00A4A7",
-  tram: "#84B817",
-  bus: "#DC241F",
-  "national-rail": "#1C3F94",
-  "river-bus": "#039BE5",
-  "cable-car": "#E21836",
-  walking: "#8A8F98",
-};
 /** HSL's mode colours. */
 const HSL_COLOURS = {
   BUS: "#007AC9",
@@ -53,12 +29,13 @@ function tflOptions(body) {
       mode: leg.mode,
       walk: isWalk(leg.mode),
       line: leg.routeName || undefined,
-      colour:
-        TFL_COLOURS[(leg.routeName ?? "").toLowerCase()] ?? TFL_COLOURS[(leg.mode ?? "").toLowerCase()] ?? "#5A6270",
+      colour: tflColour(leg.routeName, leg.mode),
       minutes: leg.durationMinutes,
       start: leg.departureTime,
       end: leg.arrivalTime,
       instruction: leg.instruction,
+      board: leg.departurePoint ?? undefined,
+      alight: leg.arrivalPoint ?? undefined,
       disruptions: leg.disruptions ?? [],
     })),
   }));
@@ -86,6 +63,9 @@ function digitransitOptions(body) {
         start,
         end,
         instruction: `${what}${leg.headsign ? ` towards ${leg.headsign}` : ""} from ${leg.from?.name ?? ""} to ${to}`,
+        board: leg.from?.name,
+        alight: to || undefined,
+        towards: leg.headsign,
         delay: leg.realtimeDelaySeconds,
         cancelled: leg.status === "cancelled",
         disruptions: (leg.alerts ?? []).map((a) => a.header ?? a.description ?? a.text ?? String(a)),
@@ -112,6 +92,22 @@ function strip(option) {
         },
         leg.walk ? "" : leg.line ?? "",
       ),
+    ),
+  );
+}
+
+/** Where to board, where to change and where to get off, without a click: one line per
+ * transit leg ("Central: Bank → Mile End", "towards" when the leg says). */
+function ways(option) {
+  const transit = option.legs.filter((leg) => !leg.walk && (leg.board || leg.alight));
+  if (transit.length === 0) return null;
+  return transit.map((leg) =>
+    h(
+      "span",
+      { class: "way" },
+      h("span", { class: "badge", style: `--leg:${leg.colour}` }, leg.line ?? leg.mode ?? ""),
+      ` ${leg.board ?? "?"} → ${leg.alight ?? "?"}`,
+      leg.towards ? h("span", { class: "muted" }, ` (towards ${leg.towards})`) : null,
     ),
   );
 }
@@ -211,6 +207,7 @@ function optionRow(option, index) {
       delayed ? h("span", { class: "flag late" }, "Delays") : null,
     ),
     strip(option),
+    ways(option),
   );
   return h("li", null, button, details);
 }

@@ -42,6 +42,8 @@ const VIEW_OF = {
   query_architecture: "ui://toolpack/architecture",
   query_project: "ui://toolpack/architecture",
   stationToilets: "ui://toolpack/toilets",
+  lineStatus: "ui://toolpack/lines",
+  arrivals: "ui://toolpack/arrivals",
 };
 
 /** An MCP client of a fresh `toolpack-mcp` with `settings`, announcing MCP Apps. */
@@ -174,6 +176,46 @@ const CHECKS = {
       assert.ok(text.includes(`${clock(j.startDateTime)} → ${clock(j.arrivalDateTime)}`), text);
       if (Number.isFinite(j.totalFarePence)) assert.ok(text.includes(`£${(j.totalFarePence / 100).toFixed(2)}`), text);
       assert.equal(text.includes("Disrupted"), Boolean(j.isDisrupted), text);
+      // Where to board and where to get off, without a click.
+      for (const leg of j.legs.filter((l) => l.mode !== "walking" && l.departurePoint && l.arrivalPoint)) {
+        assert.ok(text.includes(`${leg.departurePoint} → ${leg.arrivalPoint}`), text);
+      }
+    }
+  },
+  async lineStatus(body, isError) {
+    if (isError) return checkError(body);
+    const lines = body.lines ?? [];
+    const troubled = lines.filter((l) => !l.goodService);
+    const rows = view().locator("li.line");
+    assert.equal(await rows.count(), troubled.length);
+    for (let i = 0; i < troubled.length; i += 1) {
+      const text = await rows.nth(i).innerText();
+      const line = troubled.find((l) => text.includes(l.name));
+      assert.ok(line, `a disrupted line's row: ${text}`);
+      for (const status of line.statuses) assert.ok(text.includes(status.description), text);
+    }
+    const good = lines.filter((l) => l.goodService);
+    assert.equal(await view().locator("li.good").count(), good.length ? 1 : 0, "the good lines folded into one row");
+    if (good.length) {
+      const text = await view().locator("li.good").innerText();
+      for (const line of good) assert.ok(text.includes(line.name), text);
+    }
+  },
+  async arrivals(body, isError) {
+    const choices = body.stopDisambiguation ?? [];
+    if (isError && choices.length > 0) {
+      const buttons = view().locator(".choose button");
+      assert.equal(await buttons.count(), choices.length);
+      for (const [i, stop] of choices.entries()) assert.ok((await buttons.nth(i).innerText()).includes(stop.name));
+      return;
+    }
+    if (isError) return checkError(body);
+    const rows = view().locator("tbody tr");
+    assert.equal(await rows.count(), body.arrivals.length);
+    for (const [i, a] of body.arrivals.entries()) {
+      const text = await rows.nth(i).innerText();
+      assert.ok(text.includes(a.lineName) && text.includes(a.destination ?? a.towards ?? ""), text);
+      assert.ok(text.includes(a.secondsToArrival < 60 ? "due" : `${Math.floor(a.secondsToArrival / 60)} min`), text);
     }
   },
   async plan_trip(body, isError) {

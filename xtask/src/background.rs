@@ -3,12 +3,31 @@
 //! runs the suites that mostly wait side by side.
 
 use std::os::unix::process::CommandExt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
+use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result, bail};
 use xshell::Shell;
+
+/// A copy of this xtask, made before any suite runs: a suite may rebuild
+/// `target/debug/xtask` (`cargo run -p xtask` under other settings), which deletes the
+/// running file, and a suite started later must still find its program.
+static RUNNER: OnceLock<PathBuf> = OnceLock::new();
+
+/// Copies this xtask to `target/xtask-runner` (once); later suites in the background run
+/// that copy.
+pub fn keep_runner(root: &Path) -> Result<()> {
+    if RUNNER.get().is_some() {
+        return Ok(());
+    }
+    let copy = root.join("target/xtask-runner");
+    std::fs::copy(std::env::current_exe()?, &copy)
+        .with_context(|| format!("copying this xtask to {}", copy.display()))?;
+    let _ = RUNNER.set(copy);
+    Ok(())
+}
 
 /// How much of the machine a suite in the background may take.
 #[derive(Clone, Copy)]
@@ -54,7 +73,10 @@ impl Background {
         let child = Command::new("nice")
             .process_group(0)
             .args(["-n", niceness])
-            .arg(std::env::current_exe()?)
+            .arg(match RUNNER.get() {
+                Some(copy) => copy.clone(),
+                None => std::env::current_exe()?,
+            })
             .args(["test", suite])
             .current_dir(sh.current_dir())
             .stdin(Stdio::null())

@@ -119,6 +119,7 @@ pub fn run(sh: &Shell, suites: &[Suite]) -> Result<()> {
         );
     }
     set_environment(sh)?;
+    crate::background::keep_runner(&sh.current_dir())?;
     // With both asked for, the package suite's release build starts as soon as the rust
     // suite's tests are built, at low priority, and uses the cores the tests leave idle.
     let mut early_package = None;

@@ -40,12 +40,7 @@ impl Coordinate {
 
     /// Great-circle distance to `other` in metres (haversine, mean Earth radius).
     pub fn distance_m(&self, other: &Coordinate) -> f64 {
-        const EARTH_RADIUS_M: f64 = 6_371_008.8;
-        let (lat1, lat2) = (self.lat.to_radians(), other.lat.to_radians());
-        let dlat = lat2 - lat1;
-        let dlon = (other.lon - self.lon).to_radians();
-        let a = (dlat / 2.0).sin().powi(2) + lat1.cos() * lat2.cos() * (dlon / 2.0).sin().powi(2);
-        2.0 * EARTH_RADIUS_M * a.sqrt().min(1.0).asin()
+        crate::geo::distance_m((self.lat, self.lon), (other.lat, other.lon))
     }
 }
 

@@ -1,5 +1,7 @@
 //! TfL (London) tools, on TfL's Unified API and on TfL station data bundled in the crate.
-//! The catalog (`with_every_tool!`) lists them.
+//! The catalog (`with_every_tool!`) lists them. The live tools share one way to call TfL
+//! (`upstream`: the key, the timeout, an invalid key told apart from throttling), one
+//! lenient reading of its bodies (`lenient`) and one set of codes ([`TflCode`]).
 //!
 //! Station data: "Powered by TfL Open Data" — TfL Transport Data Service terms
 //! (OGL 2.0 with TfL amendments). TfL does not endorse this project.
@@ -42,8 +44,34 @@ macro_rules! tfl_tool_output {
 }
 pub(crate) use tfl_tool_output;
 
+mod arrivals;
+mod bike_points;
+mod code;
+mod lenient;
+mod lift_outages;
+mod line_route;
+mod line_status;
 mod plan_journey;
 mod station_toilets;
+mod stop_point;
+mod stop_search;
+mod stops;
+mod upstream;
+
+pub use arrivals::{
+    Arrival, ArrivalDirection, Arrivals, ArrivalsRequest, ArrivalsResponse, ArrivalsStop,
+};
+pub use bike_points::{BikePoint, BikePoints, BikePointsRequest, BikePointsResponse};
+pub use code::TflCode;
+pub use lift_outages::{LiftOutage, LiftOutages, LiftOutagesRequest, LiftOutagesResponse};
+pub use line_route::{
+    LineRoute, LineRouteRequest, LineRouteResponse, RouteBranch, RouteDirection, RouteLine,
+    RouteStop, ServiceType,
+};
+pub use line_status::{
+    DEFAULT_MODES as LINE_STATUS_DEFAULT_MODES, LineStatus, LineStatusEntry, LineStatusLine,
+    LineStatusRequest, LineStatusResponse,
+};
 
 pub use plan_journey::{
     DEFAULT_TIMEOUT as PLAN_JOURNEY_DEFAULT_TIMEOUT, JourneyDisambiguationSuggestion,
@@ -56,6 +84,8 @@ pub use station_toilets::{
     StationDisambiguationSuggestion, StationToiletDetail, StationToiletLookupRequest,
     StationToiletToolResponse, StationToilets, StationToiletsCode,
 };
+pub use stop_search::{StopSearch, StopSearchRequest, StopSearchResponse, StopSummary};
+pub use stops::StopCandidate;
 
 /// Per-toolpack TfL state: the lazily loaded station data.
 #[derive(Debug, Default)]

@@ -4,6 +4,7 @@
 use crate::loko::project::model::{Entity, Level, Project, find};
 use crate::loko::project::slug::slugify;
 use crate::loko::response::Failure;
+use crate::nearest::distance;
 
 /// The system `wanted` (an id or a name).
 pub fn system<'a>(project: &'a Project, wanted: &str) -> Result<&'a Entity, Failure> {
@@ -93,24 +94,6 @@ pub fn nearest<'a>(wanted: &str, candidates: &[&'a str]) -> Option<&'a str> {
                 c.contains(&wanted) || wanted.contains(&c)
             })
         })
-}
-
-/// Levenshtein distance between `a` and `b`, by characters.
-fn distance(a: &str, b: &str) -> usize {
-    let b: Vec<char> = b.chars().collect();
-    let mut row: Vec<usize> = (0..=b.len()).collect();
-    for (i, ca) in a.chars().enumerate() {
-        let mut diagonal = row[0];
-        row[0] = i + 1;
-        for (j, cb) in b.iter().enumerate() {
-            let above = row[j + 1];
-            row[j + 1] = (above + 1)
-                .min(row[j] + 1)
-                .min(diagonal + usize::from(ca != *cb));
-            diagonal = above;
-        }
-    }
-    row[b.len()]
 }
 
 #[cfg(test)]

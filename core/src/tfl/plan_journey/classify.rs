@@ -5,10 +5,10 @@
 //!    `DISAMBIGUATION_REQUIRED`;
 //! 2. else `journeys` present → `OK` (`[]` included);
 //! 3. else a `notidentified` side → `VALIDATION_ERROR` naming the side;
-//! 4. else an error status → `UPSTREAM_ERROR` with TfL's message (429: key refused or
-//!    throttled, with the `Retry-After` wait), or a body of no known shape → `UPSTREAM_ERROR`.
-
-use std::time::Duration;
+//! 4. else an error status → `UPSTREAM_ERROR` with TfL's message (a throttled 429 with
+//!    the `Retry-After` wait), or a body of no known shape → `UPSTREAM_ERROR`.
+//!
+//! Before all of these, a 429 that refuses the key → `INVALID_API_KEY`: not throttling.
 
 use reqwest::StatusCode;
 
@@ -16,6 +16,7 @@ use super::rank::{suggestions, summarise_journeys};
 use super::types::{JourneyPlanToolResponse, PlanJourneyCode};
 use super::wire::{Disambiguation, JourneyResponse};
 use crate::http::UpstreamResponse;
+use crate::tfl::upstream;
 
 /// The contract response for one upstream answer to `from` → `to`.
 pub(crate) fn classify(
@@ -23,6 +24,12 @@ pub(crate) fn classify(
     from: &str,
     to: &str,
 ) -> JourneyPlanToolResponse {
+    if upstream::refused_key(response) {
+        return JourneyPlanToolResponse::error(
+            PlanJourneyCode::InvalidApiKey,
+            upstream::REFUSED_KEY_MESSAGE,
+        );
+    }
     let status = response.status;
     let body: JourneyResponse = match serde_json::from_slice(&response.body) {
         Ok(body) => body,
@@ -109,47 +116,14 @@ fn upstream_error(message: String) -> JourneyPlanToolResponse {
     JourneyPlanToolResponse::error(PlanJourneyCode::UpstreamError, message)
 }
 
-/// `UPSTREAM_ERROR` for an error status, with TfL's own message when it sent one.
-/// TfL answers an invalid key with 429 "Invalid app_key is provided.", and its API
-/// gateway throttles with 429 and `Retry-After`: the message tells them apart.
+/// `UPSTREAM_ERROR` for an error status, with TfL's own message when it sent one (the
+/// `message` of the body as read, else what [`upstream::upstream_message`] finds).
 fn status_error(
     response: &UpstreamResponse,
     upstream_message: Option<&str>,
 ) -> JourneyPlanToolResponse {
-    let status = response.status.as_u16();
     let said = upstream_message
-        .map(str::trim)
-        .filter(|m| !m.is_empty())
-        .map(|m| format!(" TfL said: \"{}\"", clip(m, 200)))
-        .unwrap_or_default();
-    let wait = retry_after_text(response);
-    let message = if response.status == StatusCode::TOO_MANY_REQUESTS {
-        if upstream_message.is_some_and(|m| m.to_ascii_lowercase().contains("app_key")) {
-            format!(
-                "TfL API returned status 429: TfL refused the API key (check TFL_API_KEY).{said}"
-            )
-        } else {
-            format!(
-                "TfL API returned status 429: TfL is throttling requests{}.{said}",
-                wait.map_or_else(String::new, |w| format!("; retry after {w}"))
-            )
-        }
-    } else {
-        let wait = wait.map_or_else(String::new, |w| format!(" Retry after {w}."));
-        format!("TfL API returned status {status}.{said}{wait}")
-    };
-    upstream_error(message)
-}
-
-/// The `Retry-After` wait as text ("26 s"), when the header is there.
-fn retry_after_text(response: &UpstreamResponse) -> Option<String> {
-    crate::http::retry_after(&response.headers)
-        .map(|wait: Duration| format!("{} s", wait.as_secs()))
-}
-
-fn clip(text: &str, max_chars: usize) -> String {
-    match text.char_indices().nth(max_chars) {
-        Some((cut, _)) => format!("{}…", &text[..cut]),
-        None => text.to_owned(),
-    }
+        .map(str::to_owned)
+        .or_else(|| upstream::upstream_message(&response.body));
+    upstream_error(upstream::status_message(response, said.as_deref()))
 }

@@ -16,12 +16,13 @@ pub use types::{
 use crate::Toolpack;
 use crate::config::{Config, env};
 use crate::http::{HttpError, RequestPolicy, UpstreamRequest};
+use crate::tfl::upstream::{self, Failure};
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 
 /// Longest accepted `from` / `to`, in characters.
 pub const MAX_LOCATION_CHARS: usize = 200;
 /// TfL's upstream timeout unless `TOOLPACK_UPSTREAM_TIMEOUT_MS` overrides it.
-pub const DEFAULT_TIMEOUT: Duration = Duration::from_secs(10);
+pub const DEFAULT_TIMEOUT: Duration = upstream::DEFAULT_TIMEOUT;
 /// The `accessibilityPreference` sent when `needAccessibleRoute` is true: the strictest,
 /// step-free from street to vehicle.
 pub const ACCESSIBLE_PREFERENCE: &str = "StepFreeToVehicle";
@@ -107,45 +108,29 @@ fn journey_request(
     to: &str,
     need_accessible_route: Option<bool>,
 ) -> UpstreamRequest {
-    let url = format!(
-        "{}/Journey/JourneyResults/{}/to/{}",
-        config.tfl_api_base_url(),
+    let path = format!(
+        "/Journey/JourneyResults/{}/to/{}",
         encode_segment(from),
         encode_segment(to)
     );
-    let mut request = UpstreamRequest::get(url);
-    if need_accessible_route == Some(true) {
-        request = request.query("accessibilityPreference", ACCESSIBLE_PREFERENCE);
-    }
-    if let Some(key) = config.tfl_api_key() {
-        request = request.secret_header(
-            reqwest::header::HeaderName::from_static("app_key"),
-            key.clone(),
-        );
-    }
-    request
+    let query: &[(&str, &str)] = if need_accessible_route == Some(true) {
+        &[("accessibilityPreference", ACCESSIBLE_PREFERENCE)]
+    } else {
+        &[]
+    };
+    upstream::request(config, &path, query)
 }
 
 /// Percent-encodes a path segment (see [`crate::http::encode_component`]).
 pub use crate::http::encode_component as encode_segment;
 
 fn transport_error(error: &HttpError) -> JourneyPlanToolResponse {
-    match error {
-        HttpError::Timeout { .. } => JourneyPlanToolResponse::error(
-            PlanJourneyCode::UpstreamTimeout,
-            "Timed out while calling TfL API.",
-        ),
-        HttpError::TooLarge { limit } => JourneyPlanToolResponse::error(
-            PlanJourneyCode::UpstreamError,
-            format!("TfL API response was larger than {limit} bytes."),
-        ),
-        HttpError::Transport { message } | HttpError::InvalidRequest { message } => {
-            JourneyPlanToolResponse::error(
-                PlanJourneyCode::UpstreamError,
-                format!("TfL API request failed: {message}."),
-            )
-        }
-    }
+    let failure = Failure::of_transport(error);
+    let code = match failure {
+        Failure::Timeout => PlanJourneyCode::UpstreamTimeout,
+        _ => PlanJourneyCode::UpstreamError,
+    };
+    JourneyPlanToolResponse::error(code, failure.message())
 }
 
 #[cfg(test)]

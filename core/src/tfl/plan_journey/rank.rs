@@ -79,6 +79,8 @@ fn summarise_leg(leg: Leg) -> JourneyLegSummary {
         duration_minutes: leg.duration,
         is_disrupted: leg.is_disrupted.unwrap_or(false) || !disruptions.is_empty(),
         disruptions,
+        departure_point: leg.departure_point.and_then(|p| non_blank(p.common_name)),
+        arrival_point: leg.arrival_point.and_then(|p| non_blank(p.common_name)),
     }
 }
 

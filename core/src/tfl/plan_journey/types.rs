@@ -51,6 +51,9 @@ pub enum PlanJourneyCode {
     DisambiguationRequired,
     /// The local rate limit for `planJourney` was exceeded.
     RateLimitExceeded,
+    /// TfL refused the API key (HTTP 429 "Invalid app_key is provided."): check
+    /// `TFL_API_KEY`. This is not throttling, and is never retried.
+    InvalidApiKey,
     /// TfL did not answer in time.
     UpstreamTimeout,
     /// TfL answered with an error status or an unusable body, or could not be reached.
@@ -67,6 +70,7 @@ impl PlanJourneyCode {
             Self::ValidationError => "VALIDATION_ERROR",
             Self::DisambiguationRequired => "DISAMBIGUATION_REQUIRED",
             Self::RateLimitExceeded => "RATE_LIMIT_EXCEEDED",
+            Self::InvalidApiKey => "INVALID_API_KEY",
             Self::UpstreamTimeout => "UPSTREAM_TIMEOUT",
             Self::UpstreamError => "UPSTREAM_ERROR",
             Self::InternalError => "INTERNAL_ERROR",
@@ -149,6 +153,11 @@ pub struct JourneyLegSummary {
     pub is_disrupted: bool,
     /// Disruption texts for this leg, without duplicates.
     pub disruptions: Vec<String>,
+    /// Where the leg starts: the stop or place name TfL gives (e.g. "Bank Underground
+    /// Station"), where a traveller boards; null when TfL gives none.
+    pub departure_point: Option<String>,
+    /// Where the leg ends: where a traveller gets off or changes; null when TfL gives none.
+    pub arrival_point: Option<String>,
 }
 
 /// `JourneyDisambiguationSuggestion`: one candidate place for an ambiguous location.

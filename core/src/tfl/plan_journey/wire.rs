@@ -43,6 +43,15 @@ pub(crate) struct Leg {
     pub route_options: Vec<RouteOption>,
     pub is_disrupted: Option<bool>,
     pub disruptions: Vec<Disruption>,
+    pub departure_point: Option<Point>,
+    pub arrival_point: Option<Point>,
+}
+
+/// Where a leg starts or ends (TfL's `StopPoint` or `Place`): only its name is read.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct Point {
+    pub common_name: Option<String>,
 }
 
 #[derive(Debug, Default, Deserialize)]

@@ -14,8 +14,8 @@ pub use types::{
 };
 
 use self::data::{StationData, StationDataSource};
-use self::matching::{Resolution, resolve};
-use self::name::NormalizedName;
+pub(crate) use self::matching::{Resolution, resolve};
+pub(crate) use self::name::NormalizedName;
 use crate::Toolpack;
 use crate::report::{self, Level};
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
@@ -47,7 +47,7 @@ Works offline on TfL station data (Powered by TfL Open Data).",
     };
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
-        let query = match validate(&input.station_name) {
+        let query = match validate_station_name("stationName", &input.station_name) {
             Ok(query) => query,
             Err(message) => {
                 return StationToiletToolResponse::error(
@@ -75,29 +75,36 @@ crate::tfl::tfl_tool_output!(
     "Unexpected error while looking up station toilets."
 );
 
-fn validate(station_name: &str) -> Result<NormalizedName, String> {
+/// A station name given in `field` as a query for [`resolve`], or why it cannot be one.
+/// The one check of a station name in the TfL family (`stationToilets`, `liftOutages`).
+pub(crate) fn validate_station_name(
+    field: &str,
+    station_name: &str,
+) -> Result<NormalizedName, String> {
     let trimmed = station_name.trim();
     if trimmed.is_empty() {
-        return Err("Field 'stationName' must be provided.".into());
+        return Err(format!("Field '{field}' must be provided."));
     }
     if trimmed.chars().count() > MAX_STATION_NAME_CHARS {
         return Err(format!(
-            "Field 'stationName' must be at most {MAX_STATION_NAME_CHARS} characters."
+            "Field '{field}' must be at most {MAX_STATION_NAME_CHARS} characters."
         ));
     }
     if trimmed.chars().any(char::is_control) {
-        return Err("Field 'stationName' must not contain control characters.".into());
+        return Err(format!(
+            "Field '{field}' must not contain control characters."
+        ));
     }
     let query = NormalizedName::new(trimmed);
     if query.is_empty() {
-        return Err("Field 'stationName' must contain letters or digits.".into());
+        return Err(format!("Field '{field}' must contain letters or digits."));
     }
     Ok(query)
 }
 
 /// The station data of this toolpack, loaded on first use and cached. A failed load
 /// is logged and retried on the next call, so a directory that appears later works.
-async fn station_data(toolpack: &Toolpack) -> Result<Arc<StationData>, ()> {
+pub(crate) async fn station_data(toolpack: &Toolpack) -> Result<Arc<StationData>, ()> {
     toolpack
         .tfl()
         .stations
@@ -153,15 +160,7 @@ fn answer(data: &StationData, raw: &str, query: &NormalizedName) -> StationToile
             }
         }
         Resolution::Ambiguous(stations) => StationToiletToolResponse {
-            station_disambiguation: Some(
-                stations
-                    .into_iter()
-                    .map(|s| StationDisambiguationSuggestion {
-                        station_unique_id: s.unique_id.clone(),
-                        station_name: s.name.clone(),
-                    })
-                    .collect(),
-            ),
+            station_disambiguation: Some(disambiguation(&stations)),
             ..StationToiletToolResponse::error(
                 StationToiletsCode::DisambiguationRequired,
                 "Input station name is ambiguous. Choose one of the suggested stationUniqueId values.",
@@ -172,4 +171,15 @@ fn answer(data: &StationData, raw: &str, query: &NormalizedName) -> StationToile
             "No station matches the given name.",
         ),
     }
+}
+
+/// The candidates of an ambiguous station name, as `stationDisambiguation` lists them.
+pub(crate) fn disambiguation(stations: &[&data::Station]) -> Vec<StationDisambiguationSuggestion> {
+    stations
+        .iter()
+        .map(|s| StationDisambiguationSuggestion {
+            station_unique_id: s.unique_id.clone(),
+            station_name: s.name.clone(),
+        })
+        .collect()
 }

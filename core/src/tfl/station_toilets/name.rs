@@ -8,7 +8,7 @@ const SUFFIXES: [&str; 3] = [" underground station", " rail station", " station"
 /// "station", "underground station" or "rail station" removed.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct NormalizedName {
-    pub(super) text: String,
+    pub(crate) text: String,
     tokens: Vec<String>,
 }
 

@@ -1,0 +1,88 @@
+//! The live TfL tools end to end against the fake upstream on loopback, each beside a bare
+//! HTTP GET of the same recorded answer, interleaved (see `support`): the median of the
+//! paired differences is the tool's own work (validate, build the request, read TfL's body,
+//! filter, sort, shape the answer).
+//! Run: `cargo bench -p toolpack --bench tfl_live`.
+
+mod support;
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use serde_json::{Value, json};
+use toolpack::{Config, Toolpack};
+
+/// Each tool, its arguments, and the path of the one upstream request they make.
+const CASES: &[(&str, &str, &str)] = &[
+    (
+        "lineStatus",
+        "{}",
+        "/Line/Mode/tube,elizabeth-line,overground,dlr,tram/Status?detail=false",
+    ),
+    (
+        "arrivals",
+        r#"{"stop": "940GZZLUOXC"}"#,
+        "/StopPoint/940GZZLUOXC/Arrivals",
+    ),
+    (
+        "stopSearch",
+        r#"{"query": "Bank"}"#,
+        "/StopPoint/Search/Bank?maxResults=10",
+    ),
+    (
+        "bikePoints",
+        r#"{"lat": 51.5246, "lon": -0.1101, "radius": 1000}"#,
+        "/BikePoint",
+    ),
+    (
+        "lineRoute",
+        r#"{"line": "victoria", "direction": "inbound"}"#,
+        "/Line/victoria/Route/Sequence/inbound?serviceTypes=Regular&excludeCrowding=true",
+    ),
+    ("liftOutages", "{}", "/Disruptions/Lifts/v2"),
+];
+
+fn main() {
+    let rounds = support::rounds();
+    let runtime = support::runtime();
+    let fake = support::fake_upstream(&runtime);
+    let config = Config::builder()
+        .tfl_api_base_url(fake.base_url())
+        .tfl_api_key("bench-key")
+        // Rate limits off: the benchmark calls far faster than 5 per second.
+        .default_rate_limit(0)
+        .build();
+    let toolpack = Toolpack::new(config).unwrap();
+    let bare = reqwest::Client::new();
+    for (tool, arguments, path) in CASES {
+        let arguments: Value = serde_json::from_str(arguments).unwrap();
+        let url = format!("{}{path}", fake.base_url());
+        let mut laps = support::Laps::new(&["bare HTTP GET", "tool, catalog JSON"], rounds);
+        runtime.block_on(async {
+            for round in 0..laps.total_rounds(rounds) {
+                let t0 = Instant::now();
+                let response = bare
+                    .get(&url)
+                    .header("app_key", "bench-key")
+                    .send()
+                    .await
+                    .unwrap();
+                black_box(response.bytes().await.unwrap());
+                let t1 = Instant::now();
+                let answer = toolpack.call_json(tool, arguments.clone()).await.unwrap();
+                assert_eq!(
+                    answer.body["code"],
+                    json!("OK"),
+                    "{tool}: {:?}",
+                    answer.body
+                );
+                black_box(answer);
+                laps.record(round, &[t0, t1, Instant::now()]);
+                if round % 1000 == 0 {
+                    fake.clear_requests();
+                }
+            }
+        });
+        laps.report(&format!("{tool} vs bare GET of the same recorded answer"));
+    }
+}

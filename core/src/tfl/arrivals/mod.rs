@@ -1,0 +1,288 @@
+//! `arrivals`: the next trains, trams and buses at a stop, from the TfL Unified API
+//! (`GET /StopPoint/{id}/Arrivals`; a hub has no predictions of its own, so it is expanded
+//! to its stations and stops through `GET /StopPoint/{hub}`).
+
+mod types;
+
+pub use types::{Arrival, ArrivalDirection, ArrivalsRequest, ArrivalsResponse, ArrivalsStop};
+
+use futures_util::future::join_all;
+use serde::Deserialize;
+
+use crate::Toolpack;
+use crate::tfl::station_toilets::validate_station_name;
+use crate::tfl::stop_point::StopPoint;
+use crate::tfl::stops::{Stop, resolve_stop};
+use crate::tfl::upstream::{self, Failure};
+use crate::tfl::{TflCode, lenient};
+use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+
+/// Arrivals in an answer unless the call asks for fewer or more.
+pub const DEFAULT_LIMIT: u32 = 10;
+/// The most arrivals in one answer.
+pub const MAX_LIMIT: u32 = 50;
+/// The most stations and stops of a hub asked for their arrivals.
+const MAX_HUB_CHILDREN: usize = 8;
+
+/// The `arrivals` tool.
+#[derive(Debug, Clone, Copy)]
+pub struct Arrivals;
+
+impl Tool for Arrivals {
+    type Input = ArrivalsRequest;
+    type Output = ArrivalsResponse;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "arrivals",
+        title: "Next arrivals at a London stop (TfL)",
+        description: "The next trains, trams and buses at a London stop (TfL live predictions), \
+soonest first: line, platform, direction, destination, towards, where the vehicle is now, \
+seconds to arrival and the expected time (UTC). `stop` is a NaPTAN id (940GZZLUOXC, a bus stop \
+such as 490008660N), a hub id (HUBKGX: all its stations and stops), or a name (\"Oxford \
+Circus\"). Optional `lines` (ids), `direction` (inbound or outbound) and `limit` (default 10, \
+at most 50). A name that matches several stops answers DISAMBIGUATION_REQUIRED with \
+stopDisambiguation candidates (id, name, modes, lines): call again with the chosen id.",
+        summary: "The next trains, trams and buses at a London stop (TfL live predictions), soonest first",
+        needs: "nothing (`TFL_API_KEY` raises TfL's limit from 50 to 500 requests a minute)",
+        toolset: Toolset::Tfl,
+        annotations: Annotations::READ_ONLY_REMOTE,
+    };
+
+    async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
+        let query = match validate_station_name("stop", &input.stop) {
+            Ok(query) => query,
+            Err(message) => return ArrivalsResponse::error(TflCode::ValidationError, message),
+        };
+        let lines = match line_filter(input.lines.as_deref()) {
+            Ok(lines) => lines,
+            Err(message) => return ArrivalsResponse::error(TflCode::ValidationError, message),
+        };
+        let limit = input.limit.unwrap_or(DEFAULT_LIMIT);
+        if limit == 0 || limit > MAX_LIMIT {
+            return ArrivalsResponse::error(
+                TflCode::ValidationError,
+                format!("Field 'limit' must be between 1 and {MAX_LIMIT}."),
+            );
+        }
+        let (id, name) = match resolve_stop(toolpack, &input.stop, &query).await {
+            Ok(Stop::Found { id, name }) => (id, name),
+            Ok(Stop::Ambiguous(candidates)) => {
+                return ArrivalsResponse {
+                    stop_disambiguation: Some(candidates),
+                    ..ArrivalsResponse::error(
+                        TflCode::DisambiguationRequired,
+                        "Input stop name is ambiguous. Choose one of the suggested stop ids.",
+                    )
+                };
+            }
+            Ok(Stop::NotFound) => return stop_not_found(),
+            Err(failure) => return failed(&failure),
+        };
+        let (predictions, hub_name) = match predictions(toolpack, &id).await {
+            Ok(found) => found,
+            Err(Failure::NotFound(_)) => return stop_not_found(),
+            Err(failure) => return failed(&failure),
+        };
+        let name = name
+            .or(hub_name)
+            .or_else(|| predictions.iter().find_map(|p| p.station_name.clone()))
+            .unwrap_or_else(|| id.clone());
+        answer(
+            predictions,
+            ArrivalsStop { id, name },
+            &lines,
+            input.direction,
+            limit,
+        )
+    }
+}
+
+crate::tfl::tfl_tool_output!(
+    ArrivalsResponse,
+    TflCode,
+    "Unexpected error while getting arrivals."
+);
+
+fn stop_not_found() -> ArrivalsResponse {
+    ArrivalsResponse::error(
+        TflCode::StopNotFound,
+        "No stop matches the given name or id.",
+    )
+}
+
+fn failed(failure: &Failure) -> ArrivalsResponse {
+    ArrivalsResponse::error(TflCode::from(failure), failure.message())
+}
+
+/// The line ids to keep (trimmed, lower case), or why they are not ids.
+fn line_filter(lines: Option<&[String]>) -> Result<Vec<String>, String> {
+    let Some(lines) = lines else {
+        return Ok(Vec::new());
+    };
+    if lines.is_empty() || lines.len() > 20 {
+        return Err("Field 'lines' must list 1 to 20 line ids.".into());
+    }
+    lines
+        .iter()
+        .map(|line| {
+            let id = line.trim().to_ascii_lowercase();
+            let valid = !id.is_empty()
+                && id.len() <= 40
+                && id
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+            if valid {
+                Ok(id)
+            } else {
+                Err(format!(
+                    "Field 'lines' holds \"{}\", which is not a line id.",
+                    upstream::clip(line, 60)
+                ))
+            }
+        })
+        .collect()
+}
+
+/// One `Tfl.Api.Presentation.Entities.Prediction`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Prediction {
+    #[serde(default, deserialize_with = "lenient::string")]
+    line_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    line_name: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    platform_name: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    direction: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    destination_name: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    towards: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    current_location: Option<String>,
+    #[serde(default, deserialize_with = "lenient::int")]
+    time_to_station: Option<i64>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    expected_arrival: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    mode_name: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    vehicle_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    station_name: Option<String>,
+}
+
+/// The predictions at `id`, and a hub's name. A hub has no predictions of its own: its
+/// stations and stop clusters (not its entrances) are asked, side by side, and merged;
+/// a child that fails is left out, unless every one fails.
+async fn predictions(
+    toolpack: &Toolpack,
+    id: &str,
+) -> Result<(Vec<Prediction>, Option<String>), Failure> {
+    if !id.starts_with("HUB") {
+        let path = format!("/StopPoint/{id}/Arrivals");
+        return Ok((upstream::get(toolpack, &path, &[]).await?, None));
+    }
+    let value: serde_json::Value =
+        upstream::get(toolpack, &format!("/StopPoint/{id}"), &[]).await?;
+    let hub: StopPoint = lenient::one_or_many(value)
+        .ok()
+        .and_then(|mut hubs: Vec<StopPoint>| (!hubs.is_empty()).then(|| hubs.remove(0)))
+        .ok_or_else(|| {
+            Failure::Other("TfL API returned an unexpected response for the hub.".into())
+        })?;
+    let children: Vec<String> = hub
+        .children
+        .iter()
+        .filter(|child| {
+            child
+                .stop_type
+                .as_deref()
+                .is_none_or(|t| !t.ends_with("Entrance") && !t.ends_with("AccessArea"))
+        })
+        .filter_map(|child| child.stop_id().map(str::to_owned))
+        .take(MAX_HUB_CHILDREN)
+        .collect();
+    let answers = join_all(children.iter().map(|child| async move {
+        let path = format!("/StopPoint/{child}/Arrivals");
+        upstream::get::<Vec<Prediction>>(toolpack, &path, &[]).await
+    }))
+    .await;
+    let mut merged = Vec::new();
+    let mut first_failure = None;
+    let mut answered = false;
+    for answer in answers {
+        match answer {
+            Ok(predictions) => {
+                answered = true;
+                merged.extend(predictions);
+            }
+            Err(failure) => {
+                first_failure.get_or_insert(failure);
+            }
+        }
+    }
+    match first_failure {
+        Some(failure) if !answered => Err(failure),
+        _ => Ok((merged, hub.common_name)),
+    }
+}
+
+fn answer(
+    predictions: Vec<Prediction>,
+    stop: ArrivalsStop,
+    lines: &[String],
+    direction: Option<ArrivalDirection>,
+    limit: u32,
+) -> ArrivalsResponse {
+    let direction = direction.map(|d| match d {
+        ArrivalDirection::Inbound => "inbound",
+        ArrivalDirection::Outbound => "outbound",
+    });
+    let mut arrivals: Vec<Arrival> = predictions
+        .into_iter()
+        .filter_map(|p| {
+            Some(Arrival {
+                line_id: p.line_id.filter(|l| !l.is_empty())?,
+                line_name: p.line_name.unwrap_or_default(),
+                platform: non_blank(p.platform_name),
+                direction: non_blank(p.direction),
+                destination: non_blank(p.destination_name),
+                towards: non_blank(p.towards),
+                current_location: non_blank(p.current_location),
+                seconds_to_arrival: p.time_to_station?,
+                expected_arrival: non_blank(p.expected_arrival),
+                mode: non_blank(p.mode_name),
+                vehicle_id: non_blank(p.vehicle_id),
+            })
+        })
+        .filter(|a| lines.is_empty() || lines.contains(&a.line_id.to_ascii_lowercase()))
+        .filter(|a| direction.is_none_or(|d| a.direction.as_deref() == Some(d)))
+        .collect();
+    // TfL lists predictions in no order; ties keep a stable, readable order.
+    arrivals.sort_by(|a, b| {
+        (a.seconds_to_arrival, &a.line_id, &a.platform).cmp(&(
+            b.seconds_to_arrival,
+            &b.line_id,
+            &b.platform,
+        ))
+    });
+    arrivals.truncate(limit as usize);
+    let message = match arrivals.len() {
+        0 => format!("No arrivals predicted at {} now.", stop.name),
+        1 => format!("1 arrival at {}.", stop.name),
+        n => format!("{n} arrivals at {}, soonest first.", stop.name),
+    };
+    ArrivalsResponse {
+        success: true,
+        code: TflCode::Ok,
+        message,
+        stop: Some(stop),
+        arrivals: Some(arrivals),
+        stop_disambiguation: None,
+    }
+}
+
+fn non_blank(text: Option<String>) -> Option<String> {
+    text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty())
+}

@@ -1,0 +1,123 @@
+//! `arrivals` request and response types.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::tfl::{StopCandidate, TflCode};
+
+/// `ArrivalsRequest`: the stop, and which of its arrivals.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct ArrivalsRequest {
+    /// A stop: a NaPTAN id (`940GZZLUOXC`, a bus stop's `490008660N`), a hub id (`HUBKGX`:
+    /// every station and stop of the hub), or a name ("Oxford Circus"), resolved as
+    /// `stationToilets` resolves names, then by TfL's stop search.
+    pub stop: String,
+    /// Only these lines (ids such as `victoria`, `25`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub lines: Option<Vec<String>>,
+    /// Only arrivals heading this way: `inbound` or `outbound`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub direction: Option<ArrivalDirection>,
+    /// Most arrivals in the answer: default 10, at most 50.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub limit: Option<u32>,
+}
+
+impl ArrivalsRequest {
+    /// The next arrivals at `stop`.
+    pub fn new(stop: impl Into<String>) -> Self {
+        Self {
+            stop: stop.into(),
+            lines: None,
+            direction: None,
+            limit: None,
+        }
+    }
+}
+
+/// TfL's direction of a vehicle.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
+#[serde(rename_all = "lowercase")]
+pub enum ArrivalDirection {
+    /// Inbound.
+    Inbound,
+    /// Outbound.
+    Outbound,
+}
+
+/// `ArrivalsResponse`: every field is always present (`null` when unused).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct ArrivalsResponse {
+    /// Whether the arrivals were retrieved.
+    pub success: bool,
+    /// Machine-readable result or error code.
+    pub code: TflCode,
+    /// Human-readable summary.
+    pub message: String,
+    /// The stop (success only).
+    pub stop: Option<ArrivalsStop>,
+    /// The next arrivals, soonest first (success only; may be empty).
+    pub arrivals: Option<Vec<Arrival>>,
+    /// On `DISAMBIGUATION_REQUIRED`: the stops the name may mean; call again with one's
+    /// `id` as `stop`.
+    pub stop_disambiguation: Option<Vec<StopCandidate>>,
+}
+
+impl ArrivalsResponse {
+    /// An error response with `code` and `message`; every other field null.
+    pub fn error(code: TflCode, message: impl Into<String>) -> Self {
+        Self {
+            success: false,
+            code,
+            message: message.into(),
+            stop: None,
+            arrivals: None,
+            stop_disambiguation: None,
+        }
+    }
+}
+
+/// The stop whose arrivals these are.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct ArrivalsStop {
+    /// Its id, e.g. `940GZZLUOXC` or `HUBKGX`.
+    pub id: String,
+    /// Its name, e.g. "Oxford Circus".
+    pub name: String,
+}
+
+/// One predicted arrival.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct Arrival {
+    /// Line id, e.g. `victoria`, `25`.
+    pub line_id: String,
+    /// Line name, e.g. "Victoria".
+    pub line_name: String,
+    /// The platform, e.g. "Southbound - Platform 3" (a bus stop's letter for buses).
+    pub platform: Option<String>,
+    /// `inbound` or `outbound`, when TfL says.
+    pub direction: Option<String>,
+    /// Where the vehicle terminates, e.g. "Brixton Underground Station".
+    pub destination: Option<String>,
+    /// TfL's "towards" text, e.g. "Brixton".
+    pub towards: Option<String>,
+    /// Where the vehicle is now, e.g. "At Warren Street".
+    pub current_location: Option<String>,
+    /// Seconds until it arrives, as TfL predicts.
+    pub seconds_to_arrival: i64,
+    /// When it is expected: UTC, ISO 8601 with `Z`.
+    pub expected_arrival: Option<String>,
+    /// Its mode, e.g. `tube`, `bus`.
+    pub mode: Option<String>,
+    /// TfL's vehicle id (a train set number, a bus registration).
+    pub vehicle_id: Option<String>,
+}

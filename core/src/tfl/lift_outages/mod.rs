@@ -1,0 +1,139 @@
+//! `liftOutages`: the lifts out of service at London stations, from the TfL Unified API
+//! (`GET /Disruptions/Lifts/v2`, which needs no key), named from the TfL station data
+//! `stationToilets` uses.
+
+mod types;
+
+pub use types::{LiftOutage, LiftOutagesRequest, LiftOutagesResponse};
+
+use serde::Deserialize;
+
+use crate::Toolpack;
+use crate::tfl::station_toilets::{
+    Resolution, disambiguation, resolve, station_data, validate_station_name,
+};
+use crate::tfl::upstream;
+use crate::tfl::{TflCode, lenient};
+use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+
+/// The `liftOutages` tool.
+#[derive(Debug, Clone, Copy)]
+pub struct LiftOutages;
+
+impl Tool for LiftOutages {
+    type Input = LiftOutagesRequest;
+    type Output = LiftOutagesResponse;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "liftOutages",
+        title: "London lift outages (TfL)",
+        description: "The lifts out of service at London stations now (TfL): for each station \
+its id, its name, the ids of the lifts out of service and TfL's message (e.g. \"No Step free \
+access\"). Give `station` (a name such as \"Wembley Park\", or an id such as 940GZZLUWYP) for \
+one station; without it, every station with a lift out of service. A name that matches several \
+stations answers DISAMBIGUATION_REQUIRED with stationDisambiguation candidates: call again \
+with the chosen stationUniqueId. An empty list means every lift TfL reports on works.",
+        summary: "Lifts out of service at London stations now (TfL), by station: step-free access at a glance",
+        needs: "nothing (TfL answers lift outages without a key)",
+        toolset: Toolset::Tfl,
+        annotations: Annotations::READ_ONLY_REMOTE,
+    };
+
+    async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
+        let query = match input.station.as_deref() {
+            None => None,
+            Some(raw) => match validate_station_name("station", raw) {
+                Ok(query) => Some((raw, query)),
+                Err(message) => {
+                    return LiftOutagesResponse::error(TflCode::ValidationError, message);
+                }
+            },
+        };
+        // Without station data, outages show their ids, and a station is matched by id.
+        let data = station_data(toolpack).await.ok();
+        let station = match (&query, &data) {
+            (None, _) => None,
+            (Some((raw, _)), None) => Some(((*raw).trim().to_owned(), (*raw).trim().to_owned())),
+            (Some((raw, query)), Some(data)) => match resolve(data, raw, query) {
+                Resolution::Found(station) => {
+                    Some((station.unique_id.clone(), station.name.clone()))
+                }
+                Resolution::Ambiguous(stations) => {
+                    return LiftOutagesResponse {
+                        station_disambiguation: Some(disambiguation(&stations)),
+                        ..LiftOutagesResponse::error(
+                            TflCode::DisambiguationRequired,
+                            "Input station name is ambiguous. Choose one of the suggested \
+stationUniqueId values.",
+                        )
+                    };
+                }
+                Resolution::NotFound => {
+                    return LiftOutagesResponse::error(
+                        TflCode::StationNotFound,
+                        "No station matches the given name.",
+                    );
+                }
+            },
+        };
+        let reported: Vec<Reported> =
+            match upstream::get(toolpack, "/Disruptions/Lifts/v2", &[]).await {
+                Ok(reported) => reported,
+                Err(failure) => {
+                    return LiftOutagesResponse::error(TflCode::from(&failure), failure.message());
+                }
+            };
+        let name_of = |id: &str| {
+            data.as_ref()
+                .and_then(|data| data.station_by_id(id))
+                .map_or_else(|| id.to_owned(), |station| station.name.clone())
+        };
+        let mut outages: Vec<LiftOutage> = reported
+            .into_iter()
+            .filter_map(|r| {
+                let station_id = r.station_unique_id.filter(|id| !id.trim().is_empty())?;
+                Some(LiftOutage {
+                    station_name: name_of(&station_id),
+                    station_id,
+                    lifts: r.disrupted_lift_unique_ids,
+                    message: r.message.unwrap_or_default().trim().to_owned(),
+                })
+            })
+            .filter(|o| station.as_ref().is_none_or(|(id, _)| o.station_id == *id))
+            .collect();
+        outages.sort_by(|a, b| {
+            (&a.station_name, &a.station_id).cmp(&(&b.station_name, &b.station_id))
+        });
+        let message = match (&station, outages.len()) {
+            (Some((_, name)), 0) => format!("No lift out of service reported at {name}."),
+            (Some((_, name)), _) => format!("A lift is out of service at {name}."),
+            (None, 0) => "No lift out of service reported at any station.".to_owned(),
+            (None, 1) => "1 station has a lift out of service.".to_owned(),
+            (None, n) => format!("{n} stations have a lift out of service."),
+        };
+        LiftOutagesResponse {
+            success: true,
+            code: TflCode::Ok,
+            message,
+            outages: Some(outages),
+            station_disambiguation: None,
+        }
+    }
+}
+
+crate::tfl::tfl_tool_output!(
+    LiftOutagesResponse,
+    TflCode,
+    "Unexpected error while getting lift outages."
+);
+
+/// One entry of `/Disruptions/Lifts/v2`.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Reported {
+    #[serde(default, deserialize_with = "lenient::string")]
+    station_unique_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::list")]
+    disrupted_lift_unique_ids: Vec<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    message: Option<String>,
+}

@@ -1,0 +1,242 @@
+//! `lineRoute`: a line's branches and their stops in order, from the TfL Unified API
+//! (`GET /Line/{id}/Route/Sequence/{direction}`).
+
+mod types;
+
+pub use types::{
+    LineRouteRequest, LineRouteResponse, RouteBranch, RouteDirection, RouteLine, RouteStop,
+    ServiceType,
+};
+
+use std::collections::HashMap;
+
+use serde::Deserialize;
+
+use crate::Toolpack;
+use crate::tfl::line_status::{retired, unknown_lines};
+use crate::tfl::upstream::{self, Failure};
+use crate::tfl::{TflCode, lenient};
+use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+
+/// The `lineRoute` tool.
+#[derive(Debug, Clone, Copy)]
+pub struct LineRoute;
+
+impl Tool for LineRoute {
+    type Input = LineRouteRequest;
+    type Output = LineRouteResponse;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "lineRoute",
+        title: "A London line's stops in order (TfL)",
+        description: "The stops of a London line in order (TfL), one route per branch: e.g. the \
+Central line's West Ruislip and Ealing Broadway branches. Give `line` (an id such as central, \
+elizabeth, mildmay, dlr, or a bus route such as 25), `direction` (outbound, the default, or \
+inbound) and `serviceType` (Regular, the default, or Night). Each route has a name and its \
+stops with NaPTAN id and name. An unknown line answers LINE_NOT_FOUND with the nearest \
+`suggestions`.",
+        summary: "A London line's stops in order, one route per branch (TfL)",
+        needs: "nothing (`TFL_API_KEY` raises TfL's limit from 50 to 500 requests a minute)",
+        toolset: Toolset::Tfl,
+        annotations: Annotations::READ_ONLY_REMOTE,
+    };
+
+    async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
+        let line = input.line.trim().to_ascii_lowercase();
+        let valid = !line.is_empty()
+            && line.len() <= 40
+            && line
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if !valid {
+            return LineRouteResponse::error(
+                TflCode::ValidationError,
+                format!(
+                    "Field 'line' holds \"{}\", which is not a line id (letters, digits and \
+'-', at most 40).",
+                    upstream::clip(&input.line, 60)
+                ),
+            );
+        }
+        let ids = [line.clone()];
+        if retired(&line).is_some() {
+            return not_found(toolpack, &ids, None).await;
+        }
+        let direction = match input.direction.unwrap_or(RouteDirection::Outbound) {
+            RouteDirection::Outbound => "outbound",
+            RouteDirection::Inbound => "inbound",
+        };
+        let service_type = match input.service_type.unwrap_or(ServiceType::Regular) {
+            ServiceType::Regular => "Regular",
+            ServiceType::Night => "Night",
+        };
+        let path = format!("/Line/{line}/Route/Sequence/{direction}");
+        let query = [("serviceTypes", service_type), ("excludeCrowding", "true")];
+        match upstream::get::<Sequence>(toolpack, &path, &query).await {
+            Ok(sequence) => answer(sequence, &line),
+            Err(Failure::NotFound(said)) => not_found(toolpack, &ids, said).await,
+            Err(failure) => LineRouteResponse::error(TflCode::from(&failure), failure.message()),
+        }
+    }
+}
+
+crate::tfl::tfl_tool_output!(
+    LineRouteResponse,
+    TflCode,
+    "Unexpected error while getting the line's route."
+);
+
+async fn not_found(toolpack: &Toolpack, ids: &[String], said: Option<String>) -> LineRouteResponse {
+    let (message, suggestions) = unknown_lines(toolpack, ids, said.as_deref()).await;
+    LineRouteResponse {
+        suggestions: Some(suggestions),
+        ..LineRouteResponse::error(TflCode::LineNotFound, message)
+    }
+}
+
+/// TfL's `RouteSequence`, read leniently: the ordered routes name their stops by id only,
+/// and the stop sequences and the station list give the names.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Sequence {
+    #[serde(default, deserialize_with = "lenient::string")]
+    line_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    line_name: Option<String>,
+    #[serde(default, deserialize_with = "lenient::list")]
+    stop_point_sequences: Vec<StopSequence>,
+    #[serde(default, deserialize_with = "lenient::list")]
+    stations: Vec<NamedStop>,
+    #[serde(default, deserialize_with = "lenient::list")]
+    ordered_line_routes: Vec<OrderedRoute>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StopSequence {
+    #[serde(default, deserialize_with = "lenient::list")]
+    stop_point: Vec<NamedStop>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct NamedStop {
+    #[serde(default, deserialize_with = "lenient::string")]
+    id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    station_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    name: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OrderedRoute {
+    #[serde(default, deserialize_with = "lenient::string")]
+    name: Option<String>,
+    #[serde(default, deserialize_with = "lenient::list")]
+    naptan_ids: Vec<String>,
+}
+
+fn answer(sequence: Sequence, asked: &str) -> LineRouteResponse {
+    let mut names: HashMap<&str, &str> = HashMap::new();
+    let stops = sequence
+        .stop_point_sequences
+        .iter()
+        .flat_map(|s| &s.stop_point)
+        .chain(&sequence.stations);
+    for stop in stops {
+        let Some(name) = stop.name.as_deref() else {
+            continue;
+        };
+        for id in [stop.id.as_deref(), stop.station_id.as_deref()]
+            .into_iter()
+            .flatten()
+        {
+            names.entry(id).or_insert(name);
+        }
+    }
+    let routes: Vec<RouteBranch> = sequence
+        .ordered_line_routes
+        .iter()
+        .map(|route| RouteBranch {
+            name: clean(route.name.as_deref().unwrap_or_default()),
+            stops: route
+                .naptan_ids
+                .iter()
+                .map(|id| RouteStop {
+                    id: id.clone(),
+                    name: names
+                        .get(id.as_str())
+                        .map_or_else(|| id.clone(), |n| clean(n)),
+                })
+                .collect(),
+        })
+        .collect();
+    let id = sequence.line_id.unwrap_or_else(|| asked.to_owned());
+    let name = sequence.line_name.unwrap_or_else(|| id.clone());
+    let message = match routes.len() {
+        0 => format!("{name}: TfL lists no route for this direction and service."),
+        1 => format!("{name}: 1 route."),
+        n => format!("{name}: {n} routes (branches)."),
+    };
+    LineRouteResponse {
+        success: true,
+        code: TflCode::Ok,
+        message,
+        line: Some(RouteLine { id, name }),
+        routes: Some(routes),
+        suggestions: None,
+    }
+}
+
+/// A name as TfL writes it, made plain: the HTML entities TfL leaves in route names
+/// ("Walthamstow Central  &harr;  Brixton ") decoded, and runs of spaces made one.
+fn clean(name: &str) -> String {
+    let decoded = name
+        .replace("&harr;", "↔")
+        .replace("&rarr;", "→")
+        .replace("&quot;", "\"")
+        .replace("&#39;", "'")
+        .replace("&apos;", "'")
+        .replace("&amp;", "&");
+    decoded.split_whitespace().collect::<Vec<_>>().join(" ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_lose_entities_and_extra_spaces() {
+        assert_eq!(
+            clean("Walthamstow Central  &harr;  Brixton "),
+            "Walthamstow Central ↔ Brixton"
+        );
+        assert_eq!(clean("Bank Station  / Cornhill"), "Bank Station / Cornhill");
+        assert_eq!(clean("Elephant &amp; Castle"), "Elephant & Castle");
+    }
+
+    #[test]
+    fn stops_are_named_from_the_sequences_and_the_stations() {
+        let sequence: Sequence = serde_json::from_str(
+            r#"{"$type":"RouteSequence","lineId":"central","lineName":"Central","direction":"outbound",
+                "stopPointSequences":[{"stopPoint":[{"id":"940GZZLUOXC","name":"Oxford Circus Underground Station"}]}],
+                "stations":[{"id":"940GZZLUBNK","name":"Bank Underground Station"},{"stationId":"940GZZLUEPG","name":"Epping"}],
+                "orderedLineRoutes":[{"name":"A - B","naptanIds":["940GZZLUOXC","940GZZLUBNK","940GZZLUEPG","940GZZLUXXX"],"serviceType":"Regular"}]}"#,
+        )
+        .unwrap();
+        let answer = answer(sequence, "central");
+        let stops = &answer.routes.unwrap()[0].stops;
+        let names: Vec<&str> = stops.iter().map(|s| s.name.as_str()).collect();
+        assert_eq!(
+            names,
+            [
+                "Oxford Circus Underground Station",
+                "Bank Underground Station",
+                "Epping",
+                "940GZZLUXXX"
+            ]
+        );
+        assert_eq!(answer.message, "Central: 1 route.");
+    }
+}

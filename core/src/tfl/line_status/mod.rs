@@ -1,0 +1,362 @@
+//! `lineStatus`: whether London's lines are running, from the TfL Unified API
+//! (`GET /Line/{ids}/Status`, `GET /Line/Mode/{modes}/Status`).
+
+mod types;
+pub(crate) mod wire;
+
+pub use types::{LineStatusEntry, LineStatusLine, LineStatusRequest, LineStatusResponse};
+
+use serde::Deserialize;
+
+use self::wire::Line;
+use crate::Toolpack;
+use crate::tfl::TflCode;
+use crate::tfl::lenient;
+use crate::tfl::upstream::{self, Failure};
+use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+
+/// Most line ids in one call (TfL's limit for one `/Line/{ids}` request is about 20).
+pub const MAX_LINES: usize = 20;
+/// Most modes in one call.
+pub const MAX_MODES: usize = 10;
+/// The modes reported when the call names neither lines nor modes: London's rail.
+pub const DEFAULT_MODES: [&str; 5] = ["tube", "elizabeth-line", "overground", "dlr", "tram"];
+/// Line ids TfL retired, and the mode whose lines replaced each: the Overground became six
+/// lines in November 2024, TfL Rail the Elizabeth line in May 2022.
+pub const RETIRED_LINES: [(&str, &str); 2] = [
+    ("london-overground", "overground"),
+    ("tfl-rail", "elizabeth-line"),
+];
+/// Most suggestions for one unknown line id or mode.
+const MAX_SUGGESTIONS: usize = 6;
+
+/// The `lineStatus` tool.
+#[derive(Debug, Clone, Copy)]
+pub struct LineStatus;
+
+impl Tool for LineStatus {
+    type Input = LineStatusRequest;
+    type Output = LineStatusResponse;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "lineStatus",
+        title: "London line status (TfL)",
+        description: "Whether London's lines are running now (TfL): for each line its id, name, \
+mode, goodService, and TfL's statuses with severity (0-20; 10 is Good Service), description \
+(e.g. \"Minor Delays\"), reason and validity period (UTC). Give `lines` (ids such as central, \
+elizabeth, liberty, or bus routes such as 25), or `modes` (tube, dlr, overground, \
+elizabeth-line, tram, bus, ...); neither means tube, elizabeth-line, overground, dlr and tram. \
+disruptedOnly=true keeps the lines without a good service. An unknown line answers \
+LINE_NOT_FOUND, an unknown mode MODE_NOT_FOUND, each with the nearest `suggestions`; the \
+London Overground is now six lines (liberty, lioness, mildmay, suffragette, weaver, windrush).",
+        summary: "Whether London's lines are running now (TfL): good service or not, each status with its severity, reason and period",
+        needs: "nothing (`TFL_API_KEY` raises TfL's limit from 50 to 500 requests a minute)",
+        toolset: Toolset::Tfl,
+        annotations: Annotations::READ_ONLY_REMOTE,
+    };
+
+    async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
+        let selection = match Selection::of(&input) {
+            Ok(selection) => selection,
+            Err(message) => {
+                return LineStatusResponse::error(TflCode::ValidationError, message);
+            }
+        };
+        let disrupted_only = input.disrupted_only.unwrap_or(false);
+        if let Selection::Lines(ids) = &selection
+            && ids.iter().any(|id| retired(id).is_some())
+        {
+            return line_not_found(toolpack, ids, None).await;
+        }
+        let path = match &selection {
+            Selection::Lines(ids) => format!("/Line/{}/Status", ids.join(",")),
+            Selection::Modes(modes) => format!("/Line/Mode/{}/Status", modes.join(",")),
+        };
+        let failure =
+            match upstream::get::<Vec<Line>>(toolpack, &path, &[("detail", "false")]).await {
+                Ok(lines) => return answer(lines, disrupted_only),
+                Err(failure) => failure,
+            };
+        match (failure, &selection) {
+            (Failure::NotFound(said), Selection::Lines(ids)) => {
+                line_not_found(toolpack, ids, said).await
+            }
+            (Failure::NotFound(said) | Failure::BadArgument(said), Selection::Modes(modes)) => {
+                mode_not_found(toolpack, modes, said).await
+            }
+            (failure, _) => LineStatusResponse::error(TflCode::from(&failure), failure.message()),
+        }
+    }
+}
+
+crate::tfl::tfl_tool_output!(
+    LineStatusResponse,
+    TflCode,
+    "Unexpected error while getting line status."
+);
+
+/// What the call asks about: line ids or modes, trimmed and in lower case.
+enum Selection {
+    Lines(Vec<String>),
+    Modes(Vec<String>),
+}
+
+impl Selection {
+    fn of(input: &LineStatusRequest) -> Result<Self, String> {
+        match (&input.lines, &input.modes) {
+            (Some(_), Some(_)) => Err("Give 'lines' or 'modes', not both.".into()),
+            (Some(lines), None) => ids("lines", lines, MAX_LINES).map(Self::Lines),
+            (None, Some(modes)) => ids("modes", modes, MAX_MODES).map(Self::Modes),
+            (None, None) => Ok(Self::Modes(
+                DEFAULT_MODES.iter().map(|m| (*m).to_owned()).collect(),
+            )),
+        }
+    }
+}
+
+/// `values` as TfL ids (trimmed, lower case, each once), or why not.
+fn ids(field: &str, values: &[String], max: usize) -> Result<Vec<String>, String> {
+    if values.is_empty() {
+        return Err(format!("Field '{field}' must list at least one id."));
+    }
+    if values.len() > max {
+        return Err(format!("Field '{field}' must list at most {max} ids."));
+    }
+    let mut ids: Vec<String> = Vec::new();
+    for value in values {
+        let id = value.trim().to_ascii_lowercase();
+        let valid = !id.is_empty()
+            && id.len() <= 40
+            && id
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
+        if !valid {
+            return Err(format!(
+                "Field '{field}' holds \"{}\", which is not an id (letters, digits and '-', at \
+most 40).",
+                upstream::clip(value, 60)
+            ));
+        }
+        if !ids.contains(&id) {
+            ids.push(id);
+        }
+    }
+    Ok(ids)
+}
+
+fn answer(lines: Vec<Line>, disrupted_only: bool) -> LineStatusResponse {
+    let lines: Vec<LineStatusLine> = lines
+        .into_iter()
+        .filter_map(Line::summarise)
+        .filter(|line| !disrupted_only || !line.good_service)
+        .collect();
+    let disrupted = lines.iter().filter(|l| !l.good_service).count();
+    let message = match (lines.len(), disrupted) {
+        (0, _) if disrupted_only => "Line status retrieved: every line has a good service.".into(),
+        (0, _) => "Line status retrieved: TfL listed no lines.".into(),
+        (n, 0) => format!("Line status retrieved: {n} lines, all with a good service."),
+        (n, d) => format!("Line status retrieved: {n} lines, {d} without a good service."),
+    };
+    LineStatusResponse {
+        success: true,
+        code: TflCode::Ok,
+        message,
+        lines: Some(lines),
+        suggestions: None,
+    }
+}
+
+/// The mode whose lines replaced a retired line id.
+pub(crate) fn retired(id: &str) -> Option<&'static str> {
+    RETIRED_LINES
+        .iter()
+        .find(|(retired, _)| *retired == id)
+        .map(|(_, mode)| *mode)
+}
+
+/// `LINE_NOT_FOUND` for the ids TfL does not know, with the nearest known ids.
+async fn line_not_found(
+    toolpack: &Toolpack,
+    ids: &[String],
+    said: Option<String>,
+) -> LineStatusResponse {
+    let (message, suggestions) = unknown_lines(toolpack, ids, said.as_deref()).await;
+    LineStatusResponse {
+        suggestions: Some(suggestions),
+        ..LineStatusResponse::error(TflCode::LineNotFound, message)
+    }
+}
+
+/// What to tell a caller about the line ids TfL does not know (those its message names,
+/// else all asked for): the message, and the nearest line ids of TfL's own list of the
+/// default modes' lines or, for a retired id, the lines that replaced it. Without the
+/// list, no suggestions. Shared by the tools that take line ids.
+pub(crate) async fn unknown_lines(
+    toolpack: &Toolpack,
+    ids: &[String],
+    said: Option<&str>,
+) -> (String, Vec<String>) {
+    let unknown = unknown_ids(ids, said);
+    let mut modes: Vec<&str> = DEFAULT_MODES.to_vec();
+    for id in &unknown {
+        if let Some(mode) = retired(id)
+            && !modes.contains(&mode)
+        {
+            modes.push(mode);
+        }
+    }
+    let known =
+        upstream::get::<Vec<Line>>(toolpack, &format!("/Line/Mode/{}", modes.join(",")), &[])
+            .await
+            .unwrap_or_default();
+    let mut suggestions: Vec<String> = Vec::new();
+    for id in &unknown {
+        let near: Vec<&str> = match retired(id) {
+            Some(mode) => known
+                .iter()
+                .filter(|line| line.mode_name.as_deref() == Some(mode))
+                .filter_map(|line| line.id.as_deref())
+                .collect(),
+            None => crate::nearest::nearest(
+                id,
+                known.iter().filter_map(|line| line.id.as_deref()),
+                MAX_SUGGESTIONS,
+            ),
+        };
+        for line in near {
+            if !suggestions.iter().any(|s| s == line) {
+                suggestions.push(line.to_owned());
+            }
+        }
+    }
+    let listed = unknown
+        .iter()
+        .map(|id| format!("'{id}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let retired_note = unknown
+        .iter()
+        .filter_map(|id| retired(id).map(|mode| (id, mode)))
+        .map(|(id, mode)| format!(" '{id}' was retired: its lines are now under mode '{mode}'."))
+        .collect::<String>();
+    let message = format!(
+        "TfL knows no line with the id {listed}.{retired_note}{}",
+        if suggestions.is_empty() {
+            String::new()
+        } else {
+            format!(" Nearest: {}.", suggestions.join(", "))
+        }
+    );
+    (message, suggestions)
+}
+
+/// `MODE_NOT_FOUND`, with the nearest of the modes TfL lists (`/Line/Meta/Modes`).
+async fn mode_not_found(
+    toolpack: &Toolpack,
+    modes: &[String],
+    said: Option<String>,
+) -> LineStatusResponse {
+    #[derive(Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Mode {
+        #[serde(default, deserialize_with = "lenient::string")]
+        mode_name: Option<String>,
+    }
+    let unknown = unknown_ids(modes, said.as_deref());
+    let known: Vec<Mode> = upstream::get(toolpack, "/Line/Meta/Modes", &[])
+        .await
+        .unwrap_or_default();
+    let known: Vec<&str> = known
+        .iter()
+        .filter_map(|m| m.mode_name.as_deref())
+        .collect();
+    let mut suggestions: Vec<String> = Vec::new();
+    for mode in &unknown {
+        for near in crate::nearest::nearest(mode, known.iter().copied(), MAX_SUGGESTIONS) {
+            if !suggestions.iter().any(|s| s == near) {
+                suggestions.push(near.to_owned());
+            }
+        }
+    }
+    let listed = unknown
+        .iter()
+        .map(|m| format!("'{m}'"))
+        .collect::<Vec<_>>()
+        .join(", ");
+    let message = format!(
+        "TfL knows no mode {listed}.{}",
+        if suggestions.is_empty() {
+            String::new()
+        } else {
+            format!(" Nearest: {}.", suggestions.join(", "))
+        }
+    );
+    LineStatusResponse {
+        suggestions: Some(suggestions),
+        ..LineStatusResponse::error(TflCode::ModeNotFound, message)
+    }
+}
+
+/// The ids of `asked` that TfL's message ("The following line ids are not recognised: a,
+/// b") names; all of them when it names none.
+fn unknown_ids(asked: &[String], said: Option<&str>) -> Vec<String> {
+    let named: Vec<String> = said
+        .and_then(|said| said.rsplit_once(':'))
+        .map(|(_, list)| {
+            list.split(',')
+                .map(|id| id.trim().trim_end_matches('.').to_ascii_lowercase())
+                .collect()
+        })
+        .unwrap_or_default();
+    let unknown: Vec<String> = asked
+        .iter()
+        .filter(|id| named.contains(id) || retired(id).is_some())
+        .cloned()
+        .collect();
+    if unknown.is_empty() {
+        asked.to_vec()
+    } else {
+        unknown
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_trimmed_lower_case_and_each_once() {
+        let lines = vec![" Central ".to_owned(), "central".into(), "N29".into()];
+        assert_eq!(ids("lines", &lines, 20).unwrap(), ["central", "n29"]);
+        assert_eq!(
+            ids("lines", &[], 20).unwrap_err(),
+            "Field 'lines' must list at least one id."
+        );
+        assert!(
+            ids("modes", &["tube/../x".into()], 10)
+                .unwrap_err()
+                .contains("not an id")
+        );
+        let many: Vec<String> = (0..21).map(|n| n.to_string()).collect();
+        assert_eq!(
+            ids("lines", &many, MAX_LINES).unwrap_err(),
+            "Field 'lines' must list at most 20 ids."
+        );
+    }
+
+    #[test]
+    fn tfls_message_names_the_unknown_ids() {
+        let asked = ["central".to_owned(), "notaline".into(), "nor-this".into()];
+        assert_eq!(
+            unknown_ids(
+                &asked,
+                Some("The following line ids are not recognised: notaline, nor-this")
+            ),
+            ["notaline", "nor-this"]
+        );
+        assert_eq!(unknown_ids(&asked, None), asked);
+        assert_eq!(
+            unknown_ids(&["london-overground".into(), "central".into()], None),
+            ["london-overground"]
+        );
+    }
+}

@@ -1,0 +1,187 @@
+//! The one way the live TfL tools turn what a person calls a stop into TfL's id: a NaPTAN
+//! or hub id is taken as it is; a name is looked up in the bundled TfL station data first
+//! (as `stationToilets` does, offline), then in TfL's stop search (bus stops, piers and
+//! stations the data does not list).
+
+use std::collections::HashMap;
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::Toolpack;
+use crate::http::encode_component as encode_segment;
+use crate::tfl::station_toilets::{NormalizedName, Resolution, resolve, station_data};
+use crate::tfl::stop_point::{SearchResponse, StopPoint};
+use crate::tfl::upstream::{self, Failure};
+
+/// Most candidates in a stop disambiguation.
+pub const MAX_CANDIDATES: usize = 10;
+
+/// One stop a name may mean, with what tells it apart from the others.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct StopCandidate {
+    /// Its id: call again with it as `stop`.
+    pub id: String,
+    /// Its name.
+    pub name: String,
+    /// Its modes, e.g. `tube`, `bus` (empty when TfL did not say).
+    pub modes: Vec<String>,
+    /// Its line ids, e.g. `bakerloo` (empty when TfL did not say).
+    pub lines: Vec<String>,
+}
+
+/// What a stop argument means.
+#[derive(Debug)]
+pub(crate) enum Stop {
+    /// One stop: its id, and its name when known already.
+    Found { id: String, name: Option<String> },
+    /// Several stops, equally likely.
+    Ambiguous(Vec<StopCandidate>),
+    /// None.
+    NotFound,
+}
+
+/// Whether `text` is a stop id: a hub (`HUBKGX`) or a NaPTAN id (`940GZZLUOXC`,
+/// `490008660N`, `910GSHENFLD`): three digits, then at least four letters or digits.
+pub(crate) fn is_stop_id(text: &str) -> bool {
+    let upper = text.to_ascii_uppercase();
+    let alnum = |s: &str| s.chars().all(|c| c.is_ascii_alphanumeric());
+    match upper.strip_prefix("HUB") {
+        Some(rest) => rest.len() >= 2 && alnum(rest),
+        None => {
+            upper.len() >= 7 && upper.chars().take(3).all(|c| c.is_ascii_digit()) && alnum(&upper)
+        }
+    }
+}
+
+/// Resolves `raw` (already checked, normalised as `query`).
+pub(crate) async fn resolve_stop(
+    toolpack: &Toolpack,
+    raw: &str,
+    query: &NormalizedName,
+) -> Result<Stop, Failure> {
+    let raw = raw.trim();
+    let data = station_data(toolpack).await.ok();
+    if is_stop_id(raw) {
+        let id = raw.to_ascii_uppercase();
+        let name = data
+            .as_ref()
+            .and_then(|data| data.station_by_id(&id))
+            .map(|s| s.name.clone());
+        return Ok(Stop::Found { id, name });
+    }
+    if let Some(data) = &data {
+        match resolve(data, raw, query) {
+            Resolution::Found(station) => {
+                return Ok(Stop::Found {
+                    id: station.unique_id.clone(),
+                    name: Some(station.name.clone()),
+                });
+            }
+            Resolution::Ambiguous(stations) => {
+                let ids: Vec<String> = stations.iter().map(|s| s.unique_id.clone()).collect();
+                let mut candidates: Vec<StopCandidate> = stations
+                    .iter()
+                    .map(|s| StopCandidate {
+                        id: s.unique_id.clone(),
+                        name: s.name.clone(),
+                        modes: Vec::new(),
+                        lines: Vec::new(),
+                    })
+                    .collect();
+                describe(toolpack, &ids, &mut candidates).await;
+                return Ok(Stop::Ambiguous(candidates));
+            }
+            Resolution::NotFound => {}
+        }
+    }
+    search(toolpack, raw, query).await
+}
+
+/// Fills in each candidate's modes and lines from TfL (`/StopPoint/{ids}`, one request;
+/// an object for one id, an array for several). Without TfL's answer they stay empty.
+async fn describe(toolpack: &Toolpack, ids: &[String], candidates: &mut [StopCandidate]) {
+    let path = format!("/StopPoint/{}", ids.join(","));
+    let Ok(value) = upstream::get::<serde_json::Value>(toolpack, &path, &[]).await else {
+        return;
+    };
+    let stops: Vec<StopPoint> = crate::tfl::lenient::one_or_many(value).unwrap_or_default();
+    let by_id: HashMap<&str, &StopPoint> = stops
+        .iter()
+        .filter_map(|s| s.stop_id().map(|id| (id, s)))
+        .collect();
+    for candidate in candidates {
+        if let Some(stop) = by_id.get(candidate.id.as_str()) {
+            candidate.modes.clone_from(&stop.modes);
+            candidate.lines = stop.line_ids();
+        }
+    }
+}
+
+/// TfL's stop search for a name the station data does not know: no match is not found;
+/// one match, or one whose name is the query, is the stop; else the matches are the
+/// candidates.
+async fn search(toolpack: &Toolpack, raw: &str, query: &NormalizedName) -> Result<Stop, Failure> {
+    let path = format!("/StopPoint/Search/{}", encode_segment(raw));
+    let max = MAX_CANDIDATES.to_string();
+    let answer: SearchResponse = upstream::get(toolpack, &path, &[("maxResults", &max)]).await?;
+    let matches: Vec<StopCandidate> = answer
+        .matches
+        .into_iter()
+        .filter_map(|m| {
+            Some(StopCandidate {
+                id: m.id.filter(|id| !id.trim().is_empty())?,
+                name: m.name.unwrap_or_default(),
+                modes: m.modes,
+                lines: Vec::new(),
+            })
+        })
+        .collect();
+    let named: Vec<&StopCandidate> = matches
+        .iter()
+        .filter(|m| NormalizedName::new(&m.name).text == query.text)
+        .collect();
+    Ok(match (matches.len(), named.as_slice()) {
+        (0, _) => Stop::NotFound,
+        (1, _) => found(&matches[0]),
+        (_, [one]) => found(one),
+        _ => Stop::Ambiguous(matches),
+    })
+}
+
+fn found(candidate: &StopCandidate) -> Stop {
+    Stop::Found {
+        id: candidate.id.clone(),
+        name: Some(candidate.name.clone()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ids_are_told_from_names() {
+        for id in [
+            "940GZZLUOXC",
+            "490008660N",
+            "hubkgx",
+            "910GSHENFLD",
+            "HUBBAN",
+        ] {
+            assert!(is_stop_id(id), "{id}");
+        }
+        for name in [
+            "Bank",
+            "Oxford Circus",
+            "HUB",
+            "940",
+            "12 Acre",
+            "Hubbard Road",
+        ] {
+            assert!(!is_stop_id(name), "{name}");
+        }
+    }
+}

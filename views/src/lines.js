@@ -1,0 +1,72 @@
+// The line status board (lineStatus): each line in its colour with TfL's status and reason,
+// the worst first; the lines with a good service folded into one row when others are not.
+import { errorBox, failure, h, startView } from "./view.js";
+import { tflColour } from "./tfl.js";
+
+/** How bad a line's service is now: its lowest severity among the statuses that apply
+ * now (0 Special Service … 9 Minor Delays; the informational ones above 10 count as 9.5). */
+function badness(line) {
+  const now = (line.statuses ?? []).filter((s) => s.isNow);
+  const worst = Math.min(...now.map((s) => (s.severity >= 10 ? 9.5 : s.severity)), 10);
+  return line.goodService ? 11 : worst;
+}
+
+function lineRow(line) {
+  return h(
+    "li",
+    { class: "line", style: `--leg:${tflColour(line.id, line.mode)}` },
+    h("span", { class: "badge" }, line.name),
+    h(
+      "div",
+      { class: "status" },
+      (line.statuses ?? []).map((s) =>
+        h(
+          "p",
+          { class: s.isNow ? "now" : "later" },
+          h("strong", null, s.description),
+          s.isNow ? null : h("span", { class: "muted" }, " (planned)"),
+        ),
+      ),
+      [...new Set((line.statuses ?? []).map((s) => s.reason).filter(Boolean))].map((reason) =>
+        h("p", { class: "reason" }, reason),
+      ),
+    ),
+  );
+}
+
+startView("lines", (result) => {
+  const error = failure(result);
+  if (error) {
+    const suggestions = error.body?.suggestions ?? [];
+    return [
+      errorBox(error.message, error.code),
+      suggestions.length ? h("p", { class: "muted" }, `Known: ${suggestions.join(", ")}`) : null,
+    ];
+  }
+  const lines = [...((result.structuredContent ?? {}).lines ?? [])];
+  const troubled = lines.filter((l) => !l.goodService).sort((a, b) => badness(a) - badness(b));
+  const good = lines.filter((l) => l.goodService);
+  return h(
+    "section",
+    { class: "lines", "aria-label": "Line status" },
+    h("h1", null, troubled.length ? `${troubled.length} of ${lines.length} lines disrupted` : "Good service"),
+    lines.length === 0 ? h("p", { class: "empty" }, "No lines to show.") : null,
+    h(
+      "ul",
+      { class: "status-board" },
+      troubled.map(lineRow),
+      good.length
+        ? h(
+            "li",
+            { class: "good" },
+            h("strong", null, troubled.length ? "Good service on the other lines" : "Good service on every line"),
+            h(
+              "p",
+              null,
+              good.map((l) => h("span", { class: "badge", style: `--leg:${tflColour(l.id, l.mode)}` }, l.name)),
+            ),
+          )
+        : null,
+    ),
+  );
+});
