@@ -47,7 +47,8 @@ async fn healthz_answers_without_auth_with_version_and_tool_count() {
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["status"], "ok");
     assert_eq!(body["version"], env!("CARGO_PKG_VERSION"));
-    // Without keys: stationToilets, the two saved-place tools and every loko tool.
+    // Without keys: every TfL tool but planJourney (TfL answers them without a key), the
+    // two saved-place tools and every loko tool.
     let entries = toolpack::Catalog::get().entries();
     let keyless = entries
         .iter()
@@ -60,7 +61,11 @@ async fn healthz_answers_without_auth_with_version_and_tool_count() {
         .iter()
         .filter(|e| e.spec.toolset == toolpack::Toolset::Loko)
         .count();
-    assert_eq!(keyless, 3 + loko);
+    let tfl = entries
+        .iter()
+        .filter(|e| e.spec.toolset == toolpack::Toolset::Tfl)
+        .count();
+    assert_eq!(keyless, (tfl - 1) + 2 + loko);
     assert_eq!(body["tools"], keyless);
 }
 

@@ -369,11 +369,16 @@ async fn views_listed(base: &str, token: &str, headers: &[(&str, &str)]) -> Vec<
 
 #[tokio::test(flavor = "multi_thread")]
 async fn a_caller_sees_only_the_views_of_the_tools_it_may_call() {
-    // No keys and no loko roots: of the view tools, only stationToilets is served.
+    // No keys and no loko roots: of the view tools, stationToilets and the live TfL tools
+    // (which need no key) are served.
     let base = serve(&[]).await;
     assert_eq!(
         views_listed(&base, "tok-reader", &[]).await,
-        ["ui://toolpack/toilets"]
+        [
+            "ui://toolpack/toilets",
+            "ui://toolpack/lines",
+            "ui://toolpack/arrivals"
+        ]
     );
     let narrowed = [("x-mcp-tools", "get_user_variables")];
     assert!(views_listed(&base, "tok-alice", &narrowed).await.is_empty());

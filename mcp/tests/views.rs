@@ -65,8 +65,9 @@ async fn a_client_that_shows_views_is_told_each_tools_view_and_others_are_not() 
     }
     let with_views = listed.iter().filter(|(_, uri)| uri.is_some()).count();
     assert_eq!(
-        with_views, 6,
-        "planJourney, plan_trip, get_departures, query_architecture, query_project, stationToilets"
+        with_views, 8,
+        "planJourney, plan_trip, get_departures, query_architecture, query_project, \
+         stationToilets, lineStatus, arrivals"
     );
 
     let plain = common::duplex_client(common::server_with(&with_keys()), ()).await;
@@ -140,7 +141,7 @@ async fn an_unknown_resource_is_resource_not_found() {
 #[tokio::test]
 async fn only_the_views_of_served_tools_are_resources() {
     // Without keys, planJourney, plan_trip and get_departures are not served: the journey
-    // and departures views are not either.
+    // and departures views are not either (the live TfL tools need no key: theirs are).
     let client = common::duplex_client(common::server_with(&BTreeMap::new()), ()).await;
     let uris: Vec<String> = client
         .list_all_resources()
@@ -151,7 +152,12 @@ async fn only_the_views_of_served_tools_are_resources() {
         .collect();
     assert_eq!(
         uris,
-        ["ui://toolpack/architecture", "ui://toolpack/toilets"]
+        [
+            "ui://toolpack/architecture",
+            "ui://toolpack/toilets",
+            "ui://toolpack/lines",
+            "ui://toolpack/arrivals"
+        ]
     );
     let refused = client
         .read_resource(ReadResourceRequestParams::new("ui://toolpack/journey"))
