@@ -1,8 +1,8 @@
 // The arrivals board (arrivals), in the family of the departures board: the stop, then one
-// row per arrival with platform, line, destination and minutes; Refresh asks TfL again
+// row per arrival with line, destination, platform and minutes; Refresh asks TfL again
 // through the host, and while the board is visible it refreshes itself every 30 s.
 import { errorBox, failure, h, startView } from "./view.js";
-import { tflColour } from "./tfl.js";
+import { tflBadge } from "./tfl.js";
 
 /** How often the board refreshes itself while visible. */
 const EVERY_MS = 30_000;
@@ -26,13 +26,13 @@ function row(arrival) {
   return h(
     "tr",
     null,
-    h("td", { class: "platform" }, arrival.platform ?? ""),
-    h("td", null, h("span", { class: "badge", style: `--leg:${tflColour(arrival.lineId, arrival.mode)}` }, arrival.lineName)),
+    h("td", null, h("span", { class: "badge", style: tflBadge(arrival.lineId, arrival.mode) }, arrival.lineName)),
     h(
       "td",
       { class: "destination" },
       arrival.destination ?? arrival.towards ?? "",
-      arrival.currentLocation ? h("small", { class: "muted" }, ` · ${arrival.currentLocation}`) : null,
+      arrival.platform ? h("small", { class: "platform" }, arrival.platform) : null,
+      arrival.currentLocation ? h("small", { class: "muted where" }, arrival.currentLocation) : null,
     ),
     h(
       "td",
@@ -106,7 +106,7 @@ const view = startView("arrivals", (result, view) => {
           h(
             "thead",
             null,
-            h("tr", null, ["Platform", "Line", "To", "Due"].map((t) => h("th", { scope: "col" }, t))),
+            h("tr", null, ["Line", "To, platform", "Due"].map((t) => h("th", { scope: "col" }, t))),
           ),
           h("tbody", null, arrivals.map(row)),
         ),

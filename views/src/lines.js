@@ -1,7 +1,7 @@
 // The line status board (lineStatus): each line in its colour with TfL's status and reason,
 // the worst first; the lines with a good service folded into one row when others are not.
 import { errorBox, failure, h, startView } from "./view.js";
-import { tflColour } from "./tfl.js";
+import { tflBadge } from "./tfl.js";
 
 /** How bad a line's service is now: its lowest severity among the statuses that apply
  * now (0 Special Service … 9 Minor Delays; the informational ones above 10 count as 9.5). */
@@ -14,8 +14,8 @@ function badness(line) {
 function lineRow(line) {
   return h(
     "li",
-    { class: "line", style: `--leg:${tflColour(line.id, line.mode)}` },
-    h("span", { class: "badge" }, line.name),
+    { class: "line" },
+    h("span", { class: "badge", style: tflBadge(line.id, line.mode) }, line.name),
     h(
       "div",
       { class: "status" },
@@ -63,7 +63,7 @@ startView("lines", (result) => {
             h(
               "p",
               null,
-              good.map((l) => h("span", { class: "badge", style: `--leg:${tflColour(l.id, l.mode)}` }, l.name)),
+              good.map((l) => h("span", { class: "badge", style: tflBadge(l.id, l.mode) }, l.name)),
             ),
           )
         : null,

@@ -43,3 +43,12 @@ const MODES = {
 export function tflColour(line, mode) {
   return LINES[(line ?? "").toLowerCase()] ?? MODES[(mode ?? "").toLowerCase()] ?? "#5A6270";
 }
+
+/** A badge's style for a line: its colour, and text that stays readable on it (dark on
+ * Circle yellow or Waterloo & City green, white on the rest). */
+export function tflBadge(line, mode) {
+  const colour = tflColour(line, mode);
+  const [r, g, b] = [1, 3, 5].map((at) => parseInt(colour.slice(at, at + 2), 16) / 255);
+  const light = 0.2126 * r + 0.7152 * g + 0.0722 * b > 0.6;
+  return `--leg:${colour};color:${light ? "#111" : "#fff"}`;
+}
