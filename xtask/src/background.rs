@@ -23,8 +23,15 @@ pub fn keep_runner(root: &Path) -> Result<()> {
         return Ok(());
     }
     let copy = root.join("target/xtask-runner");
-    std::fs::copy(std::env::current_exe()?, &copy)
-        .with_context(|| format!("copying this xtask to {}", copy.display()))?;
+    let this = std::env::current_exe()?;
+    // A suite in the background is that copy already: it keeps it. Otherwise a fresh copy
+    // replaces the old one by a rename, never by writing into a program that may be running.
+    if this != copy {
+        let fresh = root.join(format!("target/xtask-runner.{}", std::process::id()));
+        std::fs::copy(&this, &fresh)
+            .and_then(|_| std::fs::rename(&fresh, &copy))
+            .with_context(|| format!("copying this xtask to {}", copy.display()))?;
+    }
     let _ = RUNNER.set(copy);
     Ok(())
 }
