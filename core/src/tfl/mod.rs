@@ -46,6 +46,7 @@ pub(crate) use tfl_tool_output;
 
 mod arrivals;
 mod bike_points;
+mod checks;
 mod code;
 mod lenient;
 mod lift_outages;

@@ -10,6 +10,7 @@ use futures_util::future::join_all;
 use serde::Deserialize;
 
 use crate::Toolpack;
+use crate::tfl::checks::is_id;
 use crate::tfl::station_toilets::validate_station_name;
 use crate::tfl::stop_point::StopPoint;
 use crate::tfl::stops::{Stop, resolve_stop};
@@ -125,12 +126,7 @@ fn line_filter(lines: Option<&[String]>) -> Result<Vec<String>, String> {
         .iter()
         .map(|line| {
             let id = line.trim().to_ascii_lowercase();
-            let valid = !id.is_empty()
-                && id.len() <= 40
-                && id
-                    .chars()
-                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-            if valid {
+            if is_id(&id) {
                 Ok(id)
             } else {
                 Err(format!(

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use serde::Deserialize;
 
 use crate::Toolpack;
+use crate::tfl::checks::is_id;
 use crate::tfl::line_status::{retired, unknown_lines};
 use crate::tfl::upstream::{self, Failure};
 use crate::tfl::{TflCode, lenient};
@@ -42,12 +43,7 @@ stops with NaPTAN id and name. An unknown line answers LINE_NOT_FOUND with the n
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
         let line = input.line.trim().to_ascii_lowercase();
-        let valid = !line.is_empty()
-            && line.len() <= 40
-            && line
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-        if !valid {
+        if !is_id(&line) {
             return LineRouteResponse::error(
                 TflCode::ValidationError,
                 format!(

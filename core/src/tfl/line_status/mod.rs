@@ -11,6 +11,7 @@ use serde::Deserialize;
 use self::wire::Line;
 use crate::Toolpack;
 use crate::tfl::TflCode;
+use crate::tfl::checks::is_id;
 use crate::tfl::lenient;
 use crate::tfl::upstream::{self, Failure};
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
@@ -124,12 +125,7 @@ fn ids(field: &str, values: &[String], max: usize) -> Result<Vec<String>, String
     let mut ids: Vec<String> = Vec::new();
     for value in values {
         let id = value.trim().to_ascii_lowercase();
-        let valid = !id.is_empty()
-            && id.len() <= 40
-            && id
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-');
-        if !valid {
+        if !is_id(&id) {
             return Err(format!(
                 "Field '{field}' holds \"{}\", which is not an id (letters, digits and '-', at \
 most 40).",

@@ -8,6 +8,7 @@ pub use types::{StopSearchRequest, StopSearchResponse, StopSummary};
 use crate::Toolpack;
 use crate::http::encode_component;
 use crate::tfl::TflCode;
+use crate::tfl::checks;
 use crate::tfl::stop_point::{SearchResponse, StopPointsResponse};
 use crate::tfl::upstream;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
@@ -159,21 +160,13 @@ control characters."
             By::Name(query.to_owned())
         }
         (None, true) => {
-            let (Some(lat), Some(lon)) = (input.lat, input.lon) else {
-                return Err("Give both 'lat' and 'lon'.".into());
-            };
-            if !(-90.0..=90.0).contains(&lat) || !(-180.0..=180.0).contains(&lon) {
-                return Err(
-                    "Field 'lat' must be between -90 and 90, and 'lon' between -180 and 180."
-                        .into(),
-                );
-            }
-            let radius = input.radius.unwrap_or(DEFAULT_RADIUS_M);
-            if radius == 0 || radius > MAX_RADIUS_M {
-                return Err(format!(
-                    "Field 'radius' must be between 1 and {MAX_RADIUS_M} metres."
-                ));
-            }
+            let (lat, lon, radius) = checks::point(
+                input.lat,
+                input.lon,
+                input.radius,
+                DEFAULT_RADIUS_M,
+                MAX_RADIUS_M,
+            )?;
             By::Near { lat, lon, radius }
         }
     };
