@@ -37,9 +37,11 @@ pub fn generate(sh: &Shell, language: Language, out: &Path) -> Result<()> {
             (built, beside.display().to_string())
         }
         _ => {
+            // With the testkit, whose dev hack makes this build resolve like the test
+            // build and reuse its dependencies (xtask/src/hack.rs).
             cmd!(
                 sh,
-                "cargo build -q --locked -p toolpack-uniffi -p uniffi-bindgen"
+                "cargo build -q --locked -p toolpack-uniffi -p uniffi-bindgen -p toolpack-testkit"
             )
             .run()?;
             (

@@ -1,13 +1,17 @@
-//! `cargo xtask hack [--check]`: keeps `workspace-hack/` (crate `toolpack-workspace-hack`)
-//! such that every binding crate, built alone, resolves each dependency with the features
-//! the release build of all native artifacts resolves it with.
+//! `cargo xtask hack [--check]`: keeps the two hack crates (the cargo-hakari pattern) such
+//! that a crate built alone resolves each dependency with the features of the build it
+//! should share dependencies with. Cargo picks a dependency's features from the packages
+//! selected, so without them two builds of the same dependencies share almost nothing.
 //!
-//! Why: maturin builds the Python extension alone (`-p toolpack-python`), while the MCP
-//! server, the Node addon and the uniffi library are built together. Cargo picks a
-//! dependency's features from the packages selected, so without this crate the two builds
-//! share almost nothing and the release build happens twice. The binding crates depend on
-//! `toolpack-workspace-hack`, which asks for the union's features (the cargo-hakari
-//! pattern). The published crates (`toolpack`, `toolpack-mcp`) do not depend on it.
+//! - `workspace-hack/` (`toolpack-workspace-hack`), for the release build: maturin builds
+//!   the Python extension alone, while the MCP server, the Node addon and the uniffi library
+//!   are built together. The binding crates depend on it; the published crates
+//!   (`toolpack`, `toolpack-mcp`) do not.
+//! - `dev-hack/` (`toolpack-dev-hack`), for the debug build: `cargo xtask` builds xtask
+//!   alone before anything else, and the suites build helper binaries (the fake upstream,
+//!   the MCP binary, the uniffi library for Kotlin) with `-p`; each would otherwise rebuild
+//!   most dependencies the test build (`cargo test --workspace`) has built. xtask and the
+//!   testkit depend on it; nothing shipped does.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
@@ -17,25 +21,66 @@ use xshell::{Shell, cmd};
 
 use crate::package::native::TRIPLE;
 
-/// The crates built alone: by their own tool (maturin, and any one of them by hand), and the
-/// instruction-count guard's program (`cargo xtask bench`).
-const ALONE: [&str; 4] = [
-    "toolpack-python",
-    "toolpack-node",
-    "toolpack-uniffi",
-    "toolpack-cost-guard",
-];
-/// The release build of every native artifact (and the uniffi-bindgen that reads one).
-const UNION: [&str; 5] = [
-    "toolpack-python",
-    "toolpack-node",
-    "toolpack-uniffi",
-    "toolpack-mcp",
-    "uniffi-bindgen",
-];
-/// The hack crate's manifest, and its name in the dependency trees.
-const MANIFEST: &str = "workspace-hack/Cargo.toml";
-const NAME: &str = "toolpack-workspace-hack";
+/// One hack crate: the build whose features it asks for, and the builds that must resolve
+/// like that one.
+struct Hack {
+    /// The crate's manifest, and its name in the dependency trees.
+    manifest: &'static str,
+    name: &'static str,
+    /// What the crate is for, in its manifest's heading and its description.
+    purpose: &'static str,
+    description: &'static str,
+    /// The build to match: these packages (none: the whole workspace), and whether its
+    /// dev-dependencies count (a test build).
+    union: &'static [&'static str],
+    dev: bool,
+    /// The builds of a few packages that must resolve like `union`.
+    alone: &'static [&'static [&'static str]],
+}
+
+/// The release build: the crates built alone by their own tool (maturin, and any one of
+/// them by hand), and the instruction-count guard's program (`cargo xtask bench`), like the
+/// release build of every native artifact (and the uniffi-bindgen that reads one).
+const RELEASE: Hack = Hack {
+    manifest: "workspace-hack/Cargo.toml",
+    name: "toolpack-workspace-hack",
+    purpose: "Every binding crate depends on this crate so that, built alone, it resolves each\n\
+              # dependency with the features of the release build of all native artifacts.",
+    description: "Feature unification for the binding crates (generated).",
+    union: &[
+        "toolpack-python",
+        "toolpack-node",
+        "toolpack-uniffi",
+        "toolpack-mcp",
+        "uniffi-bindgen",
+    ],
+    dev: false,
+    alone: &[
+        &["toolpack-python"],
+        &["toolpack-node"],
+        &["toolpack-uniffi"],
+        &["toolpack-cost-guard"],
+    ],
+};
+
+/// The debug build: `cargo xtask` (xtask alone), the suites' helper binaries
+/// ([`crate::shell::helper_binaries`]), the fake upstream Maven builds, and the uniffi
+/// library the Kotlin tests load ([`crate::bindings`]), like `cargo test --workspace`.
+const DEV: Hack = Hack {
+    manifest: "dev-hack/Cargo.toml",
+    name: "toolpack-dev-hack",
+    purpose: "xtask and the testkit depend on this crate so that `cargo xtask` and the suites'\n\
+              # helper builds resolve each dependency with the features of `cargo test --workspace`.",
+    description: "Feature unification for the debug builds of xtask and the test helpers (generated).",
+    union: &[],
+    dev: true,
+    alone: &[
+        &["xtask"],
+        &["toolpack-testkit"],
+        &["toolpack-testkit", "toolpack-mcp"],
+        &["toolpack-uniffi", "uniffi-bindgen", "toolpack-testkit"],
+    ],
+};
 
 /// One resolved package, as a build unit kind: for the target, or for the host (build
 /// scripts and proc-macros, whose features cargo resolves separately).
@@ -49,76 +94,110 @@ struct Unit {
 
 type Features = BTreeMap<Unit, BTreeSet<String>>;
 
-/// Regenerates the hack crate (or, with `check`, fails when a crate built alone would
-/// resolve a dependency differently from the union build).
+/// Regenerates both hack crates (or, with `check`, fails when a build of a few crates would
+/// resolve a dependency differently from the build it should match).
 pub fn run(sh: &Shell, check: bool) -> Result<()> {
-    let union = tree(sh, &UNION, check)?;
-    if check {
-        let differences = differences(sh, &union, true)?;
-        if !differences.is_empty() {
-            bail!(
-                "workspace-hack is out of date (run `cargo xtask hack`):\n{}",
-                differences.join("\n")
-            );
-        }
-        println!(
-            "hack: each of {} resolves like the union build",
-            ALONE.join(", ")
-        );
-        return Ok(());
+    for hack in [&RELEASE, &DEV] {
+        hack.run(sh, check)?;
     }
-    let mut wanted = Features::new();
-    for _round in 0..8 {
-        sh.write_file(MANIFEST, manifest(&wanted))?;
-        let mut next = wanted.clone();
-        for member in ALONE {
-            for (unit, features) in tree(sh, &[member], false)? {
+    Ok(())
+}
+
+impl Hack {
+    /// Regenerates this hack crate, or with `check` fails when it is out of date.
+    fn run(&self, sh: &Shell, check: bool) -> Result<()> {
+        let union = tree(sh, self.union, self.dev, check)?;
+        let alone: Vec<String> = self.alone.iter().map(|a| a.join(" + ")).collect();
+        if check {
+            let differences = self.differences(sh, &union, true)?;
+            if !differences.is_empty() {
+                bail!(
+                    "{} is out of date (run `cargo xtask hack`):\n{}",
+                    self.manifest,
+                    differences.join("\n")
+                );
+            }
+            println!(
+                "hack: each of {} resolves like the build {} serves",
+                alone.join(", "),
+                self.name
+            );
+            return Ok(());
+        }
+        let mut wanted = Features::new();
+        for _round in 0..8 {
+            sh.write_file(self.manifest, self.manifest_text(&wanted))?;
+            let mut next = wanted.clone();
+            for packages in self.alone {
+                for (unit, features) in self.resolved_alone(sh, packages, false)? {
+                    if let Some(all) = union.get(&unit)
+                        && *all != features
+                    {
+                        next.insert(unit, all.clone());
+                    }
+                }
+            }
+            if next == wanted {
+                println!("hack: {} lists {} units", self.manifest, wanted.len());
+                return Ok(());
+            }
+            wanted = next;
+        }
+        bail!("hack: the features of {} did not settle", self.name)
+    }
+
+    /// Every unit that a build of a few crates resolves with other features than `union`.
+    fn differences(&self, sh: &Shell, union: &Features, locked: bool) -> Result<Vec<String>> {
+        let mut out = Vec::new();
+        for packages in self.alone {
+            for (unit, features) in self.resolved_alone(sh, packages, locked)? {
                 if let Some(all) = union.get(&unit)
                     && *all != features
                 {
-                    next.insert(unit, all.clone());
+                    let kind = if unit.host { "host" } else { "target" };
+                    out.push(format!(
+                        "  {}: {} {} ({kind}): {features:?} instead of {all:?}",
+                        packages.join(" + "),
+                        unit.name,
+                        unit.version
+                    ));
                 }
             }
         }
-        if next == wanted {
-            println!("hack: {MANIFEST} lists {} units", wanted.len());
-            return Ok(());
-        }
-        wanted = next;
+        Ok(out)
     }
-    bail!("hack: the features did not settle")
+
+    /// The units a build of `packages` resolves, but for the hack crate itself and the
+    /// packages selected.
+    fn resolved_alone(&self, sh: &Shell, packages: &[&str], locked: bool) -> Result<Features> {
+        let mut features = tree(sh, packages, false, locked)?;
+        features
+            .retain(|unit, _| unit.name != self.name && !packages.contains(&unit.name.as_str()));
+        Ok(features)
+    }
 }
 
-/// Every unit that a crate built alone resolves with other features than `union`.
-fn differences(sh: &Shell, union: &Features, locked: bool) -> Result<Vec<String>> {
-    let mut out = Vec::new();
-    for member in ALONE {
-        for (unit, features) in tree(sh, &[member], locked)? {
-            if let Some(all) = union.get(&unit)
-                && *all != features
-            {
-                let kind = if unit.host { "host" } else { "target" };
-                out.push(format!(
-                    "  {member}: {} {} ({kind}): {features:?} instead of {all:?}",
-                    unit.name, unit.version
-                ));
-            }
-        }
-    }
-    Ok(out)
-}
-
-/// The resolved features of every unit when `packages` are built together.
-fn tree(sh: &Shell, packages: &[&str], locked: bool) -> Result<Features> {
-    let selection: Vec<String> = packages
-        .iter()
-        .flat_map(|p| ["-p".into(), p.to_string()])
-        .collect();
+/// The resolved features of every unit when `packages` (none: the whole workspace) are
+/// built together; with `dev`, as a test build, with the dev-dependencies.
+fn tree(sh: &Shell, packages: &[&str], dev: bool, locked: bool) -> Result<Features> {
+    let selection: Vec<String> = if packages.is_empty() {
+        vec!["--workspace".into()]
+    } else {
+        packages
+            .iter()
+            .flat_map(|p| ["-p".into(), p.to_string()])
+            .collect()
+    };
     let locked = if locked { Some("--locked") } else { None };
+    let edges = if dev {
+        "normal,build,dev"
+    } else {
+        "normal,build"
+    };
     let format = "{p}|{f}";
     let text = cmd!(
         sh,
-        "cargo tree -q {locked...} -e normal,build --target {TRIPLE} -f {format} {selection...}"
+        "cargo tree -q {locked...} -e {edges} --target {TRIPLE} -f {format} {selection...}"
     )
     .read()?;
     parse(&text)
@@ -135,9 +214,13 @@ fn parse(text: &str) -> Result<Features> {
         let depth = (line.chars().count() - content.chars().count()) / 4;
         build_section.resize(depth + 2, false);
         host_at.resize(depth + 1, false);
-        if content == "[build-dependencies]" {
-            // Printed at its parent's depth; the build dependencies follow one deeper.
-            build_section[depth + 1] = true;
+        if let Some(build) = match content {
+            "[build-dependencies]" => Some(true),
+            "[dev-dependencies]" => Some(false),
+            _ => None,
+        } {
+            // Printed at its parent's depth; the dependencies follow one deeper.
+            build_section[depth + 1] = build;
             continue;
         }
         let (package, list) = content
@@ -158,7 +241,7 @@ fn parse(text: &str) -> Result<Features> {
         let host = parent_host || build_section[depth] || package.contains("(proc-macro)");
         host_at[depth] = host;
         build_section[depth + 1] = false;
-        if name == NAME || depth == 0 {
+        if depth == 0 {
             continue;
         }
         let set = list
@@ -167,6 +250,7 @@ fn parse(text: &str) -> Result<Features> {
             .filter(|f| !f.is_empty())
             .map(str::to_owned)
             .collect();
+        // A unit reached twice (in a workspace tree) has one feature set: the last is as good.
         features.insert(
             Unit {
                 name,
@@ -180,44 +264,47 @@ fn parse(text: &str) -> Result<Features> {
     Ok(features)
 }
 
-/// The hack crate's `Cargo.toml` asking for `wanted`.
-fn manifest(wanted: &Features) -> String {
-    let mut text = String::from(
-        "# Generated by `cargo xtask hack` (xtask/src/hack.rs); checked by `cargo xtask hack --check`.\n\
-         # Every binding crate depends on this crate so that, built alone, it resolves each\n\
-         # dependency with the features of the release build of all native artifacts.\n\
-         [package]\nname = \"toolpack-workspace-hack\"\n\
-         description = \"Feature unification for the binding crates (generated).\"\n\
+impl Hack {
+    /// The hack crate's `Cargo.toml` asking for `wanted`.
+    fn manifest_text(&self, wanted: &Features) -> String {
+        let mut text = format!(
+            "# Generated by `cargo xtask hack` (xtask/src/hack.rs); checked by `cargo xtask hack --check`.\n\
+         # {}\n\
+         [package]\nname = \"{}\"\n\
+         description = \"{}\"\n\
          version.workspace = true\nedition.workspace = true\nlicense.workspace = true\npublish = false\n",
-    );
-    for (host, section) in [(false, "dependencies"), (true, "build-dependencies")] {
-        let units: Vec<&Unit> = wanted.keys().filter(|u| u.host == host).collect();
-        let _ = write!(text, "\n[{section}]\n");
-        for unit in &units {
-            let twins = units.iter().filter(|u| u.name == unit.name).count();
-            let key = if twins > 1 {
-                format!("{}-{}", unit.name, unit.version.replace(['.', '+'], "_"))
-            } else {
-                unit.name.clone()
-            };
-            let features: Vec<String> = wanted[*unit].iter().map(|f| format!("{f:?}")).collect();
-            let source = match &unit.path {
-                Some(path) => format!("path = \"../{}\"", path_from_root(path)),
-                None => format!("version = \"={}\"", unit.version),
-            };
-            let rename = if key == unit.name {
-                String::new()
-            } else {
-                format!("package = \"{}\", ", unit.name)
-            };
-            let _ = writeln!(
-                text,
-                "{key} = {{ {rename}{source}, default-features = false, features = [{}] }}",
-                features.join(", ")
-            );
+            self.purpose, self.name, self.description
+        );
+        for (host, section) in [(false, "dependencies"), (true, "build-dependencies")] {
+            let units: Vec<&Unit> = wanted.keys().filter(|u| u.host == host).collect();
+            let _ = write!(text, "\n[{section}]\n");
+            for unit in &units {
+                let twins = units.iter().filter(|u| u.name == unit.name).count();
+                let key = if twins > 1 {
+                    format!("{}-{}", unit.name, unit.version.replace(['.', '+'], "_"))
+                } else {
+                    unit.name.clone()
+                };
+                let features: Vec<String> =
+                    wanted[*unit].iter().map(|f| format!("{f:?}")).collect();
+                let source = match &unit.path {
+                    Some(path) => format!("path = \"../{}\"", path_from_root(path)),
+                    None => format!("version = \"={}\"", unit.version),
+                };
+                let rename = if key == unit.name {
+                    String::new()
+                } else {
+                    format!("package = \"{}\", ", unit.name)
+                };
+                let _ = writeln!(
+                    text,
+                    "{key} = {{ {rename}{source}, default-features = false, features = [{}] }}",
+                    features.join(", ")
+                );
+            }
         }
+        text
     }
-    text
 }
 
 /// A workspace package's directory relative to the workspace root.

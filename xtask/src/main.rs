@@ -5,7 +5,7 @@
 //! cargo xtask test [SUITE...]            # rust mcp conformance package cost-guard python node browser kotlin install
 //! cargo xtask tools [TOOL...]            # install what the suites need
 //! cargo xtask bindings kotlin|swift --out DIR   # uniffi sources (not committed)
-//! cargo xtask hack [--check]            # workspace-hack/: one feature set for every binding
+//! cargo xtask hack [--check]            # workspace-hack/, dev-hack/: one feature set per build
 //! cargo xtask cycles                     # no import cycles between the modules of core/src
 //! cargo xtask lint-probe                 # clippy refuses blocking file work in a tool module
 //! cargo xtask public-api [--check]       # core/public-api.txt: the crate's public API
@@ -91,10 +91,11 @@ enum Task {
         #[arg(long)]
         check: bool,
     },
-    /// Regenerate `workspace-hack/Cargo.toml`, so each binding crate built alone resolves
-    /// its dependencies like the release build of all of them.
+    /// Regenerate `workspace-hack/Cargo.toml` and `dev-hack/Cargo.toml`, so each binding
+    /// crate built alone resolves its dependencies like the release build of all of them,
+    /// and xtask and the test helpers like the test build.
     Hack {
-        /// Change nothing; fail when a binding crate would resolve differently.
+        /// Change nothing; fail when a crate built alone would resolve differently.
         #[arg(long)]
         check: bool,
     },
