@@ -64,6 +64,7 @@ fn main() {
     let on_postgres = cluster
         .as_ref()
         .map(|cluster| Toolpack::new(config(Some(cluster.create_database()))).unwrap());
+    toolpack::http::install_crypto_provider();
     let bare = reqwest::Client::new();
     let search_url = format!("{}/geocoding/v1/search", fake.base_url());
     let graphql_url = format!("{}/routing/v2/hsl/gtfs/v1", fake.base_url());

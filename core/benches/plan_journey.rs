@@ -26,6 +26,7 @@ fn main() {
         .default_rate_limit(0)
         .build();
     let toolpack = Toolpack::new(config).unwrap();
+    toolpack::http::install_crypto_provider();
     let bare = reqwest::Client::new();
     let url = format!(
         "{}/Journey/JourneyResults/{}/to/{}",

@@ -53,6 +53,7 @@ fn main() {
         .default_rate_limit(0)
         .build();
     let toolpack = Toolpack::new(config).unwrap();
+    toolpack::http::install_crypto_provider();
     let bare = reqwest::Client::new();
     for (tool, arguments, path) in CASES {
         let arguments: Value = serde_json::from_str(arguments).unwrap();

@@ -94,7 +94,14 @@ async fn session_client(
     if let Some(token) = token {
         config = config.auth_header(token);
     }
-    let client = ().serve(StreamableHttpClientTransport::from_config(config)).await.unwrap();
+    toolpack::http::install_crypto_provider();
+    let client = ()
+        .serve(StreamableHttpClientTransport::with_client(
+            reqwest::Client::new(),
+            config,
+        ))
+        .await
+        .unwrap();
     let (mut latencies, mut errors) = (Vec::with_capacity(calls), 0);
     for i in 0..calls {
         let station = STATIONS[(i + offset) % STATIONS.len()];
@@ -121,6 +128,7 @@ async fn plain_client(
     offset: usize,
     mode: Mode,
 ) -> (Vec<f64>, usize) {
+    toolpack::http::install_crypto_provider();
     let http = reqwest::Client::new();
     let url = format!("{base}/mcp");
     let authorization = token.map_or(String::new(), |t| format!("Bearer {t}"));
@@ -195,7 +203,10 @@ fn answered(body: &[u8], gzipped: bool, decompress: bool) -> bool {
     let read = match (gzipped, decompress) {
         (true, true) => flate2::read::GzDecoder::new(body).read_to_string(&mut text),
         (true, false) => return body.starts_with(&[0x1f, 0x8b]),
-        (false, _) => body.as_ref().read_to_string(&mut text),
+        (false, _) => {
+            let mut plain: &[u8] = body;
+            plain.read_to_string(&mut text)
+        }
     };
     read.is_ok() && text.contains("\"result\"")
 }

@@ -134,6 +134,7 @@ fn succeeded(text: &str) -> bool {
 /// One client: `calls` calls alternating between the replicas (a save, then three
 /// reads); the latencies (µs) and the error count.
 async fn client(bases: [String; 2], client: usize, calls: usize) -> (Vec<f64>, usize) {
+    toolpack::http::install_crypto_provider();
     let http = reqwest::Client::new();
     let authorization = format!("Bearer {}", token(client));
     let (mut latencies, mut errors) = (Vec::with_capacity(calls), 0);
@@ -185,6 +186,7 @@ async fn round(pair: &[Replica; 2], scrape: bool, clients: usize, calls: usize) 
     let scraper = scrape.then(|| {
         let bases = bases.clone();
         tokio::spawn(async move {
+            toolpack::http::install_crypto_provider();
             let http = reqwest::Client::new();
             loop {
                 for base in &bases {

@@ -108,6 +108,8 @@ pub fn init() -> Telemetry {
 }
 
 fn tracer_provider() -> Result<SdkTracerProvider, opentelemetry_otlp::ExporterBuildError> {
+    // The exporter's HTTP client may speak TLS to the collector.
+    toolpack::http::install_crypto_provider();
     let exporter = opentelemetry_otlp::SpanExporter::builder()
         .with_http()
         .build()?;

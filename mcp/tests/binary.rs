@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::process::{Command, Stdio};
 
 use rmcp::ServiceExt;
-use rmcp::transport::{StreamableHttpClientTransport, TokioChildProcess};
+use rmcp::transport::TokioChildProcess;
 use serde_json::{Value, json};
 
 use common::{Client, body_of, call, run_all_vectors};
@@ -139,7 +139,7 @@ async fn streamable_http_serves_tools_at_slash_mcp() {
     let url = format!("http://127.0.0.1:{port}/mcp");
     let mut client = None;
     for _ in 0..200 {
-        if let Ok(c) = ().serve(StreamableHttpClientTransport::from_uri(url.clone())).await {
+        if let Ok(c) = ().serve(common::http_transport(url.clone())).await {
             client = Some(c);
             break;
         }
@@ -481,12 +481,7 @@ async fn sigterm_lets_the_call_in_flight_finish_then_exits() {
     .map(|(k, v)| ((*k).to_owned(), (*v).to_owned()))
     .collect();
     let (mut child, base) = start_http(&settings, &["--shutdown-grace-ms", "5000"]).await;
-    let client = ()
-        .serve(StreamableHttpClientTransport::from_uri(format!(
-            "{base}/mcp"
-        )))
-        .await
-        .unwrap();
+    let client = ().serve(common::http_transport(format!("{base}/mcp"))).await.unwrap();
     let call =
         tokio::spawn(
             async move { call(&client, "geocode_address", &json!({"text": "kamppi"})).await },
@@ -520,7 +515,13 @@ async fn sigterm_lets_the_call_in_flight_finish_then_exits() {
         .unwrap();
     assert!(status.success(), "{status:?}");
     // No new connection is accepted any more.
-    assert!(reqwest::get(format!("{base}/healthz")).await.is_err());
+    assert!(
+        common::http_client()
+            .get(format!("{base}/healthz"))
+            .send()
+            .await
+            .is_err()
+    );
 }
 
 #[tokio::test(flavor = "multi_thread")]

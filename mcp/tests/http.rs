@@ -7,7 +7,6 @@ mod common;
 use std::time::Duration;
 
 use rmcp::ServiceExt;
-use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::{Value, json};
 use toolpack_mcp::http::{HttpOptions, router};
@@ -29,7 +28,7 @@ async fn serve(server: ToolpackServer, options: HttpOptions) -> String {
 const INITIALIZE: &str = r#"{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"test","version":"1"}}}"#;
 
 fn post(base: &str) -> reqwest::RequestBuilder {
-    reqwest::Client::new()
+    common::http_client()
         .post(format!("{base}/mcp"))
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
@@ -42,7 +41,11 @@ async fn healthz_answers_without_auth_with_version_and_tool_count() {
         ..HttpOptions::default()
     };
     let base = serve(server(&[]), options).await;
-    let response = reqwest::get(format!("{base}/healthz")).await.unwrap();
+    let response = common::http_client()
+        .get(format!("{base}/healthz"))
+        .send()
+        .await
+        .unwrap();
     assert_eq!(response.status(), 200);
     let body: Value = response.json().await.unwrap();
     assert_eq!(body["status"], "ok");
@@ -94,7 +97,7 @@ async fn bearer_tokens_guard_mcp() {
     }
     let config = StreamableHttpClientTransportConfig::with_uri(format!("{base}/mcp"))
         .auth_header("token-two");
-    let client = ().serve(StreamableHttpClientTransport::from_config(config)).await.unwrap();
+    let client = ().serve(common::with_config(config)).await.unwrap();
     let tools = client.list_all_tools().await.unwrap();
     assert!(tools.iter().any(|t| t.name == "stationToilets"));
     client.cancel().await.ok();
@@ -109,7 +112,7 @@ async fn session_termination_answers_204() {
         .to_str()
         .unwrap()
         .to_owned();
-    let deleted = reqwest::Client::new()
+    let deleted = common::http_client()
         .delete(format!("{base}/mcp"))
         .header("mcp-session-id", &session)
         .header("mcp-protocol-version", "2025-06-18")
@@ -360,12 +363,7 @@ async fn a_client_that_disconnects_mid_call_does_not_stop_the_others() {
     }
     .await;
     assert!(abandoned.is_err(), "{abandoned:?}");
-    let other = ()
-        .serve(StreamableHttpClientTransport::from_uri(format!(
-            "{base}/mcp"
-        )))
-        .await
-        .unwrap();
+    let other = ().serve(common::http_transport(format!("{base}/mcp"))).await.unwrap();
     let answer = common::call(
         &other,
         "stationToilets",

@@ -41,7 +41,7 @@ struct Answer {
 }
 
 async fn rpc(base: &str, token: &str, headers: &[(&str, &str)], message: Value) -> Answer {
-    let mut request = reqwest::Client::new()
+    let mut request = common::http_client()
         .post(format!("{base}/mcp"))
         .header("content-type", "application/json")
         .header("accept", "application/json, text/event-stream")
@@ -241,7 +241,9 @@ async fn unauthenticated_requests_get_the_resource_metadata_challenge() {
         "/.well-known/oauth-protected-resource",
         "/.well-known/oauth-protected-resource/mcp",
     ] {
-        let metadata: Value = reqwest::get(format!("{base}{path}"))
+        let metadata: Value = common::http_client()
+            .get(format!("{base}{path}"))
+            .send()
             .await
             .unwrap()
             .json()

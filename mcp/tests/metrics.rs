@@ -5,6 +5,8 @@
 //! `--metrics-public`, is absent with `--no-metrics`, and no label holds a caller,
 //! token or argument.
 
+mod common;
+
 use std::collections::BTreeMap;
 use std::process::Stdio;
 
@@ -59,7 +61,7 @@ async fn server(flags: &[&str], env: &[(&str, String)]) -> Server {
 
 /// Calls `tool`; its contract error code, or `None` on success.
 async fn call(server: &Server, tool: &str, arguments: Value) -> Option<String> {
-    let response = reqwest::Client::new()
+    let response = common::http_client()
         .post(format!("{}/mcp", server.base))
         .header("accept", "application/json, text/event-stream")
         .header("mcp-protocol-version", "2025-06-18")
@@ -93,7 +95,7 @@ async fn call(server: &Server, tool: &str, arguments: Value) -> Option<String> {
 
 /// `GET /metrics`, with the token when `authenticated`: status and body.
 async fn scrape(server: &Server, authenticated: bool) -> (u16, String) {
-    let mut request = reqwest::Client::new().get(format!("{}/metrics", server.base));
+    let mut request = common::http_client().get(format!("{}/metrics", server.base));
     if authenticated {
         request = request.bearer_auth(TOKEN);
     }
@@ -293,7 +295,7 @@ async fn metrics_public_needs_no_token_and_no_metrics_serves_none() {
     let public = server(&["--metrics-public"], &[]).await;
     let (status, text) = scrape(&public, false).await;
     assert_eq!(status, 200, "{text}");
-    let unauthenticated = reqwest::Client::new()
+    let unauthenticated = common::http_client()
         .post(format!("{}/mcp", public.base))
         .json(&json!({}))
         .send()

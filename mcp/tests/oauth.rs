@@ -7,6 +7,8 @@
 //! The test command installs the issuer into `target/oauth` and sets
 //! `TOOLPACK_OAUTH_ISSUER_DIR`; without it this test says so and does nothing.
 
+mod common;
+
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};
 
@@ -62,7 +64,7 @@ impl Issuer {
             ("aud", audience),
         ];
         form.extend_from_slice(extra);
-        let answer: Value = reqwest::Client::new()
+        let answer: Value = common::http_client()
             .post(format!("{}/token", self.url))
             .header("content-type", "application/x-www-form-urlencoded")
             .body(form_body(&form))
@@ -76,7 +78,7 @@ impl Issuer {
     }
 
     async fn admin(&self, path: &str, body: Value) -> String {
-        let answer: Value = reqwest::Client::new()
+        let answer: Value = common::http_client()
             .post(format!("{}{path}", self.url))
             .json(&body)
             .send()
@@ -89,7 +91,9 @@ impl Issuer {
     }
 
     async fn jwks_fetches(&self) -> u64 {
-        let stats: Value = reqwest::get(format!("{}/__stats", self.url))
+        let stats: Value = common::http_client()
+            .get(format!("{}/__stats", self.url))
+            .send()
             .await
             .unwrap()
             .json()
@@ -157,7 +161,7 @@ struct Answer {
 }
 
 async fn rpc(server: &Server, token: &str, message: Value) -> Answer {
-    let response = reqwest::Client::new()
+    let response = common::http_client()
         .post(format!("{}/mcp", server.base))
         .header("accept", "application/json, text/event-stream")
         .header("mcp-protocol-version", "2025-06-18")
@@ -247,7 +251,9 @@ async fn an_oauth_resource_server_against_a_real_authorization_server() {
     let mut issued = Vec::new();
 
     // The protected-resource metadata names the issuer and this server.
-    let metadata: Value = reqwest::get(&metadata_url)
+    let metadata: Value = common::http_client()
+        .get(&metadata_url)
+        .send()
         .await
         .unwrap()
         .json()

@@ -3,6 +3,8 @@
 //! concurrent saves across both lose nothing, and a database outage answers the storage
 //! error in time while other tools keep answering, then heals with no restart.
 
+mod common;
+
 use std::process::Stdio;
 use std::time::{Duration, Instant};
 
@@ -56,7 +58,7 @@ async fn replica(database_url: &str) -> Replica {
 
 /// Calls `tool` on `replica`; the structured result and whether it is an error.
 async fn call(replica: &Replica, tool: &str, arguments: Value) -> (bool, Value) {
-    let response = reqwest::Client::new()
+    let response = common::http_client()
         .post(format!("{}/mcp", replica.base))
         .header("accept", "application/json, text/event-stream")
         .header("mcp-protocol-version", "2025-06-18")

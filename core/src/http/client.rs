@@ -148,6 +148,7 @@ impl HttpClient {
     /// A client with a connect timeout, no redirects (a redirect could carry a key
     /// elsewhere) and a `toolpack` user agent.
     pub fn new() -> Result<Self, HttpError> {
+        super::install_crypto_provider();
         let client = reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
             .redirect(reqwest::redirect::Policy::none())

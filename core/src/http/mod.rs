@@ -6,11 +6,13 @@ mod client;
 mod error;
 mod policy;
 mod retry;
+mod tls;
 
 pub use client::{HttpClient, UpstreamRequest, UpstreamResponse};
 pub use error::HttpError;
 pub use policy::RequestPolicy;
 pub use retry::retry_after;
+pub use tls::install_crypto_provider;
 
 /// Percent-encodes everything but RFC 3986 unreserved characters, so spaces, `'`, `&`,
 /// `/`, `,`, `?`, `#`, `|` and non-ASCII text stay inside one URL path segment or one

@@ -125,6 +125,7 @@ impl std::fmt::Debug for JwtValidator {
 impl JwtValidator {
     /// A validator for `options`; keys are fetched on first use.
     pub fn new(options: OAuthOptions) -> Self {
+        toolpack::http::install_crypto_provider();
         let http = reqwest::Client::builder()
             .timeout(FETCH_TIMEOUT)
             .build()

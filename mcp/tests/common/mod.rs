@@ -7,11 +7,33 @@ use std::future::Future;
 
 use rmcp::model::{CallToolRequestParams, CallToolResult};
 use rmcp::service::{RoleClient, RunningService};
+use rmcp::transport::StreamableHttpClientTransport;
+use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::Value;
 use toolpack_testkit::vectors;
 
 /// A connected MCP client.
 pub type Client = RunningService<RoleClient, ()>;
+
+/// A plain HTTP client for the server's endpoints, once toolpack's TLS crypto provider is
+/// installed (reqwest is built without one of its own).
+pub fn http_client() -> reqwest::Client {
+    toolpack::http::install_crypto_provider();
+    reqwest::Client::new()
+}
+
+/// rmcp's streamable HTTP client transport to `uri`, on [`http_client`].
+pub fn http_transport(uri: impl Into<std::sync::Arc<str>>) -> HttpTransport {
+    with_config(StreamableHttpClientTransportConfig::with_uri(uri))
+}
+
+/// rmcp's streamable HTTP client transport with `config`, on [`http_client`].
+pub fn with_config(config: StreamableHttpClientTransportConfig) -> HttpTransport {
+    StreamableHttpClientTransport::with_client(http_client(), config)
+}
+
+/// The transport [`http_transport`] makes.
+pub type HttpTransport = StreamableHttpClientTransport<reqwest::Client>;
 
 /// A server for the tools `settings` (setting name → value) make available.
 pub fn server_with(settings: &BTreeMap<String, String>) -> toolpack_mcp::ToolpackServer {
