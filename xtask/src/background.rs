@@ -68,8 +68,14 @@ impl Drop for Background {
 }
 
 impl Background {
-    /// Starts `cargo xtask test {suite}` in its own process group.
-    pub fn start(sh: &Shell, suite: &str, priority: Priority) -> Result<Self> {
+    /// Starts `cargo xtask test {suite}` in its own process group, with `env` added to its
+    /// environment.
+    pub fn start(
+        sh: &Shell,
+        suite: &str,
+        priority: Priority,
+        env: &[(&str, &str)],
+    ) -> Result<Self> {
         let log = sh.current_dir().join(format!("target/{suite}-suite.log"));
         let out = std::fs::File::create(&log)?;
         let niceness = match priority {
@@ -85,6 +91,7 @@ impl Background {
                 None => std::env::current_exe()?,
             })
             .args(["test", suite])
+            .envs(env.iter().copied())
             .current_dir(sh.current_dir())
             .stdin(Stdio::null())
             .stdout(out.try_clone()?)

@@ -124,6 +124,12 @@ pub fn run(sh: &Shell, suites: &[Suite]) -> Result<()> {
     // suite's tests are built, at low priority, and uses the cores the tests leave idle.
     let mut early_package = None;
     let package_early = suites.contains(&Suite::Rust) && suites.contains(&Suite::Package);
+    if std::env::var_os(ADOPT_DIST).is_some() {
+        crate::package::adopt(sh)?;
+    }
+    // Whether this run has built the release artifacts: the suites side by side then take
+    // them instead of building the wheel and the npm tarballs again.
+    let mut packaged = false;
     let mut times = Vec::new();
     let mut next = 0;
     while let Some(suite) = suites.get(next) {
@@ -132,7 +138,7 @@ pub fn run(sh: &Shell, suites: &[Suite]) -> Result<()> {
             .take_while(|s| TOGETHER.contains(s))
             .count();
         if together > 1 {
-            times.extend(run_together(sh, &suites[next..next + together])?);
+            times.extend(run_together(sh, &suites[next..next + together], packaged)?);
             next += together;
             continue;
         }
@@ -141,19 +147,22 @@ pub fn run(sh: &Shell, suites: &[Suite]) -> Result<()> {
         match suite {
             Suite::Rust => rust(sh, &mut || {
                 if package_early {
-                    early_package = Some(Background::start(sh, "package", Priority::Low)?);
+                    early_package = Some(Background::start(sh, "package", Priority::Low, &[])?);
                 }
                 Ok(())
             })?,
             Suite::Mcp => mcp(sh)?,
             Suite::Conformance => conformance(sh)?,
-            Suite::Package => match early_package.take() {
-                Some(background) => {
-                    background.finish()?;
-                    crate::package::adopt(sh)?;
+            Suite::Package => {
+                match early_package.take() {
+                    Some(background) => {
+                        background.finish()?;
+                        crate::package::adopt(sh)?;
+                    }
+                    None => crate::package::run(sh)?,
                 }
-                None => crate::package::run(sh)?,
-            },
+                packaged = true;
+            }
             Suite::Python => python(sh)?,
             Suite::Node => node(sh)?,
             Suite::Browser => browser(sh)?,
@@ -177,15 +186,21 @@ pub fn run(sh: &Shell, suites: &[Suite]) -> Result<()> {
 /// instruction counts of `cost-guard` are counts, not times: other work does not move them.
 const TOGETHER: &[Suite] = &[Suite::Kotlin, Suite::CostGuard, Suite::Python, Suite::Node];
 
+/// Set for a suite in a child process when the run that started it has built the release
+/// artifacts in `target/dist`: the suite takes them ([`crate::package::adopt`]).
+const ADOPT_DIST: &str = "TOOLPACK_XTASK_ADOPT_DIST";
+
 /// Runs `suites` side by side, each in a child process with its own log, and prints each
 /// log once every suite before it in the list has finished; stops at the first failure.
-fn run_together(sh: &Shell, suites: &[Suite]) -> Result<Vec<(Suite, Duration)>> {
+/// With `packaged`, they take the release artifacts this run built.
+fn run_together(sh: &Shell, suites: &[Suite], packaged: bool) -> Result<Vec<(Suite, Duration)>> {
     let names: Vec<String> = suites.iter().map(|s| s.name()).collect();
     section(&format!("{}: side by side", names.join(", ")));
+    let env: &[(&str, &str)] = if packaged { &[(ADOPT_DIST, "1")] } else { &[] };
     let running = suites
         .iter()
         .zip(&names)
-        .map(|(suite, name)| Ok((*suite, Background::start(sh, name, Priority::Normal)?)))
+        .map(|(suite, name)| Ok((*suite, Background::start(sh, name, Priority::Normal, env)?)))
         .collect::<Result<Vec<_>>>()?;
     running
         .into_iter()
