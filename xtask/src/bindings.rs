@@ -31,7 +31,7 @@ impl Language {
 /// build, when packaging), or else from a debug build of both made here.
 pub fn generate(sh: &Shell, language: Language, out: &Path) -> Result<()> {
     let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into());
-    let (library, bindgen) = match std::env::var("TOOLPACK_UNIFFI_LIBRARY") {
+    let (library, bindgen) = match sh.var("TOOLPACK_UNIFFI_LIBRARY") {
         Ok(built) if !built.is_empty() => {
             let beside = Path::new(&built).with_file_name("uniffi-bindgen");
             (built, beside.display().to_string())

@@ -328,8 +328,10 @@ fn python(sh: &Shell) -> Result<()> {
     let python = venv.join("bin/python");
     let mypy = venv.join("bin/mypy");
     let tests = root.join("python/tests");
-    // From outside the checkout, so `import toolpack_agents` can only mean the installed wheel.
-    let outside = sh.push_dir(std::env::temp_dir());
+    // From an empty directory outside the checkout, so `import toolpack_agents` can only mean
+    // the installed wheel, and no stray file of the temporary directory is taken for a module.
+    let empty = crate::shell::temp_dir(sh, "toolpack-python")?;
+    let outside = sh.push_dir(&empty);
     // Three workers, each with its own fake upstream: most of a vector's time is spent
     // waiting (retry back-offs, timeouts), so three finish in about half the time of one.
     cmd!(sh, "{python} -m pytest -q -p no:cacheprovider -n 3 {tests}").run()?;
@@ -348,6 +350,7 @@ fn python(sh: &Shell) -> Result<()> {
         }
     }
     drop(outside);
+    sh.remove_path(&empty)?;
     Ok(())
 }
 
@@ -417,7 +420,24 @@ fn kotlin(sh: &Shell) -> Result<()> {
     section(
         "kotlin: mvn test (the Maven build builds the library and the fake upstream, and generates the uniffi sources)",
     );
-    let output = cmd!(sh, "mvn -B -f bindings/kotlin/pom.xml test")
+    // After `package` in the same run, the tests load the release library the JAR carries
+    // (as the Python and Node suites test the release artifacts), and nothing is built in
+    // debug for them.
+    let release = if std::env::var_os(ADOPT_DIST).is_some() {
+        let library = crate::package::native::natives(sh)?.uniffi();
+        let stripped = sh.current_dir().join(crate::package::KOTLIN_JNI);
+        vec![
+            format!("-Dtoolpack.native.dir={}", stripped.display()),
+            format!("-Dtoolpack.uniffi.library={}", library.display()),
+        ]
+    } else {
+        Vec::new()
+    };
+    let _library = release
+        .get(1)
+        .and_then(|flag| flag.split_once('='))
+        .map(|(_, library)| sh.push_env("TOOLPACK_UNIFFI_LIBRARY", library));
+    let output = cmd!(sh, "mvn -B -f bindings/kotlin/pom.xml test {release...}")
         .ignore_status()
         .output()?;
     let text = String::from_utf8_lossy(&output.stdout);

@@ -19,7 +19,7 @@ pub fn jar(sh: &Shell, dist: &Path) -> Result<()> {
     let natives = native::natives(sh)?;
     section("package: the Kotlin JAR (dev.toolpack:toolpack) with the release library inside");
     // The JAR's copy is stripped; the sources are generated from the library with symbols.
-    let jni = sh.current_dir().join("target/kotlin-jni");
+    let jni = sh.current_dir().join(super::KOTLIN_JNI);
     sh.remove_path(&jni)?;
     sh.create_dir(&jni)?;
     let unstripped = natives.uniffi();

@@ -36,6 +36,8 @@ use crate::shell::section;
 
 /// Where the artifacts go.
 pub const DIST: &str = "target/dist";
+/// The stripped release uniffi library the Kotlin JAR carries, in its own directory.
+pub const KOTLIN_JNI: &str = "target/kotlin-jni";
 pub use manifest::sha256;
 
 /// Files every archive and package carries beside its payload.
