@@ -423,20 +423,23 @@ fn kotlin(sh: &Shell) -> Result<()> {
     // After `package` in the same run, the tests load the release library the JAR carries
     // (as the Python and Node suites test the release artifacts), and nothing is built in
     // debug for them.
-    let release = if std::env::var_os(ADOPT_DIST).is_some() {
-        let library = crate::package::native::natives(sh)?.uniffi();
-        let stripped = sh.current_dir().join(crate::package::KOTLIN_JNI);
-        vec![
-            format!("-Dtoolpack.native.dir={}", stripped.display()),
-            format!("-Dtoolpack.uniffi.library={}", library.display()),
-        ]
+    let library = if std::env::var_os(ADOPT_DIST).is_some() {
+        Some(crate::package::native::natives(sh)?.uniffi())
     } else {
-        Vec::new()
+        None
     };
-    let _library = release
-        .get(1)
-        .and_then(|flag| flag.split_once('='))
-        .map(|(_, library)| sh.push_env("TOOLPACK_UNIFFI_LIBRARY", library));
+    let release: Vec<String> = library
+        .iter()
+        .flat_map(|library| {
+            let stripped = sh.current_dir().join(crate::package::KOTLIN_JNI);
+            [
+                format!("-Dtoolpack.native.dir={}", stripped.display()),
+                format!("-Dtoolpack.uniffi.library={}", library.display()),
+            ]
+        })
+        .collect();
+    // The Swift sources below come from the same library.
+    let _library = library.map(|library| sh.push_env("TOOLPACK_UNIFFI_LIBRARY", library));
     let output = cmd!(sh, "mvn -B -f bindings/kotlin/pom.xml test {release...}")
         .ignore_status()
         .output()?;
