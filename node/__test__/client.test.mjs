@@ -2,6 +2,7 @@
 // event loop staying free during a long call.
 import assert from 'node:assert/strict'
 import { execFileSync } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { after, before, test } from 'node:test'
 
@@ -166,10 +167,22 @@ test('two hundred concurrent local lookups are all answered with default setting
   assert.ok(answers.every((a) => a.code === 'OK'))
 })
 
+// The time (ms) the event loop's thread has spent ready to run but waiting for a processor,
+// from the kernel's schedstat: on a busy machine the OS preempts the loop, and that time is
+// the machine's, not work a tool did on the loop. 0 where the kernel does not report it.
+function waitedForProcessor() {
+  try {
+    return Number(readFileSync(`/proc/self/task/${process.pid}/schedstat`, 'utf8').split(' ')[1]) / 1e6
+  } catch {
+    return 0
+  }
+}
+
 // What a call does on the event loop's thread is its synchronous part (the first poll):
 // under 20 ms. The loop's longest pause while the call runs is also bounded, more loosely
-// (50 ms): on two cores the OS may preempt the loop while d2 and the worker threads run,
-// and a tool that blocked the loop for its work would pause it for hundreds of ms.
+// (50 ms), and a tool that blocked the loop for its work would pause it for hundreds of ms.
+// Both leave out the time the loop waited for a processor: with four suites side by side on
+// two cores, preemption alone paused the loop for 65.5 ms during build_docs (CI, stop 49).
 test('the event loop keeps turning while every loko tool runs (first poll under 20 ms, no pause over 50 ms)', async () => {
   const { cpSync, mkdtempSync } = await import('node:fs')
   const { tmpdir } = await import('node:os')
@@ -187,20 +200,22 @@ test('the event loop keeps turning while every loko tool runs (first poll under 
     ['validate', { project_path: project }],
     ['build_docs', { project_path: project, format: 'html' }],
   ]
+  // The loop's own time since a moment: wall time less the time it waited for a processor.
+  const ownTime = () => performance.now() - waitedForProcessor()
   for (const [tool, args] of calls) {
-    let last = performance.now()
+    let last = ownTime()
     let longest = 0
     const timer = setInterval(() => {
-      const now = performance.now()
+      const now = ownTime()
       longest = Math.max(longest, now - last)
       last = now
     }, 1)
-    const started = performance.now()
+    const started = ownTime()
     const pending = tp.call(tool, args)
-    const synchronous = performance.now() - started
+    const synchronous = ownTime() - started
     const result = await pending
     clearInterval(timer)
-    longest = Math.max(longest, performance.now() - last)
+    longest = Math.max(longest, ownTime() - last)
     assert.equal(result.isError, false, `${tool}: ${JSON.stringify(result.structuredContent)}`)
     assert.ok(synchronous < 20, `${tool} ran ${synchronous.toFixed(1)} ms on the event loop's thread`)
     assert.ok(longest < 50, `${tool} paused the event loop for ${longest.toFixed(1)} ms`)
