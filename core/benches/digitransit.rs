@@ -52,8 +52,10 @@ fn main() {
             .digitransit_api_key(KEY)
             .digitransit_router(toolpack::config::DigitransitRouter::Hsl)
             .data_dir(data_dir.path())
-            // Rate limits off: the benchmark calls far faster than 5 per second.
-            .default_rate_limit(0);
+            // Rate limits and the shared cache off: the benchmark calls far faster than 5
+            // per second, and measures the tools' work on every answer.
+            .default_rate_limit(0)
+            .upstream_cache_bytes(0);
         match database_url {
             Some(url) => builder.database_url(url).build(),
             None => builder.build(),

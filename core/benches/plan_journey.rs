@@ -22,8 +22,11 @@ fn main() {
     let config = Config::builder()
         .tfl_api_base_url(fake.base_url())
         .tfl_api_key("bench-key")
-        // Rate limits off: the benchmark calls far faster than 5 per second.
+        // Rate limits, the key's budget and the shared cache off: the benchmark calls far
+        // faster than 5 per second, and measures the tool's work on every answer.
         .default_rate_limit(0)
+        .upstream_budget_per_minute(toolpack::Toolset::Tfl, 0)
+        .upstream_cache_bytes(0)
         .build();
     let toolpack = Toolpack::new(config).unwrap();
     toolpack::http::install_crypto_provider();

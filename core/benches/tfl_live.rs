@@ -1,7 +1,9 @@
 //! The live TfL tools end to end against the fake upstream on loopback, each beside a bare
 //! HTTP GET of the same recorded answer, interleaved (see `support`): the median of the
 //! paired differences is the tool's own work (validate, build the request, read TfL's body,
-//! filter, sort, shape the answer).
+//! filter, sort, shape the answer). The shared layer's cache is off for that toolpack; a
+//! second toolpack with the cache on answers the same call from it, which is compared
+//! with the tool's own work (issue 44's bound: a hit costs at most 10 µs more).
 //! Run: `cargo bench -p toolpack --bench tfl_live`.
 
 mod support;
@@ -49,16 +51,21 @@ fn main() {
     let config = Config::builder()
         .tfl_api_base_url(fake.base_url())
         .tfl_api_key("bench-key")
-        // Rate limits off: the benchmark calls far faster than 5 per second.
+        // Rate limits and the key's budget off: the benchmark calls far faster.
         .default_rate_limit(0)
+        .upstream_budget_per_minute(toolpack::Toolset::Tfl, 0)
         .build();
-    let toolpack = Toolpack::new(config).unwrap();
+    let cached = Toolpack::new(config.clone()).unwrap();
+    let toolpack = Toolpack::new(config.to_builder().upstream_cache_bytes(0).build()).unwrap();
     toolpack::http::install_crypto_provider();
     let bare = reqwest::Client::new();
     for (tool, arguments, path) in CASES {
         let arguments: Value = serde_json::from_str(arguments).unwrap();
         let url = format!("{}{path}", fake.base_url());
-        let mut laps = support::Laps::new(&["bare HTTP GET", "tool, catalog JSON"], rounds);
+        let mut laps = support::Laps::new(
+            &["bare HTTP GET", "tool, catalog JSON", "tool, a cache hit"],
+            rounds,
+        );
         runtime.block_on(async {
             for round in 0..laps.total_rounds(rounds) {
                 let t0 = Instant::now();
@@ -78,12 +85,20 @@ fn main() {
                     answer.body
                 );
                 black_box(answer);
-                laps.record(round, &[t0, t1, Instant::now()]);
+                let t2 = Instant::now();
+                black_box(cached.call_json(tool, arguments.clone()).await.unwrap());
+                laps.record(round, &[t0, t1, t2, Instant::now()]);
                 if round % 1000 == 0 {
                     fake.clear_requests();
                 }
             }
         });
         laps.report(&format!("{tool} vs bare GET of the same recorded answer"));
+        let hit = laps.medians()[2].1;
+        let own_work = laps.added(1);
+        println!(
+            "  a cache hit {hit:.1} µs vs the tool's own work {own_work:.1} µs: {:+.1} µs",
+            hit - own_work
+        );
     }
 }

@@ -27,6 +27,15 @@ pub mod names {
     pub const UPSTREAM_REQUESTS: &str = "toolpack_upstream_requests_total";
     /// Counter: upstream attempts that were retries, by `family`.
     pub const UPSTREAM_RETRIES: &str = "toolpack_upstream_retries_total";
+    /// Counter: live requests by how the shared layer answered them, by `family` and
+    /// `outcome` (`hit`: a fresh cached answer; `miss`: sent upstream; `coalesced`: joined
+    /// an identical request in flight; `stale`: a cached answer in place of an error).
+    pub const UPSTREAM_CACHE: &str = "toolpack_upstream_cache_total";
+    /// Gauge: bytes the shared upstream response cache holds.
+    pub const UPSTREAM_CACHE_BYTES: &str = "toolpack_upstream_cache_bytes";
+    /// Counter: upstream attempts that met a spent key budget, by `family` and `outcome`
+    /// (`waited`: sent after a wait; `refused`: not sent).
+    pub const UPSTREAM_BUDGET: &str = "toolpack_upstream_budget_total";
     /// Counter: saved-places store operations that failed, by `store` (`sqlite`,
     /// `postgres`).
     pub const STORE_ERRORS: &str = "toolpack_store_errors_total";
@@ -60,6 +69,19 @@ pub fn describe() {
     describe_counter!(
         names::UPSTREAM_RETRIES,
         "Upstream attempts that were retries."
+    );
+    describe_counter!(
+        names::UPSTREAM_CACHE,
+        "Live requests by how the shared layer answered: hit, miss, coalesced, stale."
+    );
+    describe_gauge!(
+        names::UPSTREAM_CACHE_BYTES,
+        Unit::Bytes,
+        "Bytes the shared upstream response cache holds."
+    );
+    describe_counter!(
+        names::UPSTREAM_BUDGET,
+        "Upstream attempts that met a spent key budget: waited or refused."
     );
     describe_counter!(
         names::STORE_ERRORS,
@@ -126,6 +148,21 @@ pub(crate) fn upstream_attempt(family: &'static str, status: String, retry: bool
     if retry {
         counter!(names::UPSTREAM_RETRIES, "family" => family).increment(1);
     }
+}
+
+/// Counts a live request of `family` answered by the shared layer with `outcome`.
+pub(crate) fn upstream_cache(family: &'static str, outcome: &'static str) {
+    counter!(names::UPSTREAM_CACHE, "family" => family, "outcome" => outcome).increment(1);
+}
+
+/// Records the bytes the shared response cache holds.
+pub(crate) fn upstream_cache_bytes(bytes: usize) {
+    gauge!(names::UPSTREAM_CACHE_BYTES).set(bytes as f64);
+}
+
+/// Counts an upstream attempt of `family` that met a spent budget (`waited`, `refused`).
+pub(crate) fn upstream_budget(family: &'static str, outcome: &'static str) {
+    counter!(names::UPSTREAM_BUDGET, "family" => family, "outcome" => outcome).increment(1);
 }
 
 /// Counts a failed operation of the saved-places `store`.

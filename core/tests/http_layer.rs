@@ -41,7 +41,7 @@ async fn send(
 ) -> Result<UpstreamResponse, HttpError> {
     fake.clear_scenarios();
     scenario.into_iter().for_each(|s| fake.push_scenario(s));
-    HttpClient::new().unwrap().send(request, &policy).await
+    HttpClient::new().unwrap().fetch(request, &policy).await
 }
 
 /// The itinerary request under the fast policy, with `scenario` on `/journey`.

@@ -340,7 +340,10 @@ function vectorOf(tool, name) {
 describe("a view's own tool calls go through the host to the server", () => {
   test("departures: Refresh asks the server again and the board updates", async () => {
     const home = mkdtempSync(path.join(tmpdir(), "toolpack-views-"));
-    const vector = vectorOf("get_departures", "synthetic HSL stop");
+    // Departures stay fresh for no time here, so the Refresh reaches the upstream (by
+    // default the server would answer it from its cache for 20 s).
+    const synthetic = vectorOf("get_departures", "synthetic HSL stop");
+    const vector = { ...synthetic, config: { ...synthetic.config, TOOLPACK_FRESH_ARRIVALS_SECONDS: "0" } };
     const { client, input, result } = await answer("get_departures", vector, home);
     try {
       await show(VIEW_OF.get_departures, client, input, result);

@@ -90,6 +90,19 @@ impl Laps {
             .collect()
     }
 
+    /// The median of step `step`'s paired differences to the bare request (its own added
+    /// cost), in microseconds.
+    pub fn added(&self, step: usize) -> f64 {
+        let bare = &self.samples[0];
+        median(
+            self.samples[step]
+                .iter()
+                .zip(bare)
+                .map(|(t, b)| t - b)
+                .collect(),
+        )
+    }
+
     /// Prints each step's median, its ratio to the bare request, and the median of the
     /// paired differences (the tool's own added cost).
     pub fn report(&self, title: &str) {
@@ -97,9 +110,9 @@ impl Laps {
         let bare_p50 = median(bare.clone());
         println!("{title}, {} interleaved rounds:", bare.len());
         println!("  {:28} median {bare_p50:9.1} µs", self.labels[0]);
-        for (label, samples) in self.labels.iter().zip(&self.samples).skip(1) {
+        for (step, (label, samples)) in self.labels.iter().zip(&self.samples).enumerate().skip(1) {
             let p50 = median(samples.clone());
-            let added = median(samples.iter().zip(bare).map(|(t, b)| t - b).collect());
+            let added = self.added(step);
             println!(
                 "  {label:28} median {p50:9.1} µs  ratio {:.2}x  added (median of paired differences) {added:7.1} µs",
                 p50 / bare_p50

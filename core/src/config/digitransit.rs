@@ -20,6 +20,9 @@ settings_table! {
         /// Optional shared ceiling of Digitransit upstream calls per second, over every
         /// caller (protects the Digitransit key's quota; default 0 = none).
         api_rate_limit: u32 = 0, DIGITRANSIT_API_RATE_LIMIT_PER_SECOND, number;
+        /// The Digitransit key's budget of upstream requests per minute, over every caller
+        /// and every retry (default 0 = none: set it to your subscription's quota).
+        api_budget_per_minute: u32 = 0, DIGITRANSIT_API_BUDGET_PER_MINUTE, number;
     }
 }
 

@@ -12,6 +12,7 @@ mod digitransit;
 mod loko;
 mod setting;
 mod tfl;
+mod upstream;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -25,11 +26,13 @@ use digitransit::DigitransitSettings;
 use loko::LokoSettings;
 use setting::{non_blank_secret, trim_url};
 use tfl::TflSettings;
+use upstream::UpstreamSettings;
 
 pub use common::DEFAULT_RATE_LIMIT_PER_SECOND;
 pub use digitransit::{DEFAULT_DIGITRANSIT_BASE_URL, DigitransitRouter};
 pub use setting::{ConfigError, SettingInfo};
 pub use tfl::DEFAULT_TFL_API_BASE_URL;
+pub use upstream::DEFAULT_UPSTREAM_CACHE_BYTES;
 
 /// The environment names of every setting, from every family's table.
 pub mod env {
@@ -37,6 +40,7 @@ pub mod env {
     pub use super::digitransit::env::*;
     pub use super::loko::env::*;
     pub use super::tfl::env::*;
+    pub use super::upstream::env::*;
 
     /// Prefix of the per-tool rate limit: `TOOLPACK_RATE_LIMIT_` + the tool name in
     /// upper snake case, e.g. `TOOLPACK_RATE_LIMIT_STATION_TOILETS=10`.
@@ -55,6 +59,7 @@ pub struct Config {
     tfl: TflSettings,
     digitransit: DigitransitSettings,
     loko: LokoSettings,
+    upstream: UpstreamSettings,
     /// `TOOLPACK_RATE_LIMIT_<TOOL>` → calls per second.
     rate_limits: BTreeMap<String, u32>,
 }
@@ -215,6 +220,41 @@ get them only inside allowed roots"
             _ => None,
         }
     }
+    /// The budget of upstream requests per minute of `toolset`'s API key, over every
+    /// caller and retry (0 = none; loko calls no upstream).
+    pub fn upstream_budget_per_minute(&self, toolset: Toolset) -> u32 {
+        match toolset {
+            Toolset::Tfl => self.tfl.api_budget_per_minute,
+            Toolset::Digitransit => self.digitransit.api_budget_per_minute,
+            Toolset::Loko => 0,
+        }
+    }
+    /// Size of the shared upstream response cache, in bytes (0 = no cache).
+    pub fn upstream_cache_bytes(&self) -> u64 {
+        self.upstream.cache_bytes
+    }
+    /// How long past fresh a cached answer may stand in for an upstream error.
+    pub fn stale_if_error(&self) -> Duration {
+        Duration::from_secs(self.upstream.stale_if_error_seconds.into())
+    }
+    /// How long a call waits for its upstream key's budget.
+    pub fn upstream_budget_wait(&self) -> Duration {
+        Duration::from_millis(self.upstream.budget_wait_ms.into())
+    }
+    /// How long an answer of `kind` stays fresh when the upstream says nothing.
+    pub fn freshness(&self, kind: crate::http::AnswerKind) -> Duration {
+        use crate::http::AnswerKind;
+        let u = &self.upstream;
+        let seconds = match kind {
+            AnswerKind::LineStatus => u.fresh_line_status_seconds,
+            AnswerKind::Arrivals => u.fresh_arrivals_seconds,
+            AnswerKind::Journeys => u.fresh_journeys_seconds,
+            AnswerKind::Disruptions => u.fresh_disruptions_seconds,
+            AnswerKind::Bikes => u.fresh_bikes_seconds,
+            AnswerKind::Places => u.fresh_places_seconds,
+        };
+        Duration::from_secs(seconds.into())
+    }
     /// The shared ceiling of upstream calls per second of `toolset`'s API key, over
     /// every caller (0 = none, the default; loko calls no upstream).
     pub fn upstream_rate_limit(&self, toolset: Toolset) -> u32 {
@@ -313,6 +353,20 @@ impl ConfigBuilder {
         }
         self
     }
+    /// Sets the budget of upstream requests per minute of `toolset`'s API key (0 = none).
+    pub fn upstream_budget_per_minute(mut self, toolset: Toolset, per_minute: u32) -> Self {
+        match toolset {
+            Toolset::Tfl => self.config.tfl.api_budget_per_minute = per_minute,
+            Toolset::Digitransit => self.config.digitransit.api_budget_per_minute = per_minute,
+            Toolset::Loko => {}
+        }
+        self
+    }
+    /// Sets the size of the shared upstream response cache, in bytes (0 = no cache).
+    pub fn upstream_cache_bytes(mut self, bytes: u64) -> Self {
+        self.config.upstream.cache_bytes = bytes;
+        self
+    }
     /// Sets the local rate limit of one tool, in calls per second (0 = unlimited).
     pub fn rate_limit(mut self, tool: impl AsRef<str>, per_second: u32) -> Self {
         self.config
@@ -332,7 +386,8 @@ impl ConfigBuilder {
         let known = config.common.set(name, value)?
             || config.tfl.set(name, value)?
             || config.digitransit.set(name, value)?
-            || config.loko.set(name, value)?;
+            || config.loko.set(name, value)?
+            || config.upstream.set(name, value)?;
         if !known {
             if per_tool_rate_limit(name).is_none() {
                 return Err(ConfigError::invalid(name, "unknown setting"));
@@ -372,6 +427,7 @@ pub fn setting_names() -> impl Iterator<Item = &'static str> {
         TflSettings::NAMES,
         DigitransitSettings::NAMES,
         LokoSettings::NAMES,
+        UpstreamSettings::NAMES,
     ]
     .into_iter()
     .flatten()
@@ -386,6 +442,7 @@ pub fn settings() -> impl Iterator<Item = &'static SettingInfo> {
         TflSettings::INFO,
         DigitransitSettings::INFO,
         LokoSettings::INFO,
+        UpstreamSettings::INFO,
     ]
     .into_iter()
     .flatten()
@@ -580,7 +637,7 @@ mod tests {
     #[test]
     fn every_family_table_contributes_its_settings_once() {
         let names: Vec<&str> = setting_names().collect();
-        assert_eq!(names.len(), 18);
+        assert_eq!(names.len(), 29);
         let mut distinct = names.clone();
         distinct.sort();
         distinct.dedup();
@@ -590,6 +647,9 @@ mod tests {
             "DIGITRANSIT_ROUTER",
             "LOKO_ALLOWED_ROOTS",
             "HOME",
+            "TFL_API_BUDGET_PER_MINUTE",
+            "TOOLPACK_UPSTREAM_CACHE_BYTES",
+            "TOOLPACK_FRESH_PLACES_SECONDS",
         ] {
             assert!(names.contains(&name), "{name}");
         }

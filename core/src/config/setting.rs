@@ -66,7 +66,14 @@ impl SettingValue for Option<Secret> {
 macro_rules! plain_setting_values {
     ($($ty:ty),*) => { $(impl SettingValue for $ty { const SECRET: bool = false; })* };
 }
-plain_setting_values!(String, u32, Option<PathBuf>, Vec<PathBuf>, Option<Duration>);
+plain_setting_values!(
+    String,
+    u32,
+    u64,
+    Option<PathBuf>,
+    Vec<PathBuf>,
+    Option<Duration>
+);
 
 /// A table of settings: `Table { field: Type = default, ENV_NAME, parser; … }`, each
 /// with its doc comment. Defines the struct (one public field per setting), its

@@ -20,5 +20,9 @@ settings_table! {
         /// Optional shared ceiling of TfL upstream calls per second, over every caller
         /// (protects the TfL key's quota; default 0 = none).
         api_rate_limit: u32 = 0, TFL_API_RATE_LIMIT_PER_SECOND, number;
+        /// The TfL key's budget of upstream requests per minute, over every caller and every
+        /// retry (default 500, TfL's limit for a registered key; 0 = none). Cached answers
+        /// cost nothing; over budget, a call waits `TOOLPACK_UPSTREAM_BUDGET_WAIT_MS`.
+        api_budget_per_minute: u32 = 500, TFL_API_BUDGET_PER_MINUTE, number;
     }
 }

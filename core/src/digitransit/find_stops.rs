@@ -10,6 +10,7 @@ use super::response::{DigitransitResponse, Failure, Warning, WarningCode, warnin
 use super::upstream::{self, UpstreamFailure};
 use crate::Toolpack;
 use crate::config::Config;
+use crate::http::AnswerKind;
 use crate::tool::{Tool, ToolSpec};
 
 /// The query sent (also checked against the OTP schema in tests).
@@ -191,9 +192,16 @@ async fn find(
         "first": first,
     });
     let language = input.language.unwrap_or_default();
-    let data = upstream::graphql(toolpack, QUERY, "FindStops", variables, language)
-        .await
-        .map_err(UpstreamFailure::for_routing)?;
+    let data = upstream::graphql(
+        toolpack,
+        AnswerKind::Places,
+        QUERY,
+        "FindStops",
+        variables,
+        language,
+    )
+    .await
+    .map_err(UpstreamFailure::for_routing)?;
     let data: Data = serde_json::from_value(data).map_err(|e| {
         UpstreamFailure::Malformed(format!("stops of another shape ({e})")).for_routing()
     })?;

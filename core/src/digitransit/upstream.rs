@@ -12,7 +12,9 @@ use super::place::Language;
 use super::response::{DigitransitErrorCode as Code, Failure, provider_message};
 use crate::Toolpack;
 use crate::config::env;
-use crate::http::{HttpError, RequestPolicy, UpstreamRequest, UpstreamResponse, retry_after};
+use crate::http::{
+    AnswerKind, HttpError, RequestPolicy, UpstreamRequest, UpstreamResponse, retry_after,
+};
 use crate::secret::Secret;
 use crate::tool::{Annotations, ToolSpec, Toolset};
 
@@ -189,18 +191,26 @@ fn key(toolpack: &Toolpack) -> Result<Secret, UpstreamFailure> {
         .ok_or(UpstreamFailure::MissingKey)
 }
 
+/// Sends `request` through the shared layer as an answer of `kind`, and reads its JSON;
+/// an answer `usable` refuses (or one that is not JSON) is forgotten by the cache.
 async fn send(
     toolpack: &Toolpack,
     request: UpstreamRequest,
+    kind: AnswerKind,
     key: &Secret,
+    usable: impl FnOnce(Value) -> Result<Value, UpstreamFailure>,
 ) -> Result<Value, UpstreamFailure> {
-    let request = request.secret_header(HeaderName::from_static(KEY_HEADER), key.clone());
+    let request = request
+        .secret_header(HeaderName::from_static(KEY_HEADER), key.clone())
+        .answer_kind(kind);
     let response = toolpack
         .http()
         .send(&request, &policy(toolpack))
         .await
         .map_err(|e| transport_failure(&e))?;
     classify(&response, key)
+        .and_then(usable)
+        .inspect_err(|_| toolpack.http().forget(&request))
 }
 
 /// GET `{base}/geocoding/v1/{endpoint}?{params}`: the Pelias JSON envelope.
@@ -219,12 +229,14 @@ pub(crate) async fn pelias(
         .fold(UpstreamRequest::get(url), |r, (name, value)| {
             r.query(name, value)
         });
-    send(toolpack, request, &key).await
+    send(toolpack, request, AnswerKind::Places, &key, Ok).await
 }
 
-/// POSTs a GraphQL `query` (operation `operation`) to the configured router: its `data`.
+/// POSTs a GraphQL `query` (operation `operation`) to the configured router, through the
+/// shared layer as an answer of `kind`: its `data`.
 pub(crate) async fn graphql(
     toolpack: &Toolpack,
+    kind: AnswerKind,
     query: &str,
     operation: &str,
     variables: Value,
@@ -246,7 +258,14 @@ pub(crate) async fn graphql(
             HeaderName::from_static("otptimeout"),
             timeout_ms.to_string(),
         );
-    let mut answer = send(toolpack, request, &key).await?;
+    send(toolpack, request, kind, &key, |answer| {
+        graphql_data(answer, &key)
+    })
+    .await
+}
+
+/// The `data` of a GraphQL answer, or its first error.
+fn graphql_data(mut answer: Value, key: &Secret) -> Result<Value, UpstreamFailure> {
     if let Some(errors) = answer.get("errors").and_then(Value::as_array)
         && let Some(first) = errors.first()
     {
@@ -275,6 +294,11 @@ pub(crate) async fn graphql(
 fn transport_failure(error: &HttpError) -> UpstreamFailure {
     match error {
         HttpError::Timeout { elapsed_ms } => UpstreamFailure::Timeout { ms: *elapsed_ms },
+        HttpError::OverBudget { retry_after_secs } => UpstreamFailure::Throttled {
+            retry_after: *retry_after_secs,
+            message: "the Digitransit key's budget of requests is spent (DIGITRANSIT_API_BUDGET_PER_MINUTE)"
+                .into(),
+        },
         HttpError::TooLarge { limit } => {
             UpstreamFailure::Malformed(format!("a body larger than {limit} bytes"))
         }

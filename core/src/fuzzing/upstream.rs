@@ -88,6 +88,8 @@ pub(crate) fn toolpack() -> &'static Toolpack {
             .chromium_bin(missing.join("chromium"))
             .upstream_timeout(Duration::from_secs(3))
             .default_rate_limit(0)
+            // Every input reads a new body for the same request: no cached answer.
+            .upstream_cache_bytes(0)
             .build();
         Toolpack::new(config).expect("a toolpack")
     })

@@ -1,8 +1,10 @@
-//! [`HttpClient`]: sends an [`UpstreamRequest`] under a [`RequestPolicy`].
+//! [`HttpClient`]: sends an [`UpstreamRequest`] under a [`RequestPolicy`], through the
+//! shared layer (cache, coalescing, stale answers, the key's budget).
 
-use std::time::{Duration, Instant};
+use std::sync::Arc;
+use std::time::{Duration, Instant, SystemTime};
 
-use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use reqwest::header::{HeaderName, HeaderValue};
 use reqwest::{Method, StatusCode};
 use serde_json::Value;
 use tokio::time::Instant as TokioInstant;
@@ -10,17 +12,28 @@ use tracing::Instrument;
 
 use super::error::HttpError;
 use super::policy::RequestPolicy;
+use super::response::UpstreamResponse;
 use super::retry::{backoff, is_retryable_status, retry_after};
+use super::shared::{
+    AnswerKind, Cached, LayerSettings, Lookup, Outcome, Role, Served, SharedLayer, follow,
+    fresh_for,
+};
 use crate::secret::Secret;
 
 /// Deadline for establishing one TCP/TLS connection.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 
-/// The process-wide upstream client (one connection pool for every tool).
+/// The process-wide upstream client (one connection pool, one cache and one budget per
+/// key for every tool and caller).
 #[derive(Debug, Clone)]
 pub struct HttpClient {
     client: reqwest::Client,
+    layer: Arc<SharedLayer>,
 }
+
+/// Tells a response in which the upstream refused the key (never throttling, never
+/// retried, never answered with a stale answer instead).
+pub type RefusedKey = fn(&UpstreamResponse) -> bool;
 
 /// One upstream request, described before it is sent (so it can be retried).
 /// Its `Debug` output redacts the secret wherever it appears.
@@ -33,6 +46,8 @@ pub struct UpstreamRequest {
     secret_header: Option<(HeaderName, Secret)>,
     json_body: Option<Value>,
     idempotent: bool,
+    kind: Option<AnswerKind>,
+    refused_key: Option<RefusedKey>,
 }
 
 impl std::fmt::Debug for UpstreamRequest {
@@ -74,7 +89,51 @@ impl UpstreamRequest {
             secret_header: None,
             json_body: None,
             idempotent,
+            kind: None,
+            refused_key: None,
         }
+    }
+
+    /// Marks the request as a read whose answer may be shared: cached for the freshness
+    /// of `kind`, and coalesced with identical requests in flight.
+    pub fn answer_kind(mut self, kind: AnswerKind) -> Self {
+        self.kind = Some(kind);
+        self
+    }
+
+    /// How to tell the upstream refused the key (TfL: 429 "Invalid app_key"), so that such
+    /// an answer is not taken for throttling.
+    pub fn refused_key_when(mut self, refused: RefusedKey) -> Self {
+        self.refused_key = Some(refused);
+        self
+    }
+
+    /// What identifies the request's answer: method, URL, query, plain headers and body.
+    /// Never the key.
+    fn cache_key(&self) -> String {
+        let mut key = format!("{} {}", self.method, self.url);
+        for (i, (name, value)) in self.query.iter().enumerate() {
+            key.push(if i == 0 { '?' } else { '&' });
+            key.push_str(&super::encode_component(name));
+            key.push('=');
+            key.push_str(&super::encode_component(value));
+        }
+        for (name, value) in &self.headers {
+            key.push_str(&format!("\n{name}: {value}"));
+        }
+        if let Some(body) = &self.json_body {
+            key.push_str("\n\n");
+            key.push_str(&body.to_string());
+        }
+        key
+    }
+
+    fn secret(&self) -> Option<&str> {
+        self.secret_header.as_ref().map(|(_, s)| s.expose())
+    }
+
+    fn refused(&self, response: &UpstreamResponse) -> bool {
+        self.refused_key.is_some_and(|refused| refused(response))
     }
 
     /// Adds a query parameter (percent-encoded when sent).
@@ -124,30 +183,15 @@ impl UpstreamRequest {
     }
 }
 
-/// A complete upstream response of any status.
-#[derive(Debug, Clone)]
-pub struct UpstreamResponse {
-    /// HTTP status.
-    pub status: StatusCode,
-    /// Response headers.
-    pub headers: HeaderMap,
-    /// The whole body (at most the policy's cap).
-    pub body: Vec<u8>,
-    /// How many attempts were made (1 = no retry).
-    pub attempts: u32,
-}
-
-impl UpstreamResponse {
-    /// Parses the body as JSON.
-    pub fn json(&self) -> Result<Value, serde_json::Error> {
-        serde_json::from_slice(&self.body)
-    }
-}
-
 impl HttpClient {
     /// A client with a connect timeout, no redirects (a redirect could carry a key
-    /// elsewhere) and a `toolpack` user agent.
+    /// elsewhere), a `toolpack` user agent, and the shared layer's default settings.
     pub fn new() -> Result<Self, HttpError> {
+        Self::with_layer(LayerSettings::default())
+    }
+
+    /// [`HttpClient::new`] with the shared layer's `settings`.
+    pub fn with_layer(settings: LayerSettings) -> Result<Self, HttpError> {
         super::install_crypto_provider();
         let client = reqwest::Client::builder()
             .connect_timeout(CONNECT_TIMEOUT)
@@ -157,14 +201,127 @@ impl HttpClient {
             .map_err(|e| HttpError::InvalidRequest {
                 message: e.to_string(),
             })?;
-        Ok(Self { client })
+        Ok(Self {
+            client,
+            layer: Arc::new(SharedLayer::new(settings)),
+        })
     }
 
-    /// Sends `request`, retrying idempotent requests on 5xx and transport failures
-    /// with backoff and jitter (or the server's `Retry-After`), all within the
-    /// policy's total timeout. The whole exchange is one client span (`GET tfl`);
-    /// each attempt is counted by family and status.
+    /// Bytes the shared response cache holds now.
+    pub fn cache_bytes_used(&self) -> usize {
+        self.layer.cache().used()
+    }
+
+    /// Forgets the cached answer to `request`: a tool found it unusable (a body of
+    /// another shape), so it must not be served again.
+    pub fn forget(&self, request: &UpstreamRequest) {
+        if request.kind.is_some() {
+            self.layer.cache().remove(&request.cache_key());
+        }
+    }
+
+    /// Answers `request`: from the shared cache when a fresh answer is there, by joining an
+    /// identical request in flight, or by sending it (see [`HttpClient::fetch`]); a cached
+    /// answer past fresh stands in when the upstream fails. A request without an
+    /// [`AnswerKind`] is sent on its own (still inside the key's budget).
     pub async fn send(
+        &self,
+        request: &UpstreamRequest,
+        policy: &RequestPolicy,
+    ) -> Result<Served, HttpError> {
+        match request.kind {
+            Some(kind) => self.send_shared(request, policy, kind).await,
+            None => self
+                .fetch(request, policy)
+                .await
+                .map(|response| Served::new(Arc::new(response), SystemTime::now(), false)),
+        }
+    }
+
+    async fn send_shared(
+        &self,
+        request: &UpstreamRequest,
+        policy: &RequestPolicy,
+        kind: AnswerKind,
+    ) -> Outcome {
+        let family = policy.family_name();
+        let key = request.cache_key();
+        loop {
+            let stale = match self.layer.cache().lookup(&key, Instant::now()) {
+                Lookup::Fresh(cached) => {
+                    crate::telemetry::upstream_cache(family, "hit");
+                    return Ok(Served::new(cached.response, cached.as_of, false));
+                }
+                Lookup::Stale(cached) => Some(cached),
+                Lookup::Miss => None,
+            };
+            match self.layer.in_flight.join(&key) {
+                Role::Follower(receiver) => {
+                    crate::telemetry::upstream_cache(family, "coalesced");
+                    if let Some(outcome) = follow(receiver).await {
+                        return outcome;
+                    }
+                    // The leader's caller went away before an answer: try again.
+                }
+                Role::Leader(leader) => {
+                    crate::telemetry::upstream_cache(family, "miss");
+                    let outcome = self
+                        .fetch_to_share(request, policy, kind, &key, stale)
+                        .await;
+                    leader.finish(outcome.clone());
+                    return outcome;
+                }
+            }
+        }
+    }
+
+    /// Sends `request` and keeps a whole answer for the others; when the upstream fails,
+    /// serves `stale` instead, if there is one.
+    async fn fetch_to_share(
+        &self,
+        request: &UpstreamRequest,
+        policy: &RequestPolicy,
+        kind: AnswerKind,
+        key: &str,
+        stale: Option<Cached>,
+    ) -> Outcome {
+        let outcome = self.fetch(request, policy).await;
+        let failed = match &outcome {
+            Ok(response) => {
+                response.status.is_server_error()
+                    || (response.status == StatusCode::TOO_MANY_REQUESTS
+                        && !request.refused(response))
+            }
+            Err(error) => !matches!(error, HttpError::InvalidRequest { .. }),
+        };
+        if failed && let Some(stale) = stale {
+            crate::telemetry::upstream_cache(policy.family_name(), "stale");
+            return Ok(Served::new(stale.response, stale.as_of, true));
+        }
+        let response = Arc::new(outcome?);
+        let as_of = SystemTime::now();
+        if self.layer.caches() && is_whole(&response) {
+            let fresh = fresh_for(&response.headers, self.layer.default_freshness(kind), as_of);
+            if !fresh.is_zero() {
+                let cached = Cached {
+                    response: Arc::clone(&response),
+                    as_of,
+                    fresh_until: Instant::now() + fresh,
+                };
+                let mut cache = self.layer.cache();
+                cache.insert(key, cached);
+                crate::telemetry::upstream_cache_bytes(cache.used());
+            }
+        }
+        Ok(Served::new(response, as_of, false))
+    }
+
+    /// Sends `request` to the upstream, retrying idempotent requests on 5xx and transport
+    /// failures with backoff and jitter (or the server's `Retry-After`), all within the
+    /// policy's total timeout; every attempt takes a token of the key's budget first. The
+    /// whole exchange is one client span (`GET tfl`); each attempt is counted by family
+    /// and status.
+    pub async fn fetch(
         &self,
         request: &UpstreamRequest,
         policy: &RequestPolicy,
@@ -221,11 +378,44 @@ impl HttpClient {
             1
         };
         let mut attempt = 0;
+        let mut last: Option<Result<UpstreamResponse, HttpError>> = None;
         loop {
             attempt += 1;
+            // A retry waits for no budget: when there is none, the last outcome stands.
+            let budget_wait = match &last {
+                None => self.layer.settings.budget_wait,
+                Some(_) => Duration::ZERO,
+            };
+            match self
+                .layer
+                .reserve(policy.family, request.secret(), budget_wait)
+            {
+                Ok(wait) if !wait.is_zero() => {
+                    crate::telemetry::upstream_budget(policy.family_name(), "waited");
+                    tokio::time::sleep(wait).await;
+                }
+                Ok(_) => {}
+                Err(over) => {
+                    crate::telemetry::upstream_budget(policy.family_name(), "refused");
+                    return last.unwrap_or(Err(over)).map(|mut response| {
+                        response.attempts = attempt - 1;
+                        response
+                    });
+                }
+            }
             let outcome = tokio::time::timeout_at(deadline, self.attempt(request, policy))
                 .await
                 .unwrap_or_else(|_| Err(timeout_since(started)));
+            if let Ok(response) = &outcome
+                && matches!(
+                    response.status,
+                    StatusCode::TOO_MANY_REQUESTS | StatusCode::SERVICE_UNAVAILABLE
+                )
+                && !request.refused(response)
+                && let Some(wait) = retry_after(&response.headers)
+            {
+                self.layer.pause(policy.family, request.secret(), wait);
+            }
             let status = match &outcome {
                 Ok(response) => response.status.as_u16().to_string(),
                 Err(error) => error.kind().to_owned(),
@@ -271,6 +461,7 @@ impl HttpClient {
                         ),
                     );
                     tokio::time::sleep(wait).await;
+                    last = Some(outcome);
                 }
                 _ => {
                     return outcome.map(|mut response| {
@@ -332,6 +523,13 @@ impl HttpClient {
             attempts: 1,
         })
     }
+}
+
+/// Whether an answer is whole enough to share: 2xx or 300 (TfL's disambiguation), with a
+/// JSON body.
+fn is_whole(response: &UpstreamResponse) -> bool {
+    (response.status.is_success() || response.status == StatusCode::MULTIPLE_CHOICES)
+        && serde_json::from_slice::<serde::de::IgnoredAny>(&response.body).is_ok()
 }
 
 fn timeout_since(started: Instant) -> HttpError {

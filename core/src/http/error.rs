@@ -24,6 +24,13 @@ pub enum HttpError {
         /// The cap, in bytes.
         limit: usize,
     },
+    /// The upstream key's budget of requests is spent (see `crate::http`'s layer); nothing
+    /// was sent.
+    #[error("the upstream key's budget of requests is spent; retry after {retry_after_secs} s")]
+    OverBudget {
+        /// Seconds until the budget has room again.
+        retry_after_secs: u64,
+    },
     /// The request could not be built (bad base URL, client set-up).
     #[error("invalid upstream request: {message}")]
     InvalidRequest {
@@ -39,12 +46,13 @@ impl HttpError {
     }
 
     /// A short fixed name of the failure, for metric labels and spans (`timeout`,
-    /// `transport`, `too_large`, `invalid`).
+    /// `transport`, `too_large`, `over_budget`, `invalid`).
     pub fn kind(&self) -> &'static str {
         match self {
             Self::Timeout { .. } => "timeout",
             Self::Transport { .. } => "transport",
             Self::TooLarge { .. } => "too_large",
+            Self::OverBudget { .. } => "over_budget",
             Self::InvalidRequest { .. } => "invalid",
         }
     }

@@ -1,17 +1,23 @@
 //! The shared HTTP layer for upstream APIs: one reqwest client, connect and total
 //! timeouts, a response-size cap, retries with backoff and jitter for idempotent
-//! requests (honouring `Retry-After`), and API keys sent as headers and redacted.
+//! requests (honouring `Retry-After`), and API keys sent as headers and redacted; and in
+//! front of it the shared layer (`shared`: the cache, coalescing, stale answers and the
+//! keys' budgets), which every live call goes through.
 
 mod client;
 mod error;
 mod policy;
+mod response;
 mod retry;
+mod shared;
 mod tls;
 
-pub use client::{HttpClient, UpstreamRequest, UpstreamResponse};
+pub use client::{HttpClient, RefusedKey, UpstreamRequest};
 pub use error::HttpError;
 pub use policy::RequestPolicy;
+pub use response::UpstreamResponse;
 pub use retry::retry_after;
+pub use shared::{AnswerKind, LayerSettings, Served};
 pub use tls::install_crypto_provider;
 
 /// Percent-encodes everything but RFC 3986 unreserved characters, so spaces, `'`, `&`,

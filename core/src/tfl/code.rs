@@ -28,7 +28,8 @@ pub enum TflCode {
     /// `arrivals`, `liftOutages`: several stops or stations match the name; retry with one
     /// of the candidates (`stopDisambiguation`, `stationDisambiguation`).
     DisambiguationRequired,
-    /// The local rate limit for the tool was exceeded.
+    /// The local rate limit for the tool was exceeded, or the TfL key's budget of requests
+    /// is spent (`TFL_API_BUDGET_PER_MINUTE`).
     RateLimitExceeded,
     /// TfL refused the API key (HTTP 429 "Invalid app_key is provided."): check
     /// `TFL_API_KEY`. This is not throttling, and is never retried.
@@ -70,6 +71,7 @@ impl From<&super::upstream::Failure> for TflCode {
         match failure {
             Failure::RefusedKey => Self::InvalidApiKey,
             Failure::Timeout => Self::UpstreamTimeout,
+            Failure::OverBudget(_) => Self::RateLimitExceeded,
             Failure::NotFound(_) | Failure::BadArgument(_) | Failure::Other(_) => {
                 Self::UpstreamError
             }

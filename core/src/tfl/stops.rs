@@ -9,6 +9,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::Toolpack;
+use crate::http::AnswerKind;
 use crate::http::encode_component as encode_segment;
 use crate::tfl::station_toilets::{NormalizedName, Resolution, resolve, station_data};
 use crate::tfl::stop_point::{SearchResponse, StopPoint};
@@ -104,7 +105,9 @@ pub(crate) async fn resolve_stop(
 /// an object for one id, an array for several). Without TfL's answer they stay empty.
 async fn describe(toolpack: &Toolpack, ids: &[String], candidates: &mut [StopCandidate]) {
     let path = format!("/StopPoint/{}", ids.join(","));
-    let Ok(value) = upstream::get::<serde_json::Value>(toolpack, &path, &[]).await else {
+    let Ok(value) =
+        upstream::get::<serde_json::Value>(toolpack, AnswerKind::Places, &path, &[]).await
+    else {
         return;
     };
     let stops: Vec<StopPoint> = crate::tfl::lenient::one_or_many(value).unwrap_or_default();
@@ -126,7 +129,8 @@ async fn describe(toolpack: &Toolpack, ids: &[String], candidates: &mut [StopCan
 async fn search(toolpack: &Toolpack, raw: &str, query: &NormalizedName) -> Result<Stop, Failure> {
     let path = format!("/StopPoint/Search/{}", encode_segment(raw));
     let max = MAX_CANDIDATES.to_string();
-    let answer: SearchResponse = upstream::get(toolpack, &path, &[("maxResults", &max)]).await?;
+    let answer: SearchResponse =
+        upstream::get(toolpack, AnswerKind::Places, &path, &[("maxResults", &max)]).await?;
     let matches: Vec<StopCandidate> = answer
         .matches
         .into_iter()

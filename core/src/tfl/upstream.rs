@@ -12,7 +12,7 @@ use serde::de::DeserializeOwned;
 
 use crate::Toolpack;
 use crate::config::Config;
-use crate::http::{HttpError, RequestPolicy, UpstreamRequest, UpstreamResponse};
+use crate::http::{AnswerKind, HttpError, RequestPolicy, UpstreamRequest, UpstreamResponse};
 use crate::tool::Toolset;
 
 /// TfL's upstream timeout unless `TOOLPACK_UPSTREAM_TIMEOUT_MS` overrides it.
@@ -29,6 +29,8 @@ pub(crate) enum Failure {
     RefusedKey,
     /// TfL did not answer within the timeout.
     Timeout,
+    /// The TfL key's budget is spent (nothing was sent): seconds until it has room.
+    OverBudget(u64),
     /// 404: TfL knows no entity with an id in the path; what TfL said.
     NotFound(Option<String>),
     /// 400: TfL refused an argument (an unknown mode, say); what TfL said.
@@ -43,6 +45,9 @@ impl Failure {
         match self {
             Self::RefusedKey => REFUSED_KEY_MESSAGE.to_owned(),
             Self::Timeout => "Timed out while calling TfL API.".to_owned(),
+            Self::OverBudget(secs) => format!(
+                "The TfL key's budget of requests is spent (TFL_API_BUDGET_PER_MINUTE); retry after {secs} s."
+            ),
             Self::NotFound(said) => format!("TfL API returned status 404.{}", said_text(said)),
             Self::BadArgument(said) => format!("TfL API returned status 400.{}", said_text(said)),
             Self::Other(message) => message.clone(),
@@ -53,6 +58,7 @@ impl Failure {
     pub(crate) fn of_transport(error: &HttpError) -> Self {
         match error {
             HttpError::Timeout { .. } => Self::Timeout,
+            HttpError::OverBudget { retry_after_secs } => Self::OverBudget(*retry_after_secs),
             HttpError::TooLarge { limit } => {
                 Self::Other(format!("TfL API response was larger than {limit} bytes."))
             }
@@ -86,29 +92,36 @@ pub(crate) fn refused_key(response: &UpstreamResponse) -> bool {
 }
 
 /// GETs `path` (already percent-encoded, ids joined with a literal comma) with `query` from
-/// the TfL API and decodes its JSON body as `T`.
+/// the TfL API, through the shared layer as an answer of `kind`, and decodes its JSON body
+/// as `T`. A body that does not decode is forgotten by the cache.
 pub(crate) async fn get<T: DeserializeOwned>(
     toolpack: &Toolpack,
+    kind: AnswerKind,
     path: &str,
     query: &[(&str, &str)],
 ) -> Result<T, Failure> {
-    let request = request(toolpack.config(), path, query);
-    let policy = RequestPolicy::with_timeout(toolpack.config().upstream_timeout(DEFAULT_TIMEOUT))
-        .for_family(Toolset::Tfl);
+    let request = request(toolpack.config(), path, query).answer_kind(kind);
     let response = toolpack
         .http()
-        .send(&request, &policy)
+        .send(&request, &policy(toolpack.config()))
         .await
         .map_err(|error| Failure::of_transport(&error))?;
     if !response.status.is_success() {
         return Err(Failure::of_status(&response));
     }
-    decode(&response)
+    decode(&response).inspect_err(|_| toolpack.http().forget(&request))
 }
 
-/// The request for `path`: the key, when set, only in the `app_key` header.
+/// TfL's request policy: its timeout, for the TfL family (metrics, spans, the key's budget).
+pub(crate) fn policy(config: &Config) -> RequestPolicy {
+    RequestPolicy::with_timeout(config.upstream_timeout(DEFAULT_TIMEOUT)).for_family(Toolset::Tfl)
+}
+
+/// The request for `path`: the key, when set, only in the `app_key` header; a 429 that
+/// refuses the key is told from throttling.
 pub(crate) fn request(config: &Config, path: &str, query: &[(&str, &str)]) -> UpstreamRequest {
-    let mut request = UpstreamRequest::get(format!("{}{path}", config.tfl_api_base_url()));
+    let mut request = UpstreamRequest::get(format!("{}{path}", config.tfl_api_base_url()))
+        .refused_key_when(refused_key);
     for (name, value) in query {
         request = request.query(*name, *value);
     }

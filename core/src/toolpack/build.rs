@@ -32,7 +32,7 @@ impl Toolpack {
                 ConfigError::invalid(unknown, "unknown setting: no tool has that name").into(),
             );
         }
-        let http = HttpClient::new()?;
+        let http = HttpClient::with_layer(crate::http::LayerSettings::from_config(&config))?;
         let limiters = RateLimiters::new(
             &config,
             entries.iter().map(|e| LimitedTool {

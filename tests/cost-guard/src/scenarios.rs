@@ -85,14 +85,16 @@ fn call_of(tool: &str) -> (&'static str, Value) {
     }
 }
 
-/// The configuration every scenario runs with: the fake upstream for Digitransit, and no
-/// rate limit (the warm-up calls come faster than a real client's).
+/// The configuration every scenario runs with: the fake upstream for Digitransit, no
+/// rate limit (the warm-up calls come faster than a real client's), and no shared cache
+/// (each counted `get_departures` call reads the upstream's answer, as the baseline does).
 fn config(upstream: &str) -> Config {
     Config::builder()
         .digitransit_base_url(upstream)
         .digitransit_api_key("guard-digitransit-key")
         .digitransit_router(toolpack::config::DigitransitRouter::Hsl)
         .default_rate_limit(0)
+        .upstream_cache_bytes(0)
         .build()
 }
 

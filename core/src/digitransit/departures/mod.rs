@@ -17,6 +17,7 @@ use super::upstream::{self, UpstreamFailure};
 use super::user_variables::saved_location;
 use crate::Toolpack;
 use crate::config::Config;
+use crate::http::AnswerKind;
 use crate::tool::{Tool, ToolSpec};
 
 /// The query sent (also checked against the OTP schema in tests).
@@ -122,9 +123,16 @@ async fn departures(
         "numberOfDepartures": limit + 1,
     });
     let language = input.language.unwrap_or(Language::En);
-    let data = upstream::graphql(toolpack, QUERY, "Departures", variables, language)
-        .await
-        .map_err(UpstreamFailure::for_routing)?;
+    let data = upstream::graphql(
+        toolpack,
+        AnswerKind::Arrivals,
+        QUERY,
+        "Departures",
+        variables,
+        language,
+    )
+    .await
+    .map_err(UpstreamFailure::for_routing)?;
     let received = now();
     let data: Data = serde_json::from_value(data).map_err(|e| {
         UpstreamFailure::Malformed(format!("departures of another shape ({e})")).for_routing()

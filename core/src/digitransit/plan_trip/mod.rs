@@ -25,6 +25,7 @@ use super::time::{now, utc_iso};
 use super::upstream::{self, UpstreamFailure};
 use crate::Toolpack;
 use crate::config::Config;
+use crate::http::AnswerKind;
 use crate::report;
 use crate::tool::{Tool, ToolSpec};
 
@@ -217,6 +218,7 @@ async fn search(
 ) -> Result<(Vec<Planned>, Option<String>), Failure> {
     let data = upstream::graphql(
         toolpack,
+        AnswerKind::Journeys,
         QUERY,
         "PlanTrip",
         plan.variables(constraints),

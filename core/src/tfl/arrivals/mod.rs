@@ -10,6 +10,7 @@ use futures_util::future::join_all;
 use serde::Deserialize;
 
 use crate::Toolpack;
+use crate::http::AnswerKind;
 use crate::tfl::checks::is_id;
 use crate::tfl::station_toilets::validate_station_name;
 use crate::tfl::stop_point::StopPoint;
@@ -177,10 +178,18 @@ async fn predictions(
 ) -> Result<(Vec<Prediction>, Option<String>), Failure> {
     if !id.starts_with("HUB") {
         let path = format!("/StopPoint/{id}/Arrivals");
-        return Ok((upstream::get(toolpack, &path, &[]).await?, None));
+        return Ok((
+            upstream::get(toolpack, AnswerKind::Arrivals, &path, &[]).await?,
+            None,
+        ));
     }
-    let value: serde_json::Value =
-        upstream::get(toolpack, &format!("/StopPoint/{id}"), &[]).await?;
+    let value: serde_json::Value = upstream::get(
+        toolpack,
+        AnswerKind::Places,
+        &format!("/StopPoint/{id}"),
+        &[],
+    )
+    .await?;
     let hub: StopPoint = lenient::one_or_many(value)
         .ok()
         .and_then(|mut hubs: Vec<StopPoint>| (!hubs.is_empty()).then(|| hubs.remove(0)))
@@ -201,7 +210,7 @@ async fn predictions(
         .collect();
     let answers = join_all(children.iter().map(|child| async move {
         let path = format!("/StopPoint/{child}/Arrivals");
-        upstream::get::<Vec<Prediction>>(toolpack, &path, &[]).await
+        upstream::get::<Vec<Prediction>>(toolpack, AnswerKind::Arrivals, &path, &[]).await
     }))
     .await;
     let mut merged = Vec::new();

@@ -9,6 +9,7 @@ pub use types::{BikePoint, BikePointsRequest, BikePointsResponse};
 
 use self::wire::{Dock, Place};
 use crate::Toolpack;
+use crate::http::AnswerKind;
 use crate::tfl::TflCode;
 use crate::tfl::checks;
 use crate::tfl::upstream;
@@ -54,12 +55,13 @@ station answers BIKE_POINT_NOT_FOUND.",
             Ok(search) => search,
             Err(message) => return BikePointsResponse::error(TflCode::ValidationError, message),
         };
-        let places: Vec<Place> = match upstream::get(toolpack, "/BikePoint", &[]).await {
-            Ok(places) => places,
-            Err(failure) => {
-                return BikePointsResponse::error(TflCode::from(&failure), failure.message());
-            }
-        };
+        let places: Vec<Place> =
+            match upstream::get(toolpack, AnswerKind::Bikes, "/BikePoint", &[]).await {
+                Ok(places) => places,
+                Err(failure) => {
+                    return BikePointsResponse::error(TflCode::from(&failure), failure.message());
+                }
+            };
         let docks: Vec<Dock> = places.into_iter().filter_map(Place::into_dock).collect();
         answer(&docks, &search)
     }

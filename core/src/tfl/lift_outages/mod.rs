@@ -9,6 +9,7 @@ pub use types::{LiftOutage, LiftOutagesRequest, LiftOutagesResponse};
 use serde::Deserialize;
 
 use crate::Toolpack;
+use crate::http::AnswerKind;
 use crate::tfl::station_toilets::{
     Resolution, disambiguation, resolve, station_data, validate_station_name,
 };
@@ -75,13 +76,19 @@ stationUniqueId values.",
                 }
             },
         };
-        let reported: Vec<Reported> =
-            match upstream::get(toolpack, "/Disruptions/Lifts/v2", &[]).await {
-                Ok(reported) => reported,
-                Err(failure) => {
-                    return LiftOutagesResponse::error(TflCode::from(&failure), failure.message());
-                }
-            };
+        let reported: Vec<Reported> = match upstream::get(
+            toolpack,
+            AnswerKind::Disruptions,
+            "/Disruptions/Lifts/v2",
+            &[],
+        )
+        .await
+        {
+            Ok(reported) => reported,
+            Err(failure) => {
+                return LiftOutagesResponse::error(TflCode::from(&failure), failure.message());
+            }
+        };
         let name_of = |id: &str| {
             data.as_ref()
                 .and_then(|data| data.station_by_id(id))

@@ -13,6 +13,7 @@ use std::collections::HashMap;
 use serde::Deserialize;
 
 use crate::Toolpack;
+use crate::http::AnswerKind;
 use crate::tfl::checks::is_id;
 use crate::tfl::line_status::{retired, unknown_lines};
 use crate::tfl::upstream::{self, Failure};
@@ -67,7 +68,7 @@ stops with NaPTAN id and name. An unknown line answers LINE_NOT_FOUND with the n
         };
         let path = format!("/Line/{line}/Route/Sequence/{direction}");
         let query = [("serviceTypes", service_type), ("excludeCrowding", "true")];
-        match upstream::get::<Sequence>(toolpack, &path, &query).await {
+        match upstream::get::<Sequence>(toolpack, AnswerKind::Places, &path, &query).await {
             Ok(sequence) => answer(sequence, &line),
             Err(Failure::NotFound(said)) => not_found(toolpack, &ids, said).await,
             Err(failure) => LineRouteResponse::error(TflCode::from(&failure), failure.message()),

@@ -10,6 +10,7 @@ use serde::Deserialize;
 
 use self::wire::Line;
 use crate::Toolpack;
+use crate::http::AnswerKind;
 use crate::tfl::TflCode;
 use crate::tfl::checks::is_id;
 use crate::tfl::lenient;
@@ -72,11 +73,17 @@ London Overground is now six lines (liberty, lioness, mildmay, suffragette, weav
             Selection::Lines(ids) => format!("/Line/{}/Status", ids.join(",")),
             Selection::Modes(modes) => format!("/Line/Mode/{}/Status", modes.join(",")),
         };
-        let failure =
-            match upstream::get::<Vec<Line>>(toolpack, &path, &[("detail", "false")]).await {
-                Ok(lines) => return answer(lines, disrupted_only),
-                Err(failure) => failure,
-            };
+        let failure = match upstream::get::<Vec<Line>>(
+            toolpack,
+            AnswerKind::LineStatus,
+            &path,
+            &[("detail", "false")],
+        )
+        .await
+        {
+            Ok(lines) => return answer(lines, disrupted_only),
+            Err(failure) => failure,
+        };
         match (failure, &selection) {
             (Failure::NotFound(said), Selection::Lines(ids)) => {
                 line_not_found(toolpack, ids, said).await
@@ -200,10 +207,14 @@ pub(crate) async fn unknown_lines(
             modes.push(mode);
         }
     }
-    let known =
-        upstream::get::<Vec<Line>>(toolpack, &format!("/Line/Mode/{}", modes.join(",")), &[])
-            .await
-            .unwrap_or_default();
+    let known = upstream::get::<Vec<Line>>(
+        toolpack,
+        AnswerKind::LineStatus,
+        &format!("/Line/Mode/{}", modes.join(",")),
+        &[],
+    )
+    .await
+    .unwrap_or_default();
     let mut suggestions: Vec<String> = Vec::new();
     for id in &unknown {
         let near: Vec<&str> = match retired(id) {
@@ -258,7 +269,7 @@ async fn mode_not_found(
         mode_name: Option<String>,
     }
     let unknown = unknown_ids(modes, said.as_deref());
-    let known: Vec<Mode> = upstream::get(toolpack, "/Line/Meta/Modes", &[])
+    let known: Vec<Mode> = upstream::get(toolpack, AnswerKind::Places, "/Line/Meta/Modes", &[])
         .await
         .unwrap_or_default();
     let known: Vec<&str> = known

@@ -15,8 +15,8 @@ pub use types::{
 
 use crate::Toolpack;
 use crate::config::{Config, env};
-use crate::http::{HttpError, RequestPolicy, UpstreamRequest};
-use crate::tfl::upstream::{self, Failure};
+use crate::http::{AnswerKind, HttpError, UpstreamRequest};
+use crate::tfl::upstream::{self, Failure, policy};
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 
 /// Longest accepted `from` / `to`, in characters.
@@ -63,12 +63,20 @@ call again with the chosen suggestion's parameterValue as `from` or `to`. Needs 
             return JourneyPlanToolResponse::error(PlanJourneyCode::ValidationError, message);
         }
         let (from, to) = (input.from.trim(), input.to.trim());
-        let request = journey_request(toolpack.config(), from, to, input.need_accessible_route);
-        let policy =
-            RequestPolicy::with_timeout(toolpack.config().upstream_timeout(DEFAULT_TIMEOUT))
-                .for_family(Toolset::Tfl);
-        match toolpack.http().send(&request, &policy).await {
-            Ok(response) => classify::classify(&response, from, to),
+        let request = journey_request(toolpack.config(), from, to, input.need_accessible_route)
+            .answer_kind(AnswerKind::Journeys);
+        match toolpack
+            .http()
+            .send(&request, &policy(toolpack.config()))
+            .await
+        {
+            Ok(response) => {
+                let answer = classify::classify(&response, from, to);
+                if answer.code == PlanJourneyCode::UpstreamError {
+                    toolpack.http().forget(&request);
+                }
+                answer
+            }
             Err(error) => transport_error(&error),
         }
     }
@@ -128,6 +136,7 @@ fn transport_error(error: &HttpError) -> JourneyPlanToolResponse {
     let failure = Failure::of_transport(error);
     let code = match failure {
         Failure::Timeout => PlanJourneyCode::UpstreamTimeout,
+        Failure::OverBudget(_) => PlanJourneyCode::RateLimitExceeded,
         _ => PlanJourneyCode::UpstreamError,
     };
     JourneyPlanToolResponse::error(code, failure.message())

@@ -49,7 +49,8 @@ pub enum PlanJourneyCode {
     ValidationError,
     /// TfL could not resolve `from` or `to` uniquely; retry with a suggested `parameterValue`.
     DisambiguationRequired,
-    /// The local rate limit for `planJourney` was exceeded.
+    /// The local rate limit for `planJourney` was exceeded, or the TfL key's budget of
+    /// requests is spent (`TFL_API_BUDGET_PER_MINUTE`).
     RateLimitExceeded,
     /// TfL refused the API key (HTTP 429 "Invalid app_key is provided."): check
     /// `TFL_API_KEY`. This is not throttling, and is never retried.

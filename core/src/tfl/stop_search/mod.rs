@@ -6,6 +6,7 @@ mod types;
 pub use types::{StopSearchRequest, StopSearchResponse, StopSummary};
 
 use crate::Toolpack;
+use crate::http::AnswerKind;
 use crate::http::encode_component;
 use crate::tfl::TflCode;
 use crate::tfl::checks;
@@ -63,7 +64,9 @@ lat, lon and distance. A name that matches nothing answers STOP_NOT_FOUND.",
                 if !modes.is_empty() {
                     params.push(("modes", modes.as_str()));
                 }
-                match upstream::get::<SearchResponse>(toolpack, &path, &params).await {
+                match upstream::get::<SearchResponse>(toolpack, AnswerKind::Places, &path, &params)
+                    .await
+                {
                     Ok(answer) => by_name(answer),
                     Err(failure) => {
                         return StopSearchResponse::error(
@@ -85,7 +88,14 @@ lat, lon and distance. A name that matches nothing answers STOP_NOT_FOUND.",
                 if !modes.is_empty() {
                     params.push(("modes", modes.as_str()));
                 }
-                match upstream::get::<StopPointsResponse>(toolpack, "/StopPoint", &params).await {
+                match upstream::get::<StopPointsResponse>(
+                    toolpack,
+                    AnswerKind::Places,
+                    "/StopPoint",
+                    &params,
+                )
+                .await
+                {
                     Ok(answer) => near(answer),
                     Err(failure) => {
                         return StopSearchResponse::error(
