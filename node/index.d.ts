@@ -32,6 +32,17 @@ export interface JourneyPlanToolResponse {
   fromLocationDisambiguation: JourneyDisambiguationSuggestion[] | null
   /** Suggestions for `to` (on `DISAMBIGUATION_REQUIRED` only; `[]` when `to` resolved). */
   toLocationDisambiguation: JourneyDisambiguationSuggestion[] | null
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
 }
 
 /** Result or error code of `planJourney`. */
@@ -180,6 +191,17 @@ export interface LineStatusResponse {
   lines: LineStatusLine[] | null
   /** On `LINE_NOT_FOUND` and `MODE_NOT_FOUND`: the nearest known line ids or modes. */
   suggestions: string[] | null
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
 }
 
 /**
@@ -263,6 +285,17 @@ export interface ArrivalsResponse {
    * `id` as `stop`.
    */
   stopDisambiguation: StopCandidate[] | null
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
 }
 
 /** The stop whose arrivals these are. */
@@ -340,6 +373,17 @@ export interface StopSearchResponse {
    * (success only; may be empty for a point).
    */
   stops: StopSummary[] | null
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
 }
 
 /** One stop found. */
@@ -412,6 +456,17 @@ export interface BikePointsResponse {
    * for ids (success only; may be empty).
    */
   bikePoints: BikePoint[] | null
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
 }
 
 /** One Santander Cycles docking station. */
@@ -480,6 +535,17 @@ export interface LineRouteResponse {
   routes: RouteBranch[] | null
   /** On `LINE_NOT_FOUND`: the nearest known line ids. */
   suggestions: string[] | null
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
 }
 
 /** A line's id and name. */
@@ -540,6 +606,17 @@ export interface LiftOutagesResponse {
    * `stationUniqueId`.
    */
   stationDisambiguation: StationDisambiguationSuggestion[] | null
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
 }
 
 /** The lifts out of service at one station. */
@@ -599,6 +676,17 @@ export interface GeocodeAddressResult {
   warnings?: Warning[] | null
   /** The call's correlation id (UUID). */
   correlationId: string
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
 }
 
 /** One place the geocoder found. */
@@ -673,6 +761,17 @@ export interface ReverseGeocodeResult {
   correlationId: string
   /** Notes on the answer (`no-results`). */
   warnings?: Warning[] | null
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
 }
 
 /** `plan_trip` arguments. */
@@ -772,6 +871,17 @@ export interface PlanTripResult {
   correlationId: string
   /** Present when duplicates were removed. */
   meta?: PlanMeta | null
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
 }
 
 /** A resolved origin or destination. */
@@ -942,6 +1052,17 @@ export interface GetDeparturesResult {
   correlationId: string
   /** Notes on the answer (`truncated-results`). */
   warnings?: Warning[] | null
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
 }
 
 /** One departure. */
@@ -988,6 +1109,17 @@ export interface FindStopsResult {
   correlationId: string
   /** Notes (`truncated-results`, `no-matches-after-filter`). */
   warnings?: Warning[] | null
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
 }
 
 /** A stop near the point. */

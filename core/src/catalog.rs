@@ -10,9 +10,12 @@ use crate::Toolpack;
 use crate::arguments::ArgumentSchema;
 use crate::config::Config;
 use crate::error_code::{ErrorCode, error_codes};
+use crate::http::{ServedFields, observe_served};
 use crate::schema::gemini::gemini_variant;
 use crate::schema::strict::strict_variant;
-use crate::schema::{JsonObject, inline_refs, input_type_schema, output_schema};
+use crate::schema::{
+    JsonObject, inline_refs, input_type_schema, output_schema, with_served_fields,
+};
 use crate::tool::{Tool, ToolOutput, ToolSpec};
 
 /// The one list of tools: calls `$callback!` with one entry per tool, in catalog order,
@@ -253,6 +256,14 @@ impl ToolEntry {
             T::Output::SUCCESS_CODE,
             T::SPEC.name,
         );
+        // A live tool's success says when its upstream answer was fetched (`asOf`, `stale`).
+        let served = |schema| {
+            if T::SPEC.annotations.open_world {
+                with_served_fields(schema)
+            } else {
+                schema
+            }
+        };
         let input_type_schema = input_type_schema::<T::Input>();
         let input_schema = Arc::new(inline_refs(input_type_schema.clone()));
         Self {
@@ -262,8 +273,8 @@ impl ToolEntry {
             arguments: Arc::new(ArgumentSchema::new(Arc::clone(&input_schema))),
             input_schema,
             input_type_schema: Arc::new(input_type_schema),
-            output_schema: Arc::new(output_schema::<T::Output>()),
-            success_schema: Arc::new(output_schema::<<T::Output as ToolOutput>::Success>()),
+            output_schema: Arc::new(served(output_schema::<T::Output>())),
+            success_schema: Arc::new(served(output_schema::<<T::Output as ToolOutput>::Success>())),
             error_schema: Arc::new(error_schema),
             error_codes: error_codes.into(),
             missing_prerequisite: T::missing_prerequisite,
@@ -288,15 +299,22 @@ fn dispatch<T: Tool>(
     arguments: Value,
 ) -> BoxFuture<'static, ToolResult> {
     Box::pin(async move {
-        let output = toolpack
-            .guarded::<T, _>(async {
-                match schema.parse::<T::Input>(arguments) {
-                    Ok(input) => T::run(&toolpack, input).await,
-                    Err(message) => T::Output::invalid_arguments(T::SPEC.name, message),
-                }
-            })
-            .await;
-        ToolResult::from_output(output)
+        let (output, served) = observe_served(toolpack.guarded::<T, _>(async {
+            match schema.parse::<T::Input>(arguments) {
+                Ok(input) => T::run(&toolpack, input).await,
+                Err(message) => T::Output::invalid_arguments(T::SPEC.name, message),
+            }
+        }))
+        .await;
+        let mut result = ToolResult::from_output(output);
+        // A live tool's success says when its upstream answer was fetched.
+        if let Some(served) = served
+            && !result.is_error()
+            && T::SPEC.annotations.open_world
+        {
+            ServedFields::of(served).stamp(&mut result.body);
+        }
+        result
     })
 }
 

@@ -1,7 +1,7 @@
 //! The shared upstream layer, end to end through the tools and the fake upstream: one
 //! request serves every caller who asks at once (coalescing) and everyone who asks while
 //! it is fresh (the cache); a cached answer stands in for a failing upstream up to its
-//! bound; the key's budget bounds what the upstream sees; and every live tool of the
+//! bound, marked `stale` with its `asOf`; the key's budget bounds what the upstream sees; and every live tool of the
 //! catalog goes through the layer.
 
 use std::time::{Duration, Instant};
@@ -115,7 +115,13 @@ async fn a_cached_answer_stands_in_for_a_failing_upstream_up_to_its_bound_then_t
     // Past fresh, inside the stale bound: the upstream fails and the cached answer stands in.
     tokio::time::sleep(Duration::from_millis(1100)).await;
     let stood_in = toolpack.call_json("lineStatus", json!({})).await.unwrap();
-    assert_eq!(stood_in.body, good.body);
+    assert_eq!(good.body["stale"], false);
+    assert_eq!(stood_in.body["stale"], true, "marked stale");
+    assert_eq!(
+        stood_in.body["asOf"], good.body["asOf"],
+        "with the time it was fetched"
+    );
+    assert_eq!(stood_in.body["lines"], good.body["lines"]);
     assert!(!fake.requests().is_empty(), "the upstream was asked first");
     // Past the stale bound: the contract's upstream error.
     tokio::time::sleep(Duration::from_millis(1000)).await;

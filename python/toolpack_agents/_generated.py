@@ -87,6 +87,17 @@ class JourneyPlanToolResponse(TypedDict):
     """Suggestions for `from` (on `DISAMBIGUATION_REQUIRED` only; `[]` when `from` resolved)."""
     toLocationDisambiguation: list[JourneyDisambiguationSuggestion] | None
     """Suggestions for `to` (on `DISAMBIGUATION_REQUIRED` only; `[]` when `to` resolved)."""
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    """
 
 
 class StationToiletLookupRequest(TypedDict):
@@ -204,6 +215,17 @@ class LineStatusResponse(TypedDict):
     """The lines, in TfL's order (success only; may be empty with `disruptedOnly`)."""
     suggestions: list[str] | None
     """On `LINE_NOT_FOUND` and `MODE_NOT_FOUND`: the nearest known line ids or modes."""
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    """
 
 
 #: TfL's direction of a vehicle.
@@ -289,6 +311,17 @@ class ArrivalsResponse(TypedDict):
     On `DISAMBIGUATION_REQUIRED`: the stops the name may mean; call again with one's
     `id` as `stop`.
     """
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    """
 
 
 class StopSearchRequest(TypedDict):
@@ -348,6 +381,17 @@ class StopSearchResponse(TypedDict):
     """
     The stops: TfL's best matches first for a name, nearest first for a point
     (success only; may be empty for a point).
+    """
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
     """
 
 
@@ -425,6 +469,17 @@ class BikePointsResponse(TypedDict):
     The bike points: nearest first for a point, by name for a query, in the order asked
     for ids (success only; may be empty).
     """
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    """
 
 
 #: Which way along a line.
@@ -492,6 +547,17 @@ class LineRouteResponse(TypedDict):
     """
     suggestions: list[str] | None
     """On `LINE_NOT_FOUND`: the nearest known line ids."""
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    """
 
 
 class LiftOutagesRequest(TypedDict):
@@ -536,6 +602,17 @@ class LiftOutagesResponse(TypedDict):
     """
     On `DISAMBIGUATION_REQUIRED`: the stations the name matches; call again with one's
     `stationUniqueId`.
+    """
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
     """
 
 
@@ -634,6 +711,17 @@ class GeocodeAddressResult(TypedDict):
     """Notes on the answer (`truncated-results`)."""
     correlationId: str
     """The call's correlation id (UUID)."""
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    """
 
 
 class ReverseGeocodeRequest(TypedDict):
@@ -658,6 +746,17 @@ class ReverseGeocodeResult(TypedDict):
     """The call's correlation id (UUID)."""
     warnings: NotRequired[list[Warning] | None]
     """Notes on the answer (`no-results`)."""
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    """
 
 
 class PlaceRef0(TypedDict):
@@ -860,6 +959,17 @@ class PlanTripResult(TypedDict):
     """The call's correlation id (UUID)."""
     meta: NotRequired[PlanMeta | None]
     """Present when duplicates were removed."""
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    """
 
 
 class StopRef0(TypedDict):
@@ -928,6 +1038,17 @@ class GetDeparturesResult(TypedDict):
     """The call's correlation id (UUID)."""
     warnings: NotRequired[list[Warning] | None]
     """Notes on the answer (`truncated-results`)."""
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    """
 
 
 class FindStopsRequest(TypedDict):
@@ -974,6 +1095,17 @@ class FindStopsResult(TypedDict):
     """The call's correlation id (UUID)."""
     warnings: NotRequired[list[Warning] | None]
     """Notes (`truncated-results`, `no-matches-after-filter`)."""
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    """
 
 
 #: What a saved variable holds.

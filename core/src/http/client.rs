@@ -16,7 +16,7 @@ use super::response::UpstreamResponse;
 use super::retry::{backoff, is_retryable_status, retry_after};
 use super::shared::{
     AnswerKind, Cached, LayerSettings, Lookup, Outcome, Role, Served, SharedLayer, follow,
-    fresh_for,
+    fresh_for, note_served,
 };
 use crate::secret::Secret;
 
@@ -223,19 +223,24 @@ impl HttpClient {
     /// Answers `request`: from the shared cache when a fresh answer is there, by joining an
     /// identical request in flight, or by sending it (see [`HttpClient::fetch`]); a cached
     /// answer past fresh stands in when the upstream fails. A request without an
-    /// [`AnswerKind`] is sent on its own (still inside the key's budget).
+    /// [`AnswerKind`] is sent on its own (still inside the key's budget). The answer is
+    /// noted for the call's `asOf` and `stale`.
     pub async fn send(
         &self,
         request: &UpstreamRequest,
         policy: &RequestPolicy,
     ) -> Result<Served, HttpError> {
-        match request.kind {
+        let outcome = match request.kind {
             Some(kind) => self.send_shared(request, policy, kind).await,
             None => self
                 .fetch(request, policy)
                 .await
                 .map(|response| Served::new(Arc::new(response), SystemTime::now(), false)),
+        };
+        if let Ok(served) = &outcome {
+            note_served(served);
         }
+        outcome
     }
 
     async fn send_shared(

@@ -4,6 +4,7 @@
 
 pub mod gemini;
 mod inline;
+mod served;
 pub mod strict;
 
 use schemars::JsonSchema;
@@ -11,6 +12,7 @@ use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 
 pub use inline::inline_refs;
+pub use served::with_served_fields;
 
 /// A JSON object (a schema, or tool arguments).
 pub type JsonObject = Map<String, Value>;

@@ -28,7 +28,8 @@ use crate::config::Config;
 use crate::toolset::Toolset;
 
 pub use freshness::AnswerKind;
-pub use served::Served;
+pub use served::{Served, ServedAs, ServedFields};
+pub(crate) use served::{note_served, observe_served};
 
 pub(crate) use budget::Budget;
 pub(crate) use cache::{Cached, Lookup, ResponseCache};
