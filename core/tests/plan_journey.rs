@@ -53,7 +53,14 @@ async fn typed_and_json_calls_agree() {
     let mut body = json.body;
     let served = body.as_object_mut().unwrap();
     assert_eq!(served.remove("stale"), Some(json!(false)));
-    assert!(served.remove("asOf").unwrap().as_str().unwrap().ends_with('Z'));
+    assert!(
+        served
+            .remove("asOf")
+            .unwrap()
+            .as_str()
+            .unwrap()
+            .ends_with('Z')
+    );
     assert_eq!(body, serde_json::to_value(&typed).unwrap());
 }
 
