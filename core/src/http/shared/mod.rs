@@ -134,15 +134,8 @@ impl SharedLayer {
         secret: Option<&str>,
         max_wait: Duration,
     ) -> Result<Duration, HttpError> {
-        let Some((family, per_minute)) = self.budget_of(family) else {
-            return Ok(Duration::ZERO);
-        };
-        let now = Instant::now();
-        let mut budgets = self.budgets.lock().unwrap_or_else(PoisonError::into_inner);
-        budgets
-            .entry((family, self.fingerprint(secret)))
-            .or_insert_with(|| Budget::new(per_minute, now))
-            .reserve(now, max_wait)
+        self.with_budget(family, secret, |budget, now| budget.reserve(now, max_wait))
+            .unwrap_or(Ok(Duration::ZERO))
             .map_err(|wait| HttpError::OverBudget {
                 retry_after_secs: wait.as_secs().max(1),
             })
@@ -150,21 +143,28 @@ impl SharedLayer {
 
     /// The upstream asked `family`'s key `secret` to send nothing for `wait`.
     pub fn pause(&self, family: Option<Toolset>, secret: Option<&str>, wait: Duration) {
-        let Some((family, per_minute)) = self.budget_of(family) else {
-            return;
-        };
-        let now = Instant::now();
-        let mut budgets = self.budgets.lock().unwrap_or_else(PoisonError::into_inner);
-        budgets
-            .entry((family, self.fingerprint(secret)))
-            .or_insert_with(|| Budget::new(per_minute, now))
-            .pause_until(now + wait);
+        self.with_budget(family, secret, |budget, now| budget.pause_until(now + wait));
     }
 
-    fn budget_of(&self, family: Option<Toolset>) -> Option<(Toolset, u32)> {
+    /// Runs `act` on the budget of `family`'s key `secret` (made full on first use) at
+    /// the current time; `None` when the family has no budget.
+    fn with_budget<R>(
+        &self,
+        family: Option<Toolset>,
+        secret: Option<&str>,
+        act: impl FnOnce(&mut Budget, Instant) -> R,
+    ) -> Option<R> {
         let family = family?;
         let per_minute = *self.settings.budget_per_minute.get(&family)?;
-        (per_minute > 0).then_some((family, per_minute))
+        if per_minute == 0 {
+            return None;
+        }
+        let now = Instant::now();
+        let mut budgets = self.budgets.lock().unwrap_or_else(PoisonError::into_inner);
+        let budget = budgets
+            .entry((family, self.fingerprint(secret)))
+            .or_insert_with(|| Budget::new(per_minute, now));
+        Some(act(budget, now))
     }
 
     fn fingerprint(&self, secret: Option<&str>) -> u64 {
