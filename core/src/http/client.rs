@@ -291,11 +291,13 @@ impl HttpClient {
         stale: Option<Cached>,
     ) -> Outcome {
         let outcome = self.fetch(request, policy).await;
+        let whole = outcome.as_ref().is_ok_and(is_whole);
         let failed = match &outcome {
             Ok(response) => {
                 response.status.is_server_error()
                     || (response.status == StatusCode::TOO_MANY_REQUESTS
                         && !request.refused(response))
+                    || (response.status.is_success() && !whole)
             }
             Err(error) => !matches!(error, HttpError::InvalidRequest { .. }),
         };
@@ -305,7 +307,7 @@ impl HttpClient {
         }
         let response = Arc::new(outcome?);
         let as_of = SystemTime::now();
-        if self.layer.caches() && is_whole(&response) {
+        if self.layer.caches() && whole {
             let fresh = fresh_for(&response.headers, self.layer.default_freshness(kind), as_of);
             if !fresh.is_zero() {
                 let cached = Cached {
@@ -521,17 +523,13 @@ impl HttpClient {
             }
             body.extend_from_slice(&chunk);
         }
-        Ok(UpstreamResponse {
-            status,
-            headers,
-            body,
-            attempts: 1,
-        })
+        Ok(UpstreamResponse::new(status, headers, body, 1))
     }
 }
 
 /// Whether an answer is whole enough to share: 2xx or 300 (TfL's disambiguation), with a
-/// JSON body.
+/// JSON body. A 2xx answer that is not whole (empty, cut short, corrupt) is a failure the
+/// stale answer stands in for: every upstream of the families answers JSON.
 fn is_whole(response: &UpstreamResponse) -> bool {
     (response.status.is_success() || response.status == StatusCode::MULTIPLE_CHOICES)
         && serde_json::from_slice::<serde::de::IgnoredAny>(&response.body).is_ok()

@@ -73,7 +73,7 @@ where
 mod tests {
     use serde::Deserialize;
 
-    #[derive(Deserialize)]
+    #[derive(Clone, Deserialize)]
     struct Probe {
         #[serde(default, deserialize_with = "super::string")]
         name: Option<String>,

@@ -7,7 +7,7 @@ use serde::Deserialize;
 use crate::tfl::lenient;
 
 /// One `Tfl.Api.Presentation.Entities.StopPoint`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct StopPoint {
     #[serde(default, deserialize_with = "lenient::string")]
@@ -64,7 +64,7 @@ impl StopPoint {
 }
 
 /// A line as a stop lists it.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Identifier {
     #[serde(default, deserialize_with = "lenient::string")]
@@ -72,7 +72,7 @@ pub(crate) struct Identifier {
 }
 
 /// One `AdditionalProperties` entry.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Property {
     #[serde(default, deserialize_with = "lenient::string")]
@@ -82,7 +82,7 @@ pub(crate) struct Property {
 }
 
 /// `Tfl.Api.Presentation.Entities.SearchResponse`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct SearchResponse {
     #[serde(default, deserialize_with = "lenient::list")]
@@ -90,7 +90,7 @@ pub(crate) struct SearchResponse {
 }
 
 /// One match of a search by name.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct MatchedStop {
     #[serde(default, deserialize_with = "lenient::string")]
@@ -112,7 +112,7 @@ pub(crate) struct MatchedStop {
 }
 
 /// `Tfl.Api.Presentation.Entities.StopPointsResponse`: the stops near a point.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct StopPointsResponse {
     #[serde(default, deserialize_with = "lenient::list")]

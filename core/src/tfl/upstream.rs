@@ -4,6 +4,7 @@
 //! it is not throttling, and neither is retried (429 is never retried; see
 //! [`crate::http::RequestPolicy::retry_rate_limited`]).
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use reqwest::StatusCode;
@@ -93,13 +94,33 @@ pub(crate) fn refused_key(response: &UpstreamResponse) -> bool {
 
 /// GETs `path` (already percent-encoded, ids joined with a literal comma) with `query` from
 /// the TfL API, through the shared layer as an answer of `kind`, and decodes its JSON body
-/// as `T`. A body that does not decode is forgotten by the cache.
-pub(crate) async fn get<T: DeserializeOwned>(
+/// as `T` (a copy of the one decoded value the answer keeps; see [`get_shared`]).
+pub(crate) async fn get<T>(
     toolpack: &Toolpack,
     kind: AnswerKind,
     path: &str,
     query: &[(&str, &str)],
-) -> Result<T, Failure> {
+) -> Result<T, Failure>
+where
+    T: DeserializeOwned + Clone + Send + Sync + 'static,
+{
+    get_shared(toolpack, kind, path, query)
+        .await
+        .map(Arc::unwrap_or_clone)
+}
+
+/// As [`get`], but the decoded `T` itself: it is decoded once per upstream answer, and every
+/// caller the shared cache serves that answer to gets the same value. A body that does not
+/// decode is forgotten by the cache.
+pub(crate) async fn get_shared<T>(
+    toolpack: &Toolpack,
+    kind: AnswerKind,
+    path: &str,
+    query: &[(&str, &str)],
+) -> Result<Arc<T>, Failure>
+where
+    T: DeserializeOwned + Send + Sync + 'static,
+{
     let request = request(toolpack.config(), path, query).answer_kind(kind);
     let response = toolpack
         .http()
@@ -109,7 +130,9 @@ pub(crate) async fn get<T: DeserializeOwned>(
     if !response.status.is_success() {
         return Err(Failure::of_status(&response));
     }
-    decode(&response).inspect_err(|_| toolpack.http().forget(&request))
+    response
+        .derived(decode)
+        .inspect_err(|_| toolpack.http().forget(&request))
 }
 
 /// TfL's request policy: its timeout, for the TfL family (metrics, spans, the key's budget).
@@ -203,12 +226,12 @@ mod tests {
     use super::*;
 
     fn response(status: u16, body: &str) -> UpstreamResponse {
-        UpstreamResponse {
-            status: StatusCode::from_u16(status).unwrap(),
-            headers: HeaderMap::new(),
-            body: body.as_bytes().to_vec(),
-            attempts: 1,
-        }
+        UpstreamResponse::new(
+            StatusCode::from_u16(status).unwrap(),
+            HeaderMap::new(),
+            body.as_bytes().to_vec(),
+            1,
+        )
     }
 
     #[test]

@@ -143,12 +143,12 @@ mod tests {
 
     fn answer(body_len: usize, fresh_until: Instant) -> Cached {
         Cached {
-            response: Arc::new(UpstreamResponse {
-                status: StatusCode::OK,
-                headers: HeaderMap::new(),
-                body: vec![b'x'; body_len],
-                attempts: 1,
-            }),
+            response: Arc::new(UpstreamResponse::new(
+                StatusCode::OK,
+                HeaderMap::new(),
+                vec![b'x'; body_len],
+                1,
+            )),
             as_of: SystemTime::now(),
             fresh_until,
         }

@@ -140,7 +140,7 @@ fn line_filter(lines: Option<&[String]>) -> Result<Vec<String>, String> {
 }
 
 /// One `Tfl.Api.Presentation.Entities.Prediction`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Prediction {
     #[serde(default, deserialize_with = "lenient::string")]

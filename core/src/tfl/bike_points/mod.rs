@@ -7,7 +7,7 @@ pub(crate) mod wire;
 
 pub use types::{BikePoint, BikePointsRequest, BikePointsResponse};
 
-use self::wire::{Dock, Place};
+use self::wire::{Dock, Docks};
 use crate::Toolpack;
 use crate::http::AnswerKind;
 use crate::tfl::TflCode;
@@ -55,15 +55,10 @@ station answers BIKE_POINT_NOT_FOUND.",
             Ok(search) => search,
             Err(message) => return BikePointsResponse::error(TflCode::ValidationError, message),
         };
-        let places: Vec<Place> =
-            match upstream::get(toolpack, AnswerKind::Bikes, "/BikePoint", &[]).await {
-                Ok(places) => places,
-                Err(failure) => {
-                    return BikePointsResponse::error(TflCode::from(&failure), failure.message());
-                }
-            };
-        let docks: Vec<Dock> = places.into_iter().filter_map(Place::into_dock).collect();
-        answer(&docks, &search)
+        match upstream::get_shared::<Docks>(toolpack, AnswerKind::Bikes, "/BikePoint", &[]).await {
+            Ok(docks) => answer(&docks.0, &search),
+            Err(failure) => BikePointsResponse::error(TflCode::from(&failure), failure.message()),
+        }
     }
 }
 

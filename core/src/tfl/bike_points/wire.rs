@@ -7,7 +7,7 @@ use serde::Deserialize;
 use crate::tfl::lenient;
 
 /// One `Tfl.Api.Presentation.Entities.Place` of `/BikePoint`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Place {
     #[serde(default, deserialize_with = "lenient::string")]
@@ -23,7 +23,7 @@ pub(crate) struct Place {
 }
 
 /// One `AdditionalProperties` entry: a key, its value as text, and when it changed.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Property {
     #[serde(default, deserialize_with = "lenient::string")]
@@ -32,6 +32,18 @@ struct Property {
     value: Option<String>,
     #[serde(default, deserialize_with = "lenient::string")]
     modified: Option<String>,
+}
+
+/// The docks of one `/BikePoint` answer, read once per answer and shared by every call the
+/// answer serves ([`crate::tfl::upstream::get_shared`]).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(from = "Vec<Place>")]
+pub(crate) struct Docks(pub(crate) Vec<Dock>);
+
+impl From<Vec<Place>> for Docks {
+    fn from(places: Vec<Place>) -> Self {
+        Self(places.into_iter().filter_map(Place::into_dock).collect())
+    }
 }
 
 /// A docking station as the tool works with it.

@@ -134,7 +134,7 @@ crate::tfl::tfl_tool_output!(
 );
 
 /// One entry of `/Disruptions/Lifts/v2`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Reported {
     #[serde(default, deserialize_with = "lenient::string")]

@@ -92,7 +92,7 @@ async fn not_found(toolpack: &Toolpack, ids: &[String], said: Option<String>) ->
 
 /// TfL's `RouteSequence`, read leniently: the ordered routes name their stops by id only,
 /// and the stop sequences and the station list give the names.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Sequence {
     #[serde(default, deserialize_with = "lenient::string")]
@@ -107,14 +107,14 @@ struct Sequence {
     ordered_line_routes: Vec<OrderedRoute>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct StopSequence {
     #[serde(default, deserialize_with = "lenient::list")]
     stop_point: Vec<NamedStop>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct NamedStop {
     #[serde(default, deserialize_with = "lenient::string")]
@@ -125,7 +125,7 @@ struct NamedStop {
     name: Option<String>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct OrderedRoute {
     #[serde(default, deserialize_with = "lenient::string")]

@@ -262,7 +262,7 @@ async fn mode_not_found(
     modes: &[String],
     said: Option<String>,
 ) -> LineStatusResponse {
-    #[derive(Deserialize)]
+    #[derive(Clone, Deserialize)]
     #[serde(rename_all = "camelCase")]
     struct Mode {
         #[serde(default, deserialize_with = "lenient::string")]

@@ -10,7 +10,7 @@ use crate::tfl::lenient;
 const GOOD_SEVERITIES: [i64; 3] = [10, 18, 19];
 
 /// One `Tfl.Api.Presentation.Entities.Line`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub(crate) struct Line {
     #[serde(default, deserialize_with = "lenient::string")]
@@ -23,7 +23,7 @@ pub(crate) struct Line {
     line_statuses: Vec<LineStatus>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct LineStatus {
     #[serde(default, deserialize_with = "lenient::int")]
@@ -38,7 +38,7 @@ struct LineStatus {
     disruption: Option<Disruption>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct ValidityPeriod {
     #[serde(default, deserialize_with = "lenient::string")]
@@ -49,7 +49,7 @@ struct ValidityPeriod {
     is_now: Option<bool>,
 }
 
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct Disruption {
     #[serde(default, deserialize_with = "lenient::string")]

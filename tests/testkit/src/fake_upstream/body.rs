@@ -35,6 +35,11 @@ pub(crate) async fn build(mode: BodyMode, recorded: Bytes, oversized: Option<usi
                 std::iter::repeat_n(chunk, count).map(Ok::<_, std::io::Error>),
             ))
         }
+        BodyMode::Reset => {
+            let reset =
+                std::io::Error::new(std::io::ErrorKind::ConnectionReset, "reset by scenario");
+            Body::from_stream(stream::iter([Err::<Bytes, _>(reset)]))
+        }
         BodyMode::Hang => {
             tokio::time::sleep(Duration::from_secs(600)).await;
             Body::empty()

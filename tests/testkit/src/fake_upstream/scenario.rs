@@ -21,6 +21,8 @@ pub enum BodyMode {
     OversizedChunked,
     /// Headers are never sent; the connection stays open.
     Hang,
+    /// The connection is broken before the first byte of the body (the server resets it).
+    Reset,
 }
 
 /// An override for requests whose path starts with `route` (all requests when absent).
