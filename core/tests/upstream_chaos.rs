@@ -17,35 +17,53 @@ use toolpack_testkit::{BodyMode, FakeUpstream, Scenario, tests_dir};
 const CALLERS: usize = 24;
 
 /// How the upstream misbehaves, and whether only a timeout code may answer it.
-const CHAOS: &[(&str, fn() -> Scenario, bool)] = &[
-    ("hangs", || Scenario::default().body(BodyMode::Hang), true),
-    ("answers 500", || failing(500), false),
-    ("answers 503", || failing(503), false),
-    (
-        "cuts its answer short",
-        || Scenario::default().body(BodyMode::Truncated),
-        false,
-    ),
-    (
-        "corrupts its answer",
-        || Scenario::default().body(BodyMode::Malformed),
-        false,
-    ),
-    (
-        "answers an empty body",
-        || Scenario::default().body(BodyMode::Empty),
-        false,
-    ),
-    (
-        "floods (16 MiB)",
-        || Scenario::default().body(BodyMode::Oversized),
-        false,
-    ),
-    (
-        "resets the connection",
-        || Scenario::default().body(BodyMode::Reset),
-        false,
-    ),
+struct Chaos {
+    what: &'static str,
+    scenario: fn() -> Scenario,
+    times_out: bool,
+}
+
+const CHAOS: &[Chaos] = &[
+    Chaos {
+        what: "hangs",
+        scenario: || Scenario::default().body(BodyMode::Hang),
+        times_out: true,
+    },
+    Chaos {
+        what: "answers 500",
+        scenario: || failing(500),
+        times_out: false,
+    },
+    Chaos {
+        what: "answers 503",
+        scenario: || failing(503),
+        times_out: false,
+    },
+    Chaos {
+        what: "cuts its answer short",
+        scenario: || Scenario::default().body(BodyMode::Truncated),
+        times_out: false,
+    },
+    Chaos {
+        what: "corrupts its answer",
+        scenario: || Scenario::default().body(BodyMode::Malformed),
+        times_out: false,
+    },
+    Chaos {
+        what: "answers an empty body",
+        scenario: || Scenario::default().body(BodyMode::Empty),
+        times_out: false,
+    },
+    Chaos {
+        what: "floods (16 MiB)",
+        scenario: || Scenario::default().body(BodyMode::Oversized),
+        times_out: false,
+    },
+    Chaos {
+        what: "resets the connection",
+        scenario: || Scenario::default().body(BodyMode::Reset),
+        times_out: false,
+    },
 ];
 
 /// An error status with an error body, as TfL and Digitransit send them (the Journey
@@ -138,7 +156,12 @@ async fn every_caller_gets_a_contract_code_or_a_stale_answer_and_nothing_broken_
     }
     tokio::time::sleep(Duration::from_millis(1100)).await;
 
-    for (chaos, scenario, times_out) in CHAOS {
+    for Chaos {
+        what: chaos,
+        scenario,
+        times_out,
+    } in CHAOS
+    {
         let cold: Vec<Toolpack> = cases.iter().map(|c| toolpack_for(&fake, c, None)).collect();
         fake.push_scenario(scenario());
         let answers = join_all((0..CALLERS).map(|caller| {
