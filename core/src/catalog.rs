@@ -299,18 +299,21 @@ fn dispatch<T: Tool>(
     arguments: Value,
 ) -> BoxFuture<'static, ToolResult> {
     Box::pin(async move {
-        let (output, served) = observe_served(toolpack.guarded::<T, _>(async {
+        let call = toolpack.guarded::<T, _>(async {
             match schema.parse::<T::Input>(arguments) {
                 Ok(input) => T::run(&toolpack, input).await,
                 Err(message) => T::Output::invalid_arguments(T::SPEC.name, message),
             }
-        }))
-        .await;
+        });
+        if !T::SPEC.annotations.open_world {
+            return ToolResult::from_output(call.await);
+        }
+        // A live tool's success says when its upstream answer was fetched. The call is
+        // boxed first: the observing scope would otherwise move the whole (large) future.
+        let (output, served) = observe_served(Box::pin(call)).await;
         let mut result = ToolResult::from_output(output);
-        // A live tool's success says when its upstream answer was fetched.
         if let Some(served) = served
             && !result.is_error()
-            && T::SPEC.annotations.open_world
         {
             ServedFields::of(served).stamp(&mut result.body);
         }
