@@ -44,7 +44,8 @@ pub struct UpstreamRequest {
     query: Vec<(String, String)>,
     headers: Vec<(HeaderName, String)>,
     secret_header: Option<(HeaderName, Secret)>,
-    json_body: Option<Value>,
+    /// The JSON body, serialised once (it is sent and is part of the cache key).
+    json_body: Option<String>,
     idempotent: bool,
     kind: Option<AnswerKind>,
     refused_key: Option<RefusedKey>,
@@ -75,7 +76,7 @@ impl UpstreamRequest {
     /// A POST of JSON `body` to `url` (not retried unless marked idempotent).
     pub fn post_json(url: impl Into<String>, body: Value) -> Self {
         Self {
-            json_body: Some(body),
+            json_body: Some(body.to_string()),
             ..Self::new(Method::POST, url, false)
         }
     }
@@ -119,11 +120,14 @@ impl UpstreamRequest {
             key.push_str(&super::encode_component(value));
         }
         for (name, value) in &self.headers {
-            key.push_str(&format!("\n{name}: {value}"));
+            key.push('\n');
+            key.push_str(name.as_str());
+            key.push_str(": ");
+            key.push_str(value);
         }
         if let Some(body) = &self.json_body {
             key.push_str("\n\n");
-            key.push_str(&body.to_string());
+            key.push_str(body);
         }
         key
     }
@@ -291,13 +295,18 @@ impl HttpClient {
         stale: Option<Cached>,
     ) -> Outcome {
         let outcome = self.fetch(request, policy).await;
-        let whole = outcome.as_ref().is_ok_and(is_whole);
+        // Whether the answer is whole is read (a parse of the body) only when it matters.
+        let whole = std::cell::OnceCell::new();
+        let is_whole_answer =
+            |response: &UpstreamResponse| *whole.get_or_init(|| is_whole(response));
         let failed = match &outcome {
             Ok(response) => {
                 response.status.is_server_error()
                     || (response.status == StatusCode::TOO_MANY_REQUESTS
                         && !request.refused(response))
-                    || (response.status.is_success() && !whole)
+                    || (stale.is_some()
+                        && response.status.is_success()
+                        && !is_whole_answer(response))
             }
             Err(error) => !matches!(error, HttpError::InvalidRequest { .. }),
         };
@@ -307,7 +316,7 @@ impl HttpClient {
         }
         let response = Arc::new(outcome?);
         let as_of = SystemTime::now();
-        if self.layer.caches() && whole {
+        if self.layer.caches() && is_whole_answer(&response) {
             let fresh = fresh_for(&response.headers, self.layer.default_freshness(kind), as_of);
             if !fresh.is_zero() {
                 let cached = Cached {
@@ -501,7 +510,9 @@ impl HttpClient {
             builder = builder.header(name, value);
         }
         if let Some(body) = &request.json_body {
-            builder = builder.json(body);
+            builder = builder
+                .header(reqwest::header::CONTENT_TYPE, "application/json")
+                .body(body.clone());
         }
         let mut response = builder.send().await.map_err(|e| classify(request, e))?;
         if response
