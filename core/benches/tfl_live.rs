@@ -109,6 +109,7 @@ fn main() {
 
 /// 800 docks: the 25 recorded ones, 32 times, each copy with its own ids and moved by up to
 /// about 2 km (a grid of copies around the recorded ones, which are near Clerkenwell).
+#[allow(clippy::disallowed_methods)] // set-up, outside the runtime: nothing async waits on it
 fn eight_hundred_docks() -> Value {
     let path =
         toolpack_testkit::default_fixtures_dir().join("tfl/bike-point/all-first25-2017.json");
