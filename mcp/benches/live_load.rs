@@ -49,6 +49,9 @@ async fn start(
             "--http",
             &format!("127.0.0.1:{port}"),
         ])
+        // Every caller is served: the bench measures the upstream layer, not load shedding
+        // (256 calls in flight by default; the rest are refused at once as busy).
+        .args(["--max-in-flight", "2000"])
         .stderr(std::process::Stdio::null())
         .kill_on_drop(true)
         .spawn()
