@@ -30,7 +30,7 @@ impl Language {
 /// `TOOLPACK_UNIFFI_LIBRARY` names by the `uniffi-bindgen` built beside it (the release
 /// build, when packaging), or else from a debug build of both made here.
 pub fn generate(sh: &Shell, language: Language, out: &Path) -> Result<()> {
-    let target = std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into());
+    let target = crate::shell::target_dir();
     let (library, bindgen) = match sh.var("TOOLPACK_UNIFFI_LIBRARY") {
         Ok(built) if !built.is_empty() => {
             let beside = Path::new(&built).with_file_name("uniffi-bindgen");

@@ -3,6 +3,11 @@
 //! its unstable JSON flag switched on with `RUSTC_BOOTSTRAP=1`), so every public path, field,
 //! variant, method signature and trait implementation shows; `--check` fails when the
 //! committed file differs, so a change to the API shows in review.
+//!
+//! The build has its own target directory: build scripts that watch `RUSTC_BOOTSTRAP`
+//! (`proc-macro2`'s) would otherwise run again in the shared one, and every crate built
+//! on them would be built again by the next ordinary build (the test build: some 140
+//! crates, minutes of a cold run).
 
 use std::collections::BTreeSet;
 
@@ -47,13 +52,14 @@ pub fn run(sh: &Shell, check: bool) -> Result<()> {
 
 /// Every public item of the crate, rendered and sorted.
 fn read_api(sh: &Shell) -> Result<BTreeSet<String>> {
+    let target = format!("{}/public-api", crate::shell::target_dir());
     cmd!(
         sh,
-        "cargo rustdoc -q --locked -p toolpack --lib -- -Z unstable-options --output-format json"
+        "cargo rustdoc -q --locked --target-dir {target} -p toolpack --lib -- -Z unstable-options --output-format json"
     )
     .env("RUSTC_BOOTSTRAP", "1")
     .run()?;
-    let text = sh.read_file("target/doc/toolpack.json")?;
+    let text = sh.read_file(format!("{target}/doc/toolpack.json"))?;
     let json: Value = serde_json::from_str(&text).context("rustdoc JSON")?;
     let krate = Crate {
         index: json.get("index").context("rustdoc JSON: no index")?,
@@ -454,5 +460,38 @@ fn ty(t: &Value) -> String {
         }
         "function_pointer" => "fn(…)".to_owned(),
         other => other.to_owned(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    /// Every cargo command of the xtask that sets `RUSTC_BOOTSTRAP` builds in a target
+    /// directory of its own (see the module doc: in the shared one, it costs the next
+    /// build some 140 crates).
+    #[test]
+    fn a_build_with_rustc_bootstrap_has_its_own_target_directory() {
+        let source_dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let mut dirs = vec![source_dir];
+        let mut seen = 0;
+        while let Some(dir) = dirs.pop() {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    dirs.push(path);
+                    continue;
+                }
+                let text = std::fs::read_to_string(&path).unwrap();
+                for (at, _) in text.match_indices(".env(\"RUSTC_BOOTSTRAP\"") {
+                    seen += 1;
+                    let command = &text[text[..at].rfind("cmd!(").unwrap_or(0)..at];
+                    assert!(
+                        command.contains("--target-dir"),
+                        "{}: a command with RUSTC_BOOTSTRAP and no --target-dir:\n{command}",
+                        path.display()
+                    );
+                }
+            }
+        }
+        assert!(seen > 0, "the public API's build sets RUSTC_BOOTSTRAP");
     }
 }

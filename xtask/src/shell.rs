@@ -21,6 +21,11 @@ pub fn root() -> Result<PathBuf> {
         .context("xtask lives in a workspace")
 }
 
+/// Cargo's target directory: `CARGO_TARGET_DIR`, or `target` at the workspace root.
+pub fn target_dir() -> String {
+    std::env::var("CARGO_TARGET_DIR").unwrap_or_else(|_| "target".into())
+}
+
 /// When this xtask started: section headings say how far into the run they come.
 static STARTED: std::sync::OnceLock<std::time::Instant> = std::sync::OnceLock::new();
 

@@ -120,8 +120,9 @@ pub fn run(sh: &Shell, suites: &[Suite]) -> Result<()> {
     }
     set_environment(sh)?;
     crate::background::keep_runner(&sh.current_dir())?;
-    // With both asked for, the package suite's release build starts as soon as the rust
-    // suite's tests are built, at low priority, and uses the cores the tests leave idle.
+    // With both asked for, the package suite's release build starts early in the rust
+    // suite (once its sources are settled), at low priority, and uses the cores the rust
+    // suite leaves idle: a single crate compiling, a link, a test waiting on a process.
     let mut early_package = None;
     let package_early = suites.contains(&Suite::Rust) && suites.contains(&Suite::Package);
     if std::env::var_os(ADOPT_DIST).is_some() {
@@ -232,8 +233,9 @@ fn set_environment(sh: &Shell) -> Result<()> {
     Ok(())
 }
 
-/// The rust suite; `tests_built` runs once every test is built, before they run.
-fn rust(sh: &Shell, tests_built: &mut dyn FnMut() -> Result<()>) -> Result<()> {
+/// The rust suite; `sources_settled` runs once no step of it edits a source file any more
+/// (after the lint probe), before the first build.
+fn rust(sh: &Shell, sources_settled: &mut dyn FnMut() -> Result<()>) -> Result<()> {
     section("rust: generated files match the catalog (cargo xtask codegen --check)");
     crate::codegen::run(sh, true)?;
     section("rust: no import cycles between the modules of any crate");
@@ -244,13 +246,16 @@ fn rust(sh: &Shell, tests_built: &mut dyn FnMut() -> Result<()>) -> Result<()> {
     crate::hack::run(sh, true)?;
     section("rust: format");
     cmd!(sh, "cargo fmt --all --check").run()?;
+    // The probe edits tool modules for a moment: it runs before any other build may
+    // read the sources (`sources_settled` starts the package suite's release build).
+    crate::lint_probe::run(sh)?;
+    sources_settled()?;
     section("rust: clippy (all targets, warnings are errors)");
     cmd!(
         sh,
         "cargo clippy --workspace --all-targets --locked -- -D warnings"
     )
     .run()?;
-    crate::lint_probe::run(sh)?;
     section("rust: core builds without optional features");
     cmd!(sh, "cargo check -p toolpack --no-default-features --locked").run()?;
     section("rust: docs (cargo doc --no-deps, warnings are errors: missing docs, broken links)");
@@ -263,7 +268,6 @@ fn rust(sh: &Shell, tests_built: &mut dyn FnMut() -> Result<()>) -> Result<()> {
     crate::public_api::run(sh, true)?;
     section("rust: tests (every crate, the MCP server's too: in-process, stdio, HTTP, OAuth)");
     cmd!(sh, "cargo test --workspace --locked --no-run").run()?;
-    tests_built()?;
     // The README's main job runs among them (`examples/rust/tests/demo.rs` runs the demo
     // binary this build made): `cargo run -p toolpack-examples` alone would resolve the
     // dependencies' features for the demo only, and build many of them a second time.
@@ -318,14 +322,14 @@ fn python(sh: &Shell) -> Result<()> {
     let venv = root.join("target/py-venv");
     sh.remove_path(&venv)?;
     cmd!(sh, "python3 -m venv {venv}").run()?;
-    let pip = venv.join("bin/pip");
+    let python = venv.join("bin/python");
+    let uv = root.join(crate::tools::RELEASE_UV);
     // The wheel with its framework extras, the frameworks pinned to the tested versions.
     let with_extras = format!("{}[langchain,openai-agents,pydantic-ai]", wheel.display());
-    cmd!(sh, "{pip} install -q {with_extras} pytest>=8,<10 pytest-xdist==3.8.0 mypy>=1.10,<3 mcp==2.3.0 opentelemetry-proto==1.45.2 langchain-core==1.8.3 openai-agents==0.24.0 pydantic-ai-slim==2.68.0").run()?;
+    cmd!(sh, "{uv} pip install -q --python {python} {with_extras} pytest>=8,<10 pytest-xdist==3.8.0 mypy>=1.10,<3 mcp==2.3.0 opentelemetry-proto==1.45.2 langchain-core==1.8.3 openai-agents==0.24.0 pydantic-ai-slim==2.68.0").run()?;
 
     section("python: pytest against the installed package (every vector, async and sync)");
     crate::shell::helper_binaries(sh)?;
-    let python = venv.join("bin/python");
     let mypy = venv.join("bin/mypy");
     let tests = root.join("python/tests");
     // From an empty directory outside the checkout, so `import toolpack_agents` can only mean

@@ -21,13 +21,17 @@ const CONFORMANCE: [&str; 2] = [
 const PLAYWRIGHT: &str = "playwright-core@1.65.1";
 /// The release builds' toolchain, from PyPI: zig compiles and links every native artifact
 /// against glibc 2.28 (through cargo-zigbuild's `zig cc`, see xtask/src/package/native.rs),
-/// maturin builds the wheel and sdist, auditwheel checks the wheel.
-const RELEASE_TOOLS: [&str; 4] = [
+/// maturin builds the wheel and sdist, auditwheel checks the wheel; uv installs the wheel's
+/// test environment (the python suite's: a tenth of pip's time).
+const RELEASE_TOOLS: [&str; 5] = [
     "maturin==1.16.0",
     "ziglang==0.17.1",
     "cargo-zigbuild==0.24.0",
     "auditwheel==6.8.2",
+    "uv==0.9.11",
 ];
+/// uv, once installed.
+pub const RELEASE_UV: &str = "target/tools/release/bin/uv";
 /// Where the release toolchain's virtual environment is.
 pub const RELEASE_VENV: &str = "target/tools/release";
 /// The MCP Bundle CLI that packs and validates the bundle (npm).
@@ -103,7 +107,9 @@ impl ToolName {
             ToolName::Oauth => file("target/oauth/node_modules/oauth2-mock-server"),
             ToolName::Conformance => file("target/conformance/node_modules/.bin/conformance"),
             ToolName::Browser => file("target/browser/node_modules/playwright-core"),
-            ToolName::Release => file(&format!("{RELEASE_VENV}/bin/cargo-zigbuild")),
+            ToolName::Release => {
+                file(&format!("{RELEASE_VENV}/bin/cargo-zigbuild")) && file(RELEASE_UV)
+            }
             ToolName::Hosts => {
                 file(MCPB) && file(&format!("{HOSTS_VENV}/bin/uvx")) && file(HOSTS_WHEELS)
             }

@@ -88,6 +88,9 @@ pub(crate) fn toolpack() -> &'static Toolpack {
             .chromium_bin(missing.join("chromium"))
             .upstream_timeout(Duration::from_secs(3))
             .default_rate_limit(0)
+            // A fuzz run makes thousands of requests a minute: TfL's key budget (500 a
+            // minute) would make all but the first 500 wait for it.
+            .upstream_budget_per_minute(crate::Toolset::Tfl, 0)
             // Every input reads a new body for the same request: no cached answer.
             .upstream_cache_bytes(0)
             .build();

@@ -9,30 +9,38 @@ use serde_json::Value;
 use super::{Case, Reading, ToolCase, judge, load_all};
 use crate::fake_upstream::FakeUpstream;
 
+/// How many cases run at once, each lane with its own fake upstream: most of a case's time
+/// is spent waiting (retry back-offs, timeouts, a server process starting), and lanes
+/// overlap the waits.
+const LANES: usize = 4;
+
 /// Runs every vector on one surface and panics with every failure.
 ///
-/// For each case the fake upstream (started once, on loopback) gets the case's
-/// scenarios, then `run_case(case, settings)` makes the calls on a fresh toolpack,
-/// client or process built from `settings` alone, and returns the last call's
-/// `(isError, body)`, or `None` when the surface cannot express the case.
+/// Cases run in [`LANES`] lanes at once; in each, one fake upstream (started once, on
+/// loopback) gets a case's scenarios, then `run_case(case, settings)` makes the calls on a
+/// fresh toolpack, client or process built from `settings` alone, and returns the last
+/// call's `(isError, body)`, or `None` when the surface cannot express the case.
 pub async fn run_all<F, Fut>(run_case: F)
 where
-    F: FnMut(ToolCase, BTreeMap<String, String>) -> Fut,
+    F: Fn(ToolCase, BTreeMap<String, String>) -> Fut,
     Fut: Future<Output = Option<(bool, Value)>>,
 {
-    run_cases(|_| Some(BTreeMap::new()), run_case).await
+    run_cases(LANES, |_| Some(BTreeMap::new()), run_case).await
 }
 
 /// Runs every vector that uses the saved-places store (its settings put
 /// `TOOLPACK_DATA_DIR` in the case's temporary directory) with `TOOLPACK_DATABASE_URL` set to a fresh database from
-/// `database()`: the same vectors, on the PostgreSQL store.
+/// `database()`: the same vectors, on the PostgreSQL store. One at a time: a store's first
+/// call (connecting, creating its tables) is slow enough on a busy PostgreSQL to outlast
+/// the one-second window of the rate-limit cases.
 pub async fn run_store_cases_on<D, F, Fut>(database: D, run_case: F)
 where
     D: Fn() -> String,
-    F: FnMut(ToolCase, BTreeMap<String, String>) -> Fut,
+    F: Fn(ToolCase, BTreeMap<String, String>) -> Fut,
     Fut: Future<Output = Option<(bool, Value)>>,
 {
     run_cases(
+        1,
         |case: &Case| {
             // A case about the data directory itself (one that cannot be created) is
             // SQLite's alone.
@@ -45,21 +53,53 @@ where
     .await
 }
 
-/// Runs the cases `extra` accepts (with the settings it adds) and panics with every
-/// failure.
-async fn run_cases<E, F, Fut>(extra: E, mut run_case: F)
+/// Runs the cases `extra` accepts (with the settings it adds), `lanes` at once, and panics
+/// with every failure.
+async fn run_cases<E, F, Fut>(lanes: usize, extra: E, run_case: F)
 where
     E: Fn(&Case) -> Option<BTreeMap<String, String>>,
-    F: FnMut(ToolCase, BTreeMap<String, String>) -> Fut,
+    F: Fn(ToolCase, BTreeMap<String, String>) -> Fut,
+    Fut: Future<Output = Option<(bool, Value)>>,
+{
+    let cases = load_all();
+    let lanes = (0..lanes).map(|lane| {
+        let cases = cases.iter().skip(lane).step_by(lanes);
+        run_lane(cases, &extra, &run_case)
+    });
+    let mut failures = Vec::new();
+    let mut ran = 0;
+    for (lane_failures, lane_ran) in futures_util::future::join_all(lanes).await {
+        failures.extend(lane_failures);
+        ran += lane_ran;
+    }
+    assert!(
+        failures.is_empty(),
+        "{} of {ran} vectors failed:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+    assert!(ran > 0, "no vector ran");
+    println!("{ran} of {} vectors ran and passed", cases.len());
+}
+
+/// Runs `cases` one after the other against a fake upstream of their own: the failures,
+/// and how many ran.
+async fn run_lane<'a, E, F, Fut>(
+    cases: impl Iterator<Item = &'a ToolCase>,
+    extra: &E,
+    run_case: &F,
+) -> (Vec<String>, usize)
+where
+    E: Fn(&Case) -> Option<BTreeMap<String, String>>,
+    F: Fn(ToolCase, BTreeMap<String, String>) -> Fut,
     Fut: Future<Output = Option<(bool, Value)>>,
 {
     let fake = FakeUpstream::start(&crate::default_fixtures_dir())
         .await
         .expect("fake upstream starts");
-    let cases = load_all();
     let mut failures = Vec::new();
     let mut ran = 0;
-    for tool_case in cases.iter().cloned() {
+    for tool_case in cases.cloned() {
         let Some(extra_settings) = extra(&tool_case.case) else {
             continue;
         };
@@ -95,14 +135,7 @@ where
             failures.push(format!("{label}\n  {problem}"));
         }
     }
-    assert!(
-        failures.is_empty(),
-        "{} of {ran} vectors failed:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-    assert!(ran > 0, "no vector ran");
-    println!("{ran} of {} vectors ran and passed", cases.len());
+    (failures, ran)
 }
 
 #[cfg(test)]
