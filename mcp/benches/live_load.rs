@@ -20,7 +20,7 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 use toolpack_testkit::{FakeUpstream, Scenario, tests_dir};
 
-use process::{cpu_seconds, free_port, percentile};
+use process::{cpu_seconds, free_port, gather, percentile, spawn_healthy};
 
 const CALLERS: usize = 1000;
 const CALLS: usize = 5;
@@ -36,7 +36,8 @@ async fn start(
 ) -> (tokio::process::Child, String) {
     let port = free_port();
     let base = format!("http://127.0.0.1:{port}");
-    let child = tokio::process::Command::new(server)
+    let mut command = tokio::process::Command::new(server);
+    command
         .env_clear()
         .env("TOOLPACK_RATE_LIMIT_PER_SECOND", "0")
         .env("DIGITRANSIT_API_KEY", "bench-key")
@@ -51,16 +52,8 @@ async fn start(
         ])
         // Every caller is served: the bench measures the upstream layer, not load shedding
         // (256 calls in flight by default; the rest are refused at once as busy).
-        .args(["--max-in-flight", "2000"])
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    assert!(
-        toolpack_testkit::wait_until_healthy(&base).await,
-        "server did not start"
-    );
-    (child, base)
+        .args(["--max-in-flight", "2000"]);
+    (spawn_healthy(command, &base).await, base)
 }
 
 /// One caller: `calls` calls, starting at stop `offset`; latencies (µs) and errors.
@@ -119,16 +112,10 @@ async fn round(
     let tasks: Vec<_> = (0..callers)
         .map(|c| tokio::spawn(caller(http.clone(), url.clone(), CALLS, c)))
         .collect();
-    let (mut latencies, mut errors) = (Vec::new(), 0);
-    for task in tasks {
-        let (l, e) = task.await.unwrap();
-        latencies.extend(l);
-        errors += e;
-    }
+    let (latencies, errors) = gather(tasks).await;
     let wall = started.elapsed().as_secs_f64();
     let cpu = cpu_seconds(pid) - cpu_before;
     let upstream = fake.requests().len();
-    latencies.sort_by(f64::total_cmp);
     let total = latencies.len();
     println!(
         "{label}: {callers} callers x {CALLS} calls over {STOPS} stops = {total} in {wall:.2} s: \

@@ -24,7 +24,7 @@ use rmcp::transport::StreamableHttpClientTransport;
 use rmcp::transport::streamable_http_client::StreamableHttpClientTransportConfig;
 use serde_json::json;
 
-use process::{cpu_seconds, percentile, rss_mib};
+use process::{cpu_seconds, gather, percentile, rss_mib, spawn_healthy};
 
 const CLIENTS: usize = 50;
 const CALLS: usize = 200;
@@ -55,21 +55,14 @@ async fn start(extra: &[&str], jwks_url: Option<&str>) -> (tokio::process::Child
     });
     let server = std::env::var("LOAD_SERVER")
         .unwrap_or_else(|_| env!("CARGO_BIN_EXE_toolpack-mcp").to_owned());
-    let child = tokio::process::Command::new(server)
+    let mut command = tokio::process::Command::new(server);
+    command
         .env_clear()
         .env("TOOLPACK_RATE_LIMIT_PER_SECOND", "0")
         .args(["serve", "--http", &format!("127.0.0.1:{port}")])
         .args(extra)
-        .args(&oauth)
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    assert!(
-        toolpack_testkit::wait_until_healthy(&base).await,
-        "server did not start"
-    );
-    (child, base)
+        .args(&oauth);
+    (spawn_healthy(command, &base).await, base)
 }
 
 /// The bearer token of client `offset` (`None` without authentication).
@@ -293,15 +286,9 @@ async fn load_round(
             }
         })
         .collect();
-    let (mut latencies, mut errors) = (Vec::new(), 0);
-    for task in tasks {
-        let (l, e) = task.await.unwrap();
-        latencies.extend(l);
-        errors += e;
-    }
+    let (latencies, errors) = gather(tasks).await;
     let wall = started.elapsed().as_secs_f64();
     let (rss_after, cpu_after) = (rss_mib(pid), cpu_seconds(pid));
-    latencies.sort_by(f64::total_cmp);
     let total = latencies.len();
     println!(
         "{label}: {clients} clients x {calls} calls = {total}: {:.0} calls/s, p50 {:.0} µs, p99 {:.0} µs, \

@@ -19,7 +19,7 @@ use std::time::{Duration, Instant};
 use serde_json::{Value, json};
 use toolpack_testkit::postgres::PgCluster;
 
-use process::{cpu_seconds, free_port, percentile};
+use process::{cpu_seconds, free_port, gather, percentile, spawn_healthy};
 
 const CLIENTS: usize = 40;
 const CALLS: usize = 250;
@@ -88,18 +88,12 @@ async fn replica(
             format!("@{}", tokens_file.display()),
         )
         .env("TOOLPACK_DATABASE_URL", database_url)
-        .env("TOOLPACK_DATA_DIR", &data)
-        .stderr(std::process::Stdio::null())
-        .kill_on_drop(true);
+        .env("TOOLPACK_DATA_DIR", &data);
     if mode.traces {
         command.env("OTEL_EXPORTER_OTLP_ENDPOINT", sink);
     }
-    let child = command.spawn().unwrap();
     let base = format!("http://127.0.0.1:{port}");
-    assert!(
-        toolpack_testkit::wait_until_healthy(&base).await,
-        "a replica did not start"
-    );
+    let child = spawn_healthy(command, &base).await;
     Replica {
         pid: child.id().unwrap(),
         _child: child,
@@ -205,18 +199,12 @@ async fn round(pair: &[Replica; 2], scrape: bool, clients: usize, calls: usize) 
     let tasks: Vec<_> = (0..clients)
         .map(|c| tokio::spawn(client(bases.clone(), c, calls)))
         .collect();
-    let (mut latencies, mut errors) = (Vec::new(), 0);
-    for task in tasks {
-        let (l, e) = task.await.unwrap();
-        latencies.extend(l);
-        errors += e;
-    }
+    let (latencies, errors) = gather(tasks).await;
     let wall = started.elapsed().as_secs_f64();
     let cpu_after = cpu();
     if let Some(scraper) = scraper {
         scraper.abort();
     }
-    latencies.sort_by(f64::total_cmp);
     let total = latencies.len();
     Round {
         calls_per_second: total as f64 / wall,

@@ -98,6 +98,10 @@ pub fn prepare() {
     LazyLock::force(&SERIALISED);
 }
 
+/// What stands for the page while the rest of a `resources/read` result is serialised: a
+/// text no result holds elsewhere.
+const PAGE_PLACEHOLDER: &str = "\u{1}toolpack:page\u{1}";
+
 /// Each view's [`SerialisedRead`], serialised once for the life of the process.
 static SERIALISED: LazyLock<Vec<Option<SerialisedRead>>> = LazyLock::new(|| {
     CONVERTED
@@ -105,13 +109,25 @@ static SERIALISED: LazyLock<Vec<Option<SerialisedRead>>> = LazyLock::new(|| {
         .enumerate()
         .map(|(index, converted)| {
             let (_, read) = converted.as_ref().ok()?;
-            let mut result = ServerResult::ReadResourceResult(read.clone());
-            result.strip_result_type_for_legacy_peer();
-            let result = Bytes::from(serde_json::to_vec(&result).ok()?);
+            // The result is written with a short placeholder for the page, and the page
+            // (escaped once) put in its place: a string's JSON does not depend on where it
+            // stands, and a search for the placeholder reads a few hundred bytes, not the
+            // page (a search for the whole page cost most of a debug server's start-up).
+            let mut placeheld = read.clone();
+            *page_text_mut(&mut placeheld)? = PAGE_PLACEHOLDER.to_owned();
+            let mut around = ServerResult::ReadResourceResult(placeheld);
+            around.strip_result_type_for_legacy_peer();
+            let around = serde_json::to_vec(&around).ok()?;
+            let placeholder = serde_json::to_vec(PAGE_PLACEHOLDER).ok()?;
+            let start = around
+                .windows(placeholder.len())
+                .position(|window| window == placeholder.as_slice())?;
             let page = serde_json::to_vec(page_text(read)?).ok()?;
-            let start = result
-                .windows(page.len())
-                .position(|window| window == page.as_slice())?;
+            let mut result = Vec::with_capacity(around.len() - placeholder.len() + page.len());
+            result.extend_from_slice(&around[..start]);
+            result.extend_from_slice(&page);
+            result.extend_from_slice(&around[start + placeholder.len()..]);
+            let result = Bytes::from(result);
             Some(SerialisedRead {
                 index,
                 page: result.slice(start..start + page.len()),
@@ -250,6 +266,13 @@ mod tests {
             assert_eq!(page, page_text(converted).expect("a page"));
             let inside = read.result.as_ptr_range();
             assert!(inside.contains(&read.page.as_ptr()), "a slice, not a copy");
+            let mut whole = ServerResult::ReadResourceResult(converted.clone());
+            whole.strip_result_type_for_legacy_peer();
+            assert_eq!(
+                read.result,
+                serde_json::to_vec(&whole).unwrap(),
+                "the bytes of the result serialised whole"
+            );
         }
     }
 }

@@ -137,12 +137,28 @@ enum Task {
     },
 }
 
+/// Whether `name` is one of the variables `cargo run` sets to describe the package it runs.
+fn set_by_cargo_run(name: &str) -> bool {
+    name.starts_with("CARGO_PKG_")
+        || name.starts_with("CARGO_MANIFEST_")
+        || matches!(
+            name,
+            "CARGO_CRATE_NAME" | "CARGO_BIN_NAME" | "CARGO_PRIMARY_PACKAGE"
+        )
+}
+
 fn main() -> anyhow::Result<()> {
-    // `cargo run` sets CARGO_MANIFEST_DIR to xtask's directory, and every cargo started from
-    // here would inherit it; build scripts that watch it (ring's) would then see it change
-    // between an xtask build and a build by hand, and rebuild everything above them.
-    // SAFETY: the first statement of `main`, before any other thread exists.
-    unsafe { std::env::remove_var("CARGO_MANIFEST_DIR") };
+    // `cargo run` describes xtask's package to it (CARGO_MANIFEST_DIR, CARGO_PKG_NAME,
+    // CARGO_PKG_VERSION_MAJOR, …), and every cargo started from here would inherit that;
+    // build scripts that watch those variables (ring's watches six) would see them change
+    // between the build of xtask and the builds it starts, and everything above them would
+    // be built again (in a cold run: ring, rustls, reqwest, rmcp, the core, …).
+    for (name, _) in std::env::vars_os() {
+        if name.to_str().is_some_and(set_by_cargo_run) {
+            // SAFETY: before any other thread exists (the start of `main`).
+            unsafe { std::env::remove_var(&name) };
+        }
+    }
     shell::start_clock();
     let cli = Cli::parse();
     let sh = shell::workspace()?;
@@ -169,5 +185,36 @@ fn main() -> anyhow::Result<()> {
         },
         Task::ColdStart { runs } => install_hosts::cold_start(&sh, runs),
         Task::Bench { bless } => bench::run(&sh, bless),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::set_by_cargo_run;
+
+    /// What ring's build script watches goes; what configures cargo stays.
+    #[test]
+    fn the_package_description_goes_and_the_configuration_stays() {
+        for gone in [
+            "CARGO_MANIFEST_DIR",
+            "CARGO_MANIFEST_LINKS",
+            "CARGO_PKG_NAME",
+            "CARGO_PKG_VERSION_MAJOR",
+            "CARGO_PKG_VERSION_MINOR",
+            "CARGO_PKG_VERSION_PATCH",
+            "CARGO_PKG_VERSION_PRE",
+            "CARGO_CRATE_NAME",
+        ] {
+            assert!(set_by_cargo_run(gone), "{gone}");
+        }
+        for kept in [
+            "CARGO",
+            "CARGO_HOME",
+            "CARGO_TARGET_DIR",
+            "CARGO_INCREMENTAL",
+            "CARGO_BUILD_JOBS",
+        ] {
+            assert!(!set_by_cargo_run(kept), "{kept}");
+        }
     }
 }

@@ -40,3 +40,33 @@ pub fn free_port() -> u16 {
         .unwrap()
         .port()
 }
+
+/// Starts `command` (stderr discarded, killed on drop) and waits until the server it runs
+/// answers its health check at `base`.
+pub async fn spawn_healthy(
+    mut command: tokio::process::Command,
+    base: &str,
+) -> tokio::process::Child {
+    let child = command
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .unwrap();
+    assert!(
+        toolpack_testkit::wait_until_healthy(base).await,
+        "the server at {base} did not start"
+    );
+    child
+}
+
+/// Waits for every caller's task: all their latencies, sorted, and their errors in all.
+pub async fn gather(tasks: Vec<tokio::task::JoinHandle<(Vec<f64>, usize)>>) -> (Vec<f64>, usize) {
+    let (mut latencies, mut errors) = (Vec::new(), 0);
+    for task in tasks {
+        let (l, e) = task.await.unwrap();
+        latencies.extend(l);
+        errors += e;
+    }
+    latencies.sort_by(f64::total_cmp);
+    (latencies, errors)
+}
