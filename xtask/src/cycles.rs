@@ -59,7 +59,7 @@ pub fn report(sh: &Shell) -> Result<()> {
 
 /// Every `.rs` file under `dir`, as (module, source); a `main.rs` or `bin/` beside a
 /// `lib.rs` holds other crates' roots and is left out.
-fn read_tree(dir: &Path) -> Result<BTreeMap<Module, String>> {
+pub(crate) fn read_tree(dir: &Path) -> Result<BTreeMap<Module, String>> {
     let mut out = BTreeMap::new();
     let has_lib = dir.join("lib.rs").is_file();
     let mut pending = vec![dir.to_path_buf()];

@@ -485,24 +485,15 @@ mod tests {
     #[test]
     fn no_cargo_command_sets_rustc_bootstrap() {
         let needle = concat!(".env(\"RUSTC_", "BOOTSTRAP\"");
-        let mut dirs = vec![std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src")];
-        let mut files = 0;
-        while let Some(dir) = dirs.pop() {
-            for entry in std::fs::read_dir(dir).unwrap() {
-                let path = entry.unwrap().path();
-                if path.is_dir() {
-                    dirs.push(path);
-                    continue;
-                }
-                files += 1;
-                let text = std::fs::read_to_string(&path).unwrap();
-                assert!(
-                    !text.contains(needle),
-                    "{} sets RUSTC_BOOTSTRAP",
-                    path.display()
-                );
-            }
+        let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+        let sources = crate::cycles::read_tree(&src).unwrap();
+        assert!(
+            sources.len() > 20,
+            "read the xtask's sources: {}",
+            sources.len()
+        );
+        for (module, source) in sources {
+            assert!(!source.contains(needle), "{module:?} sets RUSTC_BOOTSTRAP");
         }
-        assert!(files > 20, "read the xtask's sources: {files} files");
     }
 }
