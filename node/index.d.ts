@@ -863,7 +863,10 @@ export interface PlanTripResult {
   itineraries: Itinerary[]
   /** Realtime coverage over every transit leg returned. */
   realtimeUsed: ScheduleType
-  /** When the data was received (ISO 8601 UTC). */
+  /**
+   * When the upstream data was fetched (ISO 8601 UTC): a cached answer keeps its
+   * fetch time, as `asOf` does.
+   */
   dataFreshness: string
   /** Notes (`truncated-results`, `preference-unmet`, `unsupported-accessibility-flag`). */
   warnings?: Warning[] | null
@@ -1044,7 +1047,10 @@ export interface GetDeparturesResult {
   stopName?: string | null
   /** Whether any departure has realtime data. */
   realtimeUsed: boolean
-  /** When the data was received (ISO 8601 UTC). */
+  /**
+   * When the upstream data was fetched (ISO 8601 UTC): a cached answer keeps its
+   * fetch time, as `asOf` does.
+   */
   dataFreshness: string
   /** Next departures, soonest first (realtime time when known), then by line. */
   departures: Departure[]

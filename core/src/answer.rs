@@ -8,7 +8,8 @@ use std::borrow::Cow;
 use schemars::{JsonSchema, Schema, SchemaGenerator, json_schema};
 use serde::Serialize;
 
-use crate::tool::ToolOutput;
+use crate::http::ServedFields;
+use crate::tool::{SuccessBody, ToolOutput};
 
 /// A family's error envelope, e.g. `{"error": {"code", "message", …}}`.
 pub trait Envelope: Serialize + JsonSchema + Send + Sized + 'static {
@@ -59,7 +60,7 @@ impl<T: JsonSchema, E: JsonSchema> JsonSchema for Answer<T, E> {
 
 impl<T, E> ToolOutput for Answer<T, E>
 where
-    T: Serialize + JsonSchema + Send + 'static,
+    T: Serialize + JsonSchema + SuccessBody + Send + 'static,
     E: Envelope,
 {
     type Success = T;
@@ -90,5 +91,12 @@ where
 
     fn internal_error(tool: &str) -> Self {
         Self::Err(E::internal_error(tool))
+    }
+
+    fn served_fields(&mut self) -> Option<&mut Option<ServedFields>> {
+        match self {
+            Self::Ok(body) => body.served_fields(),
+            Self::Err(_) => None,
+        }
     }
 }

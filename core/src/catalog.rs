@@ -10,12 +10,9 @@ use crate::Toolpack;
 use crate::arguments::ArgumentSchema;
 use crate::config::Config;
 use crate::error_code::{ErrorCode, error_codes};
-use crate::http::{ServedFields, observe_served};
 use crate::schema::gemini::gemini_variant;
 use crate::schema::strict::strict_variant;
-use crate::schema::{
-    JsonObject, inline_refs, input_type_schema, output_schema, with_served_fields,
-};
+use crate::schema::{JsonObject, inline_refs, input_type_schema, output_schema};
 use crate::tool::{Tool, ToolOutput, ToolSpec};
 
 /// The one list of tools: calls `$callback!` with one entry per tool, in catalog order,
@@ -256,14 +253,6 @@ impl ToolEntry {
             T::Output::SUCCESS_CODE,
             T::SPEC.name,
         );
-        // A live tool's success says when its upstream answer was fetched (`asOf`, `stale`).
-        let served = |schema| {
-            if T::SPEC.annotations.open_world {
-                with_served_fields(schema)
-            } else {
-                schema
-            }
-        };
         let input_type_schema = input_type_schema::<T::Input>();
         let input_schema = Arc::new(inline_refs(input_type_schema.clone()));
         Self {
@@ -273,8 +262,8 @@ impl ToolEntry {
             arguments: Arc::new(ArgumentSchema::new(Arc::clone(&input_schema))),
             input_schema,
             input_type_schema: Arc::new(input_type_schema),
-            output_schema: Arc::new(served(output_schema::<T::Output>())),
-            success_schema: Arc::new(served(output_schema::<<T::Output as ToolOutput>::Success>())),
+            output_schema: Arc::new(output_schema::<T::Output>()),
+            success_schema: Arc::new(output_schema::<<T::Output as ToolOutput>::Success>()),
             error_schema: Arc::new(error_schema),
             error_codes: error_codes.into(),
             missing_prerequisite: T::missing_prerequisite,
@@ -305,19 +294,7 @@ fn dispatch<T: Tool>(
                 Err(message) => T::Output::invalid_arguments(T::SPEC.name, message),
             }
         });
-        if !T::SPEC.annotations.open_world {
-            return ToolResult::from_output(call.await);
-        }
-        // A live tool's success says when its upstream answer was fetched. The call is
-        // boxed first: the observing scope would otherwise move the whole (large) future.
-        let (output, served) = observe_served(Box::pin(call)).await;
-        let mut result = ToolResult::from_output(output);
-        if let Some(served) = served
-            && !result.is_error()
-        {
-            ServedFields::of(served).stamp(&mut result.body);
-        }
-        result
+        ToolResult::from_output(call.await)
     })
 }
 

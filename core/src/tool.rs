@@ -9,6 +9,7 @@ use serde::de::DeserializeOwned;
 
 use crate::Toolpack;
 use crate::config::Config;
+use crate::http::ServedFields;
 
 pub use crate::tool_spec::{Annotations, ToolSpec};
 pub use crate::toolset::Toolset;
@@ -66,4 +67,44 @@ pub trait ToolOutput: Serialize + JsonSchema + Send + Sized + 'static {
     fn rate_limited(tool: &str) -> Self;
     /// The contract's internal error, for a failure that is nobody's input's fault.
     fn internal_error(tool: &str) -> Self;
+    /// Where a successful answer says when its upstream answer was fetched (`asOf`,
+    /// `stale`): `Some` for a live tool's success, `None` for an error or a tool that
+    /// calls no upstream (the default).
+    fn served_fields(&mut self) -> Option<&mut Option<ServedFields>> {
+        None
+    }
 }
+
+/// A success body of a family whose errors are a separate envelope ([`crate::answer`]),
+/// and where it says when its upstream answer was fetched.
+pub trait SuccessBody {
+    /// The body's `asOf`/`stale` fields: `Some` for a live tool's body (a
+    /// `#[serde(flatten)] served: Option<ServedFields>` field), `None` (the default) for a
+    /// tool that calls no upstream.
+    fn served_fields(&mut self) -> Option<&mut Option<ServedFields>> {
+        None
+    }
+}
+
+/// Implements [`SuccessBody`] for the success bodies of tools that call no upstream.
+macro_rules! offline_bodies {
+    ($($body:ty),* $(,)?) => {
+        $(impl $crate::tool::SuccessBody for $body {})*
+    };
+}
+pub(crate) use offline_bodies;
+
+/// Implements [`SuccessBody`] for the success bodies of live tools: each has a
+/// `served: Option<ServedFields>` field.
+macro_rules! live_bodies {
+    ($($body:ty),* $(,)?) => {
+        $(impl $crate::tool::SuccessBody for $body {
+            fn served_fields(
+                &mut self,
+            ) -> Option<&mut Option<$crate::http::ServedFields>> {
+                Some(&mut self.served)
+            }
+        })*
+    };
+}
+pub(crate) use live_bodies;

@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use futures_util::future::join_all;
 use serde_json::{Value, json};
 use toolpack::http::{AnswerKind, HttpClient, LayerSettings, RequestPolicy, UpstreamRequest};
+use toolpack::tfl::{LineStatus, LineStatusRequest};
 use toolpack::{Caller, Catalog, Config, Scopes, Toolpack};
 use toolpack_testkit::vectors::load_all;
 use toolpack_testkit::{FakeUpstream, Scenario, tests_dir};
@@ -57,14 +58,11 @@ async fn a_thousand_callers_cost_one_request_then_none_and_a_hundred_stops_cost_
     let one_stop = ["HSL:2434202".to_owned()];
     let first = wave(&toolpack, 1000, &one_stop).await;
     assert_eq!(fake.requests().len(), 1, "coalesced into one request");
-    // Each call has its own correlation id, and `dataFreshness` is still the time the tool
-    // read the answer (not yet the time it was fetched: issue 44's `asOf`); the rest of
-    // every answer is the same.
+    // Each call has its own correlation id; the rest of every answer is the same, its
+    // `dataFreshness` and `asOf` included (the time the one answer was fetched).
     let without_id = |a: &Value| {
         let mut a = a.clone();
-        let fields = a.as_object_mut().unwrap();
-        fields.remove("correlationId");
-        fields.remove("dataFreshness");
+        a.as_object_mut().unwrap().remove("correlationId");
         a
     };
     let odd = first
@@ -74,18 +72,54 @@ async fn a_thousand_callers_cost_one_request_then_none_and_a_hundred_stops_cost_
     assert!(first[0]["departures"].is_array(), "{}", first[0]);
 
     fake.clear_requests();
+    tokio::time::sleep(Duration::from_millis(1100)).await;
     let second = wave(&toolpack, 1000, &one_stop).await;
     assert_eq!(
         fake.requests().len(),
         0,
         "the second wave is answered from the cache"
     );
+    // From the cache, over a second later: still the time it was fetched.
     assert_eq!(without_id(&second[0]), without_id(&first[0]));
+    assert_eq!(second[0]["dataFreshness"], second[0]["asOf"]);
 
     fake.clear_requests();
     let stops: Vec<String> = (0..100).map(|i| format!("HSL:{}", 1_000_000 + i)).collect();
     wave(&toolpack, 1000, &stops).await;
     assert_eq!(fake.requests().len(), 100, "one request for each stop");
+}
+
+#[tokio::test]
+async fn a_typed_answer_carries_as_of_and_stale_as_the_json_does() {
+    let fake = fake().await;
+    let toolpack = toolpack(&fake, &[]);
+    let typed = toolpack
+        .call::<LineStatus>(LineStatusRequest::default())
+        .await;
+    let served = typed
+        .served
+        .clone()
+        .expect("a live answer says when it was fetched");
+    assert!(!served.stale);
+    let json = toolpack
+        .call_json("lineStatus", json!({}))
+        .await
+        .unwrap()
+        .body;
+    assert_eq!(
+        json["asOf"],
+        served.as_of.as_str(),
+        "the cached answer's fetch time"
+    );
+    assert_eq!(json["stale"], false);
+    assert_eq!(serde_json::to_value(&typed).unwrap()["asOf"], json["asOf"]);
+    // An offline tool's answer has neither.
+    let offline = toolpack
+        .call_json("stationToilets", json!({"station": "Oxford Circus"}))
+        .await
+        .unwrap()
+        .body;
+    assert!(offline.get("asOf").is_none(), "{offline}");
 }
 
 #[tokio::test]

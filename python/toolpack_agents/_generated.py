@@ -952,7 +952,10 @@ class PlanTripResult(TypedDict):
     realtimeUsed: ScheduleType
     """Realtime coverage over every transit leg returned."""
     dataFreshness: str
-    """When the data was received (ISO 8601 UTC)."""
+    """
+    When the upstream data was fetched (ISO 8601 UTC): a cached answer keeps its
+    fetch time, as `asOf` does.
+    """
     warnings: NotRequired[list[Warning] | None]
     """Notes (`truncated-results`, `preference-unmet`, `unsupported-accessibility-flag`)."""
     correlationId: str
@@ -1031,7 +1034,10 @@ class GetDeparturesResult(TypedDict):
     realtimeUsed: bool
     """Whether any departure has realtime data."""
     dataFreshness: str
-    """When the data was received (ISO 8601 UTC)."""
+    """
+    When the upstream data was fetched (ISO 8601 UTC): a cached answer keeps its
+    fetch time, as `asOf` does.
+    """
     departures: list[Departure]
     """Next departures, soonest first (realtime time when known), then by line."""
     correlationId: str

@@ -92,11 +92,16 @@ pub struct FindStopsResult {
     /// Notes (`truncated-results`, `no-matches-after-filter`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warnings: Option<Vec<Warning>>,
+    /// When the upstream answer was fetched, and whether it is stale.
+    #[serde(flatten)]
+    pub served: Option<crate::http::ServedFields>,
 }
 
 /// The `find_stops` tool.
 #[derive(Debug, Clone, Copy)]
 pub struct FindStops;
+
+crate::tool::live_bodies!(FindStopsResult);
 
 impl Tool for FindStops {
     type Input = FindStopsRequest;
@@ -243,6 +248,7 @@ async fn find(
         ));
     }
     Ok(FindStopsResult {
+        served: None,
         stops,
         correlation_id,
         warnings: warnings(notes),

@@ -54,6 +54,14 @@ pub(crate) fn now() -> Timestamp {
     Timestamp::now()
 }
 
+/// When the upstream answers the current call used were fetched (the oldest of them: a
+/// cached answer keeps the time it was fetched), or now when it used none.
+pub(crate) fn fetched_at() -> Timestamp {
+    crate::http::oldest_fetch()
+        .and_then(|at| Timestamp::try_from(at).ok())
+        .unwrap_or_else(now)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -140,6 +140,8 @@ mod tests {
     use super::*;
     use crate::tool::ToolOutput;
 
+    // Any body will do: an error body stands in for a success body here.
+    crate::tool::offline_bodies!(LokoErrorBody);
     type Response = LokoResponse<LokoErrorBody>;
 
     #[test]

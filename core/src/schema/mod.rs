@@ -4,7 +4,6 @@
 
 pub mod gemini;
 mod inline;
-mod served;
 pub mod strict;
 
 use schemars::JsonSchema;
@@ -12,7 +11,6 @@ use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 
 pub use inline::inline_refs;
-pub use served::with_served_fields;
 
 /// A JSON object (a schema, or tool arguments).
 pub type JsonObject = Map<String, Value>;

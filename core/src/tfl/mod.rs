@@ -8,9 +8,22 @@
 
 /// Implements [`crate::ToolOutput`] for a TfL response: TfL contracts share one shape
 /// (`success`, `code`, `message`, …), an `error(code, message)` constructor and the
-/// codes `VALIDATION_ERROR`, `RATE_LIMIT_EXCEEDED` and `INTERNAL_ERROR`.
+/// codes `VALIDATION_ERROR`, `RATE_LIMIT_EXCEEDED` and `INTERNAL_ERROR`. A live tool's
+/// response (`live`) has a `served: Option<ServedFields>` field, filled on success.
 macro_rules! tfl_tool_output {
+    ($response:ty, $code:ident, $internal_message:literal, live) => {
+        $crate::tfl::tfl_tool_output!($response, $code, $internal_message, {
+            fn served_fields(
+                &mut self,
+            ) -> Option<&mut Option<$crate::http::ServedFields>> {
+                self.success.then_some(&mut self.served)
+            }
+        });
+    };
     ($response:ty, $code:ident, $internal_message:literal) => {
+        $crate::tfl::tfl_tool_output!($response, $code, $internal_message, {});
+    };
+    ($response:ty, $code:ident, $internal_message:literal, { $($served:tt)* }) => {
         impl $crate::tool::ToolOutput for $response {
             type Success = Self;
             type Error = Self;
@@ -39,6 +52,8 @@ macro_rules! tfl_tool_output {
             fn internal_error(_tool: &str) -> Self {
                 Self::error($code::InternalError, $internal_message)
             }
+
+            $($served)*
         }
     };
 }

@@ -1,6 +1,6 @@
 //! Calling tools on a [`Toolpack`]: typed, by name with JSON, and the one guard every
-//! call passes (the caller's rate limit, a panic turned into the internal error, and the
-//! call's span and metrics).
+//! call passes (the caller's rate limit, a panic turned into the internal error, the
+//! call's span and metrics, and a live answer's `asOf` and `stale`).
 
 use std::future::Future;
 use std::panic::AssertUnwindSafe;
@@ -11,6 +11,7 @@ use tracing::Instrument;
 
 use crate::Toolpack;
 use crate::catalog::{Catalog, ToolResult, UnknownTool};
+use crate::http::{ServedFields, observe_served};
 use crate::rate_limit::Refusal;
 use crate::report;
 use crate::telemetry::{self, CallMeter};
@@ -71,11 +72,18 @@ impl Toolpack {
         );
         let meter = CallMeter::start(name);
         let work = self.guarded_work::<T, F>(work).instrument(span.clone());
-        let output = match self.reporter.clone() {
-            Some(reporter) if !report::has_reporter() => {
-                report::with_reporter(reporter, work).await
+        let work = async {
+            match self.reporter.clone() {
+                Some(reporter) if !report::has_reporter() => {
+                    report::with_reporter(reporter, work).await
+                }
+                _ => work.await,
             }
-            _ => work.await,
+        };
+        let output = if T::SPEC.annotations.open_world {
+            served(work).await
+        } else {
+            work.await
         };
         let code = output.error_code();
         if let Some(code) = code {
@@ -111,4 +119,15 @@ impl Toolpack {
             }
         }
     }
+}
+
+/// Runs a live tool's `work`, and fills in its success's `asOf` and `stale` from the
+/// upstream answers it used.
+async fn served<O: ToolOutput>(work: impl Future<Output = O>) -> O {
+    // Boxed first: the observing scope would otherwise move the whole (large) future.
+    let (mut output, served) = observe_served(Box::pin(work)).await;
+    if let (Some(served), Some(slot)) = (served, output.served_fields()) {
+        *slot = Some(ServedFields::of(served));
+    }
+    output
 }

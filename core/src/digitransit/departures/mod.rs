@@ -12,7 +12,7 @@ use super::place::{Language, OtpRoute, checked_range, checked_text, contract_mod
 use super::response::{
     DigitransitErrorCode, DigitransitResponse, Failure, Warning, WarningCode, warnings,
 };
-use super::time::{helsinki_iso, now, utc_iso};
+use super::time::{fetched_at, helsinki_iso, utc_iso};
 use super::upstream::{self, UpstreamFailure};
 use super::user_variables::saved_location;
 use crate::Toolpack;
@@ -30,6 +30,8 @@ pub const ON_TIME_TOLERANCE_SECS: i64 = 60;
 /// The `get_departures` tool.
 #[derive(Debug, Clone, Copy)]
 pub struct GetDepartures;
+
+crate::tool::live_bodies!(GetDeparturesResult);
 
 impl Tool for GetDepartures {
     type Input = GetDeparturesRequest;
@@ -133,7 +135,7 @@ async fn departures(
     )
     .await
     .map_err(UpstreamFailure::for_routing)?;
-    let received = now();
+    let received = fetched_at();
     let data: Data = serde_json::from_value(data).map_err(|e| {
         UpstreamFailure::Malformed(format!("departures of another shape ({e})")).for_routing()
     })?;
@@ -160,6 +162,7 @@ async fn departures(
         ));
     }
     Ok(GetDeparturesResult {
+        served: None,
         stop_id: place.gtfs_id.unwrap_or(id),
         stop_name: place.name,
         realtime_used,

@@ -94,7 +94,8 @@ pub struct GetDeparturesResult {
     pub stop_name: Option<String>,
     /// Whether any departure has realtime data.
     pub realtime_used: bool,
-    /// When the data was received (ISO 8601 UTC).
+    /// When the upstream data was fetched (ISO 8601 UTC): a cached answer keeps its
+    /// fetch time, as `asOf` does.
     pub data_freshness: String,
     /// Next departures, soonest first (realtime time when known), then by line.
     pub departures: Vec<Departure>,
@@ -103,4 +104,7 @@ pub struct GetDeparturesResult {
     /// Notes on the answer (`truncated-results`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warnings: Option<Vec<Warning>>,
+    /// When the upstream answer was fetched, and whether it is stale.
+    #[serde(flatten)]
+    pub served: Option<crate::http::ServedFields>,
 }

@@ -33,6 +33,8 @@ pub const REVERSE_SIZE: usize = 10;
 #[derive(Debug, Clone, Copy)]
 pub struct GeocodeAddress;
 
+crate::tool::live_bodies!(GeocodeAddressResult);
+
 impl Tool for GeocodeAddress {
     type Input = GeocodeAddressRequest;
     type Output = DigitransitResponse<GeocodeAddressResult>;
@@ -117,6 +119,7 @@ async fn geocode(
         ));
     }
     Ok(GeocodeAddressResult {
+        served: None,
         query: text,
         language,
         results: ranked.into_iter().map(|r| r.result).collect(),
@@ -150,6 +153,8 @@ fn checked_layers(layers: &[String]) -> Result<Vec<&str>, Failure> {
 /// The `reverse_geocode` tool.
 #[derive(Debug, Clone, Copy)]
 pub struct ReverseGeocode;
+
+crate::tool::live_bodies!(ReverseGeocodeResult);
 
 impl Tool for ReverseGeocode {
     type Input = ReverseGeocodeRequest;
@@ -221,6 +226,7 @@ async fn reverse(
         Vec::new()
     };
     Ok(ReverseGeocodeResult {
+        served: None,
         query: point,
         result,
         candidates: rest.collect(),

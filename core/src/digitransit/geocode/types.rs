@@ -108,6 +108,9 @@ pub struct GeocodeAddressResult {
     pub warnings: Option<Vec<Warning>>,
     /// The call's correlation id (UUID).
     pub correlation_id: String,
+    /// When the upstream answer was fetched, and whether it is stale.
+    #[serde(flatten)]
+    pub served: Option<crate::http::ServedFields>,
 }
 
 /// `reverse_geocode` arguments.
@@ -141,4 +144,7 @@ pub struct ReverseGeocodeResult {
     /// Notes on the answer (`no-results`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub warnings: Option<Vec<Warning>>,
+    /// When the upstream answer was fetched, and whether it is stale.
+    #[serde(flatten)]
+    pub served: Option<crate::http::ServedFields>,
 }

@@ -21,7 +21,7 @@ use super::response::{
     DigitransitErrorCode, DigitransitResponse, Failure, Warning, WarningCode, provider_message,
     warnings,
 };
-use super::time::{now, utc_iso};
+use super::time::{fetched_at, utc_iso};
 use super::upstream::{self, UpstreamFailure};
 use crate::Toolpack;
 use crate::config::Config;
@@ -35,6 +35,8 @@ pub const QUERY: &str = include_str!("../queries/plan_trip.graphql");
 /// The `plan_trip` tool.
 #[derive(Debug, Clone, Copy)]
 pub struct PlanTrip;
+
+crate::tool::live_bodies!(PlanTripResult);
 
 impl Tool for PlanTrip {
     type Input = PlanTripRequest;
@@ -90,7 +92,7 @@ async fn plan_trip(
         add_alternatives(toolpack, &plan, &mut planned).await;
         report::progress(2.0, None, Some("disruption alternatives searched".into()));
     }
-    let received = now();
+    let received = fetched_at();
     if planned.is_empty() {
         let why = reason.map(|r| format!(" ({r})")).unwrap_or_default();
         return Err(Failure::new(
@@ -159,6 +161,7 @@ these stops are step-free: {}.",
         (w + p.realtime_legs.0, t + p.realtime_legs.1)
     });
     Ok(PlanTripResult {
+        served: None,
         origin: plan.origin,
         destination: plan.destination,
         requested: plan.requested,

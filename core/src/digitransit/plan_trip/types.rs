@@ -316,7 +316,8 @@ pub struct PlanTripResult {
     pub itineraries: Vec<Itinerary>,
     /// Realtime coverage over every transit leg returned.
     pub realtime_used: ScheduleType,
-    /// When the data was received (ISO 8601 UTC).
+    /// When the upstream data was fetched (ISO 8601 UTC): a cached answer keeps its
+    /// fetch time, as `asOf` does.
     pub data_freshness: String,
     /// Notes (`truncated-results`, `preference-unmet`, `unsupported-accessibility-flag`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -326,4 +327,7 @@ pub struct PlanTripResult {
     /// Present when duplicates were removed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub meta: Option<PlanMeta>,
+    /// When the upstream answer was fetched, and whether it is stale.
+    #[serde(flatten)]
+    pub served: Option<crate::http::ServedFields>,
 }

@@ -29,6 +29,8 @@ pub const MAX_LOCATION_FIELD_CHARS: usize = 200;
 #[derive(Debug, Clone, Copy)]
 pub struct SaveUserVariable;
 
+crate::tool::offline_bodies!(SaveUserVariableResult);
+
 impl Tool for SaveUserVariable {
     type Input = SaveUserVariableRequest;
     type Output = DigitransitResponse<SaveUserVariableResult>;
@@ -123,6 +125,8 @@ fn checked_value(
 /// The `get_user_variables` tool.
 #[derive(Debug, Clone, Copy)]
 pub struct GetUserVariables;
+
+crate::tool::offline_bodies!(GetUserVariablesResult);
 
 impl Tool for GetUserVariables {
     type Input = GetUserVariablesRequest;

@@ -29,7 +29,7 @@ use crate::toolset::Toolset;
 
 pub use freshness::AnswerKind;
 pub use served::{Served, ServedAs, ServedFields};
-pub(crate) use served::{note_served, observe_served};
+pub(crate) use served::{note_served, observe_served, oldest_fetch};
 
 pub(crate) use budget::Budget;
 pub(crate) use cache::{Cached, Lookup, ResponseCache};

@@ -56,9 +56,13 @@ pub struct ServedAs {
     pub stale: bool,
 }
 
-/// The two fields every live tool's successful answer carries, defined once: the catalog
-/// adds them to the answer ([`ServedFields::stamp`]) and to the tool's output schemas.
-#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize, schemars::JsonSchema)]
+/// The two fields every live tool's successful answer carries, defined once: each live
+/// success body holds them (flattened into its JSON, a `served` record in Kotlin and Swift,
+/// see [`crate::tool::SuccessBody`]), and [`crate::Toolpack::call`] fills them in.
+#[derive(
+    Debug, Clone, PartialEq, Eq, serde::Serialize, serde::Deserialize, schemars::JsonSchema,
+)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct ServedFields {
     /// When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
@@ -76,14 +80,6 @@ impl ServedFields {
         Self {
             as_of: utc_iso(served.as_of),
             stale: served.stale,
-        }
-    }
-
-    /// Adds the fields to a successful answer's JSON object.
-    pub fn stamp(&self, body: &mut serde_json::Value) {
-        if let Some(fields) = body.as_object_mut() {
-            fields.insert("asOf".into(), self.as_of.clone().into());
-            fields.insert("stale".into(), self.stale.into());
         }
     }
 }
@@ -124,6 +120,12 @@ pub(crate) async fn observe_served<F: Future>(call: F) -> (F::Output, Option<Ser
             (output, SERVED.with(Cell::get))
         })
         .await
+}
+
+/// When the oldest upstream answer the current call has used so far was fetched: `None`
+/// outside [`observe_served`] or before any answer.
+pub(crate) fn oldest_fetch() -> Option<SystemTime> {
+    SERVED.try_with(Cell::get).ok().flatten().map(|s| s.as_of)
 }
 
 /// Notes an answer the current call used (nothing outside [`observe_served`]).

@@ -63,6 +63,8 @@ pub struct QueryProjectResult {
 /// The `query_project` tool.
 pub struct QueryProject;
 
+crate::tool::offline_bodies!(QueryProjectResult);
+
 impl Tool for QueryProject {
     type Input = QueryProjectRequest;
     type Output = LokoResponse<QueryProjectResult>;

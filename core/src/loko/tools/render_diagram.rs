@@ -56,6 +56,8 @@ pub struct RenderDiagramResult {
 /// The `render_diagram` tool.
 pub struct RenderDiagram;
 
+crate::tool::offline_bodies!(RenderDiagramResult);
+
 impl Tool for RenderDiagram {
     type Input = RenderDiagramRequest;
     type Output = LokoResponse<RenderDiagramResult>;

@@ -83,6 +83,8 @@ pub struct SearchElementsResult {
 /// The `search_elements` tool.
 pub struct SearchElements;
 
+crate::tool::offline_bodies!(SearchElementsResult);
+
 impl Tool for SearchElements {
     type Input = SearchElementsRequest;
     type Output = LokoResponse<SearchElementsResult>;

@@ -71,6 +71,8 @@ pub struct UpdateDiagramResult {
 /// The `update_diagram` tool.
 pub struct UpdateDiagram;
 
+crate::tool::offline_bodies!(UpdateDiagramResult);
+
 impl Tool for UpdateDiagram {
     type Input = UpdateDiagramRequest;
     type Output = LokoResponse<UpdateDiagramResult>;

@@ -386,3 +386,4 @@ fn updated(entity: &Entity, doc: &Document) -> UpdatedEntity {
         database: system_text("database"),
     }
 }
+crate::tool::offline_bodies!(UpdateEntityResult);

@@ -66,6 +66,8 @@ pub struct ValidateDiagramResult {
 /// The `validate_diagram` tool.
 pub struct ValidateDiagram;
 
+crate::tool::offline_bodies!(ValidateDiagramResult);
+
 impl Tool for ValidateDiagram {
     type Input = ValidateDiagramRequest;
     type Output = LokoResponse<ValidateDiagramResult>;

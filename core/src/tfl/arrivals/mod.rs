@@ -101,7 +101,8 @@ stopDisambiguation candidates (id, name, modes, lines): call again with the chos
 crate::tfl::tfl_tool_output!(
     ArrivalsResponse,
     TflCode,
-    "Unexpected error while getting arrivals."
+    "Unexpected error while getting arrivals.",
+    live
 );
 
 fn stop_not_found() -> ArrivalsResponse {
@@ -279,6 +280,7 @@ fn answer(
         n => format!("{n} arrivals at {}, soonest first.", stop.name),
     };
     ArrivalsResponse {
+        served: None,
         success: true,
         code: TflCode::Ok,
         message,

@@ -66,12 +66,16 @@ pub struct ArrivalsResponse {
     /// On `DISAMBIGUATION_REQUIRED`: the stops the name may mean; call again with one's
     /// `id` as `stop`.
     pub stop_disambiguation: Option<Vec<StopCandidate>>,
+    /// When the upstream answer was fetched, and whether it is stale (success only).
+    #[serde(flatten)]
+    pub served: Option<crate::http::ServedFields>,
 }
 
 impl ArrivalsResponse {
     /// An error response with `code` and `message`; every other field null.
     pub fn error(code: TflCode, message: impl Into<String>) -> Self {
         Self {
+            served: None,
             success: false,
             code,
             message: message.into(),

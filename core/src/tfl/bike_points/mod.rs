@@ -65,7 +65,8 @@ station answers BIKE_POINT_NOT_FOUND.",
 crate::tfl::tfl_tool_output!(
     BikePointsResponse,
     TflCode,
-    "Unexpected error while finding bike points."
+    "Unexpected error while finding bike points.",
+    live
 );
 
 /// Which bike points the call asks for, and how many of what each must have.
@@ -259,6 +260,7 @@ pub(crate) fn answer(docks: &[Dock], search: &Search) -> BikePointsResponse {
         (_, n) => format!("{n} bike points."),
     };
     BikePointsResponse {
+        served: None,
         success: true,
         code: TflCode::Ok,
         message,

@@ -55,12 +55,16 @@ pub struct BikePointsResponse {
     /// The bike points: nearest first for a point, by name for a query, in the order asked
     /// for ids (success only; may be empty).
     pub bike_points: Option<Vec<BikePoint>>,
+    /// When the upstream answer was fetched, and whether it is stale (success only).
+    #[serde(flatten)]
+    pub served: Option<crate::http::ServedFields>,
 }
 
 impl BikePointsResponse {
     /// An error response with `code` and `message`; every other field null.
     pub fn error(code: TflCode, message: impl Into<String>) -> Self {
         Self {
+            served: None,
             success: false,
             code,
             message: message.into(),

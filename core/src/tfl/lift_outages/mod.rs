@@ -118,6 +118,7 @@ stationUniqueId values.",
             (None, n) => format!("{n} stations have a lift out of service."),
         };
         LiftOutagesResponse {
+            served: None,
             success: true,
             code: TflCode::Ok,
             message,
@@ -130,7 +131,8 @@ stationUniqueId values.",
 crate::tfl::tfl_tool_output!(
     LiftOutagesResponse,
     TflCode,
-    "Unexpected error while getting lift outages."
+    "Unexpected error while getting lift outages.",
+    live
 );
 
 /// One entry of `/Disruptions/Lifts/v2`.

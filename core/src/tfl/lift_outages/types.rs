@@ -34,12 +34,16 @@ pub struct LiftOutagesResponse {
     /// On `DISAMBIGUATION_REQUIRED`: the stations the name matches; call again with one's
     /// `stationUniqueId`.
     pub station_disambiguation: Option<Vec<StationDisambiguationSuggestion>>,
+    /// When the upstream answer was fetched, and whether it is stale (success only).
+    #[serde(flatten)]
+    pub served: Option<crate::http::ServedFields>,
 }
 
 impl LiftOutagesResponse {
     /// An error response with `code` and `message`; every other field null.
     pub fn error(code: TflCode, message: impl Into<String>) -> Self {
         Self {
+            served: None,
             success: false,
             code,
             message: message.into(),

@@ -79,7 +79,8 @@ stops with NaPTAN id and name. An unknown line answers LINE_NOT_FOUND with the n
 crate::tfl::tfl_tool_output!(
     LineRouteResponse,
     TflCode,
-    "Unexpected error while getting the line's route."
+    "Unexpected error while getting the line's route.",
+    live
 );
 
 async fn not_found(toolpack: &Toolpack, ids: &[String], said: Option<String>) -> LineRouteResponse {
@@ -177,6 +178,7 @@ fn answer(sequence: Sequence, asked: &str) -> LineRouteResponse {
         n => format!("{name}: {n} routes (branches)."),
     };
     LineRouteResponse {
+        served: None,
         success: true,
         code: TflCode::Ok,
         message,

@@ -70,12 +70,16 @@ pub struct LineRouteResponse {
     pub routes: Option<Vec<RouteBranch>>,
     /// On `LINE_NOT_FOUND`: the nearest known line ids.
     pub suggestions: Option<Vec<String>>,
+    /// When the upstream answer was fetched, and whether it is stale (success only).
+    #[serde(flatten)]
+    pub served: Option<crate::http::ServedFields>,
 }
 
 impl LineRouteResponse {
     /// An error response with `code` and `message`; every other field null.
     pub fn error(code: TflCode, message: impl Into<String>) -> Self {
         Self {
+            served: None,
             success: false,
             code,
             message: message.into(),

@@ -99,7 +99,8 @@ London Overground is now six lines (liberty, lioness, mildmay, suffragette, weav
 crate::tfl::tfl_tool_output!(
     LineStatusResponse,
     TflCode,
-    "Unexpected error while getting line status."
+    "Unexpected error while getting line status.",
+    live
 );
 
 /// What the call asks about: line ids or modes, trimmed and in lower case.
@@ -160,6 +161,7 @@ fn answer(lines: Vec<Line>, disrupted_only: bool) -> LineStatusResponse {
         (n, d) => format!("Line status retrieved: {n} lines, {d} without a good service."),
     };
     LineStatusResponse {
+        served: None,
         success: true,
         code: TflCode::Ok,
         message,

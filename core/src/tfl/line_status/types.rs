@@ -39,12 +39,16 @@ pub struct LineStatusResponse {
     pub lines: Option<Vec<LineStatusLine>>,
     /// On `LINE_NOT_FOUND` and `MODE_NOT_FOUND`: the nearest known line ids or modes.
     pub suggestions: Option<Vec<String>>,
+    /// When the upstream answer was fetched, and whether it is stale (success only).
+    #[serde(flatten)]
+    pub served: Option<crate::http::ServedFields>,
 }
 
 impl LineStatusResponse {
     /// An error response with `code` and `message`; every other field null.
     pub fn error(code: TflCode, message: impl Into<String>) -> Self {
         Self {
+            served: None,
             success: false,
             code,
             message: message.into(),

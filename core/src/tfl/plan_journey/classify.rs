@@ -74,6 +74,7 @@ pub(crate) fn classify(
             "Journey plan retrieved."
         };
         return JourneyPlanToolResponse {
+            served: None,
             success: true,
             code: PlanJourneyCode::Ok,
             message: message.into(),

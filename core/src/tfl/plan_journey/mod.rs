@@ -85,7 +85,8 @@ call again with the chosen suggestion's parameterValue as `from` or `to`. Needs 
 crate::tfl::tfl_tool_output!(
     JourneyPlanToolResponse,
     PlanJourneyCode,
-    "Unexpected error while planning journey."
+    "Unexpected error while planning journey.",
+    live
 );
 
 fn validate(input: &JourneyPlanRequest) -> Result<(), String> {

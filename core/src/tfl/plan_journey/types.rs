@@ -96,12 +96,16 @@ pub struct JourneyPlanToolResponse {
     pub from_location_disambiguation: Option<Vec<JourneyDisambiguationSuggestion>>,
     /// Suggestions for `to` (on `DISAMBIGUATION_REQUIRED` only; `[]` when `to` resolved).
     pub to_location_disambiguation: Option<Vec<JourneyDisambiguationSuggestion>>,
+    /// When the upstream answer was fetched, and whether it is stale (success only).
+    #[serde(flatten)]
+    pub served: Option<crate::http::ServedFields>,
 }
 
 impl JourneyPlanToolResponse {
     /// An error response with `code` and `message`; every other field null.
     pub fn error(code: PlanJourneyCode, message: impl Into<String>) -> Self {
         Self {
+            served: None,
             success: false,
             code,
             message: message.into(),

@@ -121,6 +121,7 @@ lat, lon and distance. A name that matches nothing answers STOP_NOT_FOUND.",
             (_, n) => format!("{n} stops."),
         };
         StopSearchResponse {
+            served: None,
             success: true,
             code: TflCode::Ok,
             message,
@@ -132,7 +133,8 @@ lat, lon and distance. A name that matches nothing answers STOP_NOT_FOUND.",
 crate::tfl::tfl_tool_output!(
     StopSearchResponse,
     TflCode,
-    "Unexpected error while searching for stops."
+    "Unexpected error while searching for stops.",
+    live
 );
 
 /// A request's search, checked.

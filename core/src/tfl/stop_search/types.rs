@@ -44,12 +44,16 @@ pub struct StopSearchResponse {
     /// The stops: TfL's best matches first for a name, nearest first for a point
     /// (success only; may be empty for a point).
     pub stops: Option<Vec<StopSummary>>,
+    /// When the upstream answer was fetched, and whether it is stale (success only).
+    #[serde(flatten)]
+    pub served: Option<crate::http::ServedFields>,
 }
 
 impl StopSearchResponse {
     /// An error response with `code` and `message`; every other field null.
     pub fn error(code: TflCode, message: impl Into<String>) -> Self {
         Self {
+            served: None,
             success: false,
             code,
             message: message.into(),

@@ -360,9 +360,6 @@ fn is_empty_or_null(value: &Value) -> bool {
     }
 }
 
-/// The fields the catalog stamps on a live tool's successful JSON answer.
-const SERVED_FIELDS: [&str; 2] = ["/asOf", "/stale"];
-
 /// Judges one answer of `case`: its expectations, the requests the fake upstream
 /// received (`received`), and no secret of `settings` in the answer. The error names
 /// every mismatch.
@@ -392,14 +389,7 @@ impl Expect {
             problems.push(format!("isError is {is_error}, expected {}", self.is_error));
         }
         let mut stable = body.clone();
-        // The catalog stamps `asOf` and `stale` on a live tool's JSON answer; the uniffi
-        // records (Kotlin's typed path) do not carry them yet.
-        let stamped_only =
-            |pointer: &str| reading == Reading::TypedRecord && SERVED_FIELDS.contains(&pointer);
         for (pointer, pattern) in &self.patterns {
-            if stamped_only(pointer) {
-                continue;
-            }
             let matched = match (body.pointer(pointer), regex::Regex::new(pattern)) {
                 (Some(Value::String(text)), Ok(re)) => re.is_match(text),
                 _ => false,
@@ -412,13 +402,7 @@ impl Expect {
             }
             remove_pointer(&mut stable, pointer);
         }
-        let expected_body = self.body.clone().map(|mut expected| {
-            for pointer in SERVED_FIELDS.iter().filter(|p| stamped_only(p)) {
-                remove_pointer(&mut expected, pointer);
-            }
-            expected
-        });
-        if let Some(expected) = &expected_body
+        if let Some(expected) = &self.body
             && !reading.same(expected, &stable)
         {
             problems.push(format!("body differs: expected {expected}"));

@@ -50,7 +50,8 @@ suspend fun callTyped(client: ToolpackClient, tool: String, request: Any): Any? 
     }
 
 /**
- * A record (or list, enum, scalar) as JSON, with the record's property names. An enum
+ * A record (or list, enum, scalar) as JSON, with the record's property names; a live
+ * answer's `served` record's fields (`asOf`, `stale`) join the answer's own, as in the JSON. An enum
  * becomes `{"$enum": "NAME"}` (the testkit's typed-record reading matches it to the
  * contract's string); an enum case with one unnamed field (`v1`, a serde-untagged Rust
  * variant) becomes that field's JSON.
@@ -73,7 +74,13 @@ fun toJson(value: Any?): Any = when (value) {
         } else {
             val json = JSONObject()
             for (parameter in parameters) {
-                json.put(parameter.name!!, toJson(properties.getValue(parameter.name!!).getter.call(value)))
+                val property = toJson(properties.getValue(parameter.name!!).getter.call(value))
+                if (parameter.name == "served") {
+                    // A live answer's `asOf` and `stale`: one record here, flattened in the contract's JSON.
+                    (property as? JSONObject)?.let { served -> served.keySet().forEach { json.put(it, served.get(it)) } }
+                } else {
+                    json.put(parameter.name!!, property)
+                }
             }
             json
         }

@@ -93,6 +93,8 @@ pub struct BuildDocsResult {
 /// The `build_docs` tool.
 pub struct BuildDocs;
 
+crate::tool::offline_bodies!(BuildDocsResult);
+
 impl Tool for BuildDocs {
     type Input = BuildDocsRequest;
     type Output = LokoResponse<BuildDocsResult>;

@@ -88,6 +88,8 @@ pub struct CreateComponentsResult {
 /// The `create_components` tool.
 pub struct CreateComponents;
 
+crate::tool::offline_bodies!(CreateComponentsResult);
+
 impl Tool for CreateComponents {
     type Input = CreateComponentsRequest;
     type Output = LokoResponse<CreateComponentsResult>;

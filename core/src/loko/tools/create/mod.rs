@@ -223,6 +223,8 @@ struct Created {
 /// The `create_system` tool.
 pub struct CreateSystem;
 
+crate::tool::offline_bodies!(CreateSystemResult);
+
 impl Tool for CreateSystem {
     type Input = CreateSystemRequest;
     type Output = LokoResponse<CreateSystemResult>;
@@ -276,6 +278,8 @@ impl Tool for CreateSystem {
 /// The `create_container` tool.
 pub struct CreateContainer;
 
+crate::tool::offline_bodies!(CreateContainerResult);
+
 impl Tool for CreateContainer {
     type Input = CreateContainerRequest;
     type Output = LokoResponse<CreateContainerResult>;
@@ -319,6 +323,8 @@ impl Tool for CreateContainer {
 
 /// The `create_component` tool.
 pub struct CreateComponent;
+
+crate::tool::offline_bodies!(CreateComponentResult);
 
 impl Tool for CreateComponent {
     type Input = CreateComponentRequest;

@@ -77,6 +77,8 @@ pub struct AnalyzeCouplingResult {
 /// The `analyze_coupling` tool.
 pub struct AnalyzeCoupling;
 
+crate::tool::offline_bodies!(AnalyzeCouplingResult);
+
 impl Tool for AnalyzeCoupling {
     type Input = AnalyzeCouplingRequest;
     type Output = LokoResponse<AnalyzeCouplingResult>;

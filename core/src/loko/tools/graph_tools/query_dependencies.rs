@@ -79,6 +79,8 @@ pub struct QueryDependenciesResult {
 /// The `query_dependencies` tool.
 pub struct QueryDependencies;
 
+crate::tool::offline_bodies!(QueryDependenciesResult);
+
 impl Tool for QueryDependencies {
     type Input = QueryDependenciesRequest;
     type Output = LokoResponse<QueryDependenciesResult>;

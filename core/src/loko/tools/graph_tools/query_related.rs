@@ -64,6 +64,8 @@ pub struct QueryRelatedComponentsResult {
 /// The `query_related_components` tool.
 pub struct QueryRelatedComponents;
 
+crate::tool::offline_bodies!(QueryRelatedComponentsResult);
+
 impl Tool for QueryRelatedComponents {
     type Input = QueryRelatedComponentsRequest;
     type Output = LokoResponse<QueryRelatedComponentsResult>;

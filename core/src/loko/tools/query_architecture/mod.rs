@@ -30,6 +30,8 @@ const NAMED_KEYS: [&str; 6] = [
 /// The `query_architecture` tool.
 pub struct QueryArchitecture;
 
+crate::tool::offline_bodies!(ArchitectureView);
+
 impl Tool for QueryArchitecture {
     type Input = QueryArchitectureRequest;
     type Output = LokoResponse<ArchitectureView>;

@@ -75,6 +75,8 @@ pub struct CreateRelationshipResult {
 /// The `create_relationship` tool.
 pub struct CreateRelationship;
 
+crate::tool::offline_bodies!(CreateRelationshipResult);
+
 impl Tool for CreateRelationship {
     type Input = CreateRelationshipRequest;
     type Output = LokoResponse<CreateRelationshipResult>;

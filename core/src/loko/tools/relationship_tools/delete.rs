@@ -51,6 +51,8 @@ pub struct DeleteRelationshipResult {
 /// The `delete_relationship` tool.
 pub struct DeleteRelationship;
 
+crate::tool::offline_bodies!(DeleteRelationshipResult);
+
 impl Tool for DeleteRelationship {
     type Input = DeleteRelationshipRequest;
     type Output = LokoResponse<DeleteRelationshipResult>;

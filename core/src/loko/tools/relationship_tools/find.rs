@@ -79,6 +79,8 @@ pub struct FindRelationshipsResult {
 /// The `find_relationships` tool.
 pub struct FindRelationships;
 
+crate::tool::offline_bodies!(FindRelationshipsResult);
+
 impl Tool for FindRelationships {
     type Input = FindRelationshipsRequest;
     type Output = LokoResponse<FindRelationshipsResult>;

@@ -48,6 +48,8 @@ pub struct ListRelationshipsResult {
 /// The `list_relationships` tool.
 pub struct ListRelationships;
 
+crate::tool::offline_bodies!(ListRelationshipsResult);
+
 impl Tool for ListRelationships {
     type Input = ListRelationshipsRequest;
     type Output = LokoResponse<ListRelationshipsResult>;

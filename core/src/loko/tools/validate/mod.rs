@@ -76,6 +76,8 @@ pub struct ValidateResult {
 /// The `validate` tool.
 pub struct Validate;
 
+crate::tool::offline_bodies!(ValidateResult);
+
 impl Tool for Validate {
     type Input = ValidateRequest;
     type Output = LokoResponse<ValidateResult>;
