@@ -162,16 +162,19 @@ fn decode<T: DeserializeOwned>(response: &UpstreamResponse) -> Result<T, Failure
             "TfL API returned an empty body (HTTP {status})."
         )));
     }
-    let value: serde_json::Value = serde_json::from_slice(&response.body).map_err(|_| {
-        Failure::Other(format!(
-            "TfL API returned a body that is not valid JSON (HTTP {status})."
-        ))
-    })?;
-    serde_json::from_value(value).map_err(|error| {
-        Failure::Other(format!(
-            "TfL API returned an unexpected response (HTTP {status}): {}.",
-            clip(&error.to_string(), 200)
-        ))
+    // Read as `T` in one pass; only a body that fails is read again, to tell a body that
+    // is not JSON from JSON of another shape.
+    serde_json::from_slice(&response.body).map_err(|error| {
+        if serde_json::from_slice::<serde::de::IgnoredAny>(&response.body).is_err() {
+            Failure::Other(format!(
+                "TfL API returned a body that is not valid JSON (HTTP {status})."
+            ))
+        } else {
+            Failure::Other(format!(
+                "TfL API returned an unexpected response (HTTP {status}): {}.",
+                clip(&error.to_string(), 200)
+            ))
+        }
     })
 }
 

@@ -6,6 +6,8 @@ mod types;
 
 pub use types::{Arrival, ArrivalDirection, ArrivalsRequest, ArrivalsResponse, ArrivalsStop};
 
+use std::sync::Arc;
+
 use futures_util::future::join_all;
 use serde::Deserialize;
 
@@ -86,10 +88,15 @@ stopDisambiguation candidates (id, name, modes, lines): call again with the chos
         };
         let name = name
             .or(hub_name)
-            .or_else(|| predictions.iter().find_map(|p| p.station_name.clone()))
+            .or_else(|| {
+                predictions
+                    .iter()
+                    .flat_map(|answer| answer.iter())
+                    .find_map(|p| p.station_name.clone())
+            })
             .unwrap_or_else(|| id.clone());
         answer(
-            predictions,
+            &predictions,
             ArrivalsStop { id, name },
             &lines,
             input.direction,
@@ -170,17 +177,21 @@ struct Prediction {
     station_name: Option<String>,
 }
 
-/// The predictions at `id`, and a hub's name. A hub has no predictions of its own: its
-/// stations and stop clusters (not its entrances) are asked, side by side, and merged;
-/// a child that fails is left out, unless every one fails.
+/// Each upstream answer's predictions, as the shared layer keeps them decoded.
+type Predictions = Arc<Vec<Prediction>>;
+
+/// The predictions at `id` (one upstream answer, or one per child of a hub), and a hub's
+/// name. A hub has no predictions of its own: its stations and stop clusters (not its
+/// entrances) are asked, side by side, and merged; a child that fails is left out, unless
+/// every one fails.
 async fn predictions(
     toolpack: &Toolpack,
     id: &str,
-) -> Result<(Vec<Prediction>, Option<String>), Failure> {
+) -> Result<(Vec<Predictions>, Option<String>), Failure> {
     if !id.starts_with("HUB") {
         let path = format!("/StopPoint/{id}/Arrivals");
         return Ok((
-            upstream::get(toolpack, AnswerKind::Arrivals, &path, &[]).await?,
+            vec![upstream::get_shared(toolpack, AnswerKind::Arrivals, &path, &[]).await?],
             None,
         ));
     }
@@ -211,7 +222,7 @@ async fn predictions(
         .collect();
     let answers = join_all(children.iter().map(|child| async move {
         let path = format!("/StopPoint/{child}/Arrivals");
-        upstream::get::<Vec<Prediction>>(toolpack, AnswerKind::Arrivals, &path, &[]).await
+        upstream::get_shared::<Vec<Prediction>>(toolpack, AnswerKind::Arrivals, &path, &[]).await
     }))
     .await;
     let mut merged = Vec::new();
@@ -221,7 +232,7 @@ async fn predictions(
         match answer {
             Ok(predictions) => {
                 answered = true;
-                merged.extend(predictions);
+                merged.push(predictions);
             }
             Err(failure) => {
                 first_failure.get_or_insert(failure);
@@ -235,7 +246,7 @@ async fn predictions(
 }
 
 fn answer(
-    predictions: Vec<Prediction>,
+    predictions: &[Predictions],
     stop: ArrivalsStop,
     lines: &[String],
     direction: Option<ArrivalDirection>,
@@ -245,35 +256,38 @@ fn answer(
         ArrivalDirection::Inbound => "inbound",
         ArrivalDirection::Outbound => "outbound",
     });
-    let mut arrivals: Vec<Arrival> = predictions
-        .into_iter()
+    // Chosen and ordered on TfL's own values; only the first `limit` are copied out.
+    let mut chosen: Vec<(i64, &str, Option<&str>, &Prediction)> = predictions
+        .iter()
+        .flat_map(|answer| answer.iter())
         .filter_map(|p| {
-            Some(Arrival {
-                line_id: p.line_id.filter(|l| !l.is_empty())?,
-                line_name: p.line_name.unwrap_or_default(),
-                platform: non_blank(p.platform_name),
-                direction: non_blank(p.direction),
-                destination: non_blank(p.destination_name),
-                towards: non_blank(p.towards),
-                current_location: non_blank(p.current_location),
-                seconds_to_arrival: p.time_to_station?,
-                expected_arrival: non_blank(p.expected_arrival),
-                mode: non_blank(p.mode_name),
-                vehicle_id: non_blank(p.vehicle_id),
-            })
+            let line_id = p.line_id.as_deref().filter(|l| !l.is_empty())?;
+            Some((p.time_to_station?, line_id, trimmed(&p.platform_name), p))
         })
-        .filter(|a| lines.is_empty() || lines.contains(&a.line_id.to_ascii_lowercase()))
-        .filter(|a| direction.is_none_or(|d| a.direction.as_deref() == Some(d)))
+        .filter(|(_, line_id, ..)| {
+            lines.is_empty() || lines.contains(&line_id.to_ascii_lowercase())
+        })
+        .filter(|(.., p)| direction.is_none_or(|d| trimmed(&p.direction) == Some(d)))
         .collect();
     // TfL lists predictions in no order; ties keep a stable, readable order.
-    arrivals.sort_by(|a, b| {
-        (a.seconds_to_arrival, &a.line_id, &a.platform).cmp(&(
-            b.seconds_to_arrival,
-            &b.line_id,
-            &b.platform,
-        ))
-    });
-    arrivals.truncate(limit as usize);
+    chosen.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    chosen.truncate(limit as usize);
+    let arrivals: Vec<Arrival> = chosen
+        .into_iter()
+        .map(|(seconds_to_arrival, line_id, platform, p)| Arrival {
+            line_id: line_id.to_owned(),
+            line_name: p.line_name.clone().unwrap_or_default(),
+            platform: platform.map(str::to_owned),
+            direction: non_blank(&p.direction),
+            destination: non_blank(&p.destination_name),
+            towards: non_blank(&p.towards),
+            current_location: non_blank(&p.current_location),
+            seconds_to_arrival,
+            expected_arrival: non_blank(&p.expected_arrival),
+            mode: non_blank(&p.mode_name),
+            vehicle_id: non_blank(&p.vehicle_id),
+        })
+        .collect();
     let message = match arrivals.len() {
         0 => format!("No arrivals predicted at {} now.", stop.name),
         1 => format!("1 arrival at {}.", stop.name),
@@ -290,6 +304,11 @@ fn answer(
     }
 }
 
-fn non_blank(text: Option<String>) -> Option<String> {
-    text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty())
+/// `text` trimmed, or `None` when it is blank.
+fn trimmed(text: &Option<String>) -> Option<&str> {
+    text.as_deref().map(str::trim).filter(|t| !t.is_empty())
+}
+
+fn non_blank(text: &Option<String>) -> Option<String> {
+    trimmed(text).map(str::to_owned)
 }

@@ -73,7 +73,7 @@ London Overground is now six lines (liberty, lioness, mildmay, suffragette, weav
             Selection::Lines(ids) => format!("/Line/{}/Status", ids.join(",")),
             Selection::Modes(modes) => format!("/Line/Mode/{}/Status", modes.join(",")),
         };
-        let failure = match upstream::get::<Vec<Line>>(
+        let failure = match upstream::get_shared::<Vec<Line>>(
             toolpack,
             AnswerKind::LineStatus,
             &path,
@@ -81,7 +81,7 @@ London Overground is now six lines (liberty, lioness, mildmay, suffragette, weav
         )
         .await
         {
-            Ok(lines) => return answer(lines, disrupted_only),
+            Ok(lines) => return answer(&lines, disrupted_only),
             Err(failure) => failure,
         };
         match (failure, &selection) {
@@ -147,9 +147,9 @@ most 40).",
     Ok(ids)
 }
 
-fn answer(lines: Vec<Line>, disrupted_only: bool) -> LineStatusResponse {
+fn answer(lines: &[Line], disrupted_only: bool) -> LineStatusResponse {
     let lines: Vec<LineStatusLine> = lines
-        .into_iter()
+        .iter()
         .filter_map(Line::summarise)
         .filter(|line| !disrupted_only || !line.good_service)
         .collect();

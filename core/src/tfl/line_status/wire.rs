@@ -58,11 +58,11 @@ struct Disruption {
 
 impl Line {
     /// The contract's line, or `None` for a line without an id.
-    pub(crate) fn summarise(self) -> Option<LineStatusLine> {
-        let id = self.id.filter(|id| !id.trim().is_empty())?;
+    pub(crate) fn summarise(&self) -> Option<LineStatusLine> {
+        let id = self.id.clone().filter(|id| !id.trim().is_empty())?;
         let statuses: Vec<LineStatusEntry> = self
             .line_statuses
-            .into_iter()
+            .iter()
             .map(LineStatus::summarise)
             .collect();
         let good_service = statuses
@@ -70,8 +70,8 @@ impl Line {
             .filter(|s| s.is_now)
             .all(|s| GOOD_SEVERITIES.contains(&s.severity));
         Some(LineStatusLine {
-            name: self.name.unwrap_or_else(|| id.clone()),
-            mode: self.mode_name.unwrap_or_default(),
+            name: self.name.clone().unwrap_or_else(|| id.clone()),
+            mode: self.mode_name.clone().unwrap_or_default(),
             id,
             good_service,
             statuses,
@@ -82,7 +82,7 @@ impl Line {
 impl LineStatus {
     /// The status, its period the one that applies now (else the first), its reason
     /// TfL's `reason`, else its disruption's description.
-    fn summarise(self) -> LineStatusEntry {
+    fn summarise(&self) -> LineStatusEntry {
         let is_now = self.validity_periods.is_empty()
             || self.validity_periods.iter().any(|p| p.is_now == Some(true));
         let period = self
@@ -92,12 +92,13 @@ impl LineStatus {
             .or_else(|| self.validity_periods.first());
         let reason = self
             .reason
-            .or_else(|| self.disruption.and_then(|d| d.description))
+            .as_deref()
+            .or_else(|| self.disruption.as_ref()?.description.as_deref())
             .map(|r| r.trim().to_owned())
             .filter(|r| !r.is_empty());
         LineStatusEntry {
             severity: self.status_severity.unwrap_or(-1),
-            description: self.status_severity_description.unwrap_or_default(),
+            description: self.status_severity_description.clone().unwrap_or_default(),
             reason,
             from: period.and_then(|p| p.from_date.clone()),
             to: period.and_then(|p| p.to_date.clone()),
