@@ -1148,6 +1148,268 @@ export interface NearbyStop {
   address?: string | null
 }
 
+/** `get_alerts` arguments. With no filter, every alert the router knows is answered. */
+export interface GetAlertsRequest {
+  /**
+   * Keep alerts touching one of these routes: GTFS ids (`HSL:2550`) or the short names
+   * riders know (`550`, case-insensitive). At most 20.
+   */
+  routes?: string[] | null
+  /**
+   * Keep alerts touching one of these stops (GTFS ids such as `HSL:1040129`). At most 20.
+   * With `routes` too, an alert touching either is kept.
+   */
+  stops?: string[] | null
+  /** Keep alerts at least this severe: `INFO` (all), `WARNING` or `SEVERE`. */
+  severity?: string | null
+  /** Language of the alerts' texts: `fi`, `sv` or `en` (default). */
+  language?: Language | null
+  /** Most alerts returned (default 20; above 100 it is capped with a warning). */
+  maxResults?: number | null
+}
+
+/** `get_alerts` success body. */
+export interface GetAlertsResult {
+  /** Alerts, most severe first, then the earliest start, then by id. */
+  alerts: Alert[]
+  /** The call's correlation id (UUID). */
+  correlationId: string
+  /** Notes (`truncated-results`). */
+  warnings?: Warning[] | null
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
+}
+
+/** A service alert (a disruption, a detour, a closed entrance). */
+export interface Alert {
+  /** The alert's id. */
+  id: string
+  /**
+   * Its headline. When the router has none, the description's first line (cut to 120
+   * characters) stands in, or the effect in words.
+   */
+  header: string
+  /** The full text, when there is one. */
+  description?: string | null
+  /** A page with more, when given. */
+  url?: string | null
+  /** `SEVERE`, `WARNING`, `INFO` or `UNKNOWN`. */
+  severity: string
+  /** The effect, e.g. `DETOUR`, `NO_SERVICE`, `REDUCED_SERVICE` (GTFS-RT names). */
+  effect?: string | null
+  /** The cause, e.g. `CONSTRUCTION`, `WEATHER` (GTFS-RT names). */
+  cause?: string | null
+  /** When it takes effect, ISO 8601 in Helsinki time. */
+  start?: string | null
+  /** When it ends, ISO 8601 in Helsinki time. */
+  end?: string | null
+  /** The routes and stops it touches. */
+  affects: AlertTarget[]
+}
+
+/**
+ * What an alert touches: a route (`route` only), a stop (`stop` only), or a stop on a
+ * route (both). A trip or a pattern is shown as its route.
+ */
+export interface AlertTarget {
+  /** The route, when a route is touched. */
+  route?: AlertRoute | null
+  /** The stop, when a stop is touched. */
+  stop?: AlertStop | null
+}
+
+/** A route an alert touches. */
+export interface AlertRoute {
+  /** The route's GTFS id, e.g. `HSL:2550`. */
+  gtfsId: string
+  /** The line as riders know it, e.g. `550`. */
+  shortName?: string | null
+  /** Mode: BUS, TRAM, RAIL, METRO, FERRY, … */
+  mode?: string | null
+}
+
+/** A stop an alert touches. */
+export interface AlertStop {
+  /** The stop's GTFS id, e.g. `HSL:1040129`. */
+  gtfsId: string
+  /** The stop's name. */
+  name?: string | null
+  /** The code on its sign, e.g. `H0101`. */
+  code?: string | null
+}
+
+/** `find_rental_vehicles` arguments. */
+export interface FindRentalVehiclesRequest {
+  /** Where to look from. */
+  coordinate: Coordinate
+  /** Radius in metres, 1..2000 (default 500). */
+  radius?: number | null
+  /**
+   * Keep stations offering, and vehicles of, these form factors: BICYCLE, SCOOTER,
+   * SCOOTER_STANDING, SCOOTER_SEATED, CARGO_BICYCLE, CAR, MOPED, OTHER.
+   */
+  formFactors?: string[] | null
+  /**
+   * Most stations, and most vehicles, returned (default 10; above 50 it is capped with
+   * a warning).
+   */
+  maxResults?: number | null
+}
+
+/** `find_rental_vehicles` success body. */
+export interface FindRentalVehiclesResult {
+  /** Stations, nearest first. */
+  stations: RentalStation[]
+  /** Free-floating vehicles, nearest first. */
+  vehicles: RentalVehicle[]
+  /** The call's correlation id (UUID). */
+  correlationId: string
+  /**
+   * Notes (`truncated-results`; `no-results` when nothing is in range, which is normal
+   * for city bikes in winter).
+   */
+  warnings?: Warning[] | null
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
+}
+
+/** A city bike station (or another docked rental station). */
+export interface RentalStation {
+  /** The station's id, e.g. `smoove:070`. */
+  id: string
+  /** Its name. */
+  name: string
+  /** Latitude. */
+  lat: number
+  /** Longitude. */
+  lon: number
+  /** Distance from the coordinate, in metres. */
+  distance: number
+  /** Vehicles ready to take. */
+  bikes: number
+  /** Free places to return one. */
+  spaces: number
+  /** Whether a vehicle may be taken now. */
+  allowPickup: boolean
+  /** Whether a vehicle may be returned now. */
+  allowDropoff: boolean
+  /** The rental network, e.g. `smoove` or `vantaa`. */
+  network: string
+  /** Whether the station is in service (false out of season). */
+  operative: boolean
+}
+
+/** A free-floating rental vehicle (a scooter, a bike without a dock). */
+export interface RentalVehicle {
+  /** The vehicle's id. */
+  id: string
+  /** BICYCLE, SCOOTER, SCOOTER_STANDING, … */
+  formFactor: string
+  /** Latitude. */
+  lat: number
+  /** Longitude. */
+  lon: number
+  /** Distance from the coordinate, in metres. */
+  distance: number
+  /** How far it can go on its charge, in metres, when known. */
+  range?: number | null
+  /** The rental network, e.g. `tier_helsinki`. */
+  network: string
+}
+
+/** `get_stop_info` arguments. */
+export interface GetStopInfoRequest {
+  /** The stop or station, as `get_departures` takes it. */
+  stop: StopRef
+  /** Language of names and alert texts: `fi`, `sv` or `en` (default). */
+  language?: Language | null
+}
+
+/** `get_stop_info` success body. */
+export interface GetStopInfoResult {
+  /** The stop or station. */
+  stop: StopDetails
+  /** Routes serving it, by short name. */
+  routes: StopRoute[]
+  /** Patterns calling at it, by route then direction. */
+  patterns: StopPattern[]
+  /** Alerts touching the stop, its routes or the stop on its routes, in `get_alerts`' order. */
+  alerts: Alert[]
+  /** The call's correlation id (UUID). */
+  correlationId: string
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
+}
+
+/** The stop itself. */
+export interface StopDetails {
+  /** The stop or station id, e.g. `HSL:1040129`. */
+  gtfsId: string
+  /** Its name. */
+  name: string
+  /** The code on its sign, e.g. `H0101`. */
+  code?: string | null
+  /** Platform or track, when the stop is one. */
+  platform?: string | null
+  /** Mode: BUS, TRAM, RAIL, METRO, FERRY, …, when known. */
+  mode?: string | null
+  /** `POSSIBLE`, `NOT_POSSIBLE` or `NO_INFORMATION`. */
+  wheelchairBoarding: string
+  /** Latitude. */
+  lat: number
+  /** Longitude. */
+  lon: number
+}
+
+/** A route serving the stop. */
+export interface StopRoute {
+  /** The route's GTFS id, e.g. `HSL:2550`. */
+  gtfsId: string
+  /** The line as riders know it, e.g. `550`. */
+  shortName?: string | null
+  /** Its long name, e.g. `Itäkeskus-Westendinasema`. */
+  longName?: string | null
+  /** Mode: BUS, TRAM, RAIL, METRO, FERRY, … */
+  mode: string
+}
+
+/** A pattern (one direction of a route's variant) calling at the stop. */
+export interface StopPattern {
+  /** Where it goes, as the sign says. */
+  headsign?: string | null
+  /** GTFS direction, 0 or 1. */
+  directionId?: number | null
+  /** Its route. */
+  route: StopRoute
+}
+
 /** `save_user_variable` arguments. */
 export interface SaveUserVariableRequest {
   /**
@@ -2362,7 +2624,7 @@ export declare class ToolpackError extends Error {
 }
 
 /** Every tool of the catalog, in catalog order. */
-export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram"]
+export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "get_alerts", "find_rental_vehicles", "get_stop_info", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram"]
 
 /** The toolpack client: one async method per catalog tool, plus `call` and `tools`. */
 export declare class Toolpack {
@@ -2464,6 +2726,24 @@ export declare class Toolpack {
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   findStops(args: FindStopsRequest): Promise<FindStopsResult>
+  /**
+   * Service alerts (disruptions, detours, closed stops) from Digitransit, most severe first, then by start. Optional filters: `routes` (GTFS ids such as HSL:2550 or short names such as 550), `stops` (ids such as HSL:1040129; an alert touching any route or stop given is kept), `severity` (INFO, WARNING or SEVERE: at least this severe). Each alert: id, header, description, url, severity (SEVERE|WARNING|INFO|UNKNOWN), effect, cause, start/end (ISO 8601, Helsinki time) and affects[] (a route {gtfsId, shortName, mode}, a stop {gtfsId, name, code}, or both for a stop on a route). `language` fi, sv or en (default). `maxResults` default 20, capped at 100 with a warning. Needs DIGITRANSIT_API_KEY.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  getAlerts(args: GetAlertsRequest): Promise<GetAlertsResult>
+  /**
+   * City bike stations and free-floating rental vehicles (scooters, bikes) within `radius` (metres, default 500, 1..2000) of `coordinate` {lat, lon}, nearest first. stations[]: id, name, lat, lon, distance, bikes, spaces, allowPickup, allowDropoff, network, operative. vehicles[]: id, formFactor, lat, lon, distance, range (metres, when known), network. `formFactors` (e.g. ["BICYCLE"], ["SCOOTER"]) keeps those kinds. `maxResults` (default 10, capped at 50 with a warning) applies to each list. City bikes are out of season in winter: an empty answer then is normal, and a no-results warning says so. Needs DIGITRANSIT_API_KEY.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  findRentalVehicles(args: FindRentalVehiclesRequest): Promise<FindRentalVehiclesResult>
+  /**
+   * A Finnish public transport stop or station and what runs there. `stop` is {type:'id', value:'HSL:1040129'} (a stop or station id from find_stops or geocode_address) or {type:'label', value:'home'} for a saved location with a stopId, as get_departures takes it. Answers stop {gtfsId, name, code, platform, mode, wheelchairBoarding, lat, lon}, routes[] (gtfsId, shortName, longName, mode), patterns[] (headsign, directionId, route) and the alerts in effect for the stop, its routes or the stop on its routes, in get_alerts' form. `language` fi, sv or en (default). Needs DIGITRANSIT_API_KEY.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  getStopInfo(args: GetStopInfoRequest): Promise<GetStopInfoResult>
   /**
    * Saves a named place or preference for later calls, and keeps it across restarts. `key` is 1..50 characters and case-sensitive (e.g. "home"). For `type: location` the value is {lat, lon, label?, name?, address?, stopId?}; plan_trip then accepts {type:'label', value:'home'} as origin or destination, and get_departures accepts it as the stop when it has a stopId. For `preference` and `other` the value is text (1..500 characters). Saving an existing key replaces it, and `previous` says what it held. Needs no API key.
    *

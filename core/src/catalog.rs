@@ -54,6 +54,12 @@ macro_rules! with_every_tool {
                 $crate::digitransit::GetDeparturesRequest => $crate::digitransit::GetDeparturesResult;
             "digitransit" find_stops: $crate::digitransit::FindStops,
                 $crate::digitransit::FindStopsRequest => $crate::digitransit::FindStopsResult;
+            "digitransit" get_alerts: $crate::digitransit::GetAlerts,
+                $crate::digitransit::GetAlertsRequest => $crate::digitransit::GetAlertsResult;
+            "digitransit" find_rental_vehicles: $crate::digitransit::FindRentalVehicles,
+                $crate::digitransit::FindRentalVehiclesRequest => $crate::digitransit::FindRentalVehiclesResult;
+            "digitransit" get_stop_info: $crate::digitransit::GetStopInfo,
+                $crate::digitransit::GetStopInfoRequest => $crate::digitransit::GetStopInfoResult;
             "digitransit" save_user_variable: $crate::digitransit::SaveUserVariable,
                 $crate::digitransit::SaveUserVariableRequest => $crate::digitransit::SaveUserVariableResult;
             "digitransit" get_user_variables: $crate::digitransit::GetUserVariables,

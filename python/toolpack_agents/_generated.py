@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict
 
 #: Every tool of the catalog, in catalog order.
-TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram",)
+TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "get_alerts", "find_rental_vehicles", "get_stop_info", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram",)
 
 #: `JourneyPlanRequest`: where from, where to, and whether the route must be step-free.
 JourneyPlanRequest = TypedDict("JourneyPlanRequest", {"from": str, "to": str, "needAccessibleRoute": NotRequired[bool | None]})
@@ -1101,6 +1101,268 @@ class FindStopsResult(TypedDict):
     """The call's correlation id (UUID)."""
     warnings: NotRequired[list[Warning] | None]
     """Notes (`truncated-results`, `no-matches-after-filter`)."""
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    """
+
+
+class GetAlertsRequest(TypedDict):
+    """`get_alerts` arguments. With no filter, every alert the router knows is answered."""
+    routes: NotRequired[list[str] | None]
+    """
+    Keep alerts touching one of these routes: GTFS ids (`HSL:2550`) or the short names
+    riders know (`550`, case-insensitive). At most 20.
+    """
+    stops: NotRequired[list[str] | None]
+    """
+    Keep alerts touching one of these stops (GTFS ids such as `HSL:1040129`). At most 20.
+    With `routes` too, an alert touching either is kept.
+    """
+    severity: NotRequired[str | None]
+    """Keep alerts at least this severe: `INFO` (all), `WARNING` or `SEVERE`."""
+    language: NotRequired[Language | None]
+    """Language of the alerts' texts: `fi`, `sv` or `en` (default)."""
+    maxResults: NotRequired[int | None]
+    """Most alerts returned (default 20; above 100 it is capped with a warning)."""
+
+
+class AlertRoute(TypedDict):
+    """A route an alert touches."""
+    gtfsId: str
+    """The route's GTFS id, e.g. `HSL:2550`."""
+    shortName: NotRequired[str | None]
+    """The line as riders know it, e.g. `550`."""
+    mode: NotRequired[str | None]
+    """Mode: BUS, TRAM, RAIL, METRO, FERRY, …"""
+
+
+class AlertStop(TypedDict):
+    """A stop an alert touches."""
+    gtfsId: str
+    """The stop's GTFS id, e.g. `HSL:1040129`."""
+    name: NotRequired[str | None]
+    """The stop's name."""
+    code: NotRequired[str | None]
+    """The code on its sign, e.g. `H0101`."""
+
+
+class AlertTarget(TypedDict):
+    """
+    What an alert touches: a route (`route` only), a stop (`stop` only), or a stop on a
+    route (both). A trip or a pattern is shown as its route.
+    """
+    route: NotRequired[AlertRoute | None]
+    """The route, when a route is touched."""
+    stop: NotRequired[AlertStop | None]
+    """The stop, when a stop is touched."""
+
+
+class Alert(TypedDict):
+    """A service alert (a disruption, a detour, a closed entrance)."""
+    id: str
+    """The alert's id."""
+    header: str
+    """
+    Its headline. When the router has none, the description's first line (cut to 120
+    characters) stands in, or the effect in words.
+    """
+    description: NotRequired[str | None]
+    """The full text, when there is one."""
+    url: NotRequired[str | None]
+    """A page with more, when given."""
+    severity: str
+    """`SEVERE`, `WARNING`, `INFO` or `UNKNOWN`."""
+    effect: NotRequired[str | None]
+    """The effect, e.g. `DETOUR`, `NO_SERVICE`, `REDUCED_SERVICE` (GTFS-RT names)."""
+    cause: NotRequired[str | None]
+    """The cause, e.g. `CONSTRUCTION`, `WEATHER` (GTFS-RT names)."""
+    start: NotRequired[str | None]
+    """When it takes effect, ISO 8601 in Helsinki time."""
+    end: NotRequired[str | None]
+    """When it ends, ISO 8601 in Helsinki time."""
+    affects: list[AlertTarget]
+    """The routes and stops it touches."""
+
+
+class GetAlertsResult(TypedDict):
+    """`get_alerts` success body."""
+    alerts: list[Alert]
+    """Alerts, most severe first, then the earliest start, then by id."""
+    correlationId: str
+    """The call's correlation id (UUID)."""
+    warnings: NotRequired[list[Warning] | None]
+    """Notes (`truncated-results`)."""
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    """
+
+
+class FindRentalVehiclesRequest(TypedDict):
+    """`find_rental_vehicles` arguments."""
+    coordinate: Coordinate
+    """Where to look from."""
+    radius: NotRequired[int | None]
+    """Radius in metres, 1..2000 (default 500)."""
+    formFactors: NotRequired[list[str] | None]
+    """
+    Keep stations offering, and vehicles of, these form factors: BICYCLE, SCOOTER,
+    SCOOTER_STANDING, SCOOTER_SEATED, CARGO_BICYCLE, CAR, MOPED, OTHER.
+    """
+    maxResults: NotRequired[int | None]
+    """
+    Most stations, and most vehicles, returned (default 10; above 50 it is capped with
+    a warning).
+    """
+
+
+class RentalStation(TypedDict):
+    """A city bike station (or another docked rental station)."""
+    id: str
+    """The station's id, e.g. `smoove:070`."""
+    name: str
+    """Its name."""
+    lat: float
+    """Latitude."""
+    lon: float
+    """Longitude."""
+    distance: float
+    """Distance from the coordinate, in metres."""
+    bikes: int
+    """Vehicles ready to take."""
+    spaces: int
+    """Free places to return one."""
+    allowPickup: bool
+    """Whether a vehicle may be taken now."""
+    allowDropoff: bool
+    """Whether a vehicle may be returned now."""
+    network: str
+    """The rental network, e.g. `smoove` or `vantaa`."""
+    operative: bool
+    """Whether the station is in service (false out of season)."""
+
+
+class RentalVehicle(TypedDict):
+    """A free-floating rental vehicle (a scooter, a bike without a dock)."""
+    id: str
+    """The vehicle's id."""
+    formFactor: str
+    """BICYCLE, SCOOTER, SCOOTER_STANDING, …"""
+    lat: float
+    """Latitude."""
+    lon: float
+    """Longitude."""
+    distance: float
+    """Distance from the coordinate, in metres."""
+    range: NotRequired[float | None]
+    """How far it can go on its charge, in metres, when known."""
+    network: str
+    """The rental network, e.g. `tier_helsinki`."""
+
+
+class FindRentalVehiclesResult(TypedDict):
+    """`find_rental_vehicles` success body."""
+    stations: list[RentalStation]
+    """Stations, nearest first."""
+    vehicles: list[RentalVehicle]
+    """Free-floating vehicles, nearest first."""
+    correlationId: str
+    """The call's correlation id (UUID)."""
+    warnings: NotRequired[list[Warning] | None]
+    """
+    Notes (`truncated-results`; `no-results` when nothing is in range, which is normal
+    for city bikes in winter).
+    """
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    """
+
+
+class GetStopInfoRequest(TypedDict):
+    """`get_stop_info` arguments."""
+    stop: StopRef
+    """The stop or station, as `get_departures` takes it."""
+    language: NotRequired[Language | None]
+    """Language of names and alert texts: `fi`, `sv` or `en` (default)."""
+
+
+class StopDetails(TypedDict):
+    """The stop itself."""
+    gtfsId: str
+    """The stop or station id, e.g. `HSL:1040129`."""
+    name: str
+    """Its name."""
+    code: NotRequired[str | None]
+    """The code on its sign, e.g. `H0101`."""
+    platform: NotRequired[str | None]
+    """Platform or track, when the stop is one."""
+    mode: NotRequired[str | None]
+    """Mode: BUS, TRAM, RAIL, METRO, FERRY, …, when known."""
+    wheelchairBoarding: str
+    """`POSSIBLE`, `NOT_POSSIBLE` or `NO_INFORMATION`."""
+    lat: float
+    """Latitude."""
+    lon: float
+    """Longitude."""
+
+
+class StopRoute(TypedDict):
+    """A route serving the stop."""
+    gtfsId: str
+    """The route's GTFS id, e.g. `HSL:2550`."""
+    shortName: NotRequired[str | None]
+    """The line as riders know it, e.g. `550`."""
+    longName: NotRequired[str | None]
+    """Its long name, e.g. `Itäkeskus-Westendinasema`."""
+    mode: str
+    """Mode: BUS, TRAM, RAIL, METRO, FERRY, …"""
+
+
+class StopPattern(TypedDict):
+    """A pattern (one direction of a route's variant) calling at the stop."""
+    headsign: NotRequired[str | None]
+    """Where it goes, as the sign says."""
+    directionId: NotRequired[int | None]
+    """GTFS direction, 0 or 1."""
+    route: StopRoute
+    """Its route."""
+
+
+class GetStopInfoResult(TypedDict):
+    """`get_stop_info` success body."""
+    stop: StopDetails
+    """The stop or station."""
+    routes: list[StopRoute]
+    """Routes serving it, by short name."""
+    patterns: list[StopPattern]
+    """Patterns calling at it, by route then direction."""
+    alerts: list[Alert]
+    """Alerts touching the stop, its routes or the stop on its routes, in `get_alerts`' order."""
+    correlationId: str
+    """The call's correlation id (UUID)."""
     asOf: NotRequired[str]
     """
     When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
@@ -2462,6 +2724,53 @@ class AsyncTools:
             arguments["includeModes"] = include_modes
         return await self._typed("find_stops", arguments)  # type: ignore[no-any-return]
 
+    async def get_alerts(self, *, routes: list[str] | None = None, stops: list[str] | None = None, severity: str | None = None, language: Language | None = None, max_results: int | None = None) -> GetAlertsResult:
+        """
+        Service alerts (disruptions, detours, closed stops) from Digitransit, most severe first, then by start. Optional filters: `routes` (GTFS ids such as HSL:2550 or short names such as 550), `stops` (ids such as HSL:1040129; an alert touching any route or stop given is kept), `severity` (INFO, WARNING or SEVERE: at least this severe). Each alert: id, header, description, url, severity (SEVERE|WARNING|INFO|UNKNOWN), effect, cause, start/end (ISO 8601, Helsinki time) and affects[] (a route {gtfsId, shortName, mode}, a stop {gtfsId, name, code}, or both for a stop on a route). `language` fi, sv or en (default). `maxResults` default 20, capped at 100 with a warning. Needs DIGITRANSIT_API_KEY.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if routes is not None:
+            arguments["routes"] = routes
+        if stops is not None:
+            arguments["stops"] = stops
+        if severity is not None:
+            arguments["severity"] = severity
+        if language is not None:
+            arguments["language"] = language
+        if max_results is not None:
+            arguments["maxResults"] = max_results
+        return await self._typed("get_alerts", arguments)  # type: ignore[no-any-return]
+
+    async def find_rental_vehicles(self, *, coordinate: Coordinate, radius: int | None = None, form_factors: list[str] | None = None, max_results: int | None = None) -> FindRentalVehiclesResult:
+        """
+        City bike stations and free-floating rental vehicles (scooters, bikes) within `radius` (metres, default 500, 1..2000) of `coordinate` {lat, lon}, nearest first. stations[]: id, name, lat, lon, distance, bikes, spaces, allowPickup, allowDropoff, network, operative. vehicles[]: id, formFactor, lat, lon, distance, range (metres, when known), network. `formFactors` (e.g. ["BICYCLE"], ["SCOOTER"]) keeps those kinds. `maxResults` (default 10, capped at 50 with a warning) applies to each list. City bikes are out of season in winter: an empty answer then is normal, and a no-results warning says so. Needs DIGITRANSIT_API_KEY.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["coordinate"] = coordinate
+        if radius is not None:
+            arguments["radius"] = radius
+        if form_factors is not None:
+            arguments["formFactors"] = form_factors
+        if max_results is not None:
+            arguments["maxResults"] = max_results
+        return await self._typed("find_rental_vehicles", arguments)  # type: ignore[no-any-return]
+
+    async def get_stop_info(self, *, stop: StopRef, language: Language | None = None) -> GetStopInfoResult:
+        """
+        A Finnish public transport stop or station and what runs there. `stop` is {type:'id', value:'HSL:1040129'} (a stop or station id from find_stops or geocode_address) or {type:'label', value:'home'} for a saved location with a stopId, as get_departures takes it. Answers stop {gtfsId, name, code, platform, mode, wheelchairBoarding, lat, lon}, routes[] (gtfsId, shortName, longName, mode), patterns[] (headsign, directionId, route) and the alerts in effect for the stop, its routes or the stop on its routes, in get_alerts' form. `language` fi, sv or en (default). Needs DIGITRANSIT_API_KEY.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["stop"] = stop
+        if language is not None:
+            arguments["language"] = language
+        return await self._typed("get_stop_info", arguments)  # type: ignore[no-any-return]
+
     async def save_user_variable(self, *, key: str, type: UserVariableType, value: UserVariableValue) -> SaveUserVariableResult:
         """
         Saves a named place or preference for later calls, and keeps it across restarts. `key` is 1..50 characters and case-sensitive (e.g. "home"). For `type: location` the value is {lat, lon, label?, name?, address?, stopId?}; plan_trip then accepts {type:'label', value:'home'} as origin or destination, and get_departures accepts it as the stop when it has a stopId. For `preference` and `other` the value is text (1..500 characters). Saving an existing key replaces it, and `previous` says what it held. Needs no API key.
@@ -3096,6 +3405,53 @@ class SyncTools:
         if include_modes is not None:
             arguments["includeModes"] = include_modes
         return self._typed("find_stops", arguments)  # type: ignore[no-any-return]
+
+    def get_alerts(self, *, routes: list[str] | None = None, stops: list[str] | None = None, severity: str | None = None, language: Language | None = None, max_results: int | None = None) -> GetAlertsResult:
+        """
+        Service alerts (disruptions, detours, closed stops) from Digitransit, most severe first, then by start. Optional filters: `routes` (GTFS ids such as HSL:2550 or short names such as 550), `stops` (ids such as HSL:1040129; an alert touching any route or stop given is kept), `severity` (INFO, WARNING or SEVERE: at least this severe). Each alert: id, header, description, url, severity (SEVERE|WARNING|INFO|UNKNOWN), effect, cause, start/end (ISO 8601, Helsinki time) and affects[] (a route {gtfsId, shortName, mode}, a stop {gtfsId, name, code}, or both for a stop on a route). `language` fi, sv or en (default). `maxResults` default 20, capped at 100 with a warning. Needs DIGITRANSIT_API_KEY.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if routes is not None:
+            arguments["routes"] = routes
+        if stops is not None:
+            arguments["stops"] = stops
+        if severity is not None:
+            arguments["severity"] = severity
+        if language is not None:
+            arguments["language"] = language
+        if max_results is not None:
+            arguments["maxResults"] = max_results
+        return self._typed("get_alerts", arguments)  # type: ignore[no-any-return]
+
+    def find_rental_vehicles(self, *, coordinate: Coordinate, radius: int | None = None, form_factors: list[str] | None = None, max_results: int | None = None) -> FindRentalVehiclesResult:
+        """
+        City bike stations and free-floating rental vehicles (scooters, bikes) within `radius` (metres, default 500, 1..2000) of `coordinate` {lat, lon}, nearest first. stations[]: id, name, lat, lon, distance, bikes, spaces, allowPickup, allowDropoff, network, operative. vehicles[]: id, formFactor, lat, lon, distance, range (metres, when known), network. `formFactors` (e.g. ["BICYCLE"], ["SCOOTER"]) keeps those kinds. `maxResults` (default 10, capped at 50 with a warning) applies to each list. City bikes are out of season in winter: an empty answer then is normal, and a no-results warning says so. Needs DIGITRANSIT_API_KEY.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["coordinate"] = coordinate
+        if radius is not None:
+            arguments["radius"] = radius
+        if form_factors is not None:
+            arguments["formFactors"] = form_factors
+        if max_results is not None:
+            arguments["maxResults"] = max_results
+        return self._typed("find_rental_vehicles", arguments)  # type: ignore[no-any-return]
+
+    def get_stop_info(self, *, stop: StopRef, language: Language | None = None) -> GetStopInfoResult:
+        """
+        A Finnish public transport stop or station and what runs there. `stop` is {type:'id', value:'HSL:1040129'} (a stop or station id from find_stops or geocode_address) or {type:'label', value:'home'} for a saved location with a stopId, as get_departures takes it. Answers stop {gtfsId, name, code, platform, mode, wheelchairBoarding, lat, lon}, routes[] (gtfsId, shortName, longName, mode), patterns[] (headsign, directionId, route) and the alerts in effect for the stop, its routes or the stop on its routes, in get_alerts' form. `language` fi, sv or en (default). Needs DIGITRANSIT_API_KEY.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["stop"] = stop
+        if language is not None:
+            arguments["language"] = language
+        return self._typed("get_stop_info", arguments)  # type: ignore[no-any-return]
 
     def save_user_variable(self, *, key: str, type: UserVariableType, value: UserVariableValue) -> SaveUserVariableResult:
         """

@@ -30,10 +30,12 @@ settings_table! {
         fresh_arrivals_seconds: u32 = 20, TOOLPACK_FRESH_ARRIVALS_SECONDS, number;
         /// Freshness of journeys (`planJourney`, `plan_trip`), in seconds (default 60).
         fresh_journeys_seconds: u32 = 60, TOOLPACK_FRESH_JOURNEYS_SECONDS, number;
-        /// Freshness of disruptions: alerts and lift outages (`liftOutages`), in seconds
+        /// Freshness of disruptions: alerts and lift outages (`liftOutages`, `get_alerts`,
+        /// and `get_stop_info`, whose answer carries the stop's alerts), in seconds
         /// (default 60).
         fresh_disruptions_seconds: u32 = 60, TOOLPACK_FRESH_DISRUPTIONS_SECONDS, number;
-        /// Freshness of bike and rental availability (`bikePoints`), in seconds (default 60).
+        /// Freshness of bike and rental availability (`bikePoints`, `find_rental_vehicles`),
+        /// in seconds (default 60).
         fresh_bikes_seconds: u32 = 60, TOOLPACK_FRESH_BIKES_SECONDS, number;
         /// Freshness of places: stop searches, line routes and geocoding (`stopSearch`,
         /// `lineRoute`, `find_stops`, `geocode_address`, `reverse_geocode`, and the stop

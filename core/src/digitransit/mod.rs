@@ -1,5 +1,5 @@
 //! Digitransit (Finland) tools: geocoding (Pelias), routing, departures and stops
-//! (OpenTripPlanner GraphQL, routing v2), and saved places (SQLite or PostgreSQL). The
+//! (OpenTripPlanner GraphQL, routing v2), alerts, city bikes and scooters, what runs at a stop, and saved places (SQLite or PostgreSQL). The
 //! catalog (`with_every_tool!`) lists them.
 //!
 //! Every tool answers its success body or the envelope
@@ -7,16 +7,22 @@
 //! kebab-case codes ([`DigitransitErrorCode`]); every answer carries a `correlationId`.
 //! The key (`DIGITRANSIT_API_KEY`) goes only in the `digitransit-subscription-key` header.
 
+mod alerts;
 mod departures;
 mod find_stops;
 mod geocode;
 mod place;
 mod plan_trip;
+mod rental;
 mod response;
+mod stop_info;
 mod time;
 mod upstream;
 mod user_variables;
 
+pub use alerts::{
+    Alert, AlertRoute, AlertStop, AlertTarget, GetAlerts, GetAlertsRequest, GetAlertsResult,
+};
 pub use departures::{
     Departure, GetDepartures, GetDeparturesRequest, GetDeparturesResult, StopRef, TransitStatus,
 };
@@ -31,9 +37,16 @@ pub use plan_trip::{
     PlanConstraints, PlanConstraintsInput, PlanMeta, PlanTrip, PlanTripRequest, PlanTripResult,
     RawSource, RequestedTime, ScheduleType, TripTime, WhenType,
 };
+pub use rental::{
+    FindRentalVehicles, FindRentalVehiclesRequest, FindRentalVehiclesResult, RentalStation,
+    RentalVehicle,
+};
 pub use response::{
     DigitransitErrorBody, DigitransitErrorCode, DigitransitErrorEnvelope, DigitransitResponse,
     Warning, WarningCode,
+};
+pub use stop_info::{
+    GetStopInfo, GetStopInfoRequest, GetStopInfoResult, StopDetails, StopPattern, StopRoute,
 };
 pub use user_variables::{
     DATABASE_FILE, GetUserVariables, GetUserVariablesRequest, GetUserVariablesResult,

@@ -20,7 +20,7 @@ pub enum DigitransitErrorCode {
     UnsupportedRegion,
     /// `plan_trip`: no itinerary, even after one relaxed second search.
     NoItineraryFound,
-    /// `get_departures`: no stop or station has this id.
+    /// `get_departures`, `get_stop_info`: no stop or station has this id.
     NotFound,
     /// Digitransit answered with an error, refused the key, or sent an unusable body.
     UpstreamError,
@@ -154,7 +154,8 @@ pub enum WarningCode {
     PreferenceUnmet,
     /// `find_stops`: stops were found, but none passed the text or mode filter.
     NoMatchesAfterFilter,
-    /// `reverse_geocode`: nothing is known at this point.
+    /// `reverse_geocode`: nothing is known at this point; `find_rental_vehicles`: nothing
+    /// to rent in range (normal for city bikes in winter).
     NoResults,
 }
 

@@ -109,16 +109,7 @@ async fn departures(
 ) -> Result<GetDeparturesResult, Failure> {
     let window = checked_range("windowMinutes", input.window_minutes, 1..=120, 30)?;
     let limit = checked_range("limit", input.limit, 1..=50, 10)? as usize;
-    let id = match &input.stop {
-        StopRef::Id { value } => checked_text("stop.value", value, MAX_ID_CHARS)?.to_owned(),
-        StopRef::Label { value } => saved_location(toolpack, "stop.value", value)
-            .await?
-            .stop_id
-            .ok_or_else(|| {
-                Failure::validation(format!("The saved place '{}' has no stopId.", value.trim()))
-                    .hint("Save it again with value.stopId, e.g. from find_stops.")
-            })?,
-    };
+    let id = stop_id(toolpack, &input.stop).await?;
     let variables = json!({
         "id": id,
         "timeRange": window * 60,
@@ -140,11 +131,7 @@ async fn departures(
         UpstreamFailure::Malformed(format!("departures of another shape ({e})")).for_routing()
     })?;
     let Some(place) = data.stop.or(data.station) else {
-        return Err(Failure::new(
-            DigitransitErrorCode::NotFound,
-            format!("No stop or station has the id '{id}'."),
-        )
-        .hint("Find stop ids with find_stops, or with geocode_address (stopId)."));
+        return Err(no_such_stop(&id));
     };
     let mut list: Vec<(i64, Departure)> = place
         .stoptimes_without_patterns
@@ -171,6 +158,30 @@ async fn departures(
         correlation_id,
         warnings: warnings(notes),
     })
+}
+
+/// The stop or station id `stop` names: the id given, or the `stopId` of the saved place
+/// with that label (`get_departures` and `get_stop_info` take a stop alike).
+pub(super) async fn stop_id(toolpack: &Toolpack, stop: &StopRef) -> Result<String, Failure> {
+    Ok(match stop {
+        StopRef::Id { value } => checked_text("stop.value", value, MAX_ID_CHARS)?.to_owned(),
+        StopRef::Label { value } => saved_location(toolpack, "stop.value", value)
+            .await?
+            .stop_id
+            .ok_or_else(|| {
+                Failure::validation(format!("The saved place '{}' has no stopId.", value.trim()))
+                    .hint("Save it again with value.stopId, e.g. from find_stops.")
+            })?,
+    })
+}
+
+/// The `not-found` failure for an id that is neither a stop nor a station.
+pub(super) fn no_such_stop(id: &str) -> Failure {
+    Failure::new(
+        DigitransitErrorCode::NotFound,
+        format!("No stop or station has the id '{id}'."),
+    )
+    .hint("Find stop ids with find_stops, or with geocode_address (stopId).")
 }
 
 /// A stoptime as a departure, with the Unix time it is ordered by.

@@ -1,0 +1,126 @@
+//! Digitransit's alerts, rentals and stop tools end to end against the fake upstream on
+//! loopback, each beside a bare HTTP POST of the same GraphQL request to the same recorded
+//! answer, interleaved (see `support`): the median of the paired differences is the tool's
+//! own work (validate, build the query, read OTP's `data`, filter, sort, shape the answer).
+//! The shared layer's cache is off for that toolpack; a second toolpack with the cache on
+//! answers the same call from it, through the catalog's JSON and then through the Rust API
+//! with its typed request: the tool's work with the upstream answer at hand (issue 43's
+//! bound: at most 50 µs).
+//! Run: `cargo bench -p toolpack --bench digitransit_live`.
+
+mod support;
+
+use std::hint::black_box;
+use std::time::Instant;
+
+use serde_json::{Value, json};
+use toolpack::{Config, Toolpack};
+
+const KEY: &str = "bench-key";
+
+/// Each tool, its arguments, and the operation its query names (what the fake upstream
+/// answers by).
+const CASES: &[(&str, &str, &str)] = &[
+    ("get_alerts", r#"{}"#, "Alerts"),
+    (
+        "get_alerts",
+        r#"{"routes": ["550"], "severity": "WARNING"}"#,
+        "Alerts",
+    ),
+    (
+        "find_rental_vehicles",
+        r#"{"coordinate": {"lat": 60.169, "lon": 24.932}}"#,
+        "Rentals",
+    ),
+    (
+        "get_stop_info",
+        r#"{"stop": {"type": "id", "value": "HSL:1020444"}}"#,
+        "StopInfo",
+    ),
+];
+
+fn main() {
+    let rounds = support::rounds();
+    let runtime = support::runtime();
+    let fake = support::fake_upstream(&runtime);
+    let config = Config::builder()
+        .digitransit_base_url(fake.base_url())
+        .digitransit_api_key(KEY)
+        .digitransit_router(toolpack::config::DigitransitRouter::Hsl)
+        // Rate limits and the key's budget off: the benchmark calls far faster.
+        .default_rate_limit(0)
+        .upstream_budget_per_minute(toolpack::Toolset::Digitransit, 0)
+        .build();
+    let cached = Toolpack::new(config.clone()).unwrap();
+    let toolpack = Toolpack::new(config.to_builder().upstream_cache_bytes(0).build()).unwrap();
+    toolpack::http::install_crypto_provider();
+    let bare = reqwest::Client::new();
+    let url = format!("{}/routing/v2/hsl/gtfs/v1", fake.base_url());
+    for (tool, arguments, operation) in CASES {
+        let arguments: Value = serde_json::from_str(arguments).unwrap();
+        let body = json!({"query": format!("query {operation} {{ }}"), "operationName": operation});
+        let mut laps = support::Laps::new(
+            &[
+                "bare HTTP POST",
+                "tool, catalog JSON",
+                "tool, a cache hit",
+                "typed call, a cache hit",
+            ],
+            rounds,
+        );
+        runtime.block_on(async {
+            for round in 0..laps.total_rounds(rounds) {
+                let t0 = Instant::now();
+                let response = bare
+                    .post(&url)
+                    .header("digitransit-subscription-key", KEY)
+                    .json(&body)
+                    .send()
+                    .await
+                    .unwrap();
+                black_box(response.bytes().await.unwrap());
+                let t1 = Instant::now();
+                let answer = toolpack.call_json(tool, arguments.clone()).await.unwrap();
+                assert!(!answer.is_error(), "{tool}: {}", answer.body);
+                black_box(answer);
+                let t2 = Instant::now();
+                black_box(cached.call_json(tool, arguments.clone()).await.unwrap());
+                let t3 = Instant::now();
+                typed_call(&cached, tool, &arguments).await;
+                laps.record(round, &[t0, t1, t2, t3, Instant::now()]);
+                if round % 1000 == 0 {
+                    fake.clear_requests();
+                }
+            }
+        });
+        laps.report(&format!(
+            "{tool} {arguments} vs bare POST of the same recorded answer"
+        ));
+    }
+}
+
+/// Calls `tool` on the Rust API with its typed request, read from JSON `arguments` (a
+/// little more than a Rust caller's work): the tool's work without the catalog's JSON.
+async fn typed_call(toolpack: &Toolpack, tool: &str, arguments: &Value) {
+    use toolpack::digitransit::*;
+    fn request<T: serde::de::DeserializeOwned>(arguments: &Value) -> T {
+        serde_json::from_value(arguments.clone()).unwrap()
+    }
+    let ok = match tool {
+        "get_alerts" => black_box(toolpack.call::<GetAlerts>(request(arguments)).await)
+            .into_result()
+            .is_ok(),
+        "find_rental_vehicles" => black_box(
+            toolpack
+                .call::<FindRentalVehicles>(request(arguments))
+                .await,
+        )
+        .into_result()
+        .is_ok(),
+        "get_stop_info" => black_box(toolpack.call::<GetStopInfo>(request(arguments)).await)
+            .into_result()
+            .is_ok(),
+        other => panic!("no typed call for {other}"),
+    };
+    assert!(ok, "{tool}");
+}

@@ -1,0 +1,197 @@
+//! `get_alerts`: the service alerts in effect or announced (OTP `alerts`), filtered by
+//! route, stop and severity. The router's alerts are fetched whole, so one upstream
+//! answer serves every caller; the filters are applied here.
+
+mod types;
+pub(crate) mod wire;
+
+pub use types::{Alert, AlertRoute, AlertStop, AlertTarget, GetAlertsRequest, GetAlertsResult};
+
+use serde::Deserialize;
+use serde_json::json;
+
+use super::place::{Language, checked_text};
+use super::response::{DigitransitResponse, Failure, Warning, WarningCode, warnings};
+use super::upstream::{self, UpstreamFailure};
+use crate::Toolpack;
+use crate::config::Config;
+use crate::http::AnswerKind;
+use crate::tool::{Tool, ToolSpec};
+use wire::{OtpAlert, SEVERITIES, by_severity_then_start, rank};
+
+/// The query sent (also checked against the OTP schema in tests).
+pub const QUERY: &str = concat!(
+    include_str!("../queries/alerts.graphql"),
+    include_str!("../queries/fragments/alert.graphql")
+);
+/// Most alerts returned; a larger `maxResults` is capped with a warning.
+pub const MAX_RESULTS: i64 = 100;
+/// Most routes or stops a filter takes.
+pub const MAX_FILTER_IDS: usize = 20;
+/// Longest route or stop in a filter, in characters.
+pub const MAX_ID_CHARS: usize = 100;
+
+/// The `get_alerts` tool.
+#[derive(Debug, Clone, Copy)]
+pub struct GetAlerts;
+
+crate::tool::live_bodies!(GetAlertsResult);
+
+impl Tool for GetAlerts {
+    type Input = GetAlertsRequest;
+    type Output = DigitransitResponse<GetAlertsResult>;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "get_alerts",
+        title: "Service alerts and disruptions in Finland (Digitransit)",
+        description: "Service alerts (disruptions, detours, closed stops) from Digitransit, most \
+severe first, then by start. Optional filters: `routes` (GTFS ids such as HSL:2550 or short names \
+such as 550), `stops` (ids such as HSL:1040129; an alert touching any route or stop given is \
+kept), `severity` (INFO, WARNING or SEVERE: at least this severe). Each alert: id, header, \
+description, url, severity (SEVERE|WARNING|INFO|UNKNOWN), effect, cause, start/end (ISO 8601, \
+Helsinki time) and affects[] (a route {gtfsId, shortName, mode}, a stop {gtfsId, name, code}, or \
+both for a stop on a route). `language` fi, sv or en (default). `maxResults` default 20, capped \
+at 100 with a warning. Needs DIGITRANSIT_API_KEY.",
+        summary: "Disruptions and service alerts, by route, stop or severity",
+        ..upstream::LIVE_TOOL
+    };
+
+    fn missing_prerequisite(config: &Config) -> Option<String> {
+        upstream::missing_key(config)
+    }
+
+    async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
+        DigitransitResponse::answer(|id| alerts(toolpack, input, id)).await
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct Data {
+    #[serde(default)]
+    alerts: Option<Vec<Option<OtpAlert>>>,
+}
+
+/// The checked filters of a call.
+struct Filters {
+    routes: Vec<String>,
+    stops: Vec<String>,
+    least_rank: u8,
+}
+
+async fn alerts(
+    toolpack: &Toolpack,
+    input: GetAlertsRequest,
+    correlation_id: String,
+) -> Result<GetAlertsResult, Failure> {
+    let asked = input.max_results.unwrap_or(20);
+    if asked < 1 {
+        return Err(Failure::validation(format!(
+            "maxResults must be at least 1 (at most {MAX_RESULTS} are returned)."
+        )));
+    }
+    let max_results = asked.min(MAX_RESULTS) as usize;
+    let filters = Filters {
+        routes: checked_ids("routes", input.routes.as_deref())?,
+        stops: checked_ids("stops", input.stops.as_deref())?,
+        least_rank: checked_severity(input.severity.as_deref())?,
+    };
+    let language = input.language.unwrap_or(Language::En);
+    let data = upstream::graphql(
+        toolpack,
+        AnswerKind::Disruptions,
+        QUERY,
+        "Alerts",
+        json!({}),
+        language,
+    )
+    .await
+    .map_err(UpstreamFailure::for_routing)?;
+    let data: Data = serde_json::from_value(data).map_err(|e| {
+        UpstreamFailure::Malformed(format!("alerts of another shape ({e})")).for_routing()
+    })?;
+    let mut list: Vec<Alert> = data
+        .alerts
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .map(Alert::from)
+        .filter(|alert| filters.keep(alert))
+        .collect();
+    list.sort_by(by_severity_then_start);
+    let mut notes = Vec::new();
+    if asked > MAX_RESULTS {
+        notes.push(Warning::new(
+            WarningCode::TruncatedResults,
+            format!("maxResults {asked} was capped at {MAX_RESULTS}."),
+        ));
+    } else if list.len() > max_results {
+        notes.push(Warning::new(
+            WarningCode::TruncatedResults,
+            format!(
+                "{} alerts match; the first {max_results} are returned.",
+                list.len()
+            ),
+        ));
+    }
+    list.truncate(max_results);
+    Ok(GetAlertsResult {
+        served: None,
+        alerts: list,
+        correlation_id,
+        warnings: warnings(notes),
+    })
+}
+
+impl Filters {
+    /// Whether `alert` passes: severe enough, and touching a route or stop asked about
+    /// (when any are).
+    fn keep(&self, alert: &Alert) -> bool {
+        if rank(&alert.severity) < self.least_rank {
+            return false;
+        }
+        if self.routes.is_empty() && self.stops.is_empty() {
+            return true;
+        }
+        alert.affects.iter().any(|target| {
+            let route = target.route.as_ref().is_some_and(|r| {
+                self.routes.iter().any(|asked| {
+                    r.gtfs_id.eq_ignore_ascii_case(asked)
+                        || r.short_name
+                            .as_deref()
+                            .is_some_and(|s| s.eq_ignore_ascii_case(asked))
+                })
+            });
+            let stop = target
+                .stop
+                .as_ref()
+                .is_some_and(|s| self.stops.contains(&s.gtfs_id));
+            route || stop
+        })
+    }
+}
+
+fn checked_ids(field: &str, ids: Option<&[String]>) -> Result<Vec<String>, Failure> {
+    let ids = ids.unwrap_or_default();
+    if ids.len() > MAX_FILTER_IDS {
+        return Err(Failure::validation(format!(
+            "{field} takes at most {MAX_FILTER_IDS} entries."
+        )));
+    }
+    ids.iter()
+        .map(|id| checked_text(field, id, MAX_ID_CHARS).map(str::to_owned))
+        .collect()
+}
+
+fn checked_severity(severity: Option<&str>) -> Result<u8, Failure> {
+    let Some(severity) = severity else {
+        return Ok(0);
+    };
+    let upper = severity.trim().to_uppercase();
+    if SEVERITIES.contains(&upper.as_str()) {
+        Ok(rank(&upper))
+    } else {
+        Err(Failure::validation(format!(
+            "severity takes {}; got '{severity}'.",
+            SEVERITIES.join(", ")
+        )))
+    }
+}

@@ -1,0 +1,126 @@
+//! `get_alerts` request and response types, and the alert every Digitransit tool shows.
+
+use schemars::JsonSchema;
+use serde::{Deserialize, Serialize};
+
+use crate::digitransit::place::Language;
+use crate::digitransit::response::Warning;
+
+/// `get_alerts` arguments. With no filter, every alert the router knows is answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase", deny_unknown_fields)]
+pub struct GetAlertsRequest {
+    /// Keep alerts touching one of these routes: GTFS ids (`HSL:2550`) or the short names
+    /// riders know (`550`, case-insensitive). At most 20.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub routes: Option<Vec<String>>,
+    /// Keep alerts touching one of these stops (GTFS ids such as `HSL:1040129`). At most 20.
+    /// With `routes` too, an alert touching either is kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stops: Option<Vec<String>>,
+    /// Keep alerts at least this severe: `INFO` (all), `WARNING` or `SEVERE`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub severity: Option<String>,
+    /// Language of the alerts' texts: `fi`, `sv` or `en` (default).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub language: Option<Language>,
+    /// Most alerts returned (default 20; above 100 it is capped with a warning).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_results: Option<i64>,
+}
+
+/// A route an alert touches.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct AlertRoute {
+    /// The route's GTFS id, e.g. `HSL:2550`.
+    pub gtfs_id: String,
+    /// The line as riders know it, e.g. `550`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub short_name: Option<String>,
+    /// Mode: BUS, TRAM, RAIL, METRO, FERRY, …
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub mode: Option<String>,
+}
+
+/// A stop an alert touches.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct AlertStop {
+    /// The stop's GTFS id, e.g. `HSL:1040129`.
+    pub gtfs_id: String,
+    /// The stop's name.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name: Option<String>,
+    /// The code on its sign, e.g. `H0101`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub code: Option<String>,
+}
+
+/// What an alert touches: a route (`route` only), a stop (`stop` only), or a stop on a
+/// route (both). A trip or a pattern is shown as its route.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct AlertTarget {
+    /// The route, when a route is touched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub route: Option<AlertRoute>,
+    /// The stop, when a stop is touched.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop: Option<AlertStop>,
+}
+
+/// A service alert (a disruption, a detour, a closed entrance).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct Alert {
+    /// The alert's id.
+    pub id: String,
+    /// Its headline. When the router has none, the description's first line (cut to 120
+    /// characters) stands in, or the effect in words.
+    pub header: String,
+    /// The full text, when there is one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub description: Option<String>,
+    /// A page with more, when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub url: Option<String>,
+    /// `SEVERE`, `WARNING`, `INFO` or `UNKNOWN`.
+    pub severity: String,
+    /// The effect, e.g. `DETOUR`, `NO_SERVICE`, `REDUCED_SERVICE` (GTFS-RT names).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub effect: Option<String>,
+    /// The cause, e.g. `CONSTRUCTION`, `WEATHER` (GTFS-RT names).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cause: Option<String>,
+    /// When it takes effect, ISO 8601 in Helsinki time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start: Option<String>,
+    /// When it ends, ISO 8601 in Helsinki time.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end: Option<String>,
+    /// The routes and stops it touches.
+    pub affects: Vec<AlertTarget>,
+}
+
+/// `get_alerts` success body.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct GetAlertsResult {
+    /// Alerts, most severe first, then the earliest start, then by id.
+    pub alerts: Vec<Alert>,
+    /// The call's correlation id (UUID).
+    pub correlation_id: String,
+    /// Notes (`truncated-results`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub warnings: Option<Vec<Warning>>,
+    /// When the upstream answer was fetched, and whether it is stale.
+    #[serde(flatten)]
+    pub served: Option<crate::http::ServedFields>,
+}

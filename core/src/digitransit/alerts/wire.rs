@@ -1,0 +1,271 @@
+//! OTP's `Alert` as the `AlertFields` fragment selects it, and how it becomes the
+//! contract's [`Alert`]: Unix seconds to Helsinki time, a missing header filled in, the
+//! `entities` union as routes and stops, and the order every tool lists alerts in.
+
+use std::cmp::Ordering;
+
+use serde::Deserialize;
+
+use super::types::{Alert, AlertRoute, AlertStop, AlertTarget};
+use crate::digitransit::place::contract_mode;
+use crate::digitransit::time::helsinki_iso;
+
+/// The longest header made from a description, in characters.
+pub const MAX_MADE_HEADER_CHARS: usize = 120;
+/// The severities a caller may ask for, least severe first.
+pub const SEVERITIES: [&str; 3] = ["INFO", "WARNING", "SEVERE"];
+
+/// An alert as OTP answers it.
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct OtpAlert {
+    id: String,
+    alert_header_text: Option<String>,
+    alert_description_text: Option<String>,
+    alert_url: Option<String>,
+    alert_severity_level: Option<String>,
+    alert_effect: Option<String>,
+    alert_cause: Option<String>,
+    effective_start_date: Option<i64>,
+    effective_end_date: Option<i64>,
+    #[serde(default)]
+    entities: Option<Vec<Option<Entity>>>,
+}
+
+/// One member of OTP's `AlertEntity` union; the kinds the fragment does not select
+/// (agencies, route types, unknown) read as empty.
+#[derive(Debug, Deserialize)]
+struct Entity {
+    #[serde(rename = "__typename")]
+    typename: String,
+    #[serde(flatten)]
+    fields: EntityFields,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct EntityFields {
+    gtfs_id: Option<String>,
+    short_name: Option<String>,
+    mode: Option<String>,
+    name: Option<String>,
+    code: Option<String>,
+    stop: Option<OtpStop>,
+    route: Option<OtpRoute>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OtpRoute {
+    gtfs_id: String,
+    short_name: Option<String>,
+    mode: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OtpStop {
+    gtfs_id: String,
+    name: Option<String>,
+    code: Option<String>,
+}
+
+impl From<OtpRoute> for AlertRoute {
+    fn from(route: OtpRoute) -> Self {
+        Self {
+            gtfs_id: route.gtfs_id,
+            short_name: route.short_name,
+            mode: route.mode.as_deref().map(contract_mode),
+        }
+    }
+}
+
+impl From<OtpStop> for AlertStop {
+    fn from(stop: OtpStop) -> Self {
+        Self {
+            gtfs_id: stop.gtfs_id,
+            name: stop.name,
+            code: stop.code,
+        }
+    }
+}
+
+impl Entity {
+    /// What this entity touches, if it is a route, a stop, or something on a route.
+    fn target(self) -> Option<AlertTarget> {
+        let f = self.fields;
+        let (route, stop) = match self.typename.as_str() {
+            "Route" => {
+                let route = OtpRoute {
+                    gtfs_id: f.gtfs_id?,
+                    short_name: f.short_name,
+                    mode: f.mode,
+                };
+                (Some(route), None)
+            }
+            "Stop" => {
+                let stop = OtpStop {
+                    gtfs_id: f.gtfs_id?,
+                    name: f.name,
+                    code: f.code,
+                };
+                (None, Some(stop))
+            }
+            "StopOnRoute" => (Some(f.route?), Some(f.stop?)),
+            "Trip" | "Pattern" => (Some(f.route?), None),
+            _ => return None,
+        };
+        Some(AlertTarget {
+            route: route.map(AlertRoute::from),
+            stop: stop.map(AlertStop::from),
+        })
+    }
+}
+
+impl From<OtpAlert> for Alert {
+    fn from(alert: OtpAlert) -> Self {
+        let description = alert
+            .alert_description_text
+            .map(|d| d.trim().to_owned())
+            .filter(|d| !d.is_empty());
+        let header = alert
+            .alert_header_text
+            .map(|h| h.trim().to_owned())
+            .filter(|h| !h.is_empty())
+            .or_else(|| description.as_deref().map(made_header))
+            .unwrap_or_else(|| effect_in_words(alert.alert_effect.as_deref()));
+        let mut affects: Vec<AlertTarget> = alert
+            .entities
+            .unwrap_or_default()
+            .into_iter()
+            .flatten()
+            .filter_map(Entity::target)
+            .collect();
+        affects.dedup();
+        Self {
+            id: alert.id,
+            header,
+            description,
+            url: alert.alert_url.filter(|u| !u.trim().is_empty()),
+            severity: severity(alert.alert_severity_level.as_deref()).to_owned(),
+            effect: alert.alert_effect,
+            cause: alert.alert_cause,
+            start: alert.effective_start_date.and_then(helsinki_seconds),
+            end: alert.effective_end_date.and_then(helsinki_seconds),
+            affects,
+        }
+    }
+}
+
+/// OTP's severity level in the contract's words.
+fn severity(level: Option<&str>) -> &'static str {
+    match level {
+        Some("SEVERE") => "SEVERE",
+        Some("WARNING") => "WARNING",
+        Some("INFO") => "INFO",
+        _ => "UNKNOWN",
+    }
+}
+
+/// How severe a contract severity is: `SEVERE` 3 down to `UNKNOWN` 0.
+pub(crate) fn rank(severity: &str) -> u8 {
+    match severity {
+        "SEVERE" => 3,
+        "WARNING" => 2,
+        "INFO" => 1,
+        _ => 0,
+    }
+}
+
+/// The order alerts are listed in: most severe first, then the earliest start (one
+/// without a start, in effect since before anyone knows, first), then by id.
+pub(crate) fn by_severity_then_start(a: &Alert, b: &Alert) -> Ordering {
+    rank(&b.severity)
+        .cmp(&rank(&a.severity))
+        .then_with(|| a.start.cmp(&b.start))
+        .then_with(|| a.id.cmp(&b.id))
+}
+
+/// A header from a description: its first line, cut at a character boundary.
+fn made_header(description: &str) -> String {
+    let line = description.lines().next().unwrap_or_default().trim();
+    if line.chars().count() <= MAX_MADE_HEADER_CHARS {
+        return line.to_owned();
+    }
+    let cut: String = line.chars().take(MAX_MADE_HEADER_CHARS - 1).collect();
+    format!("{}…", cut.trim_end())
+}
+
+/// A header for an alert with no text at all: its effect in words.
+fn effect_in_words(effect: Option<&str>) -> String {
+    match effect {
+        Some("NO_SERVICE") => "No service",
+        Some("REDUCED_SERVICE") => "Reduced service",
+        Some("SIGNIFICANT_DELAYS") => "Significant delays",
+        Some("DETOUR") => "Detour",
+        Some("ADDITIONAL_SERVICE") => "Additional service",
+        Some("MODIFIED_SERVICE") => "Modified service",
+        Some("STOP_MOVED") => "Stop moved",
+        Some("ACCESSIBILITY_ISSUE") => "Accessibility issue",
+        _ => "Service alert",
+    }
+    .to_owned()
+}
+
+/// Unix seconds as ISO 8601 in Helsinki time; OTP's 0 or an impossible value as none.
+fn helsinki_seconds(seconds: i64) -> Option<String> {
+    (seconds > 0)
+        .then(|| jiff::Timestamp::from_second(seconds).ok())
+        .flatten()
+        .map(helsinki_iso)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn alert(json: serde_json::Value) -> Alert {
+        serde_json::from_value::<OtpAlert>(json).unwrap().into()
+    }
+
+    #[test]
+    fn a_missing_header_is_made_from_the_description_or_the_effect() {
+        let long = "x".repeat(200);
+        let a = alert(serde_json::json!({"id": "a", "alertHeaderText": null,
+            "alertDescriptionText": format!("{long}\nmore"), "alertEffect": "DETOUR"}));
+        assert_eq!(a.header.chars().count(), MAX_MADE_HEADER_CHARS);
+        assert!(a.header.ends_with('…'));
+        let b = alert(serde_json::json!({"id": "b", "alertHeaderText": " ",
+            "alertDescriptionText": "", "alertEffect": "NO_SERVICE"}));
+        assert_eq!(b.header, "No service");
+        assert_eq!(b.description, None);
+        assert_eq!(b.severity, "UNKNOWN");
+    }
+
+    #[test]
+    fn seconds_become_helsinki_time_and_entities_routes_and_stops() {
+        let a = alert(serde_json::json!({"id": "a", "alertHeaderText": "H",
+        "effectiveStartDate": 1676459008, "effectiveEndDate": 0,
+        "entities": [
+            {"__typename": "Route", "gtfsId": "HSL:2550", "shortName": "550", "mode": "BUS"},
+            {"__typename": "Agency", "gtfsId": "HSL:HSL"},
+            null,
+            {"__typename": "StopOnRoute",
+             "stop": {"gtfsId": "HSL:1", "name": "S", "code": "H1"},
+             "route": {"gtfsId": "HSL:31M1", "shortName": "M1", "mode": "SUBWAY"}},
+            {"__typename": "Trip", "route": {"gtfsId": "HSL:1010", "shortName": "10", "mode": "TRAM"}}
+        ]}));
+        assert_eq!(a.start.as_deref(), Some("2023-02-15T13:03:28+02:00"));
+        assert_eq!(a.end, None);
+        assert_eq!(a.affects.len(), 3);
+        assert_eq!(
+            a.affects[1].route.as_ref().unwrap().mode.as_deref(),
+            Some("METRO")
+        );
+        assert_eq!(
+            a.affects[1].stop.as_ref().unwrap().code.as_deref(),
+            Some("H1")
+        );
+        assert!(a.affects[2].stop.is_none());
+    }
+}

@@ -1,0 +1,322 @@
+//! `find_rental_vehicles`: city bike stations and free-floating vehicles near a point
+//! (OTP `nearest` with `VEHICLE_RENT`), nearest first; form factors are filtered here.
+
+mod types;
+
+pub use types::{
+    FindRentalVehiclesRequest, FindRentalVehiclesResult, RentalStation, RentalVehicle,
+};
+
+use serde::Deserialize;
+use serde_json::json;
+
+use super::place::{Language, checked_range};
+use super::response::{DigitransitResponse, Failure, Warning, WarningCode, warnings};
+use super::upstream::{self, UpstreamFailure};
+use crate::Toolpack;
+use crate::config::Config;
+use crate::http::AnswerKind;
+use crate::tool::{Tool, ToolSpec};
+
+/// The query sent (also checked against the OTP schema in tests).
+pub const QUERY: &str = include_str!("../queries/rental.graphql");
+/// Most stations (and most vehicles) returned; a larger `maxResults` is capped with a warning.
+pub const MAX_RESULTS: i64 = 50;
+/// Places asked of the router: enough for both lists after a form-factor filter.
+pub const POOL: i64 = 200;
+/// The form factors `formFactors` takes (OTP's names).
+pub const FORM_FACTORS: [&str; 8] = [
+    "BICYCLE",
+    "CARGO_BICYCLE",
+    "CAR",
+    "MOPED",
+    "SCOOTER",
+    "SCOOTER_STANDING",
+    "SCOOTER_SEATED",
+    "OTHER",
+];
+
+/// The `find_rental_vehicles` tool.
+#[derive(Debug, Clone, Copy)]
+pub struct FindRentalVehicles;
+
+crate::tool::live_bodies!(FindRentalVehiclesResult);
+
+impl Tool for FindRentalVehicles {
+    type Input = FindRentalVehiclesRequest;
+    type Output = DigitransitResponse<FindRentalVehiclesResult>;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "find_rental_vehicles",
+        title: "City bikes and scooters near a point in Finland (Digitransit)",
+        description: "City bike stations and free-floating rental vehicles (scooters, bikes) \
+within `radius` (metres, default 500, 1..2000) of `coordinate` {lat, lon}, nearest first. \
+stations[]: id, name, lat, lon, distance, bikes, spaces, allowPickup, allowDropoff, network, \
+operative. vehicles[]: id, formFactor, lat, lon, distance, range (metres, when known), network. \
+`formFactors` (e.g. [\"BICYCLE\"], [\"SCOOTER\"]) keeps those kinds. `maxResults` (default 10, \
+capped at 50 with a warning) applies to each list. City bikes are out of season in winter: an \
+empty answer then is normal, and a no-results warning says so. Needs DIGITRANSIT_API_KEY.",
+        summary: "City bike stations and scooters near a point, with availability",
+        ..upstream::LIVE_TOOL
+    };
+
+    fn missing_prerequisite(config: &Config) -> Option<String> {
+        upstream::missing_key(config)
+    }
+
+    async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
+        DigitransitResponse::answer(|id| rentals(toolpack, input, id)).await
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct Data {
+    nearest: Option<Connection>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Connection {
+    #[serde(default)]
+    edges: Vec<Edge>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Edge {
+    node: Node,
+}
+
+#[derive(Debug, Deserialize)]
+struct Node {
+    distance: Option<f64>,
+    place: Option<Place>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Place {
+    #[serde(rename = "__typename")]
+    typename: String,
+    station_id: Option<String>,
+    vehicle_id: Option<String>,
+    name: Option<String>,
+    lat: Option<f64>,
+    lon: Option<f64>,
+    operative: Option<bool>,
+    allow_pickup_now: Option<bool>,
+    allow_dropoff_now: Option<bool>,
+    available_vehicles: Option<Counts>,
+    available_spaces: Option<Counts>,
+    rental_network: Option<Network>,
+    vehicle_type: Option<VehicleType>,
+    fuel: Option<Fuel>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Counts {
+    total: i64,
+    #[serde(default)]
+    by_type: Vec<TypeCount>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TypeCount {
+    vehicle_type: VehicleType,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct VehicleType {
+    form_factor: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Network {
+    network_id: String,
+}
+
+#[derive(Debug, Deserialize)]
+struct Fuel {
+    range: Option<f64>,
+}
+
+async fn rentals(
+    toolpack: &Toolpack,
+    input: FindRentalVehiclesRequest,
+    correlation_id: String,
+) -> Result<FindRentalVehiclesResult, Failure> {
+    input.coordinate.validate("coordinate")?;
+    let radius = checked_range("radius", input.radius, 1..=2000, 500)?;
+    let asked = input.max_results.unwrap_or(10);
+    if asked < 1 {
+        return Err(Failure::validation(format!(
+            "maxResults must be at least 1 (at most {MAX_RESULTS} are returned)."
+        )));
+    }
+    let max_results = asked.min(MAX_RESULTS) as usize;
+    let form_factors = checked_form_factors(input.form_factors.as_deref().unwrap_or_default())?;
+    let variables = json!({
+        "lat": input.coordinate.lat,
+        "lon": input.coordinate.lon,
+        "radius": radius,
+        "first": POOL,
+    });
+    let data = upstream::graphql(
+        toolpack,
+        AnswerKind::Bikes,
+        QUERY,
+        "Rentals",
+        variables,
+        Language::En,
+    )
+    .await
+    .map_err(UpstreamFailure::for_routing)?;
+    let data: Data = serde_json::from_value(data).map_err(|e| {
+        UpstreamFailure::Malformed(format!("rentals of another shape ({e})")).for_routing()
+    })?;
+    let mut stations = Vec::new();
+    let mut vehicles = Vec::new();
+    for edge in data.nearest.map(|c| c.edges).unwrap_or_default() {
+        let distance = edge.node.distance.unwrap_or_default();
+        let Some(place) = edge.node.place else {
+            continue;
+        };
+        match place.typename.as_str() {
+            "VehicleRentalStation" if place.offers(&form_factors) => {
+                stations.extend(place.station(distance));
+            }
+            "RentalVehicle" if place.is_one_of(&form_factors) => {
+                vehicles.extend(place.vehicle(distance));
+            }
+            _ => {}
+        }
+    }
+    stations.sort_by(|a, b| {
+        a.distance
+            .total_cmp(&b.distance)
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    vehicles.sort_by(|a, b| {
+        a.distance
+            .total_cmp(&b.distance)
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    let mut notes = Vec::new();
+    if asked > MAX_RESULTS {
+        notes.push(Warning::new(
+            WarningCode::TruncatedResults,
+            format!("maxResults {asked} was capped at {MAX_RESULTS}."),
+        ));
+    } else if stations.len() > max_results || vehicles.len() > max_results {
+        notes.push(Warning::new(
+            WarningCode::TruncatedResults,
+            format!("More are in range; the nearest {max_results} of each are returned."),
+        ));
+    }
+    stations.truncate(max_results);
+    vehicles.truncate(max_results);
+    if stations.is_empty() && vehicles.is_empty() {
+        notes.push(Warning::new(
+            WarningCode::NoResults,
+            format!(
+                "No rental stations or vehicles within {radius} m. City bikes are out of \
+season in winter (in Helsinki from November to March), so an empty answer then is normal."
+            ),
+        ));
+    }
+    Ok(FindRentalVehiclesResult {
+        served: None,
+        stations,
+        vehicles,
+        correlation_id,
+        warnings: warnings(notes),
+    })
+}
+
+impl Place {
+    fn network(&self) -> String {
+        self.rental_network
+            .as_ref()
+            .map(|n| n.network_id.clone())
+            .unwrap_or_default()
+    }
+
+    /// Whether a station offers one of `form_factors`: holds one, or has a space for
+    /// one (any, when none are asked for or the station does not say what it takes).
+    fn offers(&self, form_factors: &[String]) -> bool {
+        let held: Vec<&str> = self
+            .available_vehicles
+            .iter()
+            .chain(&self.available_spaces)
+            .flat_map(|c| &c.by_type)
+            .filter_map(|t| t.vehicle_type.form_factor.as_deref())
+            .collect();
+        form_factors.is_empty()
+            || held.is_empty()
+            || held
+                .iter()
+                .any(|f| form_factors.iter().any(|asked| asked == f))
+    }
+
+    /// Whether a vehicle is of one of `form_factors` (any, when none are asked for).
+    fn is_one_of(&self, form_factors: &[String]) -> bool {
+        form_factors.is_empty()
+            || self
+                .vehicle_type
+                .as_ref()
+                .and_then(|t| t.form_factor.as_deref())
+                .is_some_and(|f| form_factors.iter().any(|asked| asked == f))
+    }
+
+    fn station(self, distance: f64) -> Option<RentalStation> {
+        let network = self.network();
+        let operative = self.operative.unwrap_or(false);
+        Some(RentalStation {
+            id: self.station_id?,
+            name: self.name.unwrap_or_default(),
+            lat: self.lat?,
+            lon: self.lon?,
+            distance,
+            bikes: self.available_vehicles.map_or(0, |c| c.total),
+            spaces: self.available_spaces.map_or(0, |c| c.total),
+            allow_pickup: self.allow_pickup_now.unwrap_or(operative),
+            allow_dropoff: self.allow_dropoff_now.unwrap_or(operative),
+            network,
+            operative,
+        })
+    }
+
+    fn vehicle(self, distance: f64) -> Option<RentalVehicle> {
+        let network = self.network();
+        Some(RentalVehicle {
+            id: self.vehicle_id?,
+            form_factor: self
+                .vehicle_type
+                .and_then(|t| t.form_factor)
+                .unwrap_or_else(|| "OTHER".to_owned()),
+            lat: self.lat?,
+            lon: self.lon?,
+            distance,
+            range: self.fuel.and_then(|f| f.range),
+            network,
+        })
+    }
+}
+
+fn checked_form_factors(form_factors: &[String]) -> Result<Vec<String>, Failure> {
+    form_factors
+        .iter()
+        .map(|f| {
+            let upper = f.trim().to_uppercase();
+            if FORM_FACTORS.contains(&upper.as_str()) {
+                Ok(upper)
+            } else {
+                Err(Failure::validation(format!(
+                    "formFactors takes {}; got '{f}'.",
+                    FORM_FACTORS.join(", ")
+                )))
+            }
+        })
+        .collect()
+}

@@ -1,0 +1,207 @@
+//! `get_stop_info`: what a stop or station is and what runs there (OTP `stop` /
+//! `station` with its routes, patterns and alerts), in one request.
+
+mod types;
+
+pub use types::{GetStopInfoRequest, GetStopInfoResult, StopDetails, StopPattern, StopRoute};
+
+use serde::Deserialize;
+use serde_json::json;
+
+use super::alerts::Alert;
+use super::alerts::wire::{OtpAlert, by_severity_then_start};
+use super::departures::{no_such_stop, stop_id};
+use super::place::{Language, contract_mode};
+use super::response::{DigitransitResponse, Failure};
+use super::upstream::{self, UpstreamFailure};
+use crate::Toolpack;
+use crate::config::Config;
+use crate::http::AnswerKind;
+use crate::tool::{Tool, ToolSpec};
+
+/// The query sent (also checked against the OTP schema in tests).
+pub const QUERY: &str = concat!(
+    include_str!("../queries/stop_info.graphql"),
+    include_str!("../queries/fragments/alert.graphql")
+);
+
+/// The `get_stop_info` tool.
+#[derive(Debug, Clone, Copy)]
+pub struct GetStopInfo;
+
+crate::tool::live_bodies!(GetStopInfoResult);
+
+impl Tool for GetStopInfo {
+    type Input = GetStopInfoRequest;
+    type Output = DigitransitResponse<GetStopInfoResult>;
+    const SPEC: ToolSpec = ToolSpec {
+        name: "get_stop_info",
+        title: "What a stop is and which lines run there, in Finland (Digitransit)",
+        description: "A Finnish public transport stop or station and what runs there. `stop` is \
+{type:'id', value:'HSL:1040129'} (a stop or station id from find_stops or geocode_address) or \
+{type:'label', value:'home'} for a saved location with a stopId, as get_departures takes it. \
+Answers stop {gtfsId, name, code, platform, mode, wheelchairBoarding, lat, lon}, routes[] \
+(gtfsId, shortName, longName, mode), patterns[] (headsign, directionId, route) and the alerts in \
+effect for the stop, its routes or the stop on its routes, in get_alerts' form. `language` fi, \
+sv or en (default). Needs DIGITRANSIT_API_KEY.",
+        summary: "A stop's lines, directions, accessibility and active alerts",
+        ..upstream::LIVE_TOOL
+    };
+
+    fn missing_prerequisite(config: &Config) -> Option<String> {
+        upstream::missing_key(config)
+    }
+
+    async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
+        DigitransitResponse::answer(|id| stop_info(toolpack, input, id)).await
+    }
+}
+
+#[derive(Debug, Deserialize)]
+struct Data {
+    stop: Option<OtpStop>,
+    #[serde(default)]
+    station: Option<OtpStop>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OtpStop {
+    gtfs_id: String,
+    name: Option<String>,
+    code: Option<String>,
+    platform_code: Option<String>,
+    vehicle_mode: Option<String>,
+    wheelchair_boarding: Option<String>,
+    lat: f64,
+    lon: f64,
+    #[serde(default)]
+    routes: Option<Vec<OtpRoute>>,
+    #[serde(default)]
+    patterns: Option<Vec<OtpPattern>>,
+    #[serde(default)]
+    alerts: Option<Vec<Option<OtpAlert>>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OtpRoute {
+    gtfs_id: String,
+    short_name: Option<String>,
+    long_name: Option<String>,
+    mode: Option<String>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct OtpPattern {
+    headsign: Option<String>,
+    direction_id: Option<i64>,
+    route: OtpRoute,
+}
+
+impl From<OtpRoute> for StopRoute {
+    fn from(route: OtpRoute) -> Self {
+        Self {
+            gtfs_id: route.gtfs_id,
+            short_name: route.short_name,
+            long_name: route.long_name,
+            mode: contract_mode(route.mode.as_deref().unwrap_or("BUS")),
+        }
+    }
+}
+
+async fn stop_info(
+    toolpack: &Toolpack,
+    input: GetStopInfoRequest,
+    correlation_id: String,
+) -> Result<GetStopInfoResult, Failure> {
+    let id = stop_id(toolpack, &input.stop).await?;
+    // The answer carries the stop's alerts, so it is kept as long as alerts are (60 s),
+    // not as long as a place (12 h).
+    let language = input.language.unwrap_or(Language::En);
+    let data = upstream::graphql(
+        toolpack,
+        AnswerKind::Disruptions,
+        QUERY,
+        "StopInfo",
+        json!({ "id": id }),
+        language,
+    )
+    .await
+    .map_err(UpstreamFailure::for_routing)?;
+    let data: Data = serde_json::from_value(data).map_err(|e| {
+        UpstreamFailure::Malformed(format!("a stop of another shape ({e})")).for_routing()
+    })?;
+    let stop = data
+        .stop
+        .or(data.station)
+        .ok_or_else(|| no_such_stop(&id))?;
+    let mut routes: Vec<StopRoute> = stop
+        .routes
+        .unwrap_or_default()
+        .into_iter()
+        .map(StopRoute::from)
+        .collect();
+    routes.sort_by(by_line);
+    routes.dedup_by(|a, b| a.gtfs_id == b.gtfs_id);
+    let mut patterns: Vec<StopPattern> = stop
+        .patterns
+        .unwrap_or_default()
+        .into_iter()
+        .map(|p| StopPattern {
+            headsign: p.headsign,
+            direction_id: p.direction_id,
+            route: p.route.into(),
+        })
+        .collect();
+    patterns.sort_by(|a, b| {
+        by_line(&a.route, &b.route)
+            .then_with(|| a.direction_id.cmp(&b.direction_id))
+            .then_with(|| a.headsign.cmp(&b.headsign))
+    });
+    patterns.dedup();
+    let mut alerts: Vec<Alert> = stop
+        .alerts
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .map(Alert::from)
+        .collect();
+    alerts.sort_by(by_severity_then_start);
+    alerts.dedup_by(|a, b| a.id == b.id);
+    Ok(GetStopInfoResult {
+        stop: StopDetails {
+            name: stop.name.unwrap_or_else(|| stop.gtfs_id.clone()),
+            gtfs_id: stop.gtfs_id,
+            code: stop.code,
+            platform: stop.platform_code,
+            mode: stop.vehicle_mode.as_deref().map(contract_mode),
+            wheelchair_boarding: stop
+                .wheelchair_boarding
+                .unwrap_or_else(|| "NO_INFORMATION".to_owned()),
+            lat: stop.lat,
+            lon: stop.lon,
+        },
+        routes,
+        patterns,
+        alerts,
+        correlation_id,
+        served: None,
+    })
+}
+
+/// Routes as riders look for them: by short name, numbers in number order (`7` before
+/// `55`), then by id.
+fn by_line(a: &StopRoute, b: &StopRoute) -> std::cmp::Ordering {
+    let key = |r: &StopRoute| {
+        let name = r.short_name.clone().unwrap_or_default();
+        let digits = name.chars().take_while(char::is_ascii_digit).count();
+        (
+            name[..digits].parse::<u64>().unwrap_or(u64::MAX),
+            name,
+            r.gtfs_id.clone(),
+        )
+    };
+    key(a).cmp(&key(b))
+}
