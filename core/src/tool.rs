@@ -87,15 +87,18 @@ pub trait SuccessBody {
 }
 
 /// Implements [`SuccessBody`] for the success bodies of tools that call no upstream.
+#[cfg(any(feature = "digitransit", feature = "loko"))]
 macro_rules! offline_bodies {
     ($($body:ty),* $(,)?) => {
         $(impl $crate::tool::SuccessBody for $body {})*
     };
 }
+#[cfg(any(feature = "digitransit", feature = "loko"))]
 pub(crate) use offline_bodies;
 
 /// Implements [`SuccessBody`] for the success bodies of live tools: each has a
 /// `served: Option<ServedFields>` field.
+#[cfg(any(feature = "tfl", feature = "digitransit"))]
 macro_rules! live_bodies {
     ($($body:ty),* $(,)?) => {
         $(impl $crate::tool::SuccessBody for $body {
@@ -107,4 +110,5 @@ macro_rules! live_bodies {
         })*
     };
 }
+#[cfg(any(feature = "tfl", feature = "digitransit"))]
 pub(crate) use live_bodies;

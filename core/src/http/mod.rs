@@ -17,8 +17,10 @@ pub use error::HttpError;
 pub use policy::RequestPolicy;
 pub use response::UpstreamResponse;
 pub use retry::retry_after;
+pub(crate) use shared::observe_served;
+#[cfg(feature = "digitransit")]
+pub(crate) use shared::oldest_fetch;
 pub use shared::{AnswerKind, LayerSettings, Served, ServedAs, ServedFields};
-pub(crate) use shared::{observe_served, oldest_fetch};
 pub use tls::install_crypto_provider;
 
 /// Percent-encodes everything but RFC 3986 unreserved characters, so spaces, `'`, `&`,

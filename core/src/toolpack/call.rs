@@ -72,18 +72,23 @@ impl Toolpack {
         );
         let meter = CallMeter::start(name);
         let work = self.guarded_work::<T, F>(work).instrument(span.clone());
-        let work = async {
-            match self.reporter.clone() {
-                Some(reporter) if !report::has_reporter() => {
-                    report::with_reporter(reporter, work).await
+        // Each branch awaits its future where it is built: an offline tool's call is not
+        // wrapped in one more future (the cost guard counts the moves of a large one).
+        // With this toolpack's progress reporter installed, unless one already is.
+        macro_rules! reported {
+            ($work:expr) => {
+                match self.reporter.clone() {
+                    Some(reporter) if !report::has_reporter() => {
+                        report::with_reporter(reporter, $work).await
+                    }
+                    _ => $work.await,
                 }
-                _ => work.await,
-            }
-        };
+            };
+        }
         let output = if T::SPEC.annotations.open_world {
-            served(work).await
+            reported!(served(work))
         } else {
-            work.await
+            reported!(work)
         };
         let code = output.error_code();
         if let Some(code) = code {

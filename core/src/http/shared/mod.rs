@@ -28,8 +28,10 @@ use crate::config::Config;
 use crate::toolset::Toolset;
 
 pub use freshness::AnswerKind;
+#[cfg(feature = "digitransit")]
+pub(crate) use served::oldest_fetch;
 pub use served::{Served, ServedAs, ServedFields};
-pub(crate) use served::{note_served, observe_served, oldest_fetch};
+pub(crate) use served::{note_served, observe_served};
 
 pub(crate) use budget::Budget;
 pub(crate) use cache::{Cached, Lookup, ResponseCache};

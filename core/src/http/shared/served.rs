@@ -124,6 +124,7 @@ pub(crate) async fn observe_served<F: Future>(call: F) -> (F::Output, Option<Ser
 
 /// When the oldest upstream answer the current call has used so far was fetched: `None`
 /// outside [`observe_served`] or before any answer.
+#[cfg(feature = "digitransit")]
 pub(crate) fn oldest_fetch() -> Option<SystemTime> {
     SERVED.try_with(Cell::get).ok().flatten().map(|s| s.as_of)
 }
