@@ -5,7 +5,7 @@ use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-use super::place::{Coordinate, Language, checked_range, checked_text, contract_mode};
+use super::place::{Coordinate, Language, MaxResults, checked_range, checked_text, contract_mode};
 use super::response::{DigitransitResponse, Failure, Warning, WarningCode, warnings};
 use super::upstream::{self, UpstreamFailure};
 use crate::Toolpack;
@@ -171,13 +171,8 @@ async fn find(
 ) -> Result<FindStopsResult, Failure> {
     input.coordinate.validate("coordinate")?;
     let radius = checked_range("radius", input.radius, 1..=3000, 500)?;
-    let asked = input.max_results.unwrap_or(10);
-    if asked < 1 {
-        return Err(Failure::validation(format!(
-            "maxResults must be at least 1 (at most {MAX_RESULTS} are returned)."
-        )));
-    }
-    let max_results = asked.min(MAX_RESULTS) as usize;
+    let asked = MaxResults::checked(input.max_results, 10, MAX_RESULTS)?;
+    let max_results = asked.limit();
     let text = input
         .text_filter
         .as_deref()
@@ -229,11 +224,8 @@ async fn find(
             .then_with(|| a.id.cmp(&b.id))
     });
     let mut notes = Vec::new();
-    if asked > MAX_RESULTS {
-        notes.push(Warning::new(
-            WarningCode::TruncatedResults,
-            format!("maxResults {asked} was capped at {MAX_RESULTS}."),
-        ));
+    if let Some(capped) = asked.capped() {
+        notes.push(capped);
     } else if stops.len() > max_results {
         notes.push(Warning::new(
             WarningCode::TruncatedResults,

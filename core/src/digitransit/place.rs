@@ -4,7 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::response::Failure;
+use super::response::{Failure, Warning, WarningCode};
 
 /// A WGS 84 point.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -105,6 +105,40 @@ pub(crate) fn checked_range(
             range.start(),
             range.end()
         )))
+    }
+}
+
+/// A checked `maxResults`: the number asked for, at least 1, and the most a tool returns.
+pub(crate) struct MaxResults {
+    asked: i64,
+    max: i64,
+}
+
+impl MaxResults {
+    /// Checks `asked` (default `default`): below 1 is a `validation-error`.
+    pub fn checked(asked: Option<i64>, default: i64, max: i64) -> Result<Self, Failure> {
+        let asked = asked.unwrap_or(default);
+        if asked < 1 {
+            return Err(Failure::validation(format!(
+                "maxResults must be at least 1 (at most {max} are returned)."
+            )));
+        }
+        Ok(Self { asked, max })
+    }
+
+    /// How many are returned: the number asked for, capped at the most.
+    pub fn limit(&self) -> usize {
+        self.asked.min(self.max) as usize
+    }
+
+    /// The `truncated-results` warning when more were asked for than are ever returned.
+    pub fn capped(&self) -> Option<Warning> {
+        (self.asked > self.max).then(|| {
+            Warning::new(
+                WarningCode::TruncatedResults,
+                format!("maxResults {} was capped at {}.", self.asked, self.max),
+            )
+        })
     }
 }
 

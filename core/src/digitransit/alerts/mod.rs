@@ -10,7 +10,7 @@ pub use types::{Alert, AlertRoute, AlertStop, AlertTarget, GetAlertsRequest, Get
 use serde::Deserialize;
 use serde_json::json;
 
-use super::place::{Language, checked_text};
+use super::place::{Language, MaxResults, checked_text};
 use super::response::{DigitransitResponse, Failure, Warning, WarningCode, warnings};
 use super::upstream::{self, UpstreamFailure};
 use crate::Toolpack;
@@ -82,13 +82,8 @@ async fn alerts(
     input: GetAlertsRequest,
     correlation_id: String,
 ) -> Result<GetAlertsResult, Failure> {
-    let asked = input.max_results.unwrap_or(20);
-    if asked < 1 {
-        return Err(Failure::validation(format!(
-            "maxResults must be at least 1 (at most {MAX_RESULTS} are returned)."
-        )));
-    }
-    let max_results = asked.min(MAX_RESULTS) as usize;
+    let asked = MaxResults::checked(input.max_results, 20, MAX_RESULTS)?;
+    let max_results = asked.limit();
     let filters = Filters {
         routes: checked_ids("routes", input.routes.as_deref())?,
         stops: checked_ids("stops", input.stops.as_deref())?,
@@ -118,11 +113,8 @@ async fn alerts(
         .collect();
     list.sort_by(by_severity_then_start);
     let mut notes = Vec::new();
-    if asked > MAX_RESULTS {
-        notes.push(Warning::new(
-            WarningCode::TruncatedResults,
-            format!("maxResults {asked} was capped at {MAX_RESULTS}."),
-        ));
+    if let Some(capped) = asked.capped() {
+        notes.push(capped);
     } else if list.len() > max_results {
         notes.push(Warning::new(
             WarningCode::TruncatedResults,

@@ -10,7 +10,7 @@ pub use types::{
 use serde::Deserialize;
 use serde_json::json;
 
-use super::place::{Language, checked_range};
+use super::place::{Language, MaxResults, checked_range};
 use super::response::{DigitransitResponse, Failure, Warning, WarningCode, warnings};
 use super::upstream::{self, UpstreamFailure};
 use crate::Toolpack;
@@ -148,13 +148,8 @@ async fn rentals(
 ) -> Result<FindRentalVehiclesResult, Failure> {
     input.coordinate.validate("coordinate")?;
     let radius = checked_range("radius", input.radius, 1..=2000, 500)?;
-    let asked = input.max_results.unwrap_or(10);
-    if asked < 1 {
-        return Err(Failure::validation(format!(
-            "maxResults must be at least 1 (at most {MAX_RESULTS} are returned)."
-        )));
-    }
-    let max_results = asked.min(MAX_RESULTS) as usize;
+    let asked = MaxResults::checked(input.max_results, 10, MAX_RESULTS)?;
+    let max_results = asked.limit();
     let form_factors = checked_form_factors(input.form_factors.as_deref().unwrap_or_default())?;
     let variables = json!({
         "lat": input.coordinate.lat,
@@ -203,11 +198,8 @@ async fn rentals(
             .then_with(|| a.id.cmp(&b.id))
     });
     let mut notes = Vec::new();
-    if asked > MAX_RESULTS {
-        notes.push(Warning::new(
-            WarningCode::TruncatedResults,
-            format!("maxResults {asked} was capped at {MAX_RESULTS}."),
-        ));
+    if let Some(capped) = asked.capped() {
+        notes.push(capped);
     } else if stations.len() > max_results || vehicles.len() > max_results {
         notes.push(Warning::new(
             WarningCode::TruncatedResults,
