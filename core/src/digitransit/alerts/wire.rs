@@ -54,12 +54,15 @@ struct EntityFields {
     route: Option<OtpRoute>,
 }
 
+/// An OTP `Route` with its GTFS id, as the alert fragment and `get_stop_info` select it
+/// (the alert fragment leaves `longName` out).
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
-struct OtpRoute {
-    gtfs_id: String,
-    short_name: Option<String>,
-    mode: Option<String>,
+pub(crate) struct OtpRoute {
+    pub gtfs_id: String,
+    pub short_name: Option<String>,
+    pub long_name: Option<String>,
+    pub mode: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -99,6 +102,7 @@ impl Entity {
                 let route = OtpRoute {
                     gtfs_id: f.gtfs_id?,
                     short_name: f.short_name,
+                    long_name: None,
                     mode: f.mode,
                 };
                 (Some(route), None)

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::alerts::Alert;
-use super::alerts::wire::{OtpAlert, by_severity_then_start};
+use super::alerts::wire::{OtpAlert, OtpRoute, by_severity_then_start};
 use super::departures::{no_such_stop, stop_id};
 use super::place::{Language, contract_mode};
 use super::response::{DigitransitResponse, Failure};
@@ -81,15 +81,6 @@ struct OtpStop {
     patterns: Option<Vec<OtpPattern>>,
     #[serde(default)]
     alerts: Option<Vec<Option<OtpAlert>>>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct OtpRoute {
-    gtfs_id: String,
-    short_name: Option<String>,
-    long_name: Option<String>,
-    mode: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
