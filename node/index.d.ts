@@ -982,8 +982,11 @@ export interface Leg {
   status: TransitStatus
   /** Length, metres. */
   distanceMeters: number
-  /** Service alerts on this leg (their headlines). */
-  alerts?: string[] | null
+  /**
+   * Service alerts on this leg, in brief, most severe first (`get_alerts` gives them in
+   * full); absent when there are none.
+   */
+  alerts?: AlertSummary[] | null
 }
 
 /** One end of a leg. */
@@ -1000,6 +1003,19 @@ export interface LegPlace {
 
 /** How a departure or a leg stands against its timetable. */
 export type TransitStatus = "on_time" | "delayed" | "cancelled" | "scheduled_only"
+
+/**
+ * An alert in brief, as `plan_trip`'s legs and `get_departures` carry it: a line to show.
+ * `get_alerts` (by route or stop) and `get_stop_info` give it in full.
+ */
+export interface AlertSummary {
+  /** The alert's id (as `get_alerts` answers it). */
+  id: string
+  /** Its headline, made as `get_alerts` makes it when the router has none. */
+  header: string
+  /** `SEVERE`, `WARNING`, `INFO` or `UNKNOWN`. */
+  severity: string
+}
 
 /** Whether realtime data backs an itinerary (or the whole answer). */
 export type ScheduleType = "realtime" | "scheduled" | "mixed"
@@ -1054,6 +1070,11 @@ export interface GetDeparturesResult {
   dataFreshness: string
   /** Next departures, soonest first (realtime time when known), then by line. */
   departures: Departure[]
+  /**
+   * The alerts in effect at the stop, on its routes, or on its routes at the stop, in
+   * brief, most severe first (`get_alerts` or `get_stop_info` give them in full).
+   */
+  alerts: AlertSummary[]
   /** The call's correlation id (UUID). */
   correlationId: string
   /** Notes on the answer (`truncated-results`). */
@@ -2709,13 +2730,13 @@ export declare class Toolpack {
    */
   reverseGeocode(args: ReverseGeocodeRequest): Promise<ReverseGeocodeResult>
   /**
-   * Plans public transport trips in Finland with Digitransit (OpenTripPlanner planConnection), with realtime data. `origin` and `destination` are {type:'coords', value:{lat, lon}} or {type:'label', value:'home'} for a place saved with save_user_variable. `when` is {type:'depart'|'arrive', time:'now'|ISO 8601} (default depart now; arrive needs a time). `constraints`: optimize balanced|few_transfers|shortest_time, maxWalkingDistance (1..3000 m, default 1500; itineraries walking more are dropped unless none is left, then a preference-unmet warning), maxTransfers (0..8, default 4), accessibility {stepFree, lowWalkingDistance}, language fi|sv|en. Returns up to `limit` (1..3, default 2) itineraries, earliest arrival first, then fewer transfers, then shorter: start, end, duration, transfers, walking, legs (mode, line, from, to, scheduled and realtime times, delay, status on_time|delayed|cancelled|scheduled_only, alerts), scheduleType and a fingerprint. When a leg is cancelled or over 5 min late, one relaxed search adds alternatives marked disruptionFlag (includeDisruptionAlt, default true). Errors: unsupported-region outside the router's area, no-itinerary-found (with a hint), rate-limited with retryAfter. Needs DIGITRANSIT_API_KEY.
+   * Plans public transport trips in Finland with Digitransit (OpenTripPlanner planConnection), with realtime data. `origin` and `destination` are {type:'coords', value:{lat, lon}} or {type:'label', value:'home'} for a place saved with save_user_variable. `when` is {type:'depart'|'arrive', time:'now'|ISO 8601} (default depart now; arrive needs a time). `constraints`: optimize balanced|few_transfers|shortest_time, maxWalkingDistance (1..3000 m, default 1500; itineraries walking more are dropped unless none is left, then a preference-unmet warning), maxTransfers (0..8, default 4), accessibility {stepFree, lowWalkingDistance}, language fi|sv|en. Returns up to `limit` (1..3, default 2) itineraries, earliest arrival first, then fewer transfers, then shorter: start, end, duration, transfers, walking, legs (mode, line, from, to, scheduled and realtime times, delay, status on_time|delayed|cancelled|scheduled_only, alerts in brief {id, header, severity}), scheduleType and a fingerprint. When a leg is cancelled or over 5 min late, one relaxed search adds alternatives marked disruptionFlag (includeDisruptionAlt, default true). Errors: unsupported-region outside the router's area, no-itinerary-found (with a hint), rate-limited with retryAfter. Needs DIGITRANSIT_API_KEY.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   planTrip(args: PlanTripRequest): Promise<PlanTripResult>
   /**
-   * Next departures from a Finnish public transport stop or station (Digitransit OTP), with realtime data where it exists. `stop` is {type:'id', value:'HSL:1040129'} (ids come from find_stops or geocode_address's stopId) or {type:'label', value:'home'} for a saved location with a stopId. Looks `windowMinutes` ahead (default 30, 1..120) and returns at most `limit` departures (default 10, 1..50), soonest first: line, mode, destination, scheduledTime, realtimeTime, delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_only, delayed beyond 60 s either way) and platform. Times are ISO 8601 in Helsinki time. Needs DIGITRANSIT_API_KEY.
+   * Next departures from a Finnish public transport stop or station (Digitransit OTP), with realtime data where it exists. `stop` is {type:'id', value:'HSL:1040129'} (ids come from find_stops or geocode_address's stopId) or {type:'label', value:'home'} for a saved location with a stopId. Looks `windowMinutes` ahead (default 30, 1..120) and returns at most `limit` departures (default 10, 1..50), soonest first: line, mode, destination, scheduledTime, realtimeTime, delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_only, delayed beyond 60 s either way) and platform; and `alerts`, the service alerts at the stop or on its routes, in brief (id, header, severity; get_alerts gives them in full). Times are ISO 8601 in Helsinki time. Needs DIGITRANSIT_API_KEY.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */

@@ -43,14 +43,15 @@ const SDK: &str = include_str!("../data/views/sdk.js");
 /// The style every view shares.
 const STYLE: &str = include_str!("../data/views/views.css");
 
-static VIEWS: [View; 6] = [
+static VIEWS: [View; 7] = [
     View::new(
         "ui://toolpack/journey",
         "journey",
         "Journey options",
         "Each journey option with its times, duration, fare and a strip of its legs coloured \
-         by line or mode; disruptions and delays flagged; an option opens its legs, and a \
-         Digitransit trip its route sketch.",
+         by line or mode; disruptions, alerts and delays flagged; an option opens its legs \
+         (a Digitransit leg's alerts, the full text on a tap), and a Digitransit trip its \
+         route sketch.",
         &["planJourney", "plan_trip"],
         include_str!("../data/views/journey.js"),
     ),
@@ -59,7 +60,8 @@ static VIEWS: [View; 6] = [
         "departures",
         "Departures board",
         "The stop's departures: line, destination, time, in how many minutes, the realtime \
-         delay, cancelled rows struck through; refreshes through the host.",
+         delay, cancelled rows struck through; the stop's alerts, one line each, the full \
+         text on a tap; refreshes through the host.",
         &["get_departures"],
         include_str!("../data/views/departures.js"),
     ),
@@ -99,6 +101,15 @@ static VIEWS: [View; 6] = [
          from.",
         &["arrivals"],
         include_str!("../data/views/arrivals.js"),
+    ),
+    View::new(
+        "ui://toolpack/alerts",
+        "alerts",
+        "Service alerts",
+        "Each alert on one line, most severe first, coloured by severity, with the lines \
+         and stops it touches; a tap opens its full text, when it runs and its page.",
+        &["get_alerts"],
+        include_str!("../data/views/alerts.js"),
     ),
 ];
 

@@ -35,16 +35,23 @@ fn errors(schema: &Valid<Schema>, query: &str) -> String {
     }
 }
 
-/// The query in `name`.graphql as the tool sends it: with the alert fragment
-/// (`fragments/alert.graphql`) appended when it selects `...AlertFields`.
+/// The shared fragments (`fragments/<file>`) and the spread that selects each.
+const FRAGMENTS: [(&str, &str); 2] = [
+    ("alert.graphql", "...AlertFields"),
+    ("alert_summary.graphql", "...AlertSummaryFields"),
+];
+
+/// The query in `name`.graphql as the tool sends it: with each shared fragment appended
+/// when it selects it.
 fn query(name: &str) -> String {
     let read = |file: &str| std::fs::read_to_string(queries_dir().join(file)).unwrap();
-    let text = read(&format!("{name}.graphql"));
-    if text.contains("...AlertFields") {
-        text + &read("fragments/alert.graphql")
-    } else {
-        text
+    let mut text = read(&format!("{name}.graphql"));
+    for (file, spread) in FRAGMENTS {
+        if text.contains(spread) {
+            text += &read(&format!("fragments/{file}"));
+        }
     }
+    text
 }
 
 #[test]

@@ -901,8 +901,21 @@ class LegPlace(TypedDict):
 TransitStatus = Literal["on_time", "delayed", "cancelled", "scheduled_only"]
 
 
+class AlertSummary(TypedDict):
+    """
+    An alert in brief, as `plan_trip`'s legs and `get_departures` carry it: a line to show.
+    `get_alerts` (by route or stop) and `get_stop_info` give it in full.
+    """
+    id: str
+    """The alert's id (as `get_alerts` answers it)."""
+    header: str
+    """Its headline, made as `get_alerts` makes it when the router has none."""
+    severity: str
+    """`SEVERE`, `WARNING`, `INFO` or `UNKNOWN`."""
+
+
 #: One leg of an itinerary.
-Leg = TypedDict("Leg", {"mode": str, "line": NotRequired[str | None], "headsign": NotRequired[str | None], "from": LegPlace, "to": LegPlace, "scheduledDeparture": str, "realtimeDeparture": NotRequired[str | None], "scheduledArrival": str, "realtimeArrival": NotRequired[str | None], "realtimeDelaySeconds": NotRequired[int | None], "status": TransitStatus, "distanceMeters": float, "alerts": NotRequired[list[str] | None]})
+Leg = TypedDict("Leg", {"mode": str, "line": NotRequired[str | None], "headsign": NotRequired[str | None], "from": LegPlace, "to": LegPlace, "scheduledDeparture": str, "realtimeDeparture": NotRequired[str | None], "scheduledArrival": str, "realtimeArrival": NotRequired[str | None], "realtimeDelaySeconds": NotRequired[int | None], "status": TransitStatus, "distanceMeters": float, "alerts": NotRequired[list[AlertSummary] | None]})
 
 
 #: Whether realtime data backs an itinerary (or the whole answer).
@@ -1040,6 +1053,11 @@ class GetDeparturesResult(TypedDict):
     """
     departures: list[Departure]
     """Next departures, soonest first (realtime time when known), then by line."""
+    alerts: list[AlertSummary]
+    """
+    The alerts in effect at the stop, on its routes, or on its routes at the stop, in
+    brief, most severe first (`get_alerts` or `get_stop_info` give them in full).
+    """
     correlationId: str
     """The call's correlation id (UUID)."""
     warnings: NotRequired[list[Warning] | None]
@@ -2671,7 +2689,7 @@ class AsyncTools:
 
     async def plan_trip(self, *, origin: PlaceRef, destination: PlaceRef, when: TripTime | None = None, constraints: PlanConstraintsInput | None = None, limit: int | None = None, include_disruption_alt: bool | None = None) -> PlanTripResult:
         """
-        Plans public transport trips in Finland with Digitransit (OpenTripPlanner planConnection), with realtime data. `origin` and `destination` are {type:'coords', value:{lat, lon}} or {type:'label', value:'home'} for a place saved with save_user_variable. `when` is {type:'depart'|'arrive', time:'now'|ISO 8601} (default depart now; arrive needs a time). `constraints`: optimize balanced|few_transfers|shortest_time, maxWalkingDistance (1..3000 m, default 1500; itineraries walking more are dropped unless none is left, then a preference-unmet warning), maxTransfers (0..8, default 4), accessibility {stepFree, lowWalkingDistance}, language fi|sv|en. Returns up to `limit` (1..3, default 2) itineraries, earliest arrival first, then fewer transfers, then shorter: start, end, duration, transfers, walking, legs (mode, line, from, to, scheduled and realtime times, delay, status on_time|delayed|cancelled|scheduled_only, alerts), scheduleType and a fingerprint. When a leg is cancelled or over 5 min late, one relaxed search adds alternatives marked disruptionFlag (includeDisruptionAlt, default true). Errors: unsupported-region outside the router's area, no-itinerary-found (with a hint), rate-limited with retryAfter. Needs DIGITRANSIT_API_KEY.
+        Plans public transport trips in Finland with Digitransit (OpenTripPlanner planConnection), with realtime data. `origin` and `destination` are {type:'coords', value:{lat, lon}} or {type:'label', value:'home'} for a place saved with save_user_variable. `when` is {type:'depart'|'arrive', time:'now'|ISO 8601} (default depart now; arrive needs a time). `constraints`: optimize balanced|few_transfers|shortest_time, maxWalkingDistance (1..3000 m, default 1500; itineraries walking more are dropped unless none is left, then a preference-unmet warning), maxTransfers (0..8, default 4), accessibility {stepFree, lowWalkingDistance}, language fi|sv|en. Returns up to `limit` (1..3, default 2) itineraries, earliest arrival first, then fewer transfers, then shorter: start, end, duration, transfers, walking, legs (mode, line, from, to, scheduled and realtime times, delay, status on_time|delayed|cancelled|scheduled_only, alerts in brief {id, header, severity}), scheduleType and a fingerprint. When a leg is cancelled or over 5 min late, one relaxed search adds alternatives marked disruptionFlag (includeDisruptionAlt, default true). Errors: unsupported-region outside the router's area, no-itinerary-found (with a hint), rate-limited with retryAfter. Needs DIGITRANSIT_API_KEY.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2690,7 +2708,7 @@ class AsyncTools:
 
     async def get_departures(self, *, stop: StopRef, window_minutes: int | None = None, limit: int | None = None, language: Language | None = None) -> GetDeparturesResult:
         """
-        Next departures from a Finnish public transport stop or station (Digitransit OTP), with realtime data where it exists. `stop` is {type:'id', value:'HSL:1040129'} (ids come from find_stops or geocode_address's stopId) or {type:'label', value:'home'} for a saved location with a stopId. Looks `windowMinutes` ahead (default 30, 1..120) and returns at most `limit` departures (default 10, 1..50), soonest first: line, mode, destination, scheduledTime, realtimeTime, delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_only, delayed beyond 60 s either way) and platform. Times are ISO 8601 in Helsinki time. Needs DIGITRANSIT_API_KEY.
+        Next departures from a Finnish public transport stop or station (Digitransit OTP), with realtime data where it exists. `stop` is {type:'id', value:'HSL:1040129'} (ids come from find_stops or geocode_address's stopId) or {type:'label', value:'home'} for a saved location with a stopId. Looks `windowMinutes` ahead (default 30, 1..120) and returns at most `limit` departures (default 10, 1..50), soonest first: line, mode, destination, scheduledTime, realtimeTime, delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_only, delayed beyond 60 s either way) and platform; and `alerts`, the service alerts at the stop or on its routes, in brief (id, header, severity; get_alerts gives them in full). Times are ISO 8601 in Helsinki time. Needs DIGITRANSIT_API_KEY.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3353,7 +3371,7 @@ class SyncTools:
 
     def plan_trip(self, *, origin: PlaceRef, destination: PlaceRef, when: TripTime | None = None, constraints: PlanConstraintsInput | None = None, limit: int | None = None, include_disruption_alt: bool | None = None) -> PlanTripResult:
         """
-        Plans public transport trips in Finland with Digitransit (OpenTripPlanner planConnection), with realtime data. `origin` and `destination` are {type:'coords', value:{lat, lon}} or {type:'label', value:'home'} for a place saved with save_user_variable. `when` is {type:'depart'|'arrive', time:'now'|ISO 8601} (default depart now; arrive needs a time). `constraints`: optimize balanced|few_transfers|shortest_time, maxWalkingDistance (1..3000 m, default 1500; itineraries walking more are dropped unless none is left, then a preference-unmet warning), maxTransfers (0..8, default 4), accessibility {stepFree, lowWalkingDistance}, language fi|sv|en. Returns up to `limit` (1..3, default 2) itineraries, earliest arrival first, then fewer transfers, then shorter: start, end, duration, transfers, walking, legs (mode, line, from, to, scheduled and realtime times, delay, status on_time|delayed|cancelled|scheduled_only, alerts), scheduleType and a fingerprint. When a leg is cancelled or over 5 min late, one relaxed search adds alternatives marked disruptionFlag (includeDisruptionAlt, default true). Errors: unsupported-region outside the router's area, no-itinerary-found (with a hint), rate-limited with retryAfter. Needs DIGITRANSIT_API_KEY.
+        Plans public transport trips in Finland with Digitransit (OpenTripPlanner planConnection), with realtime data. `origin` and `destination` are {type:'coords', value:{lat, lon}} or {type:'label', value:'home'} for a place saved with save_user_variable. `when` is {type:'depart'|'arrive', time:'now'|ISO 8601} (default depart now; arrive needs a time). `constraints`: optimize balanced|few_transfers|shortest_time, maxWalkingDistance (1..3000 m, default 1500; itineraries walking more are dropped unless none is left, then a preference-unmet warning), maxTransfers (0..8, default 4), accessibility {stepFree, lowWalkingDistance}, language fi|sv|en. Returns up to `limit` (1..3, default 2) itineraries, earliest arrival first, then fewer transfers, then shorter: start, end, duration, transfers, walking, legs (mode, line, from, to, scheduled and realtime times, delay, status on_time|delayed|cancelled|scheduled_only, alerts in brief {id, header, severity}), scheduleType and a fingerprint. When a leg is cancelled or over 5 min late, one relaxed search adds alternatives marked disruptionFlag (includeDisruptionAlt, default true). Errors: unsupported-region outside the router's area, no-itinerary-found (with a hint), rate-limited with retryAfter. Needs DIGITRANSIT_API_KEY.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3372,7 +3390,7 @@ class SyncTools:
 
     def get_departures(self, *, stop: StopRef, window_minutes: int | None = None, limit: int | None = None, language: Language | None = None) -> GetDeparturesResult:
         """
-        Next departures from a Finnish public transport stop or station (Digitransit OTP), with realtime data where it exists. `stop` is {type:'id', value:'HSL:1040129'} (ids come from find_stops or geocode_address's stopId) or {type:'label', value:'home'} for a saved location with a stopId. Looks `windowMinutes` ahead (default 30, 1..120) and returns at most `limit` departures (default 10, 1..50), soonest first: line, mode, destination, scheduledTime, realtimeTime, delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_only, delayed beyond 60 s either way) and platform. Times are ISO 8601 in Helsinki time. Needs DIGITRANSIT_API_KEY.
+        Next departures from a Finnish public transport stop or station (Digitransit OTP), with realtime data where it exists. `stop` is {type:'id', value:'HSL:1040129'} (ids come from find_stops or geocode_address's stopId) or {type:'label', value:'home'} for a saved location with a stopId. Looks `windowMinutes` ahead (default 30, 1..120) and returns at most `limit` departures (default 10, 1..50), soonest first: line, mode, destination, scheduledTime, realtimeTime, delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_only, delayed beyond 60 s either way) and platform; and `alerts`, the service alerts at the stop or on its routes, in brief (id, header, severity; get_alerts gives them in full). Times are ISO 8601 in Helsinki time. Needs DIGITRANSIT_API_KEY.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """

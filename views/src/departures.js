@@ -1,8 +1,10 @@
 // The departures board (get_departures): the stop, then one row per departure with line,
-// destination and time, "in N min", the realtime delay, and cancelled rows struck through.
+// destination and time, "in N min", the realtime delay, and cancelled rows struck through;
+// above them, the stop's alerts, one line each, the full text on a tap.
 // Refresh calls get_departures again through the host; while the board is visible it can
 // refresh itself every 30 s.
 import { clock, delayText, errorBox, failure, h, startView } from "./view.js";
+import { alertLines } from "./alert-lines.js";
 
 /** HSL's mode colours. */
 const MODE_COLOURS = { BUS: "#007AC9", TRAM: "#00985F", SUBWAY: "#FF6319", RAIL: "#8C4799", FERRY: "#00B9E4" };
@@ -73,6 +75,7 @@ const view = startView("departures", (result, view) => {
         " every 30 s",
       ),
     ),
+    alertLines(body.alerts, view, "Alerts at this stop"),
     departures.length === 0
       ? h("p", { class: "empty" }, "No departures in this window.")
       : h(

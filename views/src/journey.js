@@ -3,6 +3,7 @@
 // route is drawn as a schematic SVG from the stops' coordinates (no map tiles).
 import { clock, delayText, duration, errorBox, failure, h, minutesBetween, startView, svg } from "./view.js";
 import { tflColour } from "./tfl.js";
+import { alertLines } from "./alert-lines.js";
 
 /** HSL's mode colours. */
 const HSL_COLOURS = {
@@ -68,7 +69,8 @@ function digitransitOptions(body) {
         towards: leg.headsign,
         delay: leg.realtimeDelaySeconds,
         cancelled: leg.status === "cancelled",
-        disruptions: (leg.alerts ?? []).map((a) => a.header ?? a.description ?? a.text ?? String(a)),
+        disruptions: [],
+        alerts: leg.alerts ?? [],
         from: leg.from?.coordinate,
         to: leg.to?.coordinate,
       };
@@ -112,8 +114,8 @@ function ways(option) {
   );
 }
 
-/** The legs of one option, in words. */
-function legList(option) {
+/** The legs of one option, in words, each with its alerts (Digitransit's, in brief). */
+function legList(option, view) {
   return h(
     "ol",
     { class: "legs" },
@@ -127,6 +129,7 @@ function legList(option) {
         leg.cancelled ? h("strong", { class: "flag" }, "Cancelled") : null,
         leg.delay ? h("span", { class: "flag late" }, delayText(leg.delay)) : null,
         leg.disruptions.map((d) => h("p", { class: "disruption" }, `⚠ ${d}`)),
+        alertLines(leg.alerts, view, "Alerts on this leg"),
       ),
     ),
   );
@@ -177,14 +180,15 @@ startView("journey", (result, view) => {
   return h(
     "section",
     { "aria-label": "Journey options" },
-    h("ul", { class: "options" }, options.map((option, index) => optionRow(option, index))),
+    h("ul", { class: "options" }, options.map((option, index) => optionRow(option, index, view))),
   );
 });
 
 /** One option: a button row that opens its legs (and, for Digitransit, its route). */
-function optionRow(option, index) {
-  const details = h("div", { class: "details", id: `option-${index}`, hidden: true }, legList(option), routeMap(option));
+function optionRow(option, index, view) {
+  const details = h("div", { class: "details", id: `option-${index}`, hidden: true }, legList(option, view), routeMap(option));
   const delayed = option.legs.some((leg) => leg.delay > 0 || leg.cancelled);
+  const alerts = new Set(option.legs.flatMap((leg) => (leg.alerts ?? []).map((a) => a.id))).size;
   const button = h(
     "button",
     {
@@ -205,6 +209,7 @@ function optionRow(option, index) {
       option.fare ? h("span", { class: "fare" }, option.fare) : null,
       option.disrupted ? h("span", { class: "flag" }, "Disrupted") : null,
       delayed ? h("span", { class: "flag late" }, "Delays") : null,
+      alerts ? h("span", { class: "flag late alerts-count" }, alerts === 1 ? "1 alert" : `${alerts} alerts`) : null,
     ),
     strip(option),
     ways(option),

@@ -44,7 +44,25 @@ const VIEW_OF = {
   stationToilets: "ui://toolpack/toilets",
   lineStatus: "ui://toolpack/lines",
   arrivals: "ui://toolpack/arrivals",
+  get_alerts: "ui://toolpack/alerts",
 };
+
+/** Each severity's word on an alert line. */
+const SEVERITY_WORD = { SEVERE: "Severe", WARNING: "Warning", INFO: "Info", UNKNOWN: "Notice" };
+
+/** The alert lines inside `scope` say `alerts` (in brief or in full), in order, coloured by severity. */
+async function checkAlertLines(scope, alerts) {
+  const lines = scope.locator("details.alert");
+  assert.equal(await lines.count(), alerts.length, "one line per alert");
+  for (const [i, alert] of alerts.entries()) {
+    const line = lines.nth(i);
+    const text = spaced(await line.locator("summary").innerText());
+    assert.ok(text.includes(spaced(alert.header)), text);
+    assert.ok(text.toLowerCase().includes(SEVERITY_WORD[alert.severity].toLowerCase()), text);
+    assert.equal(await line.getAttribute("class"), `alert ${alert.severity.toLowerCase()}`);
+    assert.equal(await line.getAttribute("data-alert-id"), alert.id);
+  }
+}
 
 /** An MCP client of a fresh `toolpack-mcp` with `settings`, announcing MCP Apps. */
 async function server(settings, home) {
@@ -159,6 +177,25 @@ const CHECKS = {
         if (d.delaySeconds < 0) assert.match(text, /\d+ min early/);
       }
     }
+    await checkAlertLines(view().locator("ul.alerts"), body.alerts ?? []);
+  },
+  async get_alerts(body, isError) {
+    if (isError) return checkError(body);
+    const alerts = body.alerts ?? [];
+    if (alerts.length === 0) return assert.equal(await view().locator(".empty").count(), 1);
+    await checkAlertLines(view().locator("ul.alerts"), alerts);
+    // Full text in the answer: a line opens to it without asking the server.
+    for (const [i, alert] of alerts.entries()) {
+      const line = view().locator("details.alert").nth(i);
+      await line.locator("summary").click();
+      const text = spaced(await line.locator(".alert-text").innerText());
+      assert.ok(text.includes(spaced(alert.description ?? alert.header)), text);
+      const item = spaced(await view().locator("ul.alerts > li").nth(i).innerText());
+      for (const target of alert.affects) {
+        if (target.route?.shortName) assert.ok(item.includes(target.route.shortName), item);
+        if (target.stop?.name) assert.ok(item.includes(target.stop.name), item);
+      }
+    }
   },
   async planJourney(body, isError) {
     if (isError && body.code === "DISAMBIGUATION_REQUIRED") {
@@ -236,6 +273,11 @@ const CHECKS = {
       const cancelled = it.legs.filter((l) => l.status === "cancelled").length;
       assert.equal(await details.locator("li.cancelled").count(), cancelled);
       assert.equal(await details.locator("svg.route").count(), 1, "the route sketch");
+      const alerts = it.legs.flatMap((l) => l.alerts ?? []);
+      await checkAlertLines(details, alerts);
+      const count = new Set(alerts.map((a) => a.id)).size;
+      if (count) assert.ok(text.includes(count === 1 ? "1 alert" : `${count} alerts`), text);
+      else assert.ok(!text.includes("alert"), text);
     }
   },
   async stationToilets(body, isError) {
@@ -359,6 +401,45 @@ describe("a view's own tool calls go through the host to the server", () => {
     }
   });
 
+  test("departures: a tap on an alert asks get_alerts and shows its full text", async () => {
+    const home = mkdtempSync(path.join(tmpdir(), "toolpack-views-"));
+    const { client, input, result } = await answer("get_departures", vectorOf("get_departures", "synthetic HSL stop"), home);
+    try {
+      await show(VIEW_OF.get_departures, client, input, result);
+      const [known, gone] = result.structuredContent.alerts;
+      // The router's alerts now: the first of the stop's, in full; the second has ended.
+      const full = {
+        id: known.id,
+        alertHeaderText: known.header,
+        alertDescriptionText: "Because of road works, bus 159 runs via Karhusuontie until Friday.",
+        alertSeverityLevel: known.severity,
+        effectiveStartDate: 1654376400,
+        effectiveEndDate: 1654808400,
+        entities: [],
+      };
+      await fake.reset([{ route: "/routing", json: { data: { alerts: [full] } } }]);
+      const asked = (await fake.requests()).length;
+      const lines = view().locator("details.alert");
+      await lines.nth(0).locator("summary").click();
+      await view().getByText("until Friday").waitFor();
+      const text = spaced(await lines.nth(0).locator(".alert-text").innerText());
+      assert.ok(text.includes("from 2022-06-05 00:00") && text.includes("until 2022-06-10 00:00"), text);
+      const sent = (await fake.requests()).slice(asked);
+      assert.equal(sent.length, 1, "one upstream request");
+      assert.equal(JSON.parse(sent[0].body).operationName, "Alerts");
+      await lines.nth(1).locator("summary").click();
+      await view().getByText("no more text now").waitFor();
+      assert.ok(spaced(await lines.nth(1).innerText()).includes(gone.header));
+      // Closed and opened again: nothing is asked twice.
+      await lines.nth(0).locator("summary").click();
+      await lines.nth(0).locator("summary").click();
+      assert.equal((await fake.requests()).length, asked + 1, "get_alerts answered from the cache");
+    } finally {
+      await client.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+
   test("architecture: opening a system shows it in full detail", async () => {
     const home = mkdtempSync(path.join(tmpdir(), "toolpack-views-"));
     const project = path.join(repo, "examples/loko/shop");
@@ -413,6 +494,7 @@ describe("size, speed and screenshots", () => {
     ["lines", "lineStatus", "real: neither lines nor modes"],
     ["arrivals", "arrivals", "real: Oxford Circus by name"],
     ["journey-tfl", "planJourney", "real disrupted Overground journey"],
+    ["alerts", "get_alerts", "every alert, most severe first"],
   ];
 
   for (const [name, tool, caseName] of SHOTS) {
@@ -442,6 +524,7 @@ describe("size, speed and screenshots", () => {
             await page.setViewportSize({ width, height: 800 });
             await show(VIEW_OF[tool], client, input, result, { theme, width });
             if (name === "journey") await view().locator("button.option").first().click();
+            if (name === "alerts") await view().locator("details.alert summary").first().click();
             if (name === "architecture") await settled();
             await page.waitForTimeout(50);
             await page.locator("#view").screenshot({ path: path.join(out, `${name}-${width}-${theme}.png`) });

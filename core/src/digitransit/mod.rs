@@ -21,7 +21,8 @@ mod upstream;
 mod user_variables;
 
 pub use alerts::{
-    Alert, AlertRoute, AlertStop, AlertTarget, GetAlerts, GetAlertsRequest, GetAlertsResult,
+    Alert, AlertRoute, AlertStop, AlertSummary, AlertTarget, GetAlerts, GetAlertsRequest,
+    GetAlertsResult,
 };
 pub use departures::{
     Departure, GetDepartures, GetDeparturesRequest, GetDeparturesResult, StopRef, TransitStatus,

@@ -2,10 +2,14 @@
 //! only in the `digitransit-subscription-key` header, and every way they fail sorted into
 //! [`UpstreamFailure`], which each tool family maps to its contract's codes.
 
+use std::any::Any;
+use std::sync::Arc;
 use std::time::Duration;
 
 use reqwest::StatusCode;
 use reqwest::header::HeaderName;
+use serde::Deserialize;
+use serde::de::{DeserializeOwned, IgnoredAny};
 use serde_json::{Value, json};
 
 use super::place::Language;
@@ -13,7 +17,7 @@ use super::response::{DigitransitErrorCode as Code, Failure, provider_message};
 use crate::Toolpack;
 use crate::config::env;
 use crate::http::{
-    AnswerKind, HttpError, RequestPolicy, UpstreamRequest, UpstreamResponse, retry_after,
+    AnswerKind, HttpError, RequestPolicy, Served, UpstreamRequest, UpstreamResponse, retry_after,
 };
 use crate::secret::Secret;
 use crate::tool::{Annotations, ToolSpec, Toolset};
@@ -200,6 +204,20 @@ async fn send(
     key: &Secret,
     usable: impl FnOnce(Value) -> Result<Value, UpstreamFailure>,
 ) -> Result<Value, UpstreamFailure> {
+    let (response, request) = fetch(toolpack, request, kind, key).await?;
+    classify(&response, key)
+        .and_then(usable)
+        .inspect_err(|_| toolpack.http().forget(&request))
+}
+
+/// Sends `request` with the key through the shared layer as an answer of `kind`: the
+/// response of any status, and the request as sent (what the cache knows it by).
+async fn fetch(
+    toolpack: &Toolpack,
+    request: UpstreamRequest,
+    kind: AnswerKind,
+    key: &Secret,
+) -> Result<(Served, UpstreamRequest), UpstreamFailure> {
     let request = request
         .secret_header(HeaderName::from_static(KEY_HEADER), key.clone())
         .answer_kind(kind);
@@ -208,9 +226,7 @@ async fn send(
         .send(&request, &policy(toolpack))
         .await
         .map_err(|e| transport_failure(&e))?;
-    classify(&response, key)
-        .and_then(usable)
-        .inspect_err(|_| toolpack.http().forget(&request))
+    Ok((response, request))
 }
 
 /// GET `{base}/geocoding/v1/{endpoint}?{params}`: the Pelias JSON envelope.
@@ -243,6 +259,50 @@ pub(crate) async fn graphql(
     language: Language,
 ) -> Result<Value, UpstreamFailure> {
     let key = key(toolpack)?;
+    let request = graphql_request(toolpack, query, operation, variables, language);
+    send(toolpack, request, kind, &key, |answer| {
+        graphql_data(answer, &key)
+    })
+    .await
+}
+
+/// As [`graphql`], but its `data` read straight into `D` and made into `S` by `shape`, once
+/// per upstream answer: every caller the shared cache serves that answer to gets the same
+/// `S`. `S` names the derivation, so `shape` must be the one way a tool makes an `S`
+/// (a type of the tool's own). An answer that does not read is forgotten by the cache.
+pub(crate) async fn graphql_shaped<D, S>(
+    toolpack: &Toolpack,
+    kind: AnswerKind,
+    query: &str,
+    operation: &str,
+    variables: Value,
+    language: Language,
+    shape: fn(D) -> S,
+) -> Result<Arc<S>, UpstreamFailure>
+where
+    D: DeserializeOwned,
+    S: Any + Send + Sync,
+{
+    let key = key(toolpack)?;
+    let request = graphql_request(toolpack, query, operation, variables, language);
+    let (response, request) = fetch(toolpack, request, kind, &key).await?;
+    let shaped = if response.status.is_success() {
+        response.derived(|r| read_data::<D>(r, &key).map(shape))
+    } else {
+        Err(status_failure(&response, &key))
+    };
+    shaped.inspect_err(|_| toolpack.http().forget(&request))
+}
+
+/// The GraphQL POST: the query, its variables and operation, the language, and OTP's own
+/// timeout (the key is added by the caller).
+fn graphql_request(
+    toolpack: &Toolpack,
+    query: &str,
+    operation: &str,
+    variables: Value,
+    language: Language,
+) -> UpstreamRequest {
     let config = toolpack.config();
     let url = format!(
         "{}/routing/v2/{}/gtfs/v1",
@@ -251,17 +311,45 @@ pub(crate) async fn graphql(
     );
     let body = json!({ "query": query, "variables": variables, "operationName": operation });
     let timeout_ms = config.upstream_timeout(DEFAULT_TIMEOUT).as_millis();
-    let request = UpstreamRequest::post_json(url, body)
+    UpstreamRequest::post_json(url, body)
         .idempotent(true)
         .header(reqwest::header::ACCEPT_LANGUAGE, language.as_str())
         .header(
             HeaderName::from_static("otptimeout"),
             timeout_ms.to_string(),
-        );
-    send(toolpack, request, kind, &key, |answer| {
-        graphql_data(answer, &key)
-    })
-    .await
+        )
+}
+
+/// A GraphQL answer as read in one pass: its `data` as the tool's type, and whether it
+/// has errors (read again as JSON only then, for the first one's words).
+#[derive(Deserialize)]
+struct Answer<D> {
+    #[serde(default = "Option::default")]
+    data: Option<D>,
+    #[serde(default)]
+    errors: Option<Vec<IgnoredAny>>,
+}
+
+/// A 2xx body's `data` as `D`, or why not: its first GraphQL error, not JSON, no data, or
+/// data of another shape.
+fn read_data<D: DeserializeOwned>(
+    response: &UpstreamResponse,
+    key: &Secret,
+) -> Result<D, UpstreamFailure> {
+    let typed = match serde_json::from_slice::<Answer<D>>(&response.body) {
+        Ok(Answer {
+            data: Some(data),
+            errors,
+        }) if errors.as_ref().is_none_or(Vec::is_empty) => return Ok(data),
+        other => other.err(),
+    };
+    let answer: Value = serde_json::from_slice(&response.body)
+        .map_err(|_| UpstreamFailure::Malformed("a body that is not JSON".into()))?;
+    graphql_data(answer, key)?;
+    Err(UpstreamFailure::Malformed(match typed {
+        Some(e) => format!("data of another shape ({e})"),
+        None => "a GraphQL answer without data".into(),
+    }))
 }
 
 /// The `data` of a GraphQL answer, or its first error.
@@ -310,16 +398,21 @@ fn transport_failure(error: &HttpError) -> UpstreamFailure {
 
 /// Sorts a response by status, then parses a 2xx body as JSON.
 fn classify(response: &UpstreamResponse, key: &Secret) -> Result<Value, UpstreamFailure> {
-    let status = response.status;
-    if status.is_success() {
+    if response.status.is_success() {
         return response
             .json()
             .map_err(|_| UpstreamFailure::Malformed("a body that is not JSON".into()));
     }
+    Err(status_failure(response, key))
+}
+
+/// How a response of a non-2xx status failed.
+fn status_failure(response: &UpstreamResponse, key: &Secret) -> UpstreamFailure {
+    let status = response.status;
     let message = provider_message(&key.redact_in(&body_message(response)));
     let waited =
         || retry_after(&response.headers).map_or(DEFAULT_RETRY_AFTER_SECS, |d| d.as_secs().max(1));
-    Err(match status {
+    match status {
         StatusCode::TOO_MANY_REQUESTS => UpstreamFailure::Throttled {
             retry_after: waited(),
             message: format!("HTTP 429: {message}"),
@@ -340,7 +433,7 @@ fn classify(response: &UpstreamResponse, key: &Secret) -> Result<Value, Upstream
             status: status.as_u16(),
             message,
         },
-    })
+    }
 }
 
 /// The provider's own words in an error body: Pelias `geocoding.errors[0]`, a gateway's
@@ -370,6 +463,51 @@ fn body_message(response: &UpstreamResponse) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[derive(Debug, Deserialize, PartialEq)]
+    struct Stop {
+        name: String,
+    }
+
+    fn read(body: &str) -> Result<Stop, UpstreamFailure> {
+        let response = UpstreamResponse::new(
+            StatusCode::OK,
+            reqwest::header::HeaderMap::new(),
+            body.as_bytes().to_vec(),
+            1,
+        );
+        read_data(&response, &Secret::new("k".to_owned()))
+    }
+
+    #[test]
+    fn data_is_read_in_one_pass_and_every_way_it_fails_is_named() {
+        let stop = Stop {
+            name: "Kamppi".into(),
+        };
+        assert_eq!(read(r#"{"data": {"name": "Kamppi"}}"#), Ok(stop));
+        assert!(read(r#"{"data": {"name": "Kamppi"}, "errors": []}"#).is_ok());
+        let error = r#"{"data": null, "errors": [{"message": "Validation error: no such field"}]}"#;
+        assert!(matches!(
+            read(error),
+            Err(UpstreamFailure::GraphQl { aborted: false, message }) if message.contains("no such field")
+        ));
+        // Errors beside data that reads are still errors.
+        let partial = r#"{"data": {"name": "K"}, "errors": [{"message": "partial"}]}"#;
+        assert!(matches!(
+            read(partial),
+            Err(UpstreamFailure::GraphQl { .. })
+        ));
+        let failure = |body| match read(body) {
+            Err(UpstreamFailure::Malformed(message)) => message,
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(failure("<html>"), "a body that is not JSON");
+        assert_eq!(
+            failure(r#"{"data": null}"#),
+            "a GraphQL answer without data"
+        );
+        assert!(failure(r#"{"data": {"name": 7}}"#).starts_with("data of another shape"));
+    }
 
     #[test]
     fn each_family_names_a_throttle_and_a_lost_connection_its_own_way() {

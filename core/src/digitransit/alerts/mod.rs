@@ -5,7 +5,9 @@
 mod types;
 pub(crate) mod wire;
 
-pub use types::{Alert, AlertRoute, AlertStop, AlertTarget, GetAlertsRequest, GetAlertsResult};
+pub use types::{
+    Alert, AlertRoute, AlertStop, AlertSummary, AlertTarget, GetAlertsRequest, GetAlertsResult,
+};
 
 use serde::Deserialize;
 use serde_json::json;
@@ -70,6 +72,24 @@ struct Data {
     alerts: Option<Vec<Option<OtpAlert>>>,
 }
 
+/// Every alert the router answered, in the contract's form and order: made once per
+/// upstream answer, filtered by each call.
+struct KnownAlerts(Vec<Alert>);
+
+impl KnownAlerts {
+    fn of(data: Data) -> Self {
+        let mut list: Vec<Alert> = data
+            .alerts
+            .unwrap_or_default()
+            .into_iter()
+            .flatten()
+            .map(Alert::from)
+            .collect();
+        list.sort_by(by_severity_then_start);
+        Self(list)
+    }
+}
+
 /// The checked filters of a call.
 struct Filters {
     routes: Vec<String>,
@@ -90,41 +110,35 @@ async fn alerts(
         least_rank: checked_severity(input.severity.as_deref())?,
     };
     let language = input.language.unwrap_or(Language::En);
-    let data = upstream::graphql(
+    let known = upstream::graphql_shaped(
         toolpack,
         AnswerKind::Disruptions,
         QUERY,
         "Alerts",
         json!({}),
         language,
+        KnownAlerts::of,
     )
     .await
     .map_err(UpstreamFailure::for_routing)?;
-    let data: Data = serde_json::from_value(data).map_err(|e| {
-        UpstreamFailure::Malformed(format!("alerts of another shape ({e})")).for_routing()
-    })?;
-    let mut list: Vec<Alert> = data
-        .alerts
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .map(Alert::from)
-        .filter(|alert| filters.keep(alert))
+    let matching: Vec<&Alert> = known.0.iter().filter(|a| filters.keep(a)).collect();
+    let list: Vec<Alert> = matching
+        .iter()
+        .take(max_results)
+        .map(|a| (*a).clone())
         .collect();
-    list.sort_by(by_severity_then_start);
     let mut notes = Vec::new();
     if let Some(capped) = asked.capped() {
         notes.push(capped);
-    } else if list.len() > max_results {
+    } else if matching.len() > max_results {
         notes.push(Warning::new(
             WarningCode::TruncatedResults,
             format!(
                 "{} alerts match; the first {max_results} are returned.",
-                list.len()
+                matching.len()
             ),
         ));
     }
-    list.truncate(max_results);
     Ok(GetAlertsResult {
         served: None,
         alerts: list,

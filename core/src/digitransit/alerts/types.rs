@@ -108,6 +108,20 @@ pub struct Alert {
     pub affects: Vec<AlertTarget>,
 }
 
+/// An alert in brief, as `plan_trip`'s legs and `get_departures` carry it: a line to show.
+/// `get_alerts` (by route or stop) and `get_stop_info` give it in full.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct AlertSummary {
+    /// The alert's id (as `get_alerts` answers it).
+    pub id: String,
+    /// Its headline, made as `get_alerts` makes it when the router has none.
+    pub header: String,
+    /// `SEVERE`, `WARNING`, `INFO` or `UNKNOWN`.
+    pub severity: String,
+}
+
 /// `get_alerts` success body.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 
 use serde::Deserialize;
 
-use super::types::{Alert, AlertRoute, AlertStop, AlertTarget};
+use super::types::{Alert, AlertRoute, AlertStop, AlertSummary, AlertTarget};
 use crate::digitransit::place::contract_mode;
 use crate::digitransit::time::helsinki_iso;
 
@@ -36,7 +36,8 @@ pub(crate) struct OtpAlert {
 /// (agencies, route types, unknown) read as empty.
 #[derive(Debug, Deserialize)]
 struct Entity {
-    #[serde(rename = "__typename")]
+    /// Absent when a query selects no `__typename` (such an entity touches nothing known).
+    #[serde(rename = "__typename", default)]
     typename: String,
     #[serde(flatten)]
     fields: EntityFields,
@@ -126,18 +127,39 @@ impl Entity {
     }
 }
 
+impl OtpAlert {
+    /// The full text, trimmed, when there is one.
+    fn description(&self) -> Option<String> {
+        let text = self.alert_description_text.as_deref()?.trim();
+        (!text.is_empty()).then(|| text.to_owned())
+    }
+
+    /// The headline: OTP's, else the description's first line, else the effect in words.
+    fn header(&self, description: Option<&str>) -> String {
+        self.alert_header_text
+            .as_deref()
+            .map(str::trim)
+            .filter(|h| !h.is_empty())
+            .map(str::to_owned)
+            .or_else(|| description.map(made_header))
+            .unwrap_or_else(|| effect_in_words(self.alert_effect.as_deref()))
+    }
+
+    fn severity(&self) -> String {
+        severity(self.alert_severity_level.as_deref()).to_owned()
+    }
+
+    /// When it takes effect, as Unix seconds (the order alerts are listed in).
+    pub(crate) fn start_seconds(&self) -> Option<i64> {
+        self.effective_start_date.filter(|s| *s > 0)
+    }
+}
+
 impl From<OtpAlert> for Alert {
     fn from(alert: OtpAlert) -> Self {
-        let description = alert
-            .alert_description_text
-            .map(|d| d.trim().to_owned())
-            .filter(|d| !d.is_empty());
-        let header = alert
-            .alert_header_text
-            .map(|h| h.trim().to_owned())
-            .filter(|h| !h.is_empty())
-            .or_else(|| description.as_deref().map(made_header))
-            .unwrap_or_else(|| effect_in_words(alert.alert_effect.as_deref()));
+        let description = alert.description();
+        let header = alert.header(description.as_deref());
+        let severity = alert.severity();
         let mut affects: Vec<AlertTarget> = alert
             .entities
             .unwrap_or_default()
@@ -151,7 +173,7 @@ impl From<OtpAlert> for Alert {
             header,
             description,
             url: alert.alert_url.filter(|u| !u.trim().is_empty()),
-            severity: severity(alert.alert_severity_level.as_deref()).to_owned(),
+            severity,
             effect: alert.alert_effect,
             cause: alert.alert_cause,
             start: alert.effective_start_date.and_then(helsinki_seconds),
@@ -159,6 +181,30 @@ impl From<OtpAlert> for Alert {
             affects,
         }
     }
+}
+
+/// Alerts in brief (the `AlertSummaryFields` fragment's selection), most severe first,
+/// then the earliest start, once each.
+pub(crate) fn summaries(alerts: Option<Vec<Option<OtpAlert>>>) -> Vec<AlertSummary> {
+    let mut alerts: Vec<OtpAlert> = alerts.unwrap_or_default().into_iter().flatten().collect();
+    alerts.sort_by(|a, b| {
+        rank(severity(b.alert_severity_level.as_deref()))
+            .cmp(&rank(severity(a.alert_severity_level.as_deref())))
+            .then_with(|| a.start_seconds().cmp(&b.start_seconds()))
+            .then_with(|| a.id.cmp(&b.id))
+    });
+    alerts.dedup_by(|a, b| a.id == b.id);
+    alerts
+        .into_iter()
+        .map(|alert| {
+            let description = alert.description();
+            AlertSummary {
+                header: alert.header(description.as_deref()),
+                severity: alert.severity(),
+                id: alert.id,
+            }
+        })
+        .collect()
 }
 
 /// OTP's severity level in the contract's words.

@@ -8,6 +8,7 @@ pub use types::{Departure, GetDeparturesRequest, GetDeparturesResult, StopRef, T
 use serde::Deserialize;
 use serde_json::json;
 
+use super::alerts::{AlertSummary, wire::OtpAlert, wire::summaries};
 use super::place::{Language, OtpRoute, checked_range, checked_text, contract_mode};
 use super::response::{
     DigitransitErrorCode, DigitransitResponse, Failure, Warning, WarningCode, warnings,
@@ -21,7 +22,10 @@ use crate::http::AnswerKind;
 use crate::tool::{Tool, ToolSpec};
 
 /// The query sent (also checked against the OTP schema in tests).
-pub const QUERY: &str = include_str!("../queries/departures.graphql");
+pub const QUERY: &str = concat!(
+    include_str!("../queries/departures.graphql"),
+    include_str!("../queries/fragments/alert_summary.graphql")
+);
 /// Longest stop id, in characters.
 pub const MAX_ID_CHARS: usize = 100;
 /// A delay beyond this many seconds either way is `delayed`.
@@ -45,7 +49,9 @@ find_stops or geocode_address's stopId) or {type:'label', value:'home'} for a sa
 stopId. Looks `windowMinutes` ahead (default 30, 1..120) and returns at most `limit` departures \
 (default 10, 1..50), soonest first: line, mode, destination, scheduledTime, realtimeTime, \
 delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_only, delayed beyond \
-60 s either way) and platform. Times are ISO 8601 in Helsinki time. Needs DIGITRANSIT_API_KEY.",
+60 s either way) and platform; and `alerts`, the service alerts at the stop or on its routes, in \
+brief (id, header, severity; get_alerts gives them in full). Times are ISO 8601 in Helsinki time. \
+Needs DIGITRANSIT_API_KEY.",
         summary: "Next departures from a stop or station, realtime delays and cancellations",
         ..upstream::LIVE_TOOL
     };
@@ -72,7 +78,43 @@ struct Place {
     gtfs_id: Option<String>,
     name: Option<String>,
     #[serde(default)]
+    alerts: Option<Vec<Option<OtpAlert>>>,
+    #[serde(default)]
     stoptimes_without_patterns: Vec<Stoptime>,
+}
+
+/// A stop's answer as every caller it serves reads it: made once per upstream answer.
+struct Board {
+    /// The stop or station, when the id named one.
+    place: Option<BoardPlace>,
+}
+
+struct BoardPlace {
+    gtfs_id: Option<String>,
+    name: Option<String>,
+    /// Soonest first (realtime time when known), then by line.
+    departures: Vec<Departure>,
+    alerts: Vec<AlertSummary>,
+}
+
+impl Board {
+    fn of(data: Data) -> Self {
+        let place = data.stop.or(data.station).map(|place| {
+            let mut list: Vec<(i64, Departure)> = place
+                .stoptimes_without_patterns
+                .into_iter()
+                .map(departure)
+                .collect();
+            list.sort_by(|(ta, a), (tb, b)| ta.cmp(tb).then_with(|| a.line.cmp(&b.line)));
+            BoardPlace {
+                gtfs_id: place.gtfs_id,
+                name: place.name,
+                departures: list.into_iter().map(|(_, d)| d).collect(),
+                alerts: summaries(place.alerts),
+            }
+        });
+        Self { place }
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -116,33 +158,24 @@ async fn departures(
         "numberOfDepartures": limit + 1,
     });
     let language = input.language.unwrap_or(Language::En);
-    let data = upstream::graphql(
+    let board = upstream::graphql_shaped(
         toolpack,
         AnswerKind::Arrivals,
         QUERY,
         "Departures",
         variables,
         language,
+        Board::of,
     )
     .await
     .map_err(UpstreamFailure::for_routing)?;
     let received = fetched_at();
-    let data: Data = serde_json::from_value(data).map_err(|e| {
-        UpstreamFailure::Malformed(format!("departures of another shape ({e})")).for_routing()
-    })?;
-    let Some(place) = data.stop.or(data.station) else {
+    let Some(place) = &board.place else {
         return Err(no_such_stop(&id));
     };
-    let mut list: Vec<(i64, Departure)> = place
-        .stoptimes_without_patterns
-        .into_iter()
-        .map(departure)
-        .collect();
-    list.sort_by(|(ta, a), (tb, b)| ta.cmp(tb).then_with(|| a.line.cmp(&b.line)));
-    let realtime_used = list.iter().any(|(_, d)| d.realtime_time.is_some());
     let mut notes = Vec::new();
-    if list.len() > limit {
-        list.truncate(limit);
+    let shown = &place.departures[..place.departures.len().min(limit)];
+    if place.departures.len() > limit {
         notes.push(Warning::new(
             WarningCode::TruncatedResults,
             format!("More departures exist in the window; the first {limit} are returned."),
@@ -150,11 +183,12 @@ async fn departures(
     }
     Ok(GetDeparturesResult {
         served: None,
-        stop_id: place.gtfs_id.unwrap_or(id),
-        stop_name: place.name,
-        realtime_used,
+        stop_id: place.gtfs_id.clone().unwrap_or(id),
+        stop_name: place.name.clone(),
+        realtime_used: shown.iter().any(|d| d.realtime_time.is_some()),
         data_freshness: utc_iso(received),
-        departures: list.into_iter().map(|(_, d)| d).collect(),
+        departures: shown.to_vec(),
+        alerts: place.alerts.clone(),
         correlation_id,
         warnings: warnings(notes),
     })

@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::digitransit::alerts::AlertSummary;
 use crate::digitransit::place::Language;
 use crate::digitransit::response::Warning;
 
@@ -99,6 +100,9 @@ pub struct GetDeparturesResult {
     pub data_freshness: String,
     /// Next departures, soonest first (realtime time when known), then by line.
     pub departures: Vec<Departure>,
+    /// The alerts in effect at the stop, on its routes, or on its routes at the stop, in
+    /// brief, most severe first (`get_alerts` or `get_stop_info` give them in full).
+    pub alerts: Vec<AlertSummary>,
     /// The call's correlation id (UUID).
     pub correlation_id: String,
     /// Notes on the answer (`truncated-results`).

@@ -30,7 +30,10 @@ use crate::report;
 use crate::tool::{Tool, ToolSpec};
 
 /// The query sent (also checked against the OTP schema in tests).
-pub const QUERY: &str = include_str!("../queries/plan_trip.graphql");
+pub const QUERY: &str = concat!(
+    include_str!("../queries/plan_trip.graphql"),
+    include_str!("../queries/fragments/alert_summary.graphql")
+);
 
 /// The `plan_trip` tool.
 #[derive(Debug, Clone, Copy)]
@@ -53,7 +56,8 @@ default 1500; itineraries walking more are dropped unless none is left, then a p
 warning), maxTransfers (0..8, default 4), accessibility {stepFree, lowWalkingDistance}, language \
 fi|sv|en. Returns up to `limit` (1..3, default 2) itineraries, earliest arrival first, then fewer \
 transfers, then shorter: start, end, duration, transfers, walking, legs (mode, line, from, to, \
-scheduled and realtime times, delay, status on_time|delayed|cancelled|scheduled_only, alerts), \
+scheduled and realtime times, delay, status on_time|delayed|cancelled|scheduled_only, alerts in \
+brief {id, header, severity}), \
 scheduleType and a fingerprint. When a leg is cancelled or over 5 min late, one relaxed search adds \
 alternatives marked disruptionFlag (includeDisruptionAlt, default true). Errors: \
 unsupported-region outside the router's area, no-itinerary-found (with a hint), rate-limited with \
@@ -219,24 +223,19 @@ async fn search(
     plan: &Plan,
     constraints: &PlanConstraints,
 ) -> Result<(Vec<Planned>, Option<String>), Failure> {
-    let data = upstream::graphql(
+    let searched = upstream::graphql_shaped(
         toolpack,
         AnswerKind::Journeys,
         QUERY,
         "PlanTrip",
         plan.variables(constraints),
         constraints.language,
+        Searched::of,
     )
     .await
     .map_err(UpstreamFailure::for_routing)?;
-    let connection = serde_json::from_value::<PlanData>(data)
-        .map_err(|e| {
-            UpstreamFailure::Malformed(format!("a plan of another shape ({e})")).for_routing()
-        })?
-        .plan_connection
-        .unwrap_or_default();
-    if let Some(error) = outside_bounds(&connection) {
-        let side = match error.input_field.as_deref() {
+    if let Some(field) = &searched.outside {
+        let side = match field.as_deref() {
             Some("FROM") => "The origin is",
             Some("TO") => "The destination is",
             _ => "The origin or destination is",
@@ -250,11 +249,32 @@ async fn search(
         )
         .hint("Digitransit covers Finland; DIGITRANSIT_ROUTER picks the region (hsl, waltti, finland, varely)."));
     }
-    let reason = connection.routing_errors.first().map(|e| {
-        let description = e.description.as_deref().unwrap_or_default();
-        provider_message(&format!("{}: {description}", e.code))
-    });
-    Ok((wire::itineraries(connection.edges), reason))
+    Ok((searched.planned.clone(), searched.reason.clone()))
+}
+
+/// One search's answer as every caller it serves reads it: made once per upstream answer.
+struct Searched {
+    /// OTP's `OUTSIDE_BOUNDS` routing error, with the input it names (`FROM`, `TO`).
+    outside: Option<Option<String>>,
+    /// OTP's first routing error, as `CODE: description`.
+    reason: Option<String>,
+    planned: Vec<Planned>,
+}
+
+impl Searched {
+    fn of(data: PlanData) -> Self {
+        let connection = data.plan_connection.unwrap_or_default();
+        let outside = outside_bounds(&connection).map(|e| e.input_field.clone());
+        let reason = connection.routing_errors.first().map(|e| {
+            let description = e.description.as_deref().unwrap_or_default();
+            provider_message(&format!("{}: {description}", e.code))
+        });
+        Self {
+            outside,
+            reason,
+            planned: wire::itineraries(connection.edges),
+        }
+    }
 }
 
 fn outside_bounds(connection: &PlanConnection) -> Option<&RoutingError> {

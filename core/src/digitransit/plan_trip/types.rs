@@ -3,6 +3,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use crate::digitransit::alerts::AlertSummary;
 use crate::digitransit::departures::TransitStatus;
 use crate::digitransit::place::{Coordinate, Language};
 use crate::digitransit::response::Warning;
@@ -258,9 +259,10 @@ pub struct Leg {
     pub status: TransitStatus,
     /// Length, metres.
     pub distance_meters: f64,
-    /// Service alerts on this leg (their headlines).
+    /// Service alerts on this leg, in brief, most severe first (`get_alerts` gives them in
+    /// full); absent when there are none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub alerts: Option<Vec<String>>,
+    pub alerts: Option<Vec<AlertSummary>>,
 }
 
 /// One way to make the trip.

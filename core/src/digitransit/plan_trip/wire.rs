@@ -5,6 +5,7 @@ use serde::Deserialize;
 use sha1::{Digest, Sha1};
 
 use super::types::{Itinerary, Leg, LegPlace, ScheduleType};
+use crate::digitransit::alerts::wire::{OtpAlert, summaries};
 use crate::digitransit::departures::{TransitStatus, transit_status};
 use crate::digitransit::place::{Coordinate, OtpRoute, contract_mode};
 use crate::digitransit::time::{duration_seconds, parse_offset_time};
@@ -67,7 +68,7 @@ struct WireLeg {
     to: WirePlace,
     route: Option<OtpRoute>,
     #[serde(default)]
-    alerts: Option<Vec<Alert>>,
+    alerts: Option<Vec<Option<OtpAlert>>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -97,12 +98,6 @@ struct WireStop {
     gtfs_id: Option<String>,
     platform_code: Option<String>,
     wheelchair_boarding: Option<String>,
-}
-
-#[derive(Debug, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct Alert {
-    alert_header_text: Option<String>,
 }
 
 /// An itinerary with what the pipeline decides on.
@@ -182,13 +177,7 @@ fn planned(node: Node) -> Option<Planned> {
             realtime_delay_seconds: delay,
             status,
             distance_meters: round1(wire.distance.unwrap_or_default()),
-            alerts: wire.alerts.and_then(|alerts| {
-                let texts: Vec<String> = alerts
-                    .into_iter()
-                    .filter_map(|a| a.alert_header_text)
-                    .collect();
-                (!texts.is_empty()).then_some(texts)
-            }),
+            alerts: Some(summaries(wire.alerts)).filter(|alerts| !alerts.is_empty()),
         });
     }
     let fingerprint = fingerprint(&legs);

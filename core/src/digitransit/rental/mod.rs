@@ -157,46 +157,29 @@ async fn rentals(
         "radius": radius,
         "first": POOL,
     });
-    let data = upstream::graphql(
+    let nearby = upstream::graphql_shaped(
         toolpack,
         AnswerKind::Bikes,
         QUERY,
         "Rentals",
         variables,
         Language::En,
+        Nearby::of,
     )
     .await
     .map_err(UpstreamFailure::for_routing)?;
-    let data: Data = serde_json::from_value(data).map_err(|e| {
-        UpstreamFailure::Malformed(format!("rentals of another shape ({e})")).for_routing()
-    })?;
-    let mut stations = Vec::new();
-    let mut vehicles = Vec::new();
-    for edge in data.nearest.map(|c| c.edges).unwrap_or_default() {
-        let distance = edge.node.distance.unwrap_or_default();
-        let Some(place) = edge.node.place else {
-            continue;
-        };
-        match place.typename.as_str() {
-            "VehicleRentalStation" if place.offers(&form_factors) => {
-                stations.extend(place.station(distance));
-            }
-            "RentalVehicle" if place.is_one_of(&form_factors) => {
-                vehicles.extend(place.vehicle(distance));
-            }
-            _ => {}
-        }
-    }
-    stations.sort_by(|a, b| {
-        a.distance
-            .total_cmp(&b.distance)
-            .then_with(|| a.id.cmp(&b.id))
-    });
-    vehicles.sort_by(|a, b| {
-        a.distance
-            .total_cmp(&b.distance)
-            .then_with(|| a.id.cmp(&b.id))
-    });
+    let stations: Vec<&RentalStation> = nearby
+        .stations
+        .iter()
+        .filter(|(kinds, _)| offers(kinds, &form_factors))
+        .map(|(_, station)| station)
+        .collect();
+    let vehicles: Vec<&RentalVehicle> = nearby
+        .vehicles
+        .iter()
+        .filter(|(kind, _)| is_one_of(kind.as_deref(), &form_factors))
+        .map(|(_, vehicle)| vehicle)
+        .collect();
     let mut notes = Vec::new();
     if let Some(capped) = asked.capped() {
         notes.push(capped);
@@ -206,8 +189,6 @@ async fn rentals(
             format!("More are in range; the nearest {max_results} of each are returned."),
         ));
     }
-    stations.truncate(max_results);
-    vehicles.truncate(max_results);
     if stations.is_empty() && vehicles.is_empty() {
         notes.push(Warning::new(
             WarningCode::NoResults,
@@ -219,8 +200,8 @@ season in winter (in Helsinki from November to March), so an empty answer then i
     }
     Ok(FindRentalVehiclesResult {
         served: None,
-        stations,
-        vehicles,
+        stations: stations.into_iter().take(max_results).cloned().collect(),
+        vehicles: vehicles.into_iter().take(max_results).cloned().collect(),
         correlation_id,
         warnings: warnings(notes),
     })
@@ -234,31 +215,18 @@ impl Place {
             .unwrap_or_default()
     }
 
-    /// Whether a station offers one of `form_factors`: holds one, or has a space for
-    /// one (any, when none are asked for or the station does not say what it takes).
-    fn offers(&self, form_factors: &[String]) -> bool {
-        let held: Vec<&str> = self
+    /// The form factors a station holds or has a space for.
+    fn kinds_held(&self) -> Vec<String> {
+        let mut held: Vec<String> = self
             .available_vehicles
             .iter()
             .chain(&self.available_spaces)
             .flat_map(|c| &c.by_type)
-            .filter_map(|t| t.vehicle_type.form_factor.as_deref())
+            .filter_map(|t| t.vehicle_type.form_factor.clone())
             .collect();
-        form_factors.is_empty()
-            || held.is_empty()
-            || held
-                .iter()
-                .any(|f| form_factors.iter().any(|asked| asked == f))
-    }
-
-    /// Whether a vehicle is of one of `form_factors` (any, when none are asked for).
-    fn is_one_of(&self, form_factors: &[String]) -> bool {
-        form_factors.is_empty()
-            || self
-                .vehicle_type
-                .as_ref()
-                .and_then(|t| t.form_factor.as_deref())
-                .is_some_and(|f| form_factors.iter().any(|asked| asked == f))
+        held.sort();
+        held.dedup();
+        held
     }
 
     fn station(self, distance: f64) -> Option<RentalStation> {
@@ -294,6 +262,68 @@ impl Place {
             network,
         })
     }
+}
+
+/// Rental places near the point asked about, nearest first, each with the form factors
+/// it offers: made once per upstream answer, filtered by each call.
+struct Nearby {
+    stations: Vec<(Vec<String>, RentalStation)>,
+    vehicles: Vec<(Option<String>, RentalVehicle)>,
+}
+
+impl Nearby {
+    fn of(data: Data) -> Self {
+        let mut nearby = Self {
+            stations: Vec::new(),
+            vehicles: Vec::new(),
+        };
+        for edge in data.nearest.map(|c| c.edges).unwrap_or_default() {
+            let distance = edge.node.distance.unwrap_or_default();
+            let Some(place) = edge.node.place else {
+                continue;
+            };
+            match place.typename.as_str() {
+                "VehicleRentalStation" => {
+                    let kinds = place.kinds_held();
+                    nearby
+                        .stations
+                        .extend(place.station(distance).map(|s| (kinds, s)));
+                }
+                "RentalVehicle" => {
+                    let kind = place
+                        .vehicle_type
+                        .as_ref()
+                        .and_then(|t| t.form_factor.clone());
+                    nearby
+                        .vehicles
+                        .extend(place.vehicle(distance).map(|v| (kind, v)));
+                }
+                _ => {}
+            }
+        }
+        nearby.stations.sort_by(|(_, a), (_, b)| {
+            a.distance
+                .total_cmp(&b.distance)
+                .then_with(|| a.id.cmp(&b.id))
+        });
+        nearby.vehicles.sort_by(|(_, a), (_, b)| {
+            a.distance
+                .total_cmp(&b.distance)
+                .then_with(|| a.id.cmp(&b.id))
+        });
+        nearby
+    }
+}
+
+/// Whether a station holding or taking `held` offers one of `form_factors` (any, when
+/// none are asked for or the station does not say what it takes).
+fn offers(held: &[String], form_factors: &[String]) -> bool {
+    form_factors.is_empty() || held.is_empty() || held.iter().any(|f| form_factors.contains(f))
+}
+
+/// Whether a vehicle of `kind` is of one of `form_factors` (any, when none are asked for).
+fn is_one_of(kind: Option<&str>, form_factors: &[String]) -> bool {
+    form_factors.is_empty() || kind.is_some_and(|f| form_factors.iter().any(|asked| asked == f))
 }
 
 fn checked_form_factors(form_factors: &[String]) -> Result<Vec<String>, Failure> {

@@ -111,75 +111,100 @@ async fn stop_info(
     // The answer carries the stop's alerts, so it is kept as long as alerts are (60 s),
     // not as long as a place (12 h).
     let language = input.language.unwrap_or(Language::En);
-    let data = upstream::graphql(
+    let info = upstream::graphql_shaped(
         toolpack,
         AnswerKind::Disruptions,
         QUERY,
         "StopInfo",
         json!({ "id": id }),
         language,
+        StopInfo::of,
     )
     .await
     .map_err(UpstreamFailure::for_routing)?;
-    let data: Data = serde_json::from_value(data).map_err(|e| {
-        UpstreamFailure::Malformed(format!("a stop of another shape ({e})")).for_routing()
-    })?;
-    let stop = data
-        .stop
-        .or(data.station)
-        .ok_or_else(|| no_such_stop(&id))?;
-    let mut routes: Vec<StopRoute> = stop
-        .routes
-        .unwrap_or_default()
-        .into_iter()
-        .map(StopRoute::from)
-        .collect();
-    routes.sort_by(by_line);
-    routes.dedup_by(|a, b| a.gtfs_id == b.gtfs_id);
-    let mut patterns: Vec<StopPattern> = stop
-        .patterns
-        .unwrap_or_default()
-        .into_iter()
-        .map(|p| StopPattern {
-            headsign: p.headsign,
-            direction_id: p.direction_id,
-            route: p.route.into(),
-        })
-        .collect();
-    patterns.sort_by(|a, b| {
-        by_line(&a.route, &b.route)
-            .then_with(|| a.direction_id.cmp(&b.direction_id))
-            .then_with(|| a.headsign.cmp(&b.headsign))
-    });
-    patterns.dedup();
-    let mut alerts: Vec<Alert> = stop
-        .alerts
-        .unwrap_or_default()
-        .into_iter()
-        .flatten()
-        .map(Alert::from)
-        .collect();
-    alerts.sort_by(by_severity_then_start);
-    alerts.dedup_by(|a, b| a.id == b.id);
+    let Some(info) = &info.0 else {
+        return Err(no_such_stop(&id));
+    };
     Ok(GetStopInfoResult {
-        stop: StopDetails {
-            name: stop.name.unwrap_or_else(|| stop.gtfs_id.clone()),
-            gtfs_id: stop.gtfs_id,
-            code: stop.code,
-            platform: stop.platform_code,
-            mode: stop.vehicle_mode.as_deref().map(contract_mode),
-            wheelchair_boarding: stop
-                .wheelchair_boarding
-                .unwrap_or_else(|| "NO_INFORMATION".to_owned()),
-            lat: stop.lat,
-            lon: stop.lon,
-        },
-        routes,
-        patterns,
-        alerts,
+        stop: info.stop.clone(),
+        routes: info.routes.clone(),
+        patterns: info.patterns.clone(),
+        alerts: info.alerts.clone(),
         correlation_id,
         served: None,
     })
+}
+
+/// A stop's answer in the contract's form, when the id named a stop or station: made once
+/// per upstream answer, for every caller it serves.
+struct StopInfo(Option<Shaped>);
+
+struct Shaped {
+    stop: StopDetails,
+    routes: Vec<StopRoute>,
+    patterns: Vec<StopPattern>,
+    alerts: Vec<Alert>,
+}
+
+impl StopInfo {
+    fn of(data: Data) -> Self {
+        Self(data.stop.or(data.station).map(Shaped::of))
+    }
+}
+
+impl Shaped {
+    fn of(stop: OtpStop) -> Self {
+        let mut routes: Vec<StopRoute> = stop
+            .routes
+            .unwrap_or_default()
+            .into_iter()
+            .map(StopRoute::from)
+            .collect();
+        routes.sort_by(by_line);
+        routes.dedup_by(|a, b| a.gtfs_id == b.gtfs_id);
+        let mut patterns: Vec<StopPattern> = stop
+            .patterns
+            .unwrap_or_default()
+            .into_iter()
+            .map(|p| StopPattern {
+                headsign: p.headsign,
+                direction_id: p.direction_id,
+                route: p.route.into(),
+            })
+            .collect();
+        patterns.sort_by(|a, b| {
+            by_line(&a.route, &b.route)
+                .then_with(|| a.direction_id.cmp(&b.direction_id))
+                .then_with(|| a.headsign.cmp(&b.headsign))
+        });
+        patterns.dedup();
+        let mut alerts: Vec<Alert> = stop
+            .alerts
+            .unwrap_or_default()
+            .into_iter()
+            .flatten()
+            .map(Alert::from)
+            .collect();
+        alerts.sort_by(by_severity_then_start);
+        alerts.dedup_by(|a, b| a.id == b.id);
+        Self {
+            stop: StopDetails {
+                name: stop.name.unwrap_or_else(|| stop.gtfs_id.clone()),
+                gtfs_id: stop.gtfs_id,
+                code: stop.code,
+                platform: stop.platform_code,
+                mode: stop.vehicle_mode.as_deref().map(contract_mode),
+                wheelchair_boarding: stop
+                    .wheelchair_boarding
+                    .unwrap_or_else(|| "NO_INFORMATION".to_owned()),
+                lat: stop.lat,
+                lon: stop.lon,
+            },
+            routes,
+            patterns,
+            alerts,
+        }
+    }
 }
 
 /// Routes as riders look for them: by short name, numbers in number order (`7` before
