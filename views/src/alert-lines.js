@@ -28,9 +28,9 @@ export function alertText(alert) {
 
 /**
  * One alert as a line that opens to its full text: `full` when the answer has it (get_alerts),
- * else asked for once through the host's `view`.
+ * else asked for once through the host's `view`. `touched` (what it affects) ends the line.
  */
-export function alertLine(alert, view, full) {
+export function alertLine(alert, view, full, touched) {
   const { key, word } = severityOf(alert);
   const text = h("div", { class: "alert-text" }, full ? alertText(full) : h("p", { class: "muted" }, "Loading…"));
   let asked = Boolean(full);
@@ -45,7 +45,7 @@ export function alertLine(alert, view, full) {
         fullText(alert, view).then((nodes) => text.replaceChildren(...nodes));
       },
     },
-    h("summary", null, h("span", { class: "severity" }, word), h("span", { class: "header" }, alert.header)),
+    h("summary", null, h("span", { class: "severity" }, word), h("span", { class: "header" }, alert.header), touched ?? null),
     text,
   );
   return line;

@@ -17,13 +17,12 @@ function touched(alert) {
   }
   if (routes.size === 0 && stops.size === 0) return null;
   return h(
-    "p",
-    { class: "lines" },
+    "span",
+    { class: "touched" },
     [...routes.values()].map((r) =>
       h("span", { class: "badge", style: `--leg:${MODE_COLOURS[r.mode] ?? "#5A6270"}`, title: r.gtfsId }, r.shortName ?? r.gtfsId),
-      " ",
     ),
-    [...stops.values()].map((s) => h("span", { class: "muted" }, ` ${s.name ?? s.gtfsId}${s.code ? ` (${s.code})` : ""}`)),
+    [...stops.values()].map((s) => h("small", null, `${s.name ?? s.gtfsId}${s.code ? ` (${s.code})` : ""}`)),
   );
 }
 
@@ -42,7 +41,7 @@ startView("alerts", (result, view) => {
       : h(
           "ul",
           { class: "alerts" },
-          alerts.map((alert) => h("li", null, alertLine(alert, view, alert), touched(alert))),
+          alerts.map((alert) => h("li", null, alertLine(alert, view, alert, touched(alert)))),
         ),
   );
 });
