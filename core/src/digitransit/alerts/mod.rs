@@ -19,7 +19,7 @@ use crate::Toolpack;
 use crate::config::Config;
 use crate::http::AnswerKind;
 use crate::tool::{Tool, ToolSpec};
-use wire::{OtpAlert, SEVERITIES, by_severity_then_start, rank};
+use wire::{OtpAlert, SEVERITIES, rank};
 
 /// The query sent (also checked against the OTP schema in tests).
 pub const QUERY: &str = concat!(
@@ -78,15 +78,7 @@ struct KnownAlerts(Vec<Alert>);
 
 impl KnownAlerts {
     fn of(data: Data) -> Self {
-        let mut list: Vec<Alert> = data
-            .alerts
-            .unwrap_or_default()
-            .into_iter()
-            .flatten()
-            .map(Alert::from)
-            .collect();
-        list.sort_by(by_severity_then_start);
-        Self(list)
+        Self(wire::in_order(data.alerts))
     }
 }
 

@@ -148,11 +148,6 @@ impl OtpAlert {
     fn severity(&self) -> String {
         severity(self.alert_severity_level.as_deref()).to_owned()
     }
-
-    /// When it takes effect, as Unix seconds (the order alerts are listed in).
-    pub(crate) fn start_seconds(&self) -> Option<i64> {
-        self.effective_start_date.filter(|s| *s > 0)
-    }
 }
 
 impl From<OtpAlert> for Alert {
@@ -183,26 +178,30 @@ impl From<OtpAlert> for Alert {
     }
 }
 
-/// Alerts in brief (the `AlertSummaryFields` fragment's selection), most severe first,
-/// then the earliest start, once each.
+/// OTP's alerts in the contract's form, in the order every tool lists them
+/// ([`by_severity_then_start`]).
+pub(crate) fn in_order(alerts: Option<Vec<Option<OtpAlert>>>) -> Vec<Alert> {
+    let mut list: Vec<Alert> = alerts
+        .unwrap_or_default()
+        .into_iter()
+        .flatten()
+        .map(Alert::from)
+        .collect();
+    list.sort_by(by_severity_then_start);
+    list
+}
+
+/// Alerts in brief (the `AlertSummaryFields` fragment's selection), in the same order,
+/// once each.
 pub(crate) fn summaries(alerts: Option<Vec<Option<OtpAlert>>>) -> Vec<AlertSummary> {
-    let mut alerts: Vec<OtpAlert> = alerts.unwrap_or_default().into_iter().flatten().collect();
-    alerts.sort_by(|a, b| {
-        rank(severity(b.alert_severity_level.as_deref()))
-            .cmp(&rank(severity(a.alert_severity_level.as_deref())))
-            .then_with(|| a.start_seconds().cmp(&b.start_seconds()))
-            .then_with(|| a.id.cmp(&b.id))
-    });
+    let mut alerts = in_order(alerts);
     alerts.dedup_by(|a, b| a.id == b.id);
     alerts
         .into_iter()
-        .map(|alert| {
-            let description = alert.description();
-            AlertSummary {
-                header: alert.header(description.as_deref()),
-                severity: alert.severity(),
-                id: alert.id,
-            }
+        .map(|alert| AlertSummary {
+            id: alert.id,
+            header: alert.header,
+            severity: alert.severity,
         })
         .collect()
 }

@@ -9,7 +9,7 @@ use serde::Deserialize;
 use serde_json::json;
 
 use super::alerts::Alert;
-use super::alerts::wire::{OtpAlert, OtpRoute, by_severity_then_start};
+use super::alerts::wire::{OtpAlert, OtpRoute, in_order};
 use super::departures::{no_such_stop, stop_id};
 use super::place::{Language, contract_mode};
 use super::response::{DigitransitResponse, Failure};
@@ -178,14 +178,7 @@ impl Shaped {
                 .then_with(|| a.headsign.cmp(&b.headsign))
         });
         patterns.dedup();
-        let mut alerts: Vec<Alert> = stop
-            .alerts
-            .unwrap_or_default()
-            .into_iter()
-            .flatten()
-            .map(Alert::from)
-            .collect();
-        alerts.sort_by(by_severity_then_start);
+        let mut alerts = in_order(stop.alerts);
         alerts.dedup_by(|a, b| a.id == b.id);
         Self {
             stop: StopDetails {
