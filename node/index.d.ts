@@ -103,6 +103,12 @@ export interface JourneyDisambiguationSuggestion {
   commonName: string | null
   /** The place's type, e.g. `NaptanMetroStation`, `StopPoint`, `PointOfInterest`. */
   placeType: string | null
+  /**
+   * The place as a person tells it apart from the others: its name, then its lines
+   * when another suggestion has the same name (TfL's stop data), else its modes
+   * ("Edgware Road — Bakerloo"). What a person is shown when asked to pick.
+   */
+  title: string
 }
 
 /** `StationToiletLookupRequest`: which station to look up. */
@@ -342,6 +348,11 @@ export interface StopCandidate {
   modes: string[]
   /** Its line ids, e.g. `bakerloo` (empty when TfL did not say). */
   lines: string[]
+  /**
+   * Its name and what tells it apart, as a person reads it: its lines, else its modes
+   * ("Edgware Road — Circle, District, Hammersmith & City").
+   */
+  title: string
 }
 
 /** `StopSearchRequest`: stops by name, or near a point; give `query` or `lat`+`lon`. */

@@ -31,6 +31,7 @@ uniffi::setup_scaffolding!();
 
 pub mod answer;
 mod arguments;
+pub mod ask;
 pub mod caller;
 pub mod catalog;
 pub mod config;

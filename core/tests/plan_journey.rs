@@ -173,3 +173,77 @@ async fn local_calls_answer_on_the_first_poll_and_upstream_calls_are_handed_back
         Ok(Err(toolpack::UnknownTool(_)))
     ));
 }
+
+/// Answers each question with the choice at a fixed place (`None`: nobody picks), and
+/// keeps the questions.
+struct Picks(Vec<Option<usize>>, std::sync::Mutex<Vec<toolpack::ask::Question>>);
+
+impl toolpack::ask::Asker for Picks {
+    fn ask<'a>(&'a self, question: &'a toolpack::ask::Question) -> toolpack::ask::AskFuture<'a> {
+        let mut asked = self.1.lock().unwrap();
+        let pick = self.0.get(asked.len()).copied().flatten();
+        asked.push(question.clone());
+        let value = pick.map(|i| question.choices[i].value.clone());
+        Box::pin(async move { value })
+    }
+}
+
+async fn ambiguous_both_sides(picks: Vec<Option<usize>>) -> (Value, Vec<String>, Vec<toolpack::ask::Question>) {
+    let fake = fake().await;
+    // The latest scenario applies first: the 300 once, then the itinerary.
+    fake.push_scenario(
+        Scenario::on("/journey").file("tfl/journey/itinerary-200-bank-to-mile-end-2015.json"),
+    );
+    fake.push_scenario(
+        Scenario::on("/journey")
+            .status(300)
+            .file("tfl/journey/synthetic-disambiguation-300-from-and-to.json")
+            .times(1),
+    );
+    let asker = std::sync::Arc::new(Picks(picks, Default::default()));
+    let toolpack = toolpack(&fake, Some("k"));
+    let call = toolpack.call_json("planJourney", json!({"from": "Kings Cross", "to": "Victoria"}));
+    let answer = toolpack::ask::with_asker(asker.clone(), call).await.unwrap();
+    let journeys = fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.path.to_ascii_lowercase().starts_with("/journey"))
+        .map(|r| r.path)
+        .collect();
+    let asked = asker.1.lock().unwrap().clone();
+    (answer.body, journeys, asked)
+}
+
+#[tokio::test]
+async fn a_person_picks_each_ambiguous_side_and_the_journey_is_planned_in_the_same_call() {
+    let (body, journeys, asked) = ambiguous_both_sides(vec![Some(0), Some(1)]).await;
+    assert_eq!(body["code"], "OK", "{body}");
+    assert_eq!(
+        asked.iter().map(|q| q.field.as_str()).collect::<Vec<_>>(),
+        ["from", "to"]
+    );
+    assert_eq!(
+        asked[0].message,
+        "Which place do you mean by \"Kings Cross\" (from)?"
+    );
+    // The best match first, each titled by its name and modes, five at most.
+    assert_eq!(asked[0].choices.len(), 5);
+    assert_eq!(asked[0].choices[0].value, "940GZZLUKSX");
+    assert_eq!(asked[1].choices[1].value, "1000248");
+    assert_eq!(asked[1].choices[1].title, "Victoria Station — bus, tube, national-rail");
+    // One request with the names, then one with the picks.
+    assert_eq!(journeys.len(), 2, "{journeys:?}");
+    assert_eq!(journeys[1], "/Journey/JourneyResults/940GZZLUKSX/to/1000248");
+}
+
+#[tokio::test]
+async fn when_nobody_picks_the_answer_is_the_disambiguation_as_always() {
+    for picks in [vec![None], vec![Some(0), None]] {
+        let asked_sides = picks.len();
+        let (body, journeys, asked) = ambiguous_both_sides(picks).await;
+        assert_eq!(body["code"], "DISAMBIGUATION_REQUIRED", "{body}");
+        assert_eq!(body["fromLocationDisambiguation"][0]["parameterValue"], "940GZZLUKSX");
+        assert_eq!(asked.len(), asked_sides, "a side nobody picks ends the asking");
+        assert_eq!(journeys.len(), 1, "{journeys:?}");
+    }
+}

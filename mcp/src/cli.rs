@@ -97,6 +97,16 @@ struct ServeArgs {
     /// Per-call deadline in milliseconds (JSON-RPC -32002 when exceeded).
     #[arg(long, value_name = "MS", default_value_t = 30_000)]
     call_timeout_ms: u64,
+    /// The longest a person may take to answer a question (an MCP elicitation: which of
+    /// two places a name means), in milliseconds; then the tool answers as if nobody
+    /// picked. The call's deadline stands still meanwhile.
+    #[arg(long, value_name = "MS", env = "TOOLPACK_ELICITATION_WAIT_MS", default_value_t = 300_000)]
+    elicitation_wait_ms: u64,
+    /// The key (at least 32 bytes) that seals what a stateless 2026-07-28 client brings
+    /// back when it answers a question: set the same on every replica. Unset, each
+    /// process draws its own.
+    #[arg(long, value_name = "KEY", env = "TOOLPACK_REQUEST_STATE_KEY", hide_env_values = true, value_parser = secret)]
+    request_state_key: Option<toolpack::Secret>,
     /// On SIGTERM or Ctrl-C, how long calls in flight may take to finish, in milliseconds.
     #[arg(long, value_name = "MS", default_value_t = 10_000)]
     shutdown_grace_ms: u64,
@@ -131,6 +141,11 @@ impl ToolsetArgs {
         choice.check_names()?;
         Ok(choice)
     }
+}
+
+/// A secret argument: kept out of `Debug`.
+fn secret(value: &str) -> Result<toolpack::Secret, std::convert::Infallible> {
+    Ok(toolpack::Secret::new(value))
 }
 
 /// A usage or configuration problem: printed on stderr, exit status 2.
@@ -180,8 +195,12 @@ async fn serve(args: ServeArgs) -> Result<u8, Usage> {
     let limits = ServerLimits {
         max_in_flight: args.max_in_flight.max(1),
         call_deadline: Duration::from_millis(args.call_timeout_ms.max(1)),
+        elicitation_wait: Duration::from_millis(args.elicitation_wait_ms.max(1)),
     };
-    let server = server(&args.toolsets, args.http.is_some())?.with_limits(limits);
+    let mut server = server(&args.toolsets, args.http.is_some())?.with_limits(limits);
+    if let Some(key) = &args.request_state_key {
+        server = server.with_state_key(crate::StateKey::new(key.expose().as_bytes()).map_err(Usage)?);
+    }
     // The views' answers are ready before the first read asks for them.
     let (over_http, no_fast_path) = (args.http.is_some(), args.no_fast_path);
     tokio::task::spawn_blocking(move || {

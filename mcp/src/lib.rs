@@ -3,8 +3,10 @@
 //! [`toolpack::Catalog`] is served with its input and output schemas and
 //! annotations; there is no per-tool code here.
 
+mod ask;
 mod auth;
 mod cache_hints;
+mod deadline;
 mod fast_path;
 mod icons;
 mod notify;
@@ -23,5 +25,6 @@ pub mod telemetry;
 pub use auth::{
     ALGORITHMS, AuthFailure, Authenticator, JwtError, JwtValidator, OAuthOptions, ProtectedResource,
 };
+pub use ask::StateKey;
 pub use server::{CALL_DEADLINE_EXCEEDED, SERVER_BUSY, ServerLimits, ToolpackServer};
 pub use toolsets::{Selection, SelectionError, ToolChoice, select_tools};

@@ -16,7 +16,9 @@ use serde_json::Value;
 use toolpack::{Caller, ToolEntry, ToolResult, Toolpack};
 use tracing::Instrument;
 
+use crate::ask::{Asking, StateKey};
 use crate::cache_hints::LIST_TTL_MS;
+use crate::deadline::Deadline;
 use crate::notify::{Destination, Forwarder, SessionLevel};
 use crate::toolsets::ToolChoice;
 use crate::views::ReadSubstitute;
@@ -30,7 +32,11 @@ pub struct ServerLimits {
     /// with a JSON-RPC error, never queued.
     pub max_in_flight: usize,
     /// The longest a tool call may run; then it is abandoned with a JSON-RPC error.
+    /// The time a person takes to answer a question does not count.
     pub call_deadline: Duration,
+    /// The longest a person may take to answer a question (an elicitation); then the
+    /// tool goes on as if nobody picked.
+    pub elicitation_wait: Duration,
 }
 
 impl Default for ServerLimits {
@@ -38,13 +44,17 @@ impl Default for ServerLimits {
         Self {
             max_in_flight: 256,
             call_deadline: Duration::from_secs(30),
+            elicitation_wait: Duration::from_secs(300),
         }
     }
 }
 
 /// A call run under the server's deadline: the tool's result (or an unknown tool), or the
 /// deadline passed.
-type DeadlinedCall = Result<Result<ToolResult, toolpack::UnknownTool>, tokio::time::error::Elapsed>;
+type DeadlinedCall = Result<Result<ToolResult, toolpack::UnknownTool>, DeadlinePassed>;
+
+/// The call's deadline passed before it finished.
+struct DeadlinePassed;
 
 /// The JSON-RPC error code of a call refused because too many are in flight.
 pub const SERVER_BUSY: i32 = -32001;
@@ -66,6 +76,8 @@ pub struct ToolpackServer {
     /// A view's read in the transport's own form: toolpack's stdio transport answers
     /// with a marker for the page, which it replaces with the page serialised once.
     read_substitute: Option<ReadSubstitute>,
+    /// Seals what a 2026-07-28 client's retry brings back.
+    state_key: StateKey,
 }
 
 impl ToolpackServer {
@@ -87,6 +99,15 @@ impl ToolpackServer {
             limits,
             level: SessionLevel::default(),
             read_substitute: None,
+            state_key: StateKey::random(),
+        }
+    }
+
+    /// The same server sealing request states with `key` (the same on every replica).
+    pub fn with_state_key(self, key: StateKey) -> Self {
+        Self {
+            state_key: key,
+            ..self
         }
     }
 
@@ -178,6 +199,7 @@ static SERVER_INFO: LazyLock<ServerConfig> = LazyLock::new(|| {
     let capabilities = ServerCapabilities::builder()
         .enable_tools()
         .enable_resources()
+        .enable_logging()
         .build();
     ServerConfig::new(capabilities)
         .with_server_info(
@@ -299,6 +321,8 @@ pub(crate) struct CallScope<'a, C> {
     pub carrier: crate::telemetry::Carrier<'a>,
     /// Resolves when the client cancelled the request.
     pub cancelled: C,
+    /// How the person can be asked a question.
+    pub asking: Asking,
 }
 
 impl ToolpackServer {
@@ -309,6 +333,11 @@ impl ToolpackServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let (caller, choice) = request_scope(&context);
+        let asking = Asking::of(&context, &request, &caller, &self.state_key)?;
+        let later = match &asking {
+            Asking::Later(later) => Some((later.clone(), caller.clone(), request.clone())),
+            _ => None,
+        };
         let scope = CallScope {
             id: &context.id,
             caller,
@@ -320,9 +349,21 @@ impl ToolpackServer {
             ),
             carrier: crate::telemetry::Carrier::of(&context),
             cancelled: context.ct.cancelled(),
+            asking,
         };
         let (answer, _) = self.run_call(request, scope).await;
-        answer.map(|result| mcp_result(result).into())
+        let result = answer?;
+        if let Some((later, caller, request)) = later
+            && let Some(input_required) = later.input_required(
+                &request,
+                &caller,
+                &self.state_key,
+                self.limits.elicitation_wait,
+            )
+        {
+            return Ok(input_required.into());
+        }
+        Ok(mcp_result(result).into())
     }
 
     /// A tool call: the caller's scope, the in-flight limit, the deadline, progress
@@ -340,6 +381,7 @@ impl ToolpackServer {
             forwarder,
             carrier,
             cancelled,
+            asking,
         } = scope;
         let name = request.name.as_ref();
         let Some(entry) = self
@@ -373,14 +415,19 @@ impl ToolpackServer {
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
         let toolpack = self.toolpack.for_caller(caller);
         let span = crate::telemetry::request_span(name, id, carrier);
-        let call = tokio::time::timeout(
-            self.limits.call_deadline,
-            toolpack::report::with_reporter(
-                forwarder.reporter(),
-                toolpack.call_json(name, arguments),
-            )
-            .instrument(span.clone()),
-        );
+        let deadline = Deadline::after(self.limits.call_deadline);
+        let asker = asking.asker(&deadline, self.limits.elicitation_wait);
+        let run = toolpack::report::with_reporter(
+            forwarder.reporter(),
+            crate::ask::with_asker(asker, toolpack.call_json(name, arguments)),
+        )
+        .instrument(span.clone());
+        let call = async {
+            tokio::select! {
+                result = run => Ok(result),
+                () = deadline.passed() => Err(DeadlinePassed),
+            }
+        };
         let answer = self.finish_call(name, call, cancelled, &span).await;
         (answer, forwarder.finish().await)
     }

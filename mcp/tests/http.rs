@@ -244,6 +244,7 @@ async fn calls_beyond_the_in_flight_limit_are_refused_at_once() {
     let (_fake, served) = limited(ServerLimits {
         max_in_flight: 1,
         call_deadline: Duration::from_secs(10),
+        ..ServerLimits::default()
     })
     .await;
     let (first, second) = (client(served.clone()).await, client(served).await);
@@ -273,6 +274,7 @@ async fn a_call_past_the_deadline_is_abandoned_with_a_json_rpc_error() {
     let (_fake, served) = limited(ServerLimits {
         max_in_flight: 4,
         call_deadline: Duration::from_millis(200),
+        ..ServerLimits::default()
     })
     .await;
     let client = client(served.clone()).await;

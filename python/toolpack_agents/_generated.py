@@ -71,6 +71,12 @@ class JourneyDisambiguationSuggestion(TypedDict):
     """The place's name, e.g. "Victoria Station"."""
     placeType: str | None
     """The place's type, e.g. `NaptanMetroStation`, `StopPoint`, `PointOfInterest`."""
+    title: str
+    """
+    The place as a person tells it apart from the others: its name, then its lines
+    when another suggestion has the same name (TfL's stop data), else its modes
+    ("Edgware Road — Bakerloo"). What a person is shown when asked to pick.
+    """
 
 
 class JourneyPlanToolResponse(TypedDict):
@@ -292,6 +298,11 @@ class StopCandidate(TypedDict):
     """Its modes, e.g. `tube`, `bus` (empty when TfL did not say)."""
     lines: list[str]
     """Its line ids, e.g. `bakerloo` (empty when TfL did not say)."""
+    title: str
+    """
+    Its name and what tells it apart, as a person reads it: its lines, else its modes
+    ("Edgware Road — Circle, District, Hammersmith & City").
+    """
 
 
 class ArrivalsResponse(TypedDict):

@@ -61,6 +61,14 @@ impl StopPoint {
     pub(crate) fn line_ids(&self) -> Vec<String> {
         self.lines.iter().filter_map(|l| l.id.clone()).collect()
     }
+
+    /// Its lines' names as people say them ("Hammersmith & City"), else their ids.
+    pub(crate) fn line_names(&self) -> Vec<String> {
+        self.lines
+            .iter()
+            .filter_map(|l| l.name.clone().or_else(|| l.id.clone()))
+            .collect()
+    }
 }
 
 /// A line as a stop lists it.
@@ -69,6 +77,8 @@ impl StopPoint {
 pub(crate) struct Identifier {
     #[serde(default, deserialize_with = "lenient::string")]
     pub(crate) id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub(crate) name: Option<String>,
 }
 
 /// One `AdditionalProperties` entry.

@@ -31,6 +31,35 @@ pub struct StopCandidate {
     pub modes: Vec<String>,
     /// Its line ids, e.g. `bakerloo` (empty when TfL did not say).
     pub lines: Vec<String>,
+    /// Its name and what tells it apart, as a person reads it: its lines, else its modes
+    /// ("Edgware Road — Circle, District, Hammersmith & City").
+    pub title: String,
+}
+
+impl StopCandidate {
+    /// A candidate with no modes or lines known yet: titled by its name alone.
+    fn named(id: String, name: String) -> Self {
+        Self {
+            title: name.clone(),
+            id,
+            name,
+            modes: Vec::new(),
+            lines: Vec::new(),
+        }
+    }
+
+    /// Its modes and lines from TfL's stop, and the title they make.
+    fn describe(&mut self, stop: &StopPoint) {
+        self.modes.clone_from(&stop.modes);
+        self.lines = stop.line_ids();
+        self.title = title(&self.name, &stop.line_names(), &self.modes);
+    }
+}
+
+/// A stop's title: its name, then its lines, else its modes.
+fn title(name: &str, line_names: &[String], modes: &[String]) -> String {
+    let detail = if line_names.is_empty() { modes } else { line_names };
+    crate::ask::titled(name, &detail.join(", "))
 }
 
 /// What a stop argument means.
@@ -85,42 +114,63 @@ pub(crate) async fn resolve_stop(
                 let ids: Vec<String> = stations.iter().map(|s| s.unique_id.clone()).collect();
                 let mut candidates: Vec<StopCandidate> = stations
                     .iter()
-                    .map(|s| StopCandidate {
-                        id: s.unique_id.clone(),
-                        name: s.name.clone(),
-                        modes: Vec::new(),
-                        lines: Vec::new(),
-                    })
+                    .map(|s| StopCandidate::named(s.unique_id.clone(), s.name.clone()))
                     .collect();
                 describe(toolpack, &ids, &mut candidates).await;
-                return Ok(Stop::Ambiguous(candidates));
+                return Ok(ask(raw, candidates).await);
             }
             Resolution::NotFound => {}
         }
     }
-    search(toolpack, raw, query).await
+    match search(toolpack, raw, query).await? {
+        Stop::Ambiguous(candidates) => Ok(ask(raw, candidates).await),
+        stop => Ok(stop),
+    }
 }
 
-/// Fills in each candidate's modes and lines from TfL (`/StopPoint/{ids}`, one request;
-/// an object for one id, an array for several). Without TfL's answer they stay empty.
+/// Asks the person which of `candidates` the stop named `raw` is ([`crate::ask`]): the
+/// picked one, or all of them when nobody picked.
+async fn ask(raw: &str, candidates: Vec<StopCandidate>) -> Stop {
+    let question = crate::ask::Question::new(
+        "stop",
+        format!("Which stop do you mean by \"{raw}\"?"),
+        candidates.iter().map(|c| crate::ask::Choice {
+            value: c.id.clone(),
+            title: c.title.clone(),
+        }),
+    );
+    let picked = crate::ask::choose(&question).await;
+    match picked.and_then(|id| candidates.iter().position(|c| c.id == id)) {
+        Some(index) => found(&candidates[index]),
+        None => Stop::Ambiguous(candidates),
+    }
+}
+
+/// Fills in each candidate's modes and lines from TfL ([`stop_points`]). Without TfL's
+/// answer they stay empty.
 async fn describe(toolpack: &Toolpack, ids: &[String], candidates: &mut [StopCandidate]) {
-    let path = format!("/StopPoint/{}", ids.join(","));
-    let Ok(value) =
-        upstream::get::<serde_json::Value>(toolpack, AnswerKind::Places, &path, &[]).await
-    else {
-        return;
-    };
-    let stops: Vec<StopPoint> = crate::tfl::lenient::one_or_many(value).unwrap_or_default();
+    let stops = stop_points(toolpack, ids).await;
     let by_id: HashMap<&str, &StopPoint> = stops
         .iter()
         .filter_map(|s| s.stop_id().map(|id| (id, s)))
         .collect();
     for candidate in candidates {
         if let Some(stop) = by_id.get(candidate.id.as_str()) {
-            candidate.modes.clone_from(&stop.modes);
-            candidate.lines = stop.line_ids();
+            candidate.describe(stop);
         }
     }
+}
+
+/// TfL's stops of `ids` (`/StopPoint/{ids}`, one request; an object for one id, an array
+/// for several), with their modes and lines; none when TfL does not answer.
+pub(crate) async fn stop_points(toolpack: &Toolpack, ids: &[String]) -> Vec<StopPoint> {
+    let path = format!("/StopPoint/{}", ids.join(","));
+    let Ok(value) =
+        upstream::get::<serde_json::Value>(toolpack, AnswerKind::Places, &path, &[]).await
+    else {
+        return Vec::new();
+    };
+    crate::tfl::lenient::one_or_many(value).unwrap_or_default()
 }
 
 /// TfL's stop search for a name the station data does not know: no match is not found;
@@ -135,9 +185,11 @@ async fn search(toolpack: &Toolpack, raw: &str, query: &NormalizedName) -> Resul
         .matches
         .into_iter()
         .filter_map(|m| {
+            let name = m.name.unwrap_or_default();
             Some(StopCandidate {
                 id: m.id.filter(|id| !id.trim().is_empty())?,
-                name: m.name.unwrap_or_default(),
+                title: title(&name, &[], &m.modes),
+                name,
                 modes: m.modes,
                 lines: Vec::new(),
             })

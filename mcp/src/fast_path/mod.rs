@@ -138,6 +138,8 @@ pub(crate) async fn answer(
                     headers: Some(&parts.headers),
                 },
                 cancelled: std::future::pending(),
+                // A stateless call on a protocol before 2026-07-28: nobody can be asked.
+                asking: crate::ask::Asking::Nobody,
             };
             let mut request = CallToolRequestParams::new(name);
             request.arguments = arguments;

@@ -11,7 +11,7 @@ use serde::Deserialize;
 use crate::Toolpack;
 use crate::http::AnswerKind;
 use crate::tfl::station_toilets::{
-    Resolution, disambiguation, resolve, station_data, validate_station_name,
+    Resolution, disambiguation, resolve_asking, station_data, validate_station_name,
 };
 use crate::tfl::upstream;
 use crate::tfl::{TflCode, lenient};
@@ -54,7 +54,7 @@ with the chosen stationUniqueId. An empty list means every lift TfL reports on w
         let station = match (&query, &data) {
             (None, _) => None,
             (Some((raw, _)), None) => Some(((*raw).trim().to_owned(), (*raw).trim().to_owned())),
-            (Some((raw, query)), Some(data)) => match resolve(data, raw, query) {
+            (Some((raw, query)), Some(data)) => match resolve_asking(data, raw, query, "station").await {
                 Resolution::Found(station) => {
                     Some((station.unique_id.clone(), station.name.clone()))
                 }

@@ -1,6 +1,7 @@
 //! `planJourney`: London journeys from the TfL Journey Planner API
 //! (`GET {TFL_API_BASE_URL}/Journey/JourneyResults/{from}/to/{to}`).
 
+mod ask;
 mod classify;
 mod rank;
 mod types;
@@ -15,7 +16,7 @@ pub use types::{
 
 use crate::Toolpack;
 use crate::config::{Config, env};
-use crate::http::{AnswerKind, HttpError, UpstreamRequest};
+use crate::http::{AnswerKind, HttpError, Served, UpstreamRequest};
 use crate::tfl::upstream::{self, Failure, policy};
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 
@@ -63,22 +64,44 @@ call again with the chosen suggestion's parameterValue as `from` or `to`. Needs 
             return JourneyPlanToolResponse::error(PlanJourneyCode::ValidationError, message);
         }
         let (from, to) = (input.from.trim(), input.to.trim());
-        let request = journey_request(toolpack.config(), from, to, input.need_accessible_route)
-            .answer_kind(AnswerKind::Journeys);
-        match toolpack
-            .http()
-            .send(&request, &policy(toolpack.config()))
-            .await
-        {
-            Ok(response) => {
-                let answer = classify::classify(&response, from, to);
-                if answer.code == PlanJourneyCode::UpstreamError {
-                    toolpack.http().forget(&request);
+        let accessible = input.need_accessible_route;
+        let (answer, served) = plan(toolpack, from, to, accessible).await;
+        match served {
+            Some(served) if answer.code == PlanJourneyCode::DisambiguationRequired => {
+                let mut answer = answer;
+                ask::tell_apart(toolpack, &served.body, &mut answer).await;
+                match ask::picked(&answer, from, to).await {
+                    Some((from, to)) => plan(toolpack, &from, &to, accessible).await.0,
+                    None => answer,
                 }
-                answer
             }
-            Err(error) => transport_error(&error),
+            _ => answer,
         }
+    }
+}
+
+/// One Journey Planner request and its answer, with TfL's body when it answered.
+async fn plan(
+    toolpack: &Toolpack,
+    from: &str,
+    to: &str,
+    need_accessible_route: Option<bool>,
+) -> (JourneyPlanToolResponse, Option<Served>) {
+    let request = journey_request(toolpack.config(), from, to, need_accessible_route)
+        .answer_kind(AnswerKind::Journeys);
+    match toolpack
+        .http()
+        .send(&request, &policy(toolpack.config()))
+        .await
+    {
+        Ok(response) => {
+            let answer = classify::classify(&response, from, to);
+            if answer.code == PlanJourneyCode::UpstreamError {
+                toolpack.http().forget(&request);
+            }
+            (answer, Some(response))
+        }
+        Err(error) => (transport_error(&error), None),
     }
 }
 

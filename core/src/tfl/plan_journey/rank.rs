@@ -99,22 +99,24 @@ pub(crate) fn suggestions(side: Option<&Disambiguation>) -> Vec<JourneyDisambigu
     options
         .into_iter()
         .take(TOP_N)
-        .map(|o| JourneyDisambiguationSuggestion {
-            parameter_value: o
+        .map(|o| {
+            let place = o.place.as_ref();
+            let common_name = place.and_then(|p| non_blank(p.common_name.clone()));
+            let parameter_value = o
                 .parameter_value
                 .clone()
                 .unwrap_or_default()
                 .trim()
-                .to_owned(),
-            match_quality: o.match_quality,
-            common_name: o
-                .place
-                .as_ref()
-                .and_then(|p| non_blank(p.common_name.clone())),
-            place_type: o
-                .place
-                .as_ref()
-                .and_then(|p| non_blank(p.place_type.clone())),
+                .to_owned();
+            let name = common_name.as_deref().unwrap_or(&parameter_value);
+            let modes = place.map(|p| p.modes.join(", ")).unwrap_or_default();
+            JourneyDisambiguationSuggestion {
+                title: crate::ask::titled(name, &modes),
+                match_quality: o.match_quality,
+                place_type: place.and_then(|p| non_blank(p.place_type.clone())),
+                common_name,
+                parameter_value,
+            }
         })
         .collect()
 }

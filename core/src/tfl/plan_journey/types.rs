@@ -178,4 +178,8 @@ pub struct JourneyDisambiguationSuggestion {
     pub common_name: Option<String>,
     /// The place's type, e.g. `NaptanMetroStation`, `StopPoint`, `PointOfInterest`.
     pub place_type: Option<String>,
+    /// The place as a person tells it apart from the others: its name, then its lines
+    /// when another suggestion has the same name (TfL's stop data), else its modes
+    /// ("Edgware Road — Bakerloo"). What a person is shown when asked to pick.
+    pub title: String,
 }

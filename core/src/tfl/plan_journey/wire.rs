@@ -106,6 +106,9 @@ pub(crate) struct DisambiguationOption {
 pub(crate) struct Place {
     pub common_name: Option<String>,
     pub place_type: Option<String>,
+    /// A stop's NaPTAN id: how its lines are found when two places share a name.
+    pub naptan_id: Option<String>,
+    pub modes: Vec<String>,
 }
 
 impl Disambiguation {

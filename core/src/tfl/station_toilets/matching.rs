@@ -17,6 +17,34 @@ pub enum Resolution<'a> {
     NotFound,
 }
 
+/// [`resolve`], asking the person which station `field` means when several match
+/// ([`crate::ask`]): the picked station is found; when nobody picks, all stay candidates.
+/// The bundled data knows no lines, so each choice names its station id.
+pub async fn resolve_asking<'a>(
+    data: &'a StationData,
+    raw: &str,
+    query: &NormalizedName,
+    field: &str,
+) -> Resolution<'a> {
+    let stations = match resolve(data, raw, query) {
+        Resolution::Ambiguous(stations) => stations,
+        settled => return settled,
+    };
+    let question = crate::ask::Question::new(
+        field,
+        format!("Which station do you mean by \"{}\"?", raw.trim()),
+        stations.iter().map(|s| crate::ask::Choice {
+            value: s.unique_id.clone(),
+            title: crate::ask::titled(&s.name, &s.unique_id),
+        }),
+    );
+    let picked = crate::ask::choose(&question).await;
+    match picked.and_then(|id| stations.iter().position(|s| s.unique_id == id)) {
+        Some(index) => Resolution::Found(stations[index]),
+        None => Resolution::Ambiguous(stations),
+    }
+}
+
 /// Resolves `raw` (normalised as `query`) against `data`: a station unique id (as
 /// returned in a disambiguation) wins; then an exact normalised name match (several
 /// are ambiguous); otherwise the unique top token score wins.

@@ -14,7 +14,7 @@ pub use types::{
 };
 
 use self::data::{StationData, StationDataSource};
-pub(crate) use self::matching::{Resolution, resolve};
+pub(crate) use self::matching::{Resolution, resolve, resolve_asking};
 pub(crate) use self::name::NormalizedName;
 use crate::Toolpack;
 use crate::report::{self, Level};
@@ -65,7 +65,8 @@ Works offline on TfL station data (Powered by TfL Open Data).",
                 );
             }
         };
-        answer(&data, &input.station_name, &query)
+        let resolution = resolve_asking(&data, &input.station_name, &query, "stationName").await;
+        answer(&data, resolution)
     }
 }
 
@@ -140,8 +141,8 @@ snapshot (TfL feed of 2026-08-03)",
         .cloned()
 }
 
-fn answer(data: &StationData, raw: &str, query: &NormalizedName) -> StationToiletToolResponse {
-    match resolve(data, raw, query) {
+fn answer(data: &StationData, resolution: Resolution<'_>) -> StationToiletToolResponse {
+    match resolution {
         Resolution::Found(station) => {
             let toilets = data.toilets_of(&station.unique_id).to_vec();
             let message = if toilets.is_empty() {

@@ -1,0 +1,103 @@
+// The official TypeScript MCP client (@modelcontextprotocol/sdk) answers toolpack-mcp's
+// question when a station name means two stations, over stdio and an HTTP session:
+// a pick answers OK in the same call; a decline, a cancel, or a client that announced no
+// elicitation gets the answer as it always was. The test command sets TOOLPACK_MCP_BIN.
+import assert from 'node:assert/strict'
+import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import { after, before, test } from 'node:test'
+
+import { Client } from '@modelcontextprotocol/sdk/client/index.js'
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
+
+const BIN = process.env.TOOLPACK_MCP_BIN
+const SERVE = ['serve', '--tools', 'stationToilets']
+let http
+let url
+
+const freePort = () =>
+  new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address()
+      probe.close(() => resolve(port))
+    })
+  })
+
+before(async () => {
+  const port = await freePort()
+  http = spawn(BIN, [...SERVE, '--http', `127.0.0.1:${port}`], { stdio: 'ignore' })
+  url = `http://127.0.0.1:${port}/mcp`
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return
+    } catch {}
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  throw new Error('toolpack-mcp did not start')
+})
+
+after(() => http.kill())
+
+const transports = {
+  stdio: () => new StdioClientTransport({ command: BIN, args: SERVE }),
+  http: () => new StreamableHTTPClientTransport(new URL(url)),
+}
+
+// Calls stationToilets for "Edgware Road" as a client whose person answers with `answer`
+// (no `answer`: a client that announces no elicitation); the body and the forms shown.
+async function edgwareRoad(transport, answer) {
+  const capabilities = answer ? { elicitation: { form: {} } } : {}
+  const client = new Client({ name: 'toolpack-test', version: '1.0.0' }, { capabilities })
+  const forms = []
+  if (answer) {
+    client.setRequestHandler(ElicitRequestSchema, async (request) => {
+      forms.push(request.params)
+      return answer
+    })
+  }
+  await client.connect(transports[transport]())
+  try {
+    const result = await client.callTool({ name: 'stationToilets', arguments: { stationName: 'Edgware Road' } })
+    return { body: result.structuredContent, forms }
+  } finally {
+    await client.close()
+  }
+}
+
+function assertTodaysAnswer(body) {
+  assert.equal(body.success, false)
+  assert.equal(body.code, 'DISAMBIGUATION_REQUIRED')
+  assert.deepEqual(
+    body.stationDisambiguation.map((s) => s.stationUniqueId),
+    ['940GZZLUERB', '940GZZLUERC'],
+  )
+}
+
+for (const transport of Object.keys(transports)) {
+  test(`${transport}: a pick answers OK in the same call`, async () => {
+    const { body, forms } = await edgwareRoad(transport, { action: 'accept', content: { choice: '940GZZLUERC' } })
+    assert.equal(body.code, 'OK')
+    assert.equal(body.stationUniqueId, '940GZZLUERC')
+    assert.equal(forms.length, 1)
+    assert.equal(forms[0].message, 'Which station do you mean by "Edgware Road"?')
+    const choice = forms[0].requestedSchema.properties.choice
+    assert.deepEqual(choice.oneOf.map((o) => o.const), ['940GZZLUERB', '940GZZLUERC'])
+    assert.deepEqual(forms[0].requestedSchema.required, ['choice'])
+  })
+
+  for (const action of ['decline', 'cancel']) {
+    test(`${transport}: a ${action} gets the answer as it always was`, async () => {
+      const { body, forms } = await edgwareRoad(transport, { action })
+      assertTodaysAnswer(body)
+      assert.equal(forms.length, 1)
+    })
+  }
+
+  test(`${transport}: a client without elicitation is not asked`, async () => {
+    const { body, forms } = await edgwareRoad(transport, undefined)
+    assertTodaysAnswer(body)
+    assert.equal(forms.length, 0)
+  })
+}
