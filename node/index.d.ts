@@ -2573,13 +2573,30 @@ export type Report =
 /** A callback that receives each report of a call, on the event loop, before the call settles. */
 export type OnReport = (report: Report) => void
 
+/** Which of several places an argument (`from`, `to`, `stop`, `stationName`, `station`) means. */
+export interface Question {
+  field: string
+  /** The question to show, e.g. `Which station do you mean by "Edgware Road"?`. */
+  message: string
+  /** `value`: what the tool goes on with; `title`: what the person reads ("Edgware Road — Bakerloo"). */
+  choices: { value: string; title: string }[]
+}
+
 /**
- * Settings: the core's setting names in camelCase (`tflApiKey` is `TFL_API_KEY`), and
- * `onReport`, which receives every call's progress and log reports.
+ * Asks a person which place a name means: the picked choice's `value`, or `null` for the
+ * answer without it (DISAMBIGUATION_REQUIRED with the candidates).
+ */
+export type OnChoice = (question: Question) => string | null | Promise<string | null>
+
+/**
+ * Settings: the core's setting names in camelCase (`tflApiKey` is `TFL_API_KEY`),
+ * `onReport`, which receives every call's progress and log reports, and `onChoice`,
+ * asked when a place name means several places.
  */
 export interface ToolpackOptions {
   onReport?: OnReport
-  [setting: string]: string | number | undefined | null | OnReport
+  onChoice?: OnChoice
+  [setting: string]: string | number | undefined | null | OnReport | OnChoice
 }
 
 /** Options of one `call`. */

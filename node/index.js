@@ -34,7 +34,7 @@ function messageOf(payload) {
 function settingsOf(options) {
   const settings = {}
   for (const [name, value] of Object.entries(options ?? {})) {
-    if (value === undefined || value === null || name === 'onReport') continue
+    if (value === undefined || value === null || name === 'onReport' || name === 'onChoice') continue
     settings[name.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toUpperCase()] = String(value)
   }
   return settings
@@ -73,6 +73,24 @@ async function nativeCall(handle, name, args, asMcp, onReport) {
   return outcome
 }
 
+/**
+ * The native `handle` asking `onChoice` (when it is a function) which place a name means:
+ * it gets the question, parsed, and returns (or resolves to) the picked value; anything
+ * else, or an exception (a process warning), gives the answer without it.
+ */
+function asking(handle, onChoice) {
+  if (typeof onChoice !== 'function') return handle
+  return handle.asking(async (text) => {
+    try {
+      const picked = await onChoice(JSON.parse(text))
+      return typeof picked === 'string' ? picked : null
+    } catch (error) {
+      process.emitWarning(`toolpack: onChoice threw: ${error}`)
+      return null
+    }
+  })
+}
+
 /** A client of `prototype`'s class over the native `handle`, reporting to `onReport`. */
 function clientOf(prototype, handle, onReport) {
   const client = Object.create(prototype)
@@ -84,16 +102,20 @@ function clientOf(prototype, handle, onReport) {
 class Toolpack {
   /**
    * A client configured only by `options` (the environment is not read). `options.onReport`
-   * receives every call's progress and log reports (see `reportingTo`).
+   * receives every call's progress and log reports (see `reportingTo`). `options.onChoice`
+   * is asked when a place name means several places (planJourney's from and to, arrivals'
+   * stop, stationToilets, liftOutages): it gets `{field, message, choices: [{value, title}]}`
+   * and returns (or resolves to) the picked `value`, and the call goes on with it; `null`
+   * gives the answer without it (DISAMBIGUATION_REQUIRED with the candidates).
    */
   constructor(options) {
-    this._native = new native.NativeToolpack(settingsOf(options), false)
+    this._native = asking(new native.NativeToolpack(settingsOf(options), false), options?.onChoice)
     this._onReport = typeof options?.onReport === 'function' ? options.onReport : undefined
   }
 
   /** A client configured from the process environment, with `overrides` on top. */
   static fromEnv(overrides) {
-    const handle = new native.NativeToolpack(settingsOf(overrides), true)
+    const handle = asking(new native.NativeToolpack(settingsOf(overrides), true), overrides?.onChoice)
     return clientOf(Toolpack.prototype, handle, overrides?.onReport)
   }
 

@@ -17,6 +17,8 @@ export declare class NativeToolpack {
   constructor(settings: Record<string, string>, fromEnv: boolean)
   /** The same toolpack acting for the caller `id`. */
   forCaller(id: string): NativeToolpack
+  /** The same toolpack asking `onChoice` which place a name means (JSON text in, value out). */
+  asking(onChoice: (question: string) => Promise<string | null>): NativeToolpack
   /** The id of the caller this handle acts for. */
   get callerId(): string
   /** The outcome when the call finished on its first poll, else a Promise of it. */

@@ -4,9 +4,14 @@
 //! the core's one tool list ([`toolpack::with_every_tool!`]): adding a tool to the core
 //! adds its method here with no code of its own.
 
+// The layout of the largest tool futures (plan_trip's, inside uniffi's async wrapper)
+// nests deeper than the default limit of 128.
+#![recursion_limit = "256"]
+
 use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 
+use toolpack::ask::{BlockingAsker, Question};
 use toolpack::{Caller, Catalog, Config, ErrorKind, Scopes, Tool, ToolOutput, Toolpack};
 
 uniffi::setup_scaffolding!();
@@ -82,6 +87,16 @@ pub fn tools() -> String {
     Catalog::get().to_json().to_string()
 }
 
+/// Asked which place a name means when it means several (`planJourney`'s `from` and
+/// `to`, `arrivals`' `stop`, `stationToilets`, `liftOutages`).
+#[uniffi::export(with_foreign)]
+pub trait OnChoice: Send + Sync {
+    /// The picked choice's `value`, and the call goes on with it; `null` gives the answer
+    /// without it (`DISAMBIGUATION_REQUIRED` with the candidates). Called on a toolpack
+    /// worker thread, never the caller's, so it may wait for a person.
+    fn choose(&self, question: Question) -> Option<String>;
+}
+
 /// The toolpack client: one async method per catalog tool, plus `tools` and `call`.
 #[derive(uniffi::Object)]
 pub struct ToolpackClient {
@@ -91,17 +106,24 @@ pub struct ToolpackClient {
 #[uniffi::export(async_runtime = "tokio")]
 impl ToolpackClient {
     /// A client configured only by `settings` (the core's setting names, e.g.
-    /// `TFL_API_KEY`, to values); the environment is not read.
-    #[uniffi::constructor]
-    pub fn new(settings: HashMap<String, String>) -> Result<Arc<Self>, ToolpackError> {
-        Self::build(Config::default(), settings)
+    /// `TFL_API_KEY`, to values); the environment is not read. `on_choice`, when given,
+    /// is asked which place a name means when it means several.
+    #[uniffi::constructor(default(on_choice = None))]
+    pub fn new(
+        settings: HashMap<String, String>,
+        on_choice: Option<Arc<dyn OnChoice>>,
+    ) -> Result<Arc<Self>, ToolpackError> {
+        Self::build(Config::default(), settings, on_choice)
     }
 
     /// A client configured from the process environment, with `overrides` on top.
-    #[uniffi::constructor]
-    pub fn from_env(overrides: HashMap<String, String>) -> Result<Arc<Self>, ToolpackError> {
+    #[uniffi::constructor(default(on_choice = None))]
+    pub fn from_env(
+        overrides: HashMap<String, String>,
+        on_choice: Option<Arc<dyn OnChoice>>,
+    ) -> Result<Arc<Self>, ToolpackError> {
         let base = Config::from_env().map_err(invalid_setting)?;
-        Self::build(base, overrides)
+        Self::build(base, overrides, on_choice)
     }
 
     /// A client on the same toolpack (state, caches, limits) that acts for the caller
@@ -146,13 +168,21 @@ impl ToolpackClient {
 }
 
 impl ToolpackClient {
-    fn build(base: Config, settings: HashMap<String, String>) -> Result<Arc<Self>, ToolpackError> {
+    fn build(
+        base: Config,
+        settings: HashMap<String, String>,
+        on_choice: Option<Arc<dyn OnChoice>>,
+    ) -> Result<Arc<Self>, ToolpackError> {
         let sorted: BTreeMap<String, String> = settings.into_iter().collect();
         let config = base
             .to_builder()
             .set_pairs(sorted)
             .map_err(invalid_setting)?;
-        let inner = Toolpack::new(config.build()).map_err(invalid_setting)?;
+        let mut inner = Toolpack::new(config.build()).map_err(invalid_setting)?;
+        if let Some(on_choice) = on_choice {
+            let asker = BlockingAsker::new(move |question: Question| on_choice.choose(question));
+            inner = inner.asking(Arc::new(asker));
+        }
         Ok(Arc::new(Self { inner }))
     }
 

@@ -19,6 +19,7 @@ pub const MAX_CHOICES: usize = 10;
 
 /// One question: which of several places an argument means.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct Question {
     /// The argument being settled, e.g. `from`, `to`, `stop`, `stationName`.
     pub field: String,
@@ -30,6 +31,7 @@ pub struct Question {
 
 /// One place a person may pick.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 pub struct Choice {
     /// What the tool goes on with: the candidate's id or retry token.
     pub value: String,
@@ -88,6 +90,11 @@ pub async fn with_asker<F: Future>(asker: Arc<dyn Asker>, call: F) -> F::Output 
     ASKER.scope(asker, call).await
 }
 
+/// Whether the current task already asks someone (runs inside [`with_asker`]).
+pub fn has_asker() -> bool {
+    ASKER.try_with(|_| ()).is_ok()
+}
+
 /// Asks the current call's asker `question`: the picked value, checked to be one of the
 /// question's choices; `None` without an asker, without choices, or when nobody picked.
 pub async fn choose(question: &Question) -> Option<String> {
@@ -97,6 +104,37 @@ pub async fn choose(question: &Question) -> Option<String> {
     let asker = ASKER.try_with(Arc::clone).ok()?;
     let picked = asker.ask(question).await?;
     question.offers(&picked).then_some(picked)
+}
+
+/// An [`Asker`] over a function that may block (a person typing, a dialog): it gets the
+/// question and gives the picked value, or `None`. It runs on the blocking pool, never on the call's
+/// thread: how the Python and Kotlin clients call an `on_choice` callback.
+pub struct BlockingAsker<F>(Arc<F>);
+
+impl<F> BlockingAsker<F>
+where
+    F: Fn(Question) -> Option<String> + Send + Sync + 'static,
+{
+    /// An asker calling `choose`.
+    pub fn new(choose: F) -> Self {
+        Self(Arc::new(choose))
+    }
+}
+
+impl<F> Asker for BlockingAsker<F>
+where
+    F: Fn(Question) -> Option<String> + Send + Sync + 'static,
+{
+    fn ask<'a>(&'a self, question: &'a Question) -> AskFuture<'a> {
+        let choose = Arc::clone(&self.0);
+        let question = question.clone();
+        Box::pin(async move {
+            tokio::task::spawn_blocking(move || choose(question))
+                .await
+                .ok()
+                .flatten()
+        })
+    }
 }
 
 /// A title: `name`, then what tells it apart when there is anything (`name — detail`).
@@ -157,6 +195,21 @@ mod tests {
             never.1.lock().unwrap().is_empty(),
             "nothing to pick: not asked"
         );
+    }
+
+    #[tokio::test]
+    async fn a_blocking_function_gets_the_question_as_json() {
+        let asker = Arc::new(BlockingAsker::new(|question: Question| {
+            assert_eq!(question.field, "stop");
+            assert_eq!(question.choices[1].title, "Edgware Road — Circle, District");
+            Some(question.choices[1].value.clone())
+        }));
+        let picked = with_asker(asker, choose(&question())).await;
+        assert_eq!(picked.as_deref(), Some("940GZZLUERC"));
+        let panics = Arc::new(BlockingAsker::new(|_: Question| -> Option<String> {
+            panic!("the callback failed")
+        }));
+        assert_eq!(with_asker(panics, choose(&question())).await, None);
     }
 
     #[test]

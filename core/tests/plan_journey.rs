@@ -176,7 +176,10 @@ async fn local_calls_answer_on_the_first_poll_and_upstream_calls_are_handed_back
 
 /// Answers each question with the choice at a fixed place (`None`: nobody picks), and
 /// keeps the questions.
-struct Picks(Vec<Option<usize>>, std::sync::Mutex<Vec<toolpack::ask::Question>>);
+struct Picks(
+    Vec<Option<usize>>,
+    std::sync::Mutex<Vec<toolpack::ask::Question>>,
+);
 
 impl toolpack::ask::Asker for Picks {
     fn ask<'a>(&'a self, question: &'a toolpack::ask::Question) -> toolpack::ask::AskFuture<'a> {
@@ -188,7 +191,9 @@ impl toolpack::ask::Asker for Picks {
     }
 }
 
-async fn ambiguous_both_sides(picks: Vec<Option<usize>>) -> (Value, Vec<String>, Vec<toolpack::ask::Question>) {
+async fn ambiguous_both_sides(
+    picks: Vec<Option<usize>>,
+) -> (Value, Vec<String>, Vec<toolpack::ask::Question>) {
     let fake = fake().await;
     // The latest scenario applies first: the 300 once, then the itinerary.
     fake.push_scenario(
@@ -202,8 +207,13 @@ async fn ambiguous_both_sides(picks: Vec<Option<usize>>) -> (Value, Vec<String>,
     );
     let asker = std::sync::Arc::new(Picks(picks, Default::default()));
     let toolpack = toolpack(&fake, Some("k"));
-    let call = toolpack.call_json("planJourney", json!({"from": "Kings Cross", "to": "Victoria"}));
-    let answer = toolpack::ask::with_asker(asker.clone(), call).await.unwrap();
+    let call = toolpack.call_json(
+        "planJourney",
+        json!({"from": "Kings Cross", "to": "Victoria"}),
+    );
+    let answer = toolpack::ask::with_asker(asker.clone(), call)
+        .await
+        .unwrap();
     let journeys = fake
         .requests()
         .into_iter()
@@ -230,10 +240,16 @@ async fn a_person_picks_each_ambiguous_side_and_the_journey_is_planned_in_the_sa
     assert_eq!(asked[0].choices.len(), 5);
     assert_eq!(asked[0].choices[0].value, "940GZZLUKSX");
     assert_eq!(asked[1].choices[1].value, "1000248");
-    assert_eq!(asked[1].choices[1].title, "Victoria Station — bus, tube, national-rail");
+    assert_eq!(
+        asked[1].choices[1].title,
+        "Victoria Station — bus, tube, national-rail"
+    );
     // One request with the names, then one with the picks.
     assert_eq!(journeys.len(), 2, "{journeys:?}");
-    assert_eq!(journeys[1], "/Journey/JourneyResults/940GZZLUKSX/to/1000248");
+    assert_eq!(
+        journeys[1],
+        "/Journey/JourneyResults/940GZZLUKSX/to/1000248"
+    );
 }
 
 #[tokio::test]
@@ -242,8 +258,15 @@ async fn when_nobody_picks_the_answer_is_the_disambiguation_as_always() {
         let asked_sides = picks.len();
         let (body, journeys, asked) = ambiguous_both_sides(picks).await;
         assert_eq!(body["code"], "DISAMBIGUATION_REQUIRED", "{body}");
-        assert_eq!(body["fromLocationDisambiguation"][0]["parameterValue"], "940GZZLUKSX");
-        assert_eq!(asked.len(), asked_sides, "a side nobody picks ends the asking");
+        assert_eq!(
+            body["fromLocationDisambiguation"][0]["parameterValue"],
+            "940GZZLUKSX"
+        );
+        assert_eq!(
+            asked.len(),
+            asked_sides,
+            "a side nobody picks ends the asking"
+        );
         assert_eq!(journeys.len(), 1, "{journeys:?}");
     }
 }

@@ -100,7 +100,12 @@ struct ServeArgs {
     /// The longest a person may take to answer a question (an MCP elicitation: which of
     /// two places a name means), in milliseconds; then the tool answers as if nobody
     /// picked. The call's deadline stands still meanwhile.
-    #[arg(long, value_name = "MS", env = "TOOLPACK_ELICITATION_WAIT_MS", default_value_t = 300_000)]
+    #[arg(
+        long,
+        value_name = "MS",
+        env = "TOOLPACK_ELICITATION_WAIT_MS",
+        default_value_t = 300_000
+    )]
     elicitation_wait_ms: u64,
     /// The key (at least 32 bytes) that seals what a stateless 2026-07-28 client brings
     /// back when it answers a question: set the same on every replica. Unset, each
@@ -199,7 +204,8 @@ async fn serve(args: ServeArgs) -> Result<u8, Usage> {
     };
     let mut server = server(&args.toolsets, args.http.is_some())?.with_limits(limits);
     if let Some(key) = &args.request_state_key {
-        server = server.with_state_key(crate::StateKey::new(key.expose().as_bytes()).map_err(Usage)?);
+        server =
+            server.with_state_key(crate::StateKey::new(key.expose().as_bytes()).map_err(Usage)?);
     }
     // The views' answers are ready before the first read asks for them.
     let (over_http, no_fast_path) = (args.http.is_some(), args.no_fast_path);

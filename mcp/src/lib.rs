@@ -22,9 +22,9 @@ pub mod fuzzing;
 pub mod http;
 pub mod telemetry;
 
+pub use ask::StateKey;
 pub use auth::{
     ALGORITHMS, AuthFailure, Authenticator, JwtError, JwtValidator, OAuthOptions, ProtectedResource,
 };
-pub use ask::StateKey;
 pub use server::{CALL_DEADLINE_EXCEEDED, SERVER_BUSY, ServerLimits, ToolpackServer};
 pub use toolsets::{Selection, SelectionError, ToolChoice, select_tools};

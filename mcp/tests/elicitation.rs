@@ -152,7 +152,10 @@ async fn a_decline_a_cancel_or_no_way_to_ask_gets_todays_answer() {
     };
     let client = common::duplex_client(server(ServerLimits::default()), silent.clone()).await;
     ambiguous(&toilets(&client).await);
-    assert!(silent.forms().is_empty(), "a client without elicitation is never asked");
+    assert!(
+        silent.forms().is_empty(),
+        "a client without elicitation is never asked"
+    );
 }
 
 #[tokio::test]
@@ -162,7 +165,10 @@ async fn the_deadline_stands_still_while_the_person_chooses_and_the_wait_has_its
         elicitation_wait: Duration::from_secs(20),
         ..ServerLimits::default()
     };
-    let slow = Asked::new(Person::PicksAfter("940GZZLUERB", Duration::from_millis(900)));
+    let slow = Asked::new(Person::PicksAfter(
+        "940GZZLUERB",
+        Duration::from_millis(900),
+    ));
     let client = common::duplex_client(server(limits), slow).await;
     let body = toilets(&client).await;
     assert_eq!(body["stationUniqueId"], "940GZZLUERB", "{body}");
@@ -184,11 +190,13 @@ async fn on_2026_07_28(asked: Asked) -> RunningService<RoleClient, Asked> {
         Implementation::new("asked", "1"),
     )
     .with_protocol_version(ProtocolVersion::V_2026_07_28);
-    let mut server_info = InitializeResult::new(ServerCapabilities::builder().enable_tools().build());
+    let mut server_info =
+        InitializeResult::new(ServerCapabilities::builder().enable_tools().build());
     server_info.protocol_version = ProtocolVersion::V_2026_07_28;
     let server = server(ServerLimits::default());
     tokio::spawn(async move {
-        let running = serve_directly::<RoleServer, _, _, _, _>(server, server_io, Some(client_info));
+        let running =
+            serve_directly::<RoleServer, _, _, _, _>(server, server_io, Some(client_info));
         let _ = running.waiting().await;
     });
     serve_directly::<RoleClient, _, _, _, _>(asked, client_io, Some(server_info.into()))
@@ -199,7 +207,10 @@ async fn a_2026_07_28_client_completes_the_call_by_retrying_with_the_answer() {
     let asked = Asked::new(Person::Picks("940GZZLUERC"));
     let client = on_2026_07_28(asked.clone()).await;
     // The first round by hand: the input-required result, its question and sealed state.
-    let first = client.call_tool_once(edgware_road()).await.expect("answers");
+    let first = client
+        .call_tool_once(edgware_road())
+        .await
+        .expect("answers");
     let CallToolResponse::InputRequired(required) = first else {
         panic!("not input-required: {first:?}");
     };
@@ -216,8 +227,12 @@ async fn a_2026_07_28_client_completes_the_call_by_retrying_with_the_answer() {
     forged.request_state = Some(format!("{state}x"));
     let refused = client.call_tool_once(forged).await.unwrap_err().to_string();
     assert!(refused.contains("requestState"), "{refused}");
-    let mut elsewhere = CallToolRequestParams::new("stationToilets")
-        .with_arguments(json!({"stationName": "Edgware"}).as_object().unwrap().clone());
+    let mut elsewhere = CallToolRequestParams::new("stationToilets").with_arguments(
+        json!({"stationName": "Edgware"})
+            .as_object()
+            .unwrap()
+            .clone(),
+    );
     elsewhere.request_state = Some(state.clone());
     assert!(client.call_tool_once(elsewhere).await.is_err());
 

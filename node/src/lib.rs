@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicU32, Ordering};
 use napi::bindgen_prelude::*;
 use napi::threadsafe_function::{ThreadsafeFunction, ThreadsafeFunctionCallMode};
 use napi_derive::napi;
+use toolpack::ask::{AskFuture, Asker, Question};
 use toolpack::report::{Report, Reporter};
 use toolpack::{Caller, Catalog, Config, Scopes, ToolResult, Toolpack, UnknownTool};
 
@@ -33,6 +34,23 @@ impl Reporter for JsReporter {
             report.to_json().to_string(),
             ThreadsafeFunctionCallMode::NonBlocking,
         );
+    }
+}
+
+/// A JavaScript function asked which place a name means: it gets the question as JSON
+/// text and resolves to the picked value, or `null`.
+type ChoiceCallback = ThreadsafeFunction<String, Promise<Option<String>>, String, Status, false>;
+
+/// Asks a JavaScript function on the event loop and waits for its Promise, off it.
+struct JsAsker(ChoiceCallback);
+
+impl Asker for JsAsker {
+    fn ask<'a>(&'a self, question: &'a Question) -> AskFuture<'a> {
+        let json = serde_json::to_string(question).unwrap_or_default();
+        Box::pin(async move {
+            let promise = self.0.call_async_catch(json).await.ok()?;
+            promise.await.ok().flatten()
+        })
     }
 }
 
@@ -81,6 +99,20 @@ impl NativeToolpack {
         Ok(Self {
             inner: self.inner.for_caller(caller),
         })
+    }
+
+    /// The same toolpack, caller and state, whose calls ask `onChoice` which place a name
+    /// means when it means several: it gets the question as JSON text and resolves to the
+    /// picked value, or `null`. `index.js` wraps the client's `onChoice` option.
+    #[napi]
+    pub fn asking(
+        &self,
+        #[napi(ts_arg_type = "(question: string) => Promise<string | null>")]
+        on_choice: ChoiceCallback,
+    ) -> NativeToolpack {
+        Self {
+            inner: self.inner.asking(Arc::new(JsAsker(on_choice))),
+        }
     }
 
     /// The id of the caller this handle acts for (`local` unless `forCaller` chose one).

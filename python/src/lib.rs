@@ -10,6 +10,7 @@ use std::sync::OnceLock;
 use pyo3::exceptions::{PyLookupError, PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use serde_json::Value;
+use toolpack::ask::{BlockingAsker, Question};
 use toolpack::report::{Report, Reporter};
 use toolpack::{Caller, Catalog, Config, ErrorKind, Scopes, ToolResult, Toolpack, UnknownTool};
 
@@ -67,6 +68,32 @@ impl NativeToolpack {
             inner: self
                 .inner
                 .reporting_to(std::sync::Arc::new(PyReporter(callback))),
+        }
+    }
+
+    /// The same toolpack, caller and reports, whose calls ask `callback` which place a
+    /// name means when it means several: it gets the question as JSON text and returns
+    /// the picked value, or `None`. It runs on toolpack's blocking pool, never on the
+    /// call's thread or an event loop, so it may wait for a person.
+    fn asking(&self, callback: Py<PyAny>) -> Self {
+        let asker = BlockingAsker::new(move |question: Question| {
+            let json = serde_json::to_string(&question).unwrap_or_default();
+            completion::with_python(|py| match callback.call1(py, (json,)) {
+                Ok(picked) => picked
+                    .extract::<Option<String>>(py)
+                    .unwrap_or_else(|error| {
+                        error.write_unraisable(py, None);
+                        None
+                    }),
+                Err(error) => {
+                    error.write_unraisable(py, None);
+                    None
+                }
+            })
+            .flatten()
+        });
+        Self {
+            inner: self.inner.asking(std::sync::Arc::new(asker)),
         }
     }
 

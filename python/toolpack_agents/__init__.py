@@ -11,7 +11,7 @@ and raise a ``ToolpackError`` subclass on a contract error; ``call(name, args)``
 returns the MCP result JSON and never raises for a contract error.
 """
 
-from ._client import AsyncToolpack, OnReport, Report, ToolInfo, Toolpack
+from ._client import AsyncToolpack, Choice, OnChoice, OnReport, Question, Report, ToolInfo, Toolpack
 from . import _errors
 from ._errors import *  # noqa: F403 (one class per error kind, generated)
 from ._generated import TOOL_NAMES
@@ -19,7 +19,10 @@ from ._native import __version__
 
 __all__ = [
     "AsyncToolpack",
+    "Choice",
+    "OnChoice",
     "OnReport",
+    "Question",
     "Report",
     "TOOL_NAMES",
     "ToolInfo",

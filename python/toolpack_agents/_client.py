@@ -48,6 +48,35 @@ class Report(TypedDict, total=False):
 OnReport = Callable[[Report], object]
 """A callback that receives each report of a call (see ``Report``)."""
 
+
+class Choice(TypedDict):
+    """One place a person may pick: ``value`` is what the tool goes on with (a stop id, a
+    journey planner token), ``title`` what the person reads ("Edgware Road — Bakerloo")."""
+
+    value: str
+    title: str
+
+
+class Question(TypedDict):
+    """Which of several places an argument means: ``field`` is the argument (``from``,
+    ``to``, ``stop``, ``stationName``, ``station``), ``message`` the question to show."""
+
+    field: str
+    message: str
+    choices: list[Choice]
+
+
+OnChoice = Callable[[Question], str | None]
+"""A callback that asks a person (see ``Question``): it returns the picked choice's
+``value``, or ``None`` to answer as without it (``DISAMBIGUATION_REQUIRED``)."""
+
+
+def _asking(native: NativeToolpack, on_choice: OnChoice | None) -> NativeToolpack:
+    """``native`` asking ``on_choice`` when a name means several places."""
+    if on_choice is None:
+        return native
+    return native.asking(lambda text: on_choice(json.loads(text)))
+
 # Calls still running at exit must not enter the finalizing interpreter (see `close`).
 atexit.register(_native.close)
 
@@ -81,20 +110,32 @@ class _Client:
     _native: _native.NativeToolpack
     _on_report: OnReport | None = None
 
-    def __init__(self, *, on_report: OnReport | None = None, **settings: Setting) -> None:
+    def __init__(
+        self, *, on_report: OnReport | None = None, on_choice: OnChoice | None = None, **settings: Setting
+    ) -> None:
         """A client configured only by ``settings``: the core's setting names in lower
         case (``tfl_api_key``, ``tfl_api_base_url``, ``toolpack_upstream_timeout_ms``, …),
         with the same meaning as the environment variables. The environment is not read.
         An unknown name or a bad value raises ``ValueError`` naming it. ``on_report``
-        receives every call's progress and log reports (see ``reporting_to``)."""
-        self._native = _native.NativeToolpack(_settings(settings), False)
+        receives every call's progress and log reports (see ``reporting_to``).
+
+        ``on_choice`` is asked when a place name means several places (``planJourney``'s
+        ``from`` and ``to``, ``arrivals``' ``stop``, ``stationToilets``, ``liftOutages``):
+        it gets a ``Question`` and returns the picked ``value``, and the call goes on with
+        it; ``None`` (or an exception, sent to ``sys.unraisablehook``) gives the answer
+        without it, ``DISAMBIGUATION_REQUIRED`` with the candidates. It runs on a toolpack
+        worker thread, never on the event loop, so it may wait for a person."""
+        self._native = _asking(_native.NativeToolpack(_settings(settings), False), on_choice)
         self._on_report = on_report
 
     @classmethod
-    def from_env(cls, *, on_report: OnReport | None = None, **overrides: Setting) -> Self:
+    def from_env(
+        cls, *, on_report: OnReport | None = None, on_choice: OnChoice | None = None, **overrides: Setting
+    ) -> Self:
         """A client configured from the process environment (``TFL_API_KEY``, …), with
         ``overrides`` (lower-case setting names) applied on top."""
-        return cls._made(_native.NativeToolpack(_settings(overrides), True), on_report)
+        native = _asking(_native.NativeToolpack(_settings(overrides), True), on_choice)
+        return cls._made(native, on_report)
 
     @classmethod
     def _made(cls, native: NativeToolpack, on_report: OnReport | None) -> Self:

@@ -58,7 +58,11 @@ impl StopCandidate {
 
 /// A stop's title: its name, then its lines, else its modes.
 fn title(name: &str, line_names: &[String], modes: &[String]) -> String {
-    let detail = if line_names.is_empty() { modes } else { line_names };
+    let detail = if line_names.is_empty() {
+        modes
+    } else {
+        line_names
+    };
     crate::ask::titled(name, &detail.join(", "))
 }
 

@@ -10,6 +10,7 @@ use serde_json::Value;
 use tracing::Instrument;
 
 use crate::Toolpack;
+use crate::ask;
 use crate::catalog::{Catalog, ToolResult, UnknownTool};
 use crate::http::{ServedFields, observe_served};
 use crate::rate_limit::Refusal;
@@ -74,14 +75,26 @@ impl Toolpack {
         let work = self.guarded_work::<T, F>(work).instrument(span.clone());
         // Each branch awaits its future where it is built: an offline tool's call is not
         // wrapped in one more future (the cost guard counts the moves of a large one).
-        // With this toolpack's progress reporter installed, unless one already is.
+        // With this toolpack's asker and progress reporter installed, unless one already
+        // is. Their calls are boxed: the plain call's future stays as it was (a tool's
+        // future nested in two more scopes overflows a foreign thread's stack).
+        macro_rules! asked {
+            ($work:expr) => {
+                match self.asker.clone() {
+                    Some(asker) if !ask::has_asker() => {
+                        ask::with_asker(asker, Box::pin($work)).await
+                    }
+                    _ => $work.await,
+                }
+            };
+        }
         macro_rules! reported {
             ($work:expr) => {
                 match self.reporter.clone() {
                     Some(reporter) if !report::has_reporter() => {
-                        report::with_reporter(reporter, $work).await
+                        report::with_reporter(reporter, Box::pin(async { asked!($work) })).await
                     }
-                    _ => $work.await,
+                    _ => asked!($work),
                 }
             };
         }

@@ -9,6 +9,7 @@ mod typed;
 
 use std::sync::Arc;
 
+use crate::ask::Asker;
 use crate::caller::Caller;
 use crate::config::Config;
 use crate::family_state::{FamilyState, FamilyStates};
@@ -22,13 +23,15 @@ pub use call::PendingCall;
 /// The configured set of tools: configuration, the shared HTTP client, rate
 /// limiters and each family's state (caches, data), acting for one [`Caller`]. Clone
 /// it freely; [`Toolpack::for_caller`] gives a handle on the same state that acts for
-/// another caller, and [`Toolpack::reporting_to`] one whose calls report their progress
-/// and log events to a [`Reporter`].
+/// another caller, [`Toolpack::reporting_to`] one whose calls report their progress
+/// and log events to a [`Reporter`], and [`Toolpack::asking`] one whose calls ask an
+/// [`Asker`] which place an ambiguous name means.
 #[derive(Clone)]
 pub struct Toolpack {
     inner: Arc<Inner>,
     caller: Caller,
     reporter: Option<Arc<dyn Reporter>>,
+    asker: Option<Arc<dyn Asker>>,
 }
 
 impl std::fmt::Debug for Toolpack {
@@ -37,6 +40,7 @@ impl std::fmt::Debug for Toolpack {
             .field("inner", &self.inner)
             .field("caller", &self.caller)
             .field("reporting", &self.reporter.is_some())
+            .field("asking", &self.asker.is_some())
             .finish()
     }
 }
@@ -65,6 +69,7 @@ impl Toolpack {
             }),
             caller: Caller::local(),
             reporter: None,
+            asker: None,
         }
     }
 
@@ -76,6 +81,7 @@ impl Toolpack {
             inner: Arc::clone(&self.inner),
             caller,
             reporter: self.reporter.clone(),
+            asker: self.asker.clone(),
         }
     }
 
@@ -88,6 +94,20 @@ impl Toolpack {
             inner: Arc::clone(&self.inner),
             caller: self.caller.clone(),
             reporter: Some(reporter),
+            asker: self.asker.clone(),
+        }
+    }
+
+    /// A handle on the same tools, state and caller whose calls ask `asker` which place
+    /// a name means when it means several ([`crate::ask`]): how the Python, Node and
+    /// Kotlin clients hand the question to an `on_choice` callback. A call made inside
+    /// [`crate::ask::with_asker`] asks there instead.
+    pub fn asking(&self, asker: Arc<dyn Asker>) -> Self {
+        Self {
+            inner: Arc::clone(&self.inner),
+            caller: self.caller.clone(),
+            reporter: self.reporter.clone(),
+            asker: Some(asker),
         }
     }
 

@@ -21,8 +21,8 @@ use toolpack::Caller;
 use toolpack::ask::Asker;
 
 use crate::deadline::Deadline;
-pub use later::StateKey;
 pub(crate) use later::Later;
+pub use later::StateKey;
 
 /// How the client of one call can be asked.
 pub(crate) enum Asking {

@@ -54,27 +54,29 @@ with the chosen stationUniqueId. An empty list means every lift TfL reports on w
         let station = match (&query, &data) {
             (None, _) => None,
             (Some((raw, _)), None) => Some(((*raw).trim().to_owned(), (*raw).trim().to_owned())),
-            (Some((raw, query)), Some(data)) => match resolve_asking(data, raw, query, "station").await {
-                Resolution::Found(station) => {
-                    Some((station.unique_id.clone(), station.name.clone()))
-                }
-                Resolution::Ambiguous(stations) => {
-                    return LiftOutagesResponse {
-                        station_disambiguation: Some(disambiguation(&stations)),
-                        ..LiftOutagesResponse::error(
-                            TflCode::DisambiguationRequired,
-                            "Input station name is ambiguous. Choose one of the suggested \
+            (Some((raw, query)), Some(data)) => {
+                match resolve_asking(data, raw, query, "station").await {
+                    Resolution::Found(station) => {
+                        Some((station.unique_id.clone(), station.name.clone()))
+                    }
+                    Resolution::Ambiguous(stations) => {
+                        return LiftOutagesResponse {
+                            station_disambiguation: Some(disambiguation(&stations)),
+                            ..LiftOutagesResponse::error(
+                                TflCode::DisambiguationRequired,
+                                "Input station name is ambiguous. Choose one of the suggested \
 stationUniqueId values.",
-                        )
-                    };
+                            )
+                        };
+                    }
+                    Resolution::NotFound => {
+                        return LiftOutagesResponse::error(
+                            TflCode::StationNotFound,
+                            "No station matches the given name.",
+                        );
+                    }
                 }
-                Resolution::NotFound => {
-                    return LiftOutagesResponse::error(
-                        TflCode::StationNotFound,
-                        "No station matches the given name.",
-                    );
-                }
-            },
+            }
         };
         let reported: Vec<Reported> = match upstream::get(
             toolpack,
