@@ -1,6 +1,7 @@
 //! `stationToilets` speed: first load of the bundled data, a warm lookup through the
 //! typed API, and the same lookup through the catalog (JSON in → JSON out), so the
-//! dispatch overhead is the difference of two medians measured in one run.
+//! dispatch overhead is the difference of two medians measured in one run; and the
+//! completion of a station argument of a prompt (offline, from the same data).
 //! Run: `cargo bench -p toolpack --bench station_toilets`, then `scripts/bench-report`.
 
 use criterion::{Criterion, criterion_group, criterion_main};
@@ -43,6 +44,21 @@ fn benches(c: &mut Criterion) {
                 black_box(
                     toolpack
                         .call_json("stationToilets", json!({ "stationName": name }))
+                        .await
+                        .unwrap(),
+                )
+            })
+        });
+    }
+    // A prompt's station argument completed from the station data: a few letters, a word
+    // inside names, and nothing typed (the first hundred names).
+    let empty = std::collections::BTreeMap::new();
+    for (label, typed) in [("edgw", "edgw"), ("cross", "cross"), ("nothing", "")] {
+        group.bench_function(format!("complete_station/{label}"), |b| {
+            b.to_async(&runtime).iter(|| async {
+                black_box(
+                    toolpack
+                        .complete(toolpack::prompts::Source::TflStation, typed, &empty)
                         .await
                         .unwrap(),
                 )

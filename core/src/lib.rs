@@ -53,6 +53,7 @@ pub mod http;
 pub mod icons;
 #[cfg_attr(not(any(feature = "tfl", feature = "loko")), allow(dead_code))]
 mod nearest;
+pub mod prompts;
 mod rate_limit;
 pub mod report;
 pub mod schema;

@@ -10,6 +10,7 @@ mod deadline;
 mod fast_path;
 mod icons;
 mod notify;
+mod prompts;
 mod server;
 pub mod stdio;
 mod toolsets;

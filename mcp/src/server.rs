@@ -6,10 +6,11 @@ use std::time::Duration;
 use rmcp::ErrorData as McpError;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, ErrorCode,
-    Implementation, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
-    ReadResourceRequestParams, ReadResourceResponse, RequestId, ServerCapabilities, ServerConfig,
-    ServerNotification, Tool, ToolAnnotations,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams,
+    CompleteResult, ContentBlock, ErrorCode, GetPromptRequestParams, GetPromptResponse,
+    Implementation, ListPromptsResult, ListResourcesResult, ListToolsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, RequestId,
+    ServerCapabilities, ServerConfig, ServerNotification, Tool, ToolAnnotations,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -199,6 +200,8 @@ static SERVER_INFO: LazyLock<ServerConfig> = LazyLock::new(|| {
     let capabilities = ServerCapabilities::builder()
         .enable_tools()
         .enable_resources()
+        .enable_prompts()
+        .enable_completions()
         .enable_logging()
         .build();
     ServerConfig::new(capabilities)
@@ -270,6 +273,38 @@ impl ServerHandler for ToolpackServer {
         let (caller, choice) = request_scope(&context);
         let visible = crate::views::visible(&self.tools, &caller, &choice);
         crate::views::read(&request.uri, visible, self.read_substitute).map(Into::into)
+    }
+
+    async fn list_prompts(
+        &self,
+        _request: Option<PaginatedRequestParams>,
+        context: RequestContext<RoleServer>,
+    ) -> Result<ListPromptsResult, McpError> {
+        let (_, choice) = request_scope(&context);
+        Ok(crate::prompts::list(crate::prompts::offered(
+            &self.tools,
+            &choice,
+        )))
+    }
+
+    async fn get_prompt(
+        &self,
+        request: GetPromptRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetPromptResponse, McpError> {
+        let (_, choice) = request_scope(&context);
+        crate::prompts::get(crate::prompts::offered(&self.tools, &choice), &request).map(Into::into)
+    }
+
+    async fn complete(
+        &self,
+        request: CompleteRequestParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<CompleteResult, McpError> {
+        let (caller, choice) = request_scope(&context);
+        let toolpack = self.toolpack.for_caller(caller);
+        let offered = crate::prompts::offered(&self.tools, &choice);
+        crate::prompts::complete(offered, &toolpack, &request).await
     }
 
     #[allow(deprecated)] // MCP logging: see `notify`.

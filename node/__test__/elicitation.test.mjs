@@ -1,7 +1,9 @@
-// The official TypeScript MCP client (@modelcontextprotocol/sdk) answers toolpack-mcp's
-// question when a station name means two stations, over stdio and an HTTP session:
-// a pick answers OK in the same call; a decline, a cancel, or a client that announced no
-// elicitation gets the answer as it always was. The test command sets TOOLPACK_MCP_BIN.
+// The official TypeScript MCP client (@modelcontextprotocol/sdk) against toolpack-mcp,
+// over stdio and an HTTP session. It answers the server's question when a station name
+// means two stations: a pick answers OK in the same call; a decline, a cancel, or a client
+// that announced no elicitation gets the answer as it always was. It lists the prompts,
+// gets one rendered and completes a station argument. The test command sets
+// TOOLPACK_MCP_BIN.
 import assert from 'node:assert/strict'
 import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
@@ -13,7 +15,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 
 const BIN = process.env.TOOLPACK_MCP_BIN
-const SERVE = ['serve', '--tools', 'stationToilets']
+// stationToilets and liftOutages: the station_facilities prompt needs both.
+const SERVE = ['serve', '--tools', 'stationToilets,liftOutages']
 let http
 let url
 
@@ -99,5 +102,28 @@ for (const transport of Object.keys(transports)) {
     const { body, forms } = await edgwareRoad(transport, undefined)
     assertTodaysAnswer(body)
     assert.equal(forms.length, 0)
+  })
+}
+
+for (const transport of Object.keys(transports)) {
+  test(`${transport}: prompts are listed, rendered and completed`, async () => {
+    const client = new Client({ name: 'toolpack-test', version: '1.0.0' })
+    await client.connect(transports[transport]())
+    try {
+      const { prompts } = await client.listPrompts()
+      assert.deepEqual(prompts.map((p) => p.name), ['station_facilities'])
+      assert.deepEqual(prompts[0].arguments, [{ name: 'station', description: 'The station', required: true }])
+      const prompt = await client.getPrompt({ name: 'station_facilities', arguments: { station: 'Edgware Road' } })
+      assert.equal(prompt.messages[0].role, 'user')
+      assert.match(prompt.messages[0].content.text, /^What facilities does Edgware Road station have\?/)
+      const { completion } = await client.complete({
+        ref: { type: 'ref/prompt', name: 'station_facilities' },
+        argument: { name: 'station', value: 'edgw' },
+      })
+      assert.deepEqual(completion.values, ['Edgware', 'Edgware Road'])
+      await assert.rejects(client.getPrompt({ name: 'station_facilities', arguments: {} }), /needs the argument 'station'/)
+    } finally {
+      await client.close()
+    }
   })
 }

@@ -30,11 +30,14 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start(*flags: str) -> Iterator[str]:
+def start(*flags: str, everything: bool = False) -> Iterator[str]:
+    """``toolpack-mcp serve --http`` with ``flags``: only stationToilets, or every tool
+    served without keys (``everything``); its ``/mcp`` URL."""
     assert MCP_BIN
     port = free_port()
     base = f"http://127.0.0.1:{port}"
-    args = [MCP_BIN, "serve", "--http", f"127.0.0.1:{port}", "--tools", "stationToilets", *flags]
+    tools = [] if everything else ["--tools", "stationToilets"]
+    args = [MCP_BIN, "serve", "--http", f"127.0.0.1:{port}", *tools, *flags]
     process = subprocess.Popen(args, env={"PATH": os.environ.get("PATH", "")}, stderr=subprocess.DEVNULL)
     for _ in range(200):
         try:

@@ -96,9 +96,10 @@ pub use plan_journey::{
 };
 
 pub use station_toilets::data::{StationData, StationDataError, StationDataSource};
+pub(crate) use station_toilets::station_data;
 pub use station_toilets::{
     StationDisambiguationSuggestion, StationToiletDetail, StationToiletLookupRequest,
-    StationToiletToolResponse, StationToilets, StationToiletsCode,
+    StationToiletToolResponse, StationToilets, StationToiletsCode, station_names,
 };
 pub use stop_search::{StopSearch, StopSearchRequest, StopSearchResponse, StopSummary};
 pub use stops::StopCandidate;

@@ -1,5 +1,6 @@
 //! `stationToilets`: toilet facilities at a London station, from TfL station data.
 
+mod completion;
 pub(crate) mod data;
 mod matching;
 mod name;
@@ -13,6 +14,7 @@ pub use types::{
     StationToiletToolResponse, StationToiletsCode,
 };
 
+pub use self::completion::station_names;
 use self::data::{StationData, StationDataSource};
 pub(crate) use self::matching::{Resolution, resolve, resolve_asking};
 pub(crate) use self::name::NormalizedName;
