@@ -14,6 +14,9 @@ pub struct Annotations {
     pub idempotent: bool,
     /// The tool reaches an open world of external entities (e.g. a public API).
     pub open_world: bool,
+    /// A call may outlive a client's patience (a PDF build): the MCP server runs it as a
+    /// task where the client supports tasks, and under its longer deadline everywhere.
+    pub long_running: bool,
 }
 
 impl Annotations {
@@ -23,6 +26,7 @@ impl Annotations {
         destructive: false,
         idempotent: true,
         open_world: false,
+        long_running: false,
     };
     /// Replaces local files with what the arguments say (a diagram, a build output):
     /// destructive, idempotent, closed world.
@@ -31,6 +35,7 @@ impl Annotations {
         destructive: true,
         idempotent: true,
         open_world: false,
+        long_running: false,
     };
     /// Adds local files and never overwrites one: not destructive, not idempotent (a
     /// second call finds the first one's work), closed world.
@@ -39,11 +44,17 @@ impl Annotations {
         destructive: false,
         idempotent: false,
         open_world: false,
+        long_running: false,
     };
     /// Reads from an external API: read-only, idempotent, open world.
     pub const READ_ONLY_REMOTE: Annotations = Annotations {
         open_world: true,
         ..Self::READ_ONLY_LOCAL
+    };
+    /// Replaces local files and may take minutes (a documentation build with a PDF).
+    pub const REPLACES_LOCAL_SLOWLY: Annotations = Annotations {
+        long_running: true,
+        ..Self::REPLACES_LOCAL
     };
 }
 

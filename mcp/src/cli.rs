@@ -97,6 +97,15 @@ struct ServeArgs {
     /// Per-call deadline in milliseconds (JSON-RPC -32002 when exceeded).
     #[arg(long, value_name = "MS", default_value_t = 30_000)]
     call_timeout_ms: u64,
+    /// The deadline of a call of a long-running tool (`build_docs`, which may build a
+    /// PDF), in milliseconds: run as a task for clients that take tasks, or as a call.
+    #[arg(
+        long,
+        value_name = "MS",
+        env = "TOOLPACK_LONG_CALL_TIMEOUT_MS",
+        default_value_t = 600_000
+    )]
+    long_call_timeout_ms: u64,
     /// The longest a person may take to answer a question (an MCP elicitation: which of
     /// two places a name means), in milliseconds; then the tool answers as if nobody
     /// picked. The call's deadline stands still meanwhile.
@@ -201,6 +210,7 @@ async fn serve(args: ServeArgs) -> Result<u8, Usage> {
         max_in_flight: args.max_in_flight.max(1),
         call_deadline: Duration::from_millis(args.call_timeout_ms.max(1)),
         elicitation_wait: Duration::from_millis(args.elicitation_wait_ms.max(1)),
+        long_call_deadline: Duration::from_millis(args.long_call_timeout_ms.max(1)),
     };
     let mut server = server(&args.toolsets, args.http.is_some())?.with_limits(limits);
     if let Some(key) = &args.request_state_key {

@@ -13,6 +13,7 @@ mod notify;
 mod prompts;
 mod server;
 pub mod stdio;
+mod tasks;
 mod toolsets;
 mod views;
 

@@ -71,6 +71,18 @@ pub enum Destination {
     /// Kept, to be answered before the response in the same reply (the stateless HTTP
     /// answer of `crate::fast_path`, which has no peer).
     Reply,
+    /// A task's: progress becomes its status message (`tasks/get` shows it); log events
+    /// are not sent (nothing follows a task's creation).
+    Task(rmcp::task_manager::TaskContext),
+}
+
+/// A progress report as a task's status message: its message, else how far it is.
+fn status(done: f64, total: Option<f64>, message: Option<String>) -> String {
+    match (message, total) {
+        (Some(message), _) => message,
+        (None, Some(total)) => format!("{done} of {total}"),
+        (None, None) => format!("{done} done"),
+    }
 }
 
 /// What sends one call's notifications to a peer, started by the first one.
@@ -160,6 +172,17 @@ impl Queue {
 
 impl Reporter for Queue {
     fn report(&self, report: Report) {
+        if let Destination::Task(task) = &self.destination {
+            if let Report::Progress {
+                done,
+                total,
+                message,
+            } = report
+            {
+                task.set_status_message(status(done, total, message));
+            }
+            return;
+        }
         let Some(notification) = self.notification(report) else {
             return;
         };
@@ -167,7 +190,7 @@ impl Reporter for Queue {
         if matches!(*stage, Stage::Idle) {
             *stage = match &self.destination {
                 Destination::Peer(peer) => Stage::Sending(Queue::start(peer)),
-                Destination::Reply => Stage::Kept(Vec::new()),
+                Destination::Reply | Destination::Task(_) => Stage::Kept(Vec::new()),
             };
         }
         match &mut *stage {

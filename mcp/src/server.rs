@@ -6,11 +6,12 @@ use std::time::Duration;
 use rmcp::ErrorData as McpError;
 use rmcp::handler::server::ServerHandler;
 use rmcp::model::{
-    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CompleteRequestParams,
-    CompleteResult, ContentBlock, ErrorCode, GetPromptRequestParams, GetPromptResponse,
-    Implementation, ListPromptsResult, ListResourcesResult, ListToolsResult,
-    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, RequestId,
-    ServerCapabilities, ServerConfig, ServerNotification, Tool, ToolAnnotations,
+    CacheScope, CallToolRequestParams, CallToolResponse, CallToolResult, CancelTaskParams,
+    CompleteRequestParams, CompleteResult, ContentBlock, CreateTaskResult, ErrorCode,
+    GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult, Implementation,
+    ListPromptsResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
+    ReadResourceRequestParams, ReadResourceResponse, RequestId, ServerCapabilities, ServerConfig,
+    ServerNotification, Tool, ToolAnnotations, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -21,6 +22,7 @@ use crate::ask::{Asking, StateKey};
 use crate::cache_hints::LIST_TTL_MS;
 use crate::deadline::Deadline;
 use crate::notify::{Destination, Forwarder, SessionLevel};
+use crate::tasks::Tasks;
 use crate::toolsets::ToolChoice;
 use crate::views::ReadSubstitute;
 #[allow(deprecated)] // MCP logging: see `notify`.
@@ -38,6 +40,8 @@ pub struct ServerLimits {
     /// The longest a person may take to answer a question (an elicitation); then the
     /// tool goes on as if nobody picked.
     pub elicitation_wait: Duration,
+    /// The longest a call of a long-running tool (`build_docs`) may run, as a task or not.
+    pub long_call_deadline: Duration,
 }
 
 impl Default for ServerLimits {
@@ -46,6 +50,7 @@ impl Default for ServerLimits {
             max_in_flight: 256,
             call_deadline: Duration::from_secs(30),
             elicitation_wait: Duration::from_secs(300),
+            long_call_deadline: Duration::from_secs(600),
         }
     }
 }
@@ -79,6 +84,8 @@ pub struct ToolpackServer {
     read_substitute: Option<ReadSubstitute>,
     /// Seals what a 2026-07-28 client's retry brings back.
     state_key: StateKey,
+    /// The long calls running or done as tasks.
+    tasks: Tasks,
 }
 
 impl ToolpackServer {
@@ -101,6 +108,7 @@ impl ToolpackServer {
             level: SessionLevel::default(),
             read_substitute: None,
             state_key: StateKey::random(),
+            tasks: Tasks::default(),
         }
     }
 
@@ -202,6 +210,7 @@ static SERVER_INFO: LazyLock<ServerConfig> = LazyLock::new(|| {
         .enable_resources()
         .enable_prompts()
         .enable_completions()
+        .enable_tasks()
         .enable_logging()
         .build();
     ServerConfig::new(capabilities)
@@ -307,6 +316,41 @@ impl ServerHandler for ToolpackServer {
         crate::prompts::complete(offered, &toolpack, &request).await
     }
 
+    async fn get_task(
+        &self,
+        request: GetTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<GetTaskResult, McpError> {
+        let (caller, _) = request_scope(&context);
+        let task = self
+            .tasks
+            .of(&caller, &request.task_id)?
+            .get_task(&request.task_id)?;
+        Ok(GetTaskResult::new(task))
+    }
+
+    async fn update_task(
+        &self,
+        request: UpdateTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let (caller, _) = request_scope(&context);
+        self.tasks
+            .of(&caller, &request.task_id)?
+            .update_task(&request.task_id, request.input_responses)
+    }
+
+    async fn cancel_task(
+        &self,
+        request: CancelTaskParams,
+        context: RequestContext<RoleServer>,
+    ) -> Result<(), McpError> {
+        let (caller, _) = request_scope(&context);
+        self.tasks
+            .of(&caller, &request.task_id)?
+            .cancel_task(&request.task_id)
+    }
+
     #[allow(deprecated)] // MCP logging: see `notify`.
     async fn set_level(
         &self,
@@ -368,6 +412,12 @@ impl ToolpackServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let (caller, choice) = request_scope(&context);
+        let takes_tasks = context
+            .client_capabilities()
+            .is_some_and(|capabilities| capabilities.supports_tasks());
+        if takes_tasks && self.runs_long(&request.name, &choice) {
+            return Ok(self.start_task(request, caller, choice));
+        }
         let asking = Asking::of(&context, &request, &caller, &self.state_key)?;
         let later = match &asking {
             Asking::Later(later) => Some((later.clone(), caller.clone(), request.clone())),
@@ -399,6 +449,53 @@ impl ToolpackServer {
             return Ok(input_required.into());
         }
         Ok(mcp_result(result).into())
+    }
+
+    /// Whether `name` is a served, long-running tool the request may call.
+    fn runs_long(&self, name: &str, choice: &ToolChoice) -> bool {
+        self.tools.iter().any(|t| {
+            t.spec.name == name && t.spec.annotations.long_running && choice.allows(&t.spec)
+        })
+    }
+
+    /// Starts a call as a task ([`crate::tasks`]): the same call, its progress as the
+    /// task's status, `tasks/cancel` as its cancellation; kept until an hour after its
+    /// deadline.
+    fn start_task(
+        &self,
+        request: CallToolRequestParams,
+        caller: Caller,
+        choice: ToolChoice,
+    ) -> CallToolResponse {
+        let server = self.clone();
+        let owner = caller.clone();
+        let kept = self.limits.long_call_deadline + Duration::from_secs(3600);
+        let task = self.tasks.start(&owner, kept, move |task| {
+            Box::pin(async move {
+                let id = crate::tasks::request_id(&task);
+                let scope = CallScope {
+                    id: &id,
+                    caller,
+                    choice,
+                    forwarder: Forwarder::start(
+                        Destination::Task(task.clone()),
+                        SessionLevel::default(),
+                        None,
+                    ),
+                    carrier: crate::telemetry::Carrier {
+                        meta: None,
+                        headers: None,
+                    },
+                    cancelled: task.cancelled(),
+                    asking: Asking::Nobody,
+                };
+                let (answer, _) = server.run_call(request, scope).await;
+                answer
+                    .map(mcp_result)
+                    .map_err(|error| crate::tasks::exit(error, &task))
+            })
+        });
+        CallToolResponse::Task(CreateTaskResult::new(task))
     }
 
     /// A tool call: the caller's scope, the in-flight limit, the deadline, progress
@@ -450,7 +547,12 @@ impl ToolpackServer {
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
         let toolpack = self.toolpack.for_caller(caller);
         let span = crate::telemetry::request_span(name, id, carrier);
-        let deadline = Deadline::after(self.limits.call_deadline);
+        let limit = if entry.spec.annotations.long_running {
+            self.limits.long_call_deadline
+        } else {
+            self.limits.call_deadline
+        };
+        let deadline = Deadline::after(limit);
         let asker = asking.asker(&deadline, self.limits.elicitation_wait);
         let run = toolpack::report::with_reporter(
             forwarder.reporter(),
@@ -463,7 +565,7 @@ impl ToolpackServer {
                 () = deadline.passed() => Err(DeadlinePassed),
             }
         };
-        let answer = self.finish_call(name, call, cancelled, &span).await;
+        let answer = self.finish_call(name, limit, call, cancelled, &span).await;
         (answer, forwarder.finish().await)
     }
 
@@ -472,11 +574,12 @@ impl ToolpackServer {
     async fn finish_call(
         &self,
         name: &str,
+        limit: Duration,
         call: impl std::future::Future<Output = DeadlinedCall>,
         cancelled: impl std::future::Future<Output = ()>,
         span: &tracing::Span,
     ) -> Result<ToolResult, McpError> {
-        let answer = self.answer(name, call, cancelled).await;
+        let answer = self.answer(name, limit, call, cancelled).await;
         match &answer {
             Ok(result) => {
                 if let Some(code) = &result.error_code {
@@ -493,6 +596,7 @@ impl ToolpackServer {
     async fn answer(
         &self,
         name: &str,
+        limit: Duration,
         call: impl std::future::Future<Output = DeadlinedCall>,
         cancelled: impl std::future::Future<Output = ()>,
     ) -> Result<ToolResult, McpError> {
@@ -504,7 +608,7 @@ impl ToolpackServer {
                         ErrorCode(CALL_DEADLINE_EXCEEDED),
                         format!(
                             "the call to {name} exceeded the server's {} ms deadline",
-                            self.limits.call_deadline.as_millis()
+                            limit.as_millis()
                         ),
                         None,
                     ));

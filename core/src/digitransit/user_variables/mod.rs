@@ -46,12 +46,7 @@ replaces it, and `previous` says what it held. Needs no API key.",
         summary: "Saves a named place or preference (SQLite, survives restarts)",
         needs: "",
         toolset: Toolset::Digitransit,
-        annotations: Annotations {
-            read_only: false,
-            destructive: true,
-            idempotent: true,
-            open_world: false,
-        },
+        annotations: Annotations::REPLACES_LOCAL,
     };
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {

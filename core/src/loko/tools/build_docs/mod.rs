@@ -105,7 +105,7 @@ impl Tool for BuildDocs {
         summary: "Builds the docs: an HTML site (search, dark mode, phone layout), markdown, a PDF; parallel cached d2 renders, incremental, never half-written",
         needs: "`d2` (+ Chromium for the PDF)",
         toolset: Toolset::Loko,
-        annotations: Annotations::REPLACES_LOCAL,
+        annotations: Annotations::REPLACES_LOCAL_SLOWLY,
     };
 
     async fn run(toolpack: &Toolpack, r: BuildDocsRequest) -> Self::Output {
