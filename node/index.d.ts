@@ -2698,7 +2698,7 @@ export declare class Toolpack {
   /** Calls tool `name`; resolves to the MCP result JSON (contract errors resolve, not reject). */
   call(name: string, args?: Record<string, unknown> | null, options?: CallOptions): Promise<CallToolResult>
   /**
-   * Plans a journey in London with the TfL Journey Planner and returns the 5 fastest options (duration, departure and arrival times in London local time, and per leg the mode, line, instruction, times and any disruption, plus the fare in pence when TfL gives one). `from` and `to` accept a place or station name, a postcode, "lat,lon", or a stop id. needAccessibleRoute=true asks TfL for a step-free route (accessibilityPreference=StepFreeToVehicle); false or absent sends no preference. If a name is ambiguous the answer is DISAMBIGUATION_REQUIRED with fromLocationDisambiguation / toLocationDisambiguation suggestions (name, type, matchQuality): call again with the chosen suggestion's parameterValue as `from` or `to`. Needs TFL_API_KEY.
+   * Plans a journey in London with the TfL Journey Planner and returns the 5 fastest options (duration, departure and arrival times in London local time, and per leg the mode, line, instruction, times and any disruption, plus the fare in pence when TfL gives one). `from` and `to` accept a place or station name, a postcode, "lat,lon", or a stop id. needAccessibleRoute=true asks TfL for a step-free route (accessibilityPreference=StepFreeToVehicle); false or absent sends no preference. If a name is ambiguous the answer is DISAMBIGUATION_REQUIRED with fromLocationDisambiguation / toLocationDisambiguation suggestions (name, type, matchQuality, title): call again with the chosen suggestion's parameterValue as `from` or `to`; a client that can ask its user (MCP elicitation) is asked to pick instead, and the journey is planned in the same call. Needs TFL_API_KEY.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
@@ -2716,7 +2716,7 @@ export declare class Toolpack {
    */
   lineStatus(args: LineStatusRequest): Promise<LineStatusResponse>
   /**
-   * The next trains, trams and buses at a London stop (TfL live predictions), soonest first: line, platform, direction, destination, towards, where the vehicle is now, seconds to arrival and the expected time (UTC). `stop` is a NaPTAN id (940GZZLUOXC, a bus stop such as 490008660N), a hub id (HUBKGX: all its stations and stops), or a name ("Oxford Circus"). Optional `lines` (ids), `direction` (inbound or outbound) and `limit` (default 10, at most 50). A name that matches several stops answers DISAMBIGUATION_REQUIRED with stopDisambiguation candidates (id, name, modes, lines): call again with the chosen id.
+   * The next trains, trams and buses at a London stop (TfL live predictions), soonest first: line, platform, direction, destination, towards, where the vehicle is now, seconds to arrival and the expected time (UTC). `stop` is a NaPTAN id (940GZZLUOXC, a bus stop such as 490008660N), a hub id (HUBKGX: all its stations and stops), or a name ("Oxford Circus"). Optional `lines` (ids), `direction` (inbound or outbound) and `limit` (default 10, at most 50). A name that matches several stops answers DISAMBIGUATION_REQUIRED with stopDisambiguation candidates (id, name, modes, lines, title): call again with the chosen id; a client that can ask its user (MCP elicitation) is asked to pick instead.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */

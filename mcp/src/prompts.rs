@@ -87,27 +87,23 @@ pub(crate) fn get(
     )
 }
 
-/// `completion/complete`: values for a prompt's argument; none for an argument with no
-/// source, or for a resource template (toolpack has none).
+/// `completion/complete`: values for a prompt's argument. Nothing to offer (an argument
+/// with no source, a prompt or argument this server does not have, a resource template:
+/// toolpack has none) is an empty list, not an error: a host asks as a person types, and
+/// an empty list is what it shows then.
 pub(crate) async fn complete(
-    offered: impl Iterator<Item = &'static Prompt>,
+    mut offered: impl Iterator<Item = &'static Prompt>,
     toolpack: &Toolpack,
     request: &CompleteRequestParams,
 ) -> Result<CompleteResult, McpError> {
     let Reference::Prompt(reference) = &request.r#ref else {
         return Ok(CompleteResult::default());
     };
-    let prompt = find(offered, &reference.name)?;
-    let argument = prompt.argument(&request.argument.name).ok_or_else(|| {
-        McpError::invalid_params(
-            format!(
-                "prompt '{}' has no argument '{}'",
-                prompt.name, request.argument.name
-            ),
-            None,
-        )
-    })?;
-    let Some(source) = argument.completes else {
+    let source = offered
+        .find(|p| p.name == reference.name)
+        .and_then(|prompt| prompt.argument(&request.argument.name))
+        .and_then(|argument| argument.completes);
+    let Some(source) = source else {
         return Ok(CompleteResult::default());
     };
     let context: BTreeMap<String, String> = request

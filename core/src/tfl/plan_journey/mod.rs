@@ -44,8 +44,10 @@ mode, line, instruction, times and any disruption, plus the fare in pence when T
 `from` and `to` accept a place or station name, a postcode, \"lat,lon\", or a stop id. \
 needAccessibleRoute=true asks TfL for a step-free route (accessibilityPreference=StepFreeToVehicle); \
 false or absent sends no preference. If a name is ambiguous the answer is DISAMBIGUATION_REQUIRED \
-with fromLocationDisambiguation / toLocationDisambiguation suggestions (name, type, matchQuality): \
-call again with the chosen suggestion's parameterValue as `from` or `to`. Needs TFL_API_KEY.",
+with fromLocationDisambiguation / toLocationDisambiguation suggestions (name, type, matchQuality, \
+title): call again with the chosen suggestion's parameterValue as `from` or `to`; a client that \
+can ask its user (MCP elicitation) is asked to pick instead, and the journey is planned in the \
+same call. Needs TFL_API_KEY.",
         summary: "The 5 fastest London journeys between two places (TfL Journey Planner): times, legs with mode, line, instruction and disruptions, fare in pence; suggestions when a place name is ambiguous",
         needs: "`TFL_API_KEY`",
         toolset: Toolset::Tfl,
