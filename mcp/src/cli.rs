@@ -34,7 +34,7 @@ pub struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Serve MCP over stdio (default) or streamable HTTP.
-    Serve(ServeArgs),
+    Serve(Box<ServeArgs>),
     /// Print the catalog (names, descriptions, schemas, annotations) as JSON.
     Tools(ToolsetArgs),
     /// Run one tool and print its JSON result (exit 0 ok, 1 tool error, 2 bad usage).
@@ -177,7 +177,7 @@ impl Cli {
     pub async fn run(self) -> ExitCode {
         let outcome = match self.command {
             None => serve(self.serve).await,
-            Some(Command::Serve(args)) => serve(args).await,
+            Some(Command::Serve(args)) => serve(*args).await,
             Some(Command::Tools(args)) => print_tools(args),
             Some(Command::Call { tool, arguments }) => call(&tool, arguments.as_deref()).await,
         };

@@ -1,12 +1,12 @@
 //! Prompts: named starting points for what people ask most, each with arguments a host
-//! can complete ([`complete`]). Defined once here, like the tools; the MCP server lists,
+//! can complete ([`crate::Toolpack::complete`]). Defined once here, like the tools; the MCP server lists,
 //! renders and completes them with no code of its own per prompt.
 //!
 //! A prompt is offered only where every tool it names is served.
 
 mod complete;
 
-pub use complete::{CompletionError, Source};
+pub use complete::{CompletionError, MAX_COMPLETIONS, MIN_TYPED_FOR_GEOCODER, Source};
 
 use std::collections::BTreeMap;
 
