@@ -82,17 +82,22 @@ pub trait Asker: Send + Sync {
 }
 
 tokio::task_local! {
-    static ASKER: Arc<dyn Asker>;
+    static ASKER: Option<Arc<dyn Asker>>;
 }
 
-/// Runs `call` with its questions going to `asker`.
-pub async fn with_asker<F: Future>(asker: Arc<dyn Asker>, call: F) -> F::Output {
-    ASKER.scope(asker, call).await
+/// `call` with its questions going to `asker` (`None`: nobody is asked). Not an `async fn`:
+/// the future is `call`'s own plus the asker, never a second copy of `call` (the MCP server
+/// wraps every call in one, and moves it).
+pub fn with_asker<F: Future>(
+    asker: Option<Arc<dyn Asker>>,
+    call: F,
+) -> impl Future<Output = F::Output> {
+    ASKER.scope(asker, call)
 }
 
-/// Whether the current task already asks someone (runs inside [`with_asker`]).
+/// Whether the current task already asks someone (runs inside [`with_asker`] with one).
 pub fn has_asker() -> bool {
-    ASKER.try_with(|_| ()).is_ok()
+    ASKER.try_with(Option::is_some).unwrap_or(false)
 }
 
 /// Asks the current call's asker `question`: the picked value, checked to be one of the
@@ -101,7 +106,7 @@ pub async fn choose(question: &Question) -> Option<String> {
     if question.choices.is_empty() {
         return None;
     }
-    let asker = ASKER.try_with(Arc::clone).ok()?;
+    let asker = ASKER.try_with(Clone::clone).ok().flatten()?;
     let picked = asker.ask(question).await?;
     question.offers(&picked).then_some(picked)
 }
@@ -181,16 +186,16 @@ mod tests {
     async fn only_an_offered_choice_is_an_answer() {
         assert_eq!(choose(&question()).await, None, "no asker: nobody picks");
         let offered = Arc::new(Fixed("940GZZLUERC", Mutex::default()));
-        let picked = with_asker(offered.clone(), choose(&question())).await;
+        let picked = with_asker(Some(offered.clone()), choose(&question())).await;
         assert_eq!(picked.as_deref(), Some("940GZZLUERC"));
         let asked = offered.1.lock().unwrap().clone();
         assert_eq!(asked.len(), 1);
         assert_eq!(asked[0].choices.len(), 2, "each value once");
         let made_up = Arc::new(Fixed("940GZZLUOXC", Mutex::default()));
-        assert_eq!(with_asker(made_up, choose(&question())).await, None);
+        assert_eq!(with_asker(Some(made_up), choose(&question())).await, None);
         let empty = Question::new("stop", "?", []);
         let never = Arc::new(Fixed("x", Mutex::default()));
-        assert_eq!(with_asker(never.clone(), choose(&empty)).await, None);
+        assert_eq!(with_asker(Some(never.clone()), choose(&empty)).await, None);
         assert!(
             never.1.lock().unwrap().is_empty(),
             "nothing to pick: not asked"
@@ -204,12 +209,12 @@ mod tests {
             assert_eq!(question.choices[1].title, "Edgware Road — Circle, District");
             Some(question.choices[1].value.clone())
         }));
-        let picked = with_asker(asker, choose(&question())).await;
+        let picked = with_asker(Some(asker), choose(&question())).await;
         assert_eq!(picked.as_deref(), Some("940GZZLUERC"));
         let panics = Arc::new(BlockingAsker::new(|_: Question| -> Option<String> {
             panic!("the callback failed")
         }));
-        assert_eq!(with_asker(panics, choose(&question())).await, None);
+        assert_eq!(with_asker(Some(panics), choose(&question())).await, None);
     }
 
     #[test]

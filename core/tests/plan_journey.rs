@@ -211,7 +211,7 @@ async fn ambiguous_both_sides(
         "planJourney",
         json!({"from": "Kings Cross", "to": "Victoria"}),
     );
-    let answer = toolpack::ask::with_asker(asker.clone(), call)
+    let answer = toolpack::ask::with_asker(Some(asker.clone()), call)
         .await
         .unwrap();
     let journeys = fake

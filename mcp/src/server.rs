@@ -556,7 +556,7 @@ impl ToolpackServer {
         let asker = asking.asker(&deadline, self.limits.elicitation_wait);
         let run = toolpack::report::with_reporter(
             forwarder.reporter(),
-            crate::ask::with_asker(asker, toolpack.call_json(name, arguments)),
+            toolpack::ask::with_asker(asker, toolpack.call_json(name, arguments)),
         )
         .instrument(span.clone());
         let call = async {

@@ -82,7 +82,7 @@ impl Toolpack {
             ($work:expr) => {
                 match self.asker.clone() {
                     Some(asker) if !ask::has_asker() => {
-                        ask::with_asker(asker, Box::pin($work)).await
+                        ask::with_asker(Some(asker), Box::pin($work)).await
                     }
                     _ => $work.await,
                 }

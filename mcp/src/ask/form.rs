@@ -20,7 +20,7 @@ pub(crate) fn request(question: &Question) -> ElicitRequestParams {
     let values: Vec<String> = question.choices.iter().map(|c| c.value.clone()).collect();
     let titles: Vec<String> = question.choices.iter().map(|c| c.title.clone()).collect();
     let choice = match EnumSchema::builder(values.clone()).enum_titles(titles) {
-        Ok(titled) => titled.title(question.field.clone()).build(),
+        Ok(titled) => titled.title("Place").build(),
         // Only when titles and values differ in number, which they never do here.
         Err(_) => EnumSchema::builder(values).build(),
     };

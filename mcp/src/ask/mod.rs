@@ -73,14 +73,3 @@ impl Asking {
         }
     }
 }
-
-/// Runs `call` with its questions going to `asker`, if any.
-pub(crate) async fn with_asker<F: std::future::Future>(
-    asker: Option<Arc<dyn Asker>>,
-    call: F,
-) -> F::Output {
-    match asker {
-        Some(asker) => toolpack::ask::with_asker(asker, call).await,
-        None => call.await,
-    }
-}
