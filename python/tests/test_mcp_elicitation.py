@@ -30,15 +30,15 @@ def free_port() -> int:
         return int(s.getsockname()[1])
 
 
-def start(*flags: str, everything: bool = False) -> Iterator[str]:
+def start(*flags: str, everything: bool = False, env: dict[str, str] | None = None) -> Iterator[str]:
     """``toolpack-mcp serve --http`` with ``flags``: only stationToilets, or every tool
-    served without keys (``everything``); its ``/mcp`` URL."""
+    served without keys (``everything``), with ``env`` besides ``PATH``; its ``/mcp`` URL."""
     assert MCP_BIN
     port = free_port()
     base = f"http://127.0.0.1:{port}"
     tools = [] if everything else ["--tools", "stationToilets"]
     args = [MCP_BIN, "serve", "--http", f"127.0.0.1:{port}", *tools, *flags]
-    process = subprocess.Popen(args, env={"PATH": os.environ.get("PATH", "")}, stderr=subprocess.DEVNULL)
+    process = subprocess.Popen(args, env={"PATH": os.environ.get("PATH", ""), **(env or {})}, stderr=subprocess.DEVNULL)
     for _ in range(200):
         try:
             urllib.request.urlopen(f"{base}/healthz", timeout=1)

@@ -11,25 +11,17 @@ import asyncio
 import os
 import pathlib
 import shutil
-import socket
-import subprocess
-import time
-import urllib.request
 from collections.abc import Iterator
 from typing import Any, Literal
 
 import pytest
 
+from test_mcp_elicitation import start
+
 MCP_BIN = os.environ.get("TOOLPACK_MCP_BIN")
 pytestmark = pytest.mark.skipif(not MCP_BIN, reason="TOOLPACK_MCP_BIN is set by the test command")
 
 TESTS = pathlib.Path(os.environ.get("TOOLPACK_TESTS_DIR", pathlib.Path(__file__).resolve().parents[2] / "tests"))
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture
@@ -40,21 +32,7 @@ def project(tmp_path: pathlib.Path) -> pathlib.Path:
 
 @pytest.fixture
 def stateless(project: pathlib.Path) -> Iterator[str]:
-    assert MCP_BIN
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    env = {"PATH": os.environ.get("PATH", ""), "LOKO_ALLOWED_ROOTS": str(project.parent)}
-    args = [MCP_BIN, "serve", "--http", f"127.0.0.1:{port}", "--stateless", "--toolsets", "loko"]
-    process = subprocess.Popen(args, env=env, stderr=subprocess.DEVNULL)
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(f"{base}/healthz", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.05)
-    yield f"{base}/mcp"
-    process.terminate()
-    process.wait()
+    yield from start("--stateless", "--toolsets", "loko", everything=True, env={"LOKO_ALLOWED_ROOTS": str(project.parent)})
 
 
 def tasks_extension(statuses: list[str]) -> Any:
