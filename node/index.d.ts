@@ -166,6 +166,12 @@ export interface StationDisambiguationSuggestion {
   stationUniqueId: string
   /** The candidate's station name. */
   stationName: string
+  /**
+   * Its name and what tells it apart, as a person reads it: its lines when known, else
+   * the kind of station ("Bethnal Green — Underground"); its id where those would read
+   * the same.
+   */
+  title: string
 }
 
 /** `LineStatusRequest`: which lines to report on. */

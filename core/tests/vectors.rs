@@ -32,8 +32,9 @@ async fn run_case(
     for setup in &tool_case.case.before {
         let result = acting_for(&setup.caller)
             .call_json(&setup.tool, setup.arguments.clone())
-            .await;
-        assert!(!result.unwrap().is_error(), "setup call {setup:?}");
+            .await
+            .unwrap();
+        assert!(!result.is_error(), "setup call {setup:?}: {result:?}");
     }
     let toolpack = acting_for(&tool_case.case.caller);
     for _ in 0..tool_case.case.calls_before {

@@ -144,6 +144,12 @@ class StationDisambiguationSuggestion(TypedDict):
     """The candidate's unique id; pass it back as `stationName` to choose it."""
     stationName: str
     """The candidate's station name."""
+    title: str
+    """
+    Its name and what tells it apart, as a person reads it: its lines when known, else
+    the kind of station ("Bethnal Green — Underground"); its id where those would read
+    the same.
+    """
 
 
 class StationToiletToolResponse(TypedDict):

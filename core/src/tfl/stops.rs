@@ -177,6 +177,19 @@ pub(crate) async fn stop_points(toolpack: &Toolpack, ids: &[String]) -> Vec<Stop
     crate::tfl::lenient::one_or_many(value).unwrap_or_default()
 }
 
+/// The names of the lines at each of the stops `ids` (by stop id), from one
+/// [`stop_points`] request; none when TfL does not answer.
+pub(crate) async fn station_lines(
+    toolpack: &Toolpack,
+    ids: &[String],
+) -> HashMap<String, Vec<String>> {
+    stop_points(toolpack, ids)
+        .await
+        .into_iter()
+        .filter_map(|stop| Some((stop.stop_id()?.to_owned(), stop.line_names())))
+        .collect()
+}
+
 /// TfL's stop search for a name the station data does not know: no match is not found;
 /// one match, or one whose name is the query, is the stop; else the matches are the
 /// candidates.

@@ -10,9 +10,8 @@ use serde::Deserialize;
 
 use crate::Toolpack;
 use crate::http::AnswerKind;
-use crate::tfl::station_toilets::{
-    Resolution, disambiguation, resolve_asking, station_data, validate_station_name,
-};
+use crate::tfl::station_toilets::{Asked, resolve_asking, station_data, validate_station_name};
+use crate::tfl::stops::station_lines;
 use crate::tfl::upstream;
 use crate::tfl::{TflCode, lenient};
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
@@ -55,13 +54,15 @@ with the chosen stationUniqueId. An empty list means every lift TfL reports on w
             (None, _) => None,
             (Some((raw, _)), None) => Some(((*raw).trim().to_owned(), (*raw).trim().to_owned())),
             (Some((raw, query)), Some(data)) => {
-                match resolve_asking(data, raw, query, "station").await {
-                    Resolution::Found(station) => {
+                // A live tool: TfL's lines tell same-named stations apart.
+                let lines_of = async |ids: &[String]| station_lines(toolpack, ids).await;
+                match resolve_asking(data, raw, query, "station", lines_of).await {
+                    Asked::Found(station) => {
                         Some((station.unique_id.clone(), station.name.clone()))
                     }
-                    Resolution::Ambiguous(stations) => {
+                    Asked::Ambiguous(candidates) => {
                         return LiftOutagesResponse {
-                            station_disambiguation: Some(disambiguation(&stations)),
+                            station_disambiguation: Some(candidates),
                             ..LiftOutagesResponse::error(
                                 TflCode::DisambiguationRequired,
                                 "Input station name is ambiguous. Choose one of the suggested \
@@ -69,7 +70,7 @@ stationUniqueId values.",
                             )
                         };
                     }
-                    Resolution::NotFound => {
+                    Asked::NotFound => {
                         return LiftOutagesResponse::error(
                             TflCode::StationNotFound,
                             "No station matches the given name.",

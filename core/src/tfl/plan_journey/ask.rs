@@ -7,7 +7,7 @@ use super::types::{JourneyDisambiguationSuggestion, JourneyPlanToolResponse};
 use super::wire::{Disambiguation, JourneyResponse};
 use crate::Toolpack;
 use crate::ask::{Choice, Question, choose, titled};
-use crate::tfl::stops::stop_points;
+use crate::tfl::stops::station_lines;
 
 /// Gives the suggestions that share a name on their side their lines in the title
 /// ("Edgware Road — Bakerloo", "Edgware Road — Circle, District, Hammersmith & City"),
@@ -55,11 +55,7 @@ pub(super) async fn tell_apart(
     let mut ids: Vec<String> = alike.iter().map(|(_, id)| id.clone()).collect();
     ids.sort();
     ids.dedup();
-    let lines: HashMap<String, Vec<String>> = stop_points(toolpack, &ids)
-        .await
-        .into_iter()
-        .filter_map(|stop| Some((stop.stop_id()?.to_owned(), stop.line_names())))
-        .collect();
+    let lines = station_lines(toolpack, &ids).await;
     for (suggestion, id) in alike {
         if let Some(names) = lines.get(&id).filter(|names| !names.is_empty()) {
             let name = suggestion

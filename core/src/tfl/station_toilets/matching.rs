@@ -1,7 +1,11 @@
 //! Station-name matching: normalise, then exact match, then token scoring.
 
+use std::collections::HashMap;
+
 use super::data::{Station, StationData};
 use super::name::NormalizedName;
+use super::titles::titles;
+use super::types::StationDisambiguationSuggestion;
 
 /// Most candidates listed in a disambiguation.
 pub const MAX_SUGGESTIONS: usize = 10;
@@ -17,31 +21,60 @@ pub enum Resolution<'a> {
     NotFound,
 }
 
+/// What a station name resolves to once the person was asked which station it means.
+#[derive(Debug)]
+pub enum Asked<'a> {
+    /// Exactly one station, or the one the person picked.
+    Found(&'a Station),
+    /// Several stations and nobody picked: the candidates, titled.
+    Ambiguous(Vec<StationDisambiguationSuggestion>),
+    /// Nothing matched.
+    NotFound,
+}
+
 /// [`resolve`], asking the person which station `field` means when several match
-/// ([`crate::ask`]): the picked station is found; when nobody picks, all stay candidates.
-/// The bundled data knows no lines, so each choice names its station id.
+/// ([`crate::ask`]). Each choice is titled by what tells it apart ([`titles`]): the
+/// lines `lines_of` finds for the stations' ids (none for a tool that stays offline),
+/// else the kind of station. When nobody picks, the titled stations are the candidates.
 pub async fn resolve_asking<'a>(
     data: &'a StationData,
     raw: &str,
     query: &NormalizedName,
     field: &str,
-) -> Resolution<'a> {
+    lines_of: impl AsyncFnOnce(&[String]) -> HashMap<String, Vec<String>>,
+) -> Asked<'a> {
     let stations = match resolve(data, raw, query) {
         Resolution::Ambiguous(stations) => stations,
-        settled => return settled,
+        Resolution::Found(station) => return Asked::Found(station),
+        Resolution::NotFound => return Asked::NotFound,
     };
+    let ids: Vec<String> = stations.iter().map(|s| s.unique_id.clone()).collect();
+    let titles = titles(&stations, &lines_of(&ids).await);
     let question = crate::ask::Question::new(
         field,
         format!("Which station do you mean by \"{}\"?", raw.trim()),
-        stations.iter().map(|s| crate::ask::Choice {
-            value: s.unique_id.clone(),
-            title: crate::ask::titled(&s.name, &s.unique_id),
-        }),
+        stations
+            .iter()
+            .zip(&titles)
+            .map(|(s, title)| crate::ask::Choice {
+                value: s.unique_id.clone(),
+                title: title.clone(),
+            }),
     );
     let picked = crate::ask::choose(&question).await;
     match picked.and_then(|id| stations.iter().position(|s| s.unique_id == id)) {
-        Some(index) => Resolution::Found(stations[index]),
-        None => Resolution::Ambiguous(stations),
+        Some(index) => Asked::Found(stations[index]),
+        None => Asked::Ambiguous(
+            stations
+                .iter()
+                .zip(titles)
+                .map(|(s, title)| StationDisambiguationSuggestion {
+                    station_unique_id: s.unique_id.clone(),
+                    station_name: s.name.clone(),
+                    title,
+                })
+                .collect(),
+        ),
     }
 }
 

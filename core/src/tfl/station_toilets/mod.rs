@@ -5,8 +5,10 @@ pub(crate) mod data;
 mod matching;
 mod name;
 mod platforms;
+mod titles;
 mod types;
 
+use std::collections::HashMap;
 use std::sync::Arc;
 
 pub use types::{
@@ -16,7 +18,7 @@ pub use types::{
 
 pub use self::completion::station_names;
 use self::data::{StationData, StationDataSource};
-pub(crate) use self::matching::{Resolution, resolve, resolve_asking};
+pub(crate) use self::matching::{Asked, Resolution, resolve, resolve_asking};
 pub(crate) use self::name::NormalizedName;
 use crate::Toolpack;
 use crate::report::{self, Level};
@@ -67,8 +69,10 @@ Works offline on TfL station data (Powered by TfL Open Data).",
                 );
             }
         };
-        let resolution = resolve_asking(&data, &input.station_name, &query, "stationName").await;
-        answer(&data, resolution)
+        // The tool stays offline: its choices are told apart by the data's station ids.
+        let no_lines = async |_: &[String]| HashMap::new();
+        let asked = resolve_asking(&data, &input.station_name, &query, "stationName", no_lines);
+        answer(&data, asked.await)
     }
 }
 
@@ -143,9 +147,9 @@ snapshot (TfL feed of 2026-08-03)",
         .cloned()
 }
 
-fn answer(data: &StationData, resolution: Resolution<'_>) -> StationToiletToolResponse {
-    match resolution {
-        Resolution::Found(station) => {
+fn answer(data: &StationData, asked: Asked<'_>) -> StationToiletToolResponse {
+    match asked {
+        Asked::Found(station) => {
             let toilets = data.toilets_of(&station.unique_id).to_vec();
             let message = if toilets.is_empty() {
                 "No toilet facilities found for station."
@@ -162,27 +166,16 @@ fn answer(data: &StationData, resolution: Resolution<'_>) -> StationToiletToolRe
                 station_disambiguation: None,
             }
         }
-        Resolution::Ambiguous(stations) => StationToiletToolResponse {
-            station_disambiguation: Some(disambiguation(&stations)),
+        Asked::Ambiguous(candidates) => StationToiletToolResponse {
+            station_disambiguation: Some(candidates),
             ..StationToiletToolResponse::error(
                 StationToiletsCode::DisambiguationRequired,
                 "Input station name is ambiguous. Choose one of the suggested stationUniqueId values.",
             )
         },
-        Resolution::NotFound => StationToiletToolResponse::error(
+        Asked::NotFound => StationToiletToolResponse::error(
             StationToiletsCode::StationNotFound,
             "No station matches the given name.",
         ),
     }
-}
-
-/// The candidates of an ambiguous station name, as `stationDisambiguation` lists them.
-pub(crate) fn disambiguation(stations: &[&data::Station]) -> Vec<StationDisambiguationSuggestion> {
-    stations
-        .iter()
-        .map(|s| StationDisambiguationSuggestion {
-            station_unique_id: s.unique_id.clone(),
-            station_name: s.name.clone(),
-        })
-        .collect()
 }

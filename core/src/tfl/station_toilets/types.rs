@@ -110,6 +110,10 @@ pub struct StationDisambiguationSuggestion {
     pub station_unique_id: String,
     /// The candidate's station name.
     pub station_name: String,
+    /// Its name and what tells it apart, as a person reads it: its lines when known, else
+    /// the kind of station ("Bethnal Green — Underground"); its id where those would read
+    /// the same.
+    pub title: String,
 }
 
 impl StationToiletToolResponse {
