@@ -8,26 +8,20 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import socket
 import subprocess
-import time
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
 
 import pytest
 
+from mcp_http import free_port, serve_http
+
 ISSUER_DIR = os.environ.get("TOOLPACK_OAUTH_ISSUER_DIR")
 MCP_BIN = os.environ.get("TOOLPACK_MCP_BIN")
 pytestmark = pytest.mark.skipif(
     not (ISSUER_DIR and MCP_BIN), reason="TOOLPACK_OAUTH_ISSUER_DIR and TOOLPACK_MCP_BIN are set by scripts/test-all"
 )
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 @pytest.fixture
@@ -43,20 +37,9 @@ def issuer() -> Iterator[str]:
 
 @pytest.fixture
 def server(issuer: str) -> Iterator[str]:
-    assert MCP_BIN
     port = free_port()
-    base = f"http://127.0.0.1:{port}"
-    args = [MCP_BIN, "serve", "--http", f"127.0.0.1:{port}", "--oauth-issuer", issuer, "--oauth-audience", f"{base}/mcp"]
-    process = subprocess.Popen(args, env={"PATH": os.environ.get("PATH", "")}, stderr=subprocess.DEVNULL)
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(f"{base}/healthz", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.05)
-    yield base
-    process.terminate()
-    process.wait()
+    audience = f"http://127.0.0.1:{port}/mcp"
+    yield from serve_http(port, "--oauth-issuer", issuer, "--oauth-audience", audience)
 
 
 def access_token(issuer: str, user: str, audience: str) -> str:

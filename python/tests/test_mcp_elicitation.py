@@ -9,14 +9,12 @@ from __future__ import annotations
 
 import asyncio
 import os
-import socket
-import subprocess
-import time
-import urllib.request
 from collections.abc import Iterator
 from typing import Any
 
 import pytest
+
+from mcp_http import free_port, serve_http
 
 MCP_BIN = os.environ.get("TOOLPACK_MCP_BIN")
 pytestmark = pytest.mark.skipif(not MCP_BIN, reason="TOOLPACK_MCP_BIN is set by the test command")
@@ -24,30 +22,12 @@ pytestmark = pytest.mark.skipif(not MCP_BIN, reason="TOOLPACK_MCP_BIN is set by 
 EDGWARE_ROAD = {"stationName": "Edgware Road"}
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 def start(*flags: str, everything: bool = False, env: dict[str, str] | None = None) -> Iterator[str]:
     """``toolpack-mcp serve --http`` with ``flags``: only stationToilets, or every tool
     served without keys (``everything``), with ``env`` besides ``PATH``; its ``/mcp`` URL."""
-    assert MCP_BIN
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
     tools = [] if everything else ["--tools", "stationToilets"]
-    args = [MCP_BIN, "serve", "--http", f"127.0.0.1:{port}", *tools, *flags]
-    process = subprocess.Popen(args, env={"PATH": os.environ.get("PATH", ""), **(env or {})}, stderr=subprocess.DEVNULL)
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(f"{base}/healthz", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.05)
-    yield f"{base}/mcp"
-    process.terminate()
-    process.wait()
+    for base in serve_http(free_port(), *tools, *flags, env=env):
+        yield f"{base}/mcp"
 
 
 @pytest.fixture(scope="module")

@@ -13,8 +13,6 @@ import json
 import os
 import pathlib
 import secrets
-import socket
-import subprocess
 import threading
 import time
 import urllib.request
@@ -24,6 +22,7 @@ from typing import Any
 import pytest
 
 from conftest import FakeUpstream
+from mcp_http import free_port, serve_http
 
 MCP_BIN = os.environ.get("TOOLPACK_MCP_BIN")
 pytestmark = pytest.mark.skipif(not MCP_BIN, reason="TOOLPACK_MCP_BIN is set by scripts/test-all")
@@ -79,12 +78,6 @@ class Receiver:
         raise AssertionError(f"spans {names} not all received; got {seen}")
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
-
-
 @pytest.fixture
 def receiver() -> Iterator[Receiver]:
     found = Receiver()
@@ -96,10 +89,7 @@ def receiver() -> Iterator[Receiver]:
 def server(receiver: Receiver, fake: FakeUpstream, tmp_path: pathlib.Path) -> Iterator[str]:
     assert MCP_BIN
     fake.reset()
-    port = free_port()
-    base = f"http://127.0.0.1:{port}"
     env = {
-        "PATH": os.environ.get("PATH", ""),
         "TOOLPACK_HTTP_TOKENS": f"alice:{TOKEN}",
         "TFL_API_KEY": "trace-tfl-key-0c4d",
         "TFL_API_BASE_URL": fake.base_url,
@@ -108,17 +98,7 @@ def server(receiver: Receiver, fake: FakeUpstream, tmp_path: pathlib.Path) -> It
         "OTEL_EXPORTER_OTLP_ENDPOINT": receiver.url,
         "OTEL_BSP_SCHEDULE_DELAY": "100",
     }
-    args = [MCP_BIN, "serve", "--http", f"127.0.0.1:{port}", "--stateless"]
-    process = subprocess.Popen(args, env=env, stderr=subprocess.DEVNULL)
-    for _ in range(200):
-        try:
-            urllib.request.urlopen(f"{base}/healthz", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.05)
-    yield base
-    process.terminate()
-    process.wait()
+    yield from serve_http(free_port(), "--stateless", env=env)
 
 
 def call(base: str, tool: str, arguments: dict[str, Any], headers: dict[str, str] | None = None,
