@@ -68,19 +68,18 @@ pub(crate) fn titles(stations: &[&Station], lines: &HashMap<String, Vec<String>>
 mod tests {
     use super::*;
     use crate::tfl::station_toilets::data::{StationData, StationDataSource};
-    use crate::tfl::station_toilets::{NormalizedName, Resolution, resolve};
 
-    fn ambiguous<'a>(data: &'a StationData, name: &str) -> Vec<&'a Station> {
-        match resolve(data, name, &NormalizedName::new(name)) {
-            Resolution::Ambiguous(stations) => stations,
-            other => panic!("{name}: {other:?}"),
-        }
+    /// The stations of the data named `normalized`, in file order: two of one name.
+    fn ambiguous<'a>(data: &'a StationData, normalized: &str) -> Vec<&'a Station> {
+        let stations = data.stations_named(normalized);
+        assert_eq!(stations.len(), 2, "{normalized}");
+        stations
     }
 
     #[test]
     fn the_kind_of_station_tells_a_rail_station_from_an_underground_one() {
         let data = StationData::load(&StationDataSource::Bundled).unwrap();
-        let stations = ambiguous(&data, "Bethnal Green");
+        let stations = ambiguous(&data, "bethnal green");
         assert_eq!(
             titles(&stations, &HashMap::new()),
             ["Bethnal Green — rail", "Bethnal Green — Underground"]
@@ -90,7 +89,7 @@ mod tests {
     #[test]
     fn two_stations_of_one_kind_are_told_apart_by_their_lines_else_their_ids() {
         let data = StationData::load(&StationDataSource::Bundled).unwrap();
-        let stations = ambiguous(&data, "Edgware Road");
+        let stations = ambiguous(&data, "edgware road");
         assert_eq!(
             titles(&stations, &HashMap::new()),
             [
