@@ -168,7 +168,7 @@ export interface StationDisambiguationSuggestion {
   stationName: string
   /**
    * Its name and what tells it apart, as a person reads it: its lines when known, else
-   * the kind of station ("Bethnal Green — Underground"); its id where those would read
+   * the kind of station ("Bethnal Green — tube"); its id where those would read
    * the same.
    */
   title: string

@@ -118,10 +118,10 @@ async fn when_nobody_picks_lift_outages_lists_the_titled_candidates_without_the_
 async fn station_toilets_asks_offline_with_the_kind_of_station() {
     let fake = fake().await;
     let station = json!({"stationName": "Bethnal Green"});
-    let (body, asked, paths) = call(&fake, "stationToilets", station, "Underground").await;
+    let (body, asked, paths) = call(&fake, "stationToilets", station, "tube").await;
     assert_eq!(
         titles(&asked[0]),
-        ["Bethnal Green — rail", "Bethnal Green — Underground"]
+        ["Bethnal Green — rail", "Bethnal Green — tube"]
     );
     assert_eq!(body["code"], "OK", "{body}");
     assert_eq!(body["stationUniqueId"], "940GZZLUBLG");

@@ -147,7 +147,7 @@ class StationDisambiguationSuggestion(TypedDict):
     title: str
     """
     Its name and what tells it apart, as a person reads it: its lines when known, else
-    the kind of station ("Bethnal Green — Underground"); its id where those would read
+    the kind of station ("Bethnal Green — tube"); its id where those would read
     the same.
     """
 

@@ -7,17 +7,19 @@ use std::collections::HashMap;
 use super::data::Station;
 use crate::ask::titled;
 
-/// The kind of station a TfL station id names, by its prefix: the bundled data knows
-/// no lines, but its ids tell an Underground station from a rail station of one name.
+/// The kind of station a TfL station id names, by its prefix, in TfL's mode words as the
+/// other titles have them: the bundled data knows no lines, but its ids tell a tube
+/// station from a rail station of one name.
 pub(crate) fn kind_of(unique_id: &str) -> Option<&'static str> {
     const KINDS: &[(&str, &str)] = &[
-        ("940GZZLU", "Underground"),
+        ("940GZZLU", "tube"),
         // Battersea Power Station and Nine Elms, on the Northern line's extension.
-        ("940GZZBP", "Underground"),
-        ("940GZZNE", "Underground"),
-        ("940GZZDL", "DLR"),
-        ("940GZZCR", "Trams"),
-        ("940GZZAL", "cable car"),
+        ("940GZZBP", "tube"),
+        ("940GZZNE", "tube"),
+        ("940GZZDL", "dlr"),
+        ("940GZZCR", "tram"),
+        ("940GZZAL", "cable-car"),
+        // National Rail, the Overground and the Elizabeth line alike.
         ("910G", "rail"),
         ("HUB", "interchange"),
     ];
@@ -82,7 +84,7 @@ mod tests {
         let stations = ambiguous(&data, "bethnal green");
         assert_eq!(
             titles(&stations, &HashMap::new()),
-            ["Bethnal Green — rail", "Bethnal Green — Underground"]
+            ["Bethnal Green — rail", "Bethnal Green — tube"]
         );
     }
 
@@ -93,8 +95,8 @@ mod tests {
         assert_eq!(
             titles(&stations, &HashMap::new()),
             [
-                "Edgware Road — Underground (940GZZLUERB)",
-                "Edgware Road — Underground (940GZZLUERC)"
+                "Edgware Road — tube (940GZZLUERB)",
+                "Edgware Road — tube (940GZZLUERC)"
             ]
         );
         let lines = HashMap::from([

@@ -111,7 +111,7 @@ pub struct StationDisambiguationSuggestion {
     /// The candidate's station name.
     pub station_name: String,
     /// Its name and what tells it apart, as a person reads it: its lines when known, else
-    /// the kind of station ("Bethnal Green — Underground"); its id where those would read
+    /// the kind of station ("Bethnal Green — tube"); its id where those would read
     /// the same.
     pub title: String,
 }
