@@ -184,6 +184,14 @@ async fn the_deadline_stands_still_while_the_person_chooses_and_the_wait_has_its
 
 /// A client and a server speaking protocol 2026-07-28 over an in-process pipe.
 async fn on_2026_07_28(asked: Asked) -> RunningService<RoleClient, Asked> {
+    on_2026_07_28_with(asked, ServerLimits::default()).await
+}
+
+/// [`on_2026_07_28`], the server with `limits`.
+async fn on_2026_07_28_with(
+    asked: Asked,
+    limits: ServerLimits,
+) -> RunningService<RoleClient, Asked> {
     let (server_io, client_io) = tokio::io::duplex(64 * 1024);
     let client_info = InitializeRequestParams::new(
         ClientCapabilities::builder().enable_elicitation().build(),
@@ -262,4 +270,30 @@ async fn a_2026_07_28_client_completes_the_call_by_retrying_with_the_answer() {
 async fn a_2026_07_28_decline_gets_todays_answer() {
     let client = on_2026_07_28(Asked::new(Person::Declines)).await;
     ambiguous(&toilets(&client).await);
+}
+
+#[tokio::test]
+async fn a_2026_07_28_state_is_good_for_the_elicitation_wait_only() {
+    let limits = ServerLimits {
+        elicitation_wait: Duration::from_millis(300),
+        ..ServerLimits::default()
+    };
+    let client = on_2026_07_28_with(Asked::new(Person::Declines), limits).await;
+    let CallToolResponse::InputRequired(required) =
+        client.call_tool_once(edgware_road()).await.unwrap()
+    else {
+        panic!("input-required");
+    };
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    let mut late = edgware_road();
+    late.request_state = required.request_state;
+    late.input_responses = Some(
+        [(
+            "stationName".to_owned(),
+            json!({"action": "accept", "content": {"choice": "940GZZLUERB"}}),
+        )]
+        .into(),
+    );
+    let refused = client.call_tool_once(late).await.unwrap_err().to_string();
+    assert!(refused.contains("expired"), "{refused}");
 }
