@@ -201,7 +201,7 @@ async fn on_2026_07_28_with(
     let mut server_info =
         InitializeResult::new(ServerCapabilities::builder().enable_tools().build());
     server_info.protocol_version = ProtocolVersion::V_2026_07_28;
-    let server = server(ServerLimits::default());
+    let server = server(limits);
     tokio::spawn(async move {
         let running =
             serve_directly::<RoleServer, _, _, _, _>(server, server_io, Some(client_info));
