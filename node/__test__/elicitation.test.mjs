@@ -5,8 +5,6 @@
 // gets one rendered and completes a station argument. The test command sets
 // TOOLPACK_MCP_BIN.
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
-import { createServer } from 'node:net'
 import { after, before, test } from 'node:test'
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
@@ -14,38 +12,22 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js'
 
+import { serveHttp } from './helpers.mjs'
+
 const BIN = process.env.TOOLPACK_MCP_BIN
 // stationToilets and liftOutages: the station_facilities prompt needs both.
 const SERVE = ['serve', '--tools', 'stationToilets,liftOutages']
 let http
-let url
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address()
-      probe.close(() => resolve(port))
-    })
-  })
 
 before(async () => {
-  const port = await freePort()
-  http = spawn(BIN, [...SERVE, '--http', `127.0.0.1:${port}`], { stdio: 'ignore' })
-  url = `http://127.0.0.1:${port}/mcp`
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return
-    } catch {}
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error('toolpack-mcp did not start')
+  http = await serveHttp(SERVE)
 })
 
-after(() => http.kill())
+after(() => http.stop())
 
 const transports = {
   stdio: () => new StdioClientTransport({ command: BIN, args: SERVE }),
-  http: () => new StreamableHTTPClientTransport(new URL(url)),
+  http: () => new StreamableHTTPClientTransport(new URL(http.url)),
 }
 
 // Calls stationToilets for "Edgware Road" as a client whose person answers with `answer`

@@ -1,8 +1,10 @@
 // Test support: the fake upstream (the Rust testkit's `fake-upstream` binary, driven
 // through its admin API) and the shared vectors. Answers are judged by the testkit through
-// the fake upstream (`judge`), as on every surface.
+// the fake upstream (`judge`), as on every surface. And toolpack-mcp served over HTTP for the
+// official client tests (`serveHttp`).
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { createServer } from 'node:net'
 import { join } from 'node:path'
 import { createInterface } from 'node:readline'
 
@@ -92,4 +94,28 @@ export function optionsOf(settings) {
   return Object.fromEntries(
     Object.entries(settings).map(([k, v]) => [k.toLowerCase().replace(/_([a-z0-9])/g, (_, c) => c.toUpperCase()), v]),
   )
+}
+
+/**
+ * Runs `toolpack-mcp` (TOOLPACK_MCP_BIN) with `args` and `--http` on a free loopback port, with
+ * `env` (the parent's when absent); resolves to `{ url, stop }` once it answers `/healthz`,
+ * `url` being its `/mcp` endpoint.
+ */
+export async function serveHttp(args, env) {
+  const port = await new Promise((resolve) => {
+    const probe = createServer().listen(0, '127.0.0.1', () => {
+      const { port } = probe.address()
+      probe.close(() => resolve(port))
+    })
+  })
+  const server = spawn(process.env.TOOLPACK_MCP_BIN, [...args, '--http', `127.0.0.1:${port}`], { stdio: 'ignore', env })
+  const stop = () => server.kill()
+  for (let i = 0; i < 200; i++) {
+    try {
+      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return { url: `http://127.0.0.1:${port}/mcp`, stop }
+    } catch {}
+    await new Promise((r) => setTimeout(r, 50))
+  }
+  stop()
+  throw new Error('toolpack-mcp did not start')
 }

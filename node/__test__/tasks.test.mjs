@@ -8,9 +8,7 @@
 // passthrough schema. The test command sets TOOLPACK_MCP_BIN, TOOLPACK_TESTS_DIR and puts
 // d2 on PATH.
 import assert from 'node:assert/strict'
-import { spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdtempSync } from 'node:fs'
-import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { after, before, test } from 'node:test'
@@ -20,6 +18,8 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import { z } from 'zod'
 
+import { serveHttp } from './helpers.mjs'
+
 const BIN = process.env.TOOLPACK_MCP_BIN
 const TASKS = 'io.modelcontextprotocol/tasks'
 const ANY = z.object({}).passthrough()
@@ -27,34 +27,16 @@ const root = mkdtempSync(join(tmpdir(), 'toolpack-tasks-'))
 const env = { PATH: process.env.PATH, LOKO_ALLOWED_ROOTS: root }
 const SERVE = ['serve', '--toolsets', 'loko']
 let http
-let url
-
-const freePort = () =>
-  new Promise((resolve) => {
-    const probe = createServer().listen(0, '127.0.0.1', () => {
-      const { port } = probe.address()
-      probe.close(() => resolve(port))
-    })
-  })
 
 before(async () => {
-  const port = await freePort()
-  http = spawn(BIN, [...SERVE, '--http', `127.0.0.1:${port}`], { stdio: 'ignore', env })
-  url = `http://127.0.0.1:${port}/mcp`
-  for (let i = 0; i < 200; i++) {
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/healthz`)).ok) return
-    } catch {}
-    await new Promise((r) => setTimeout(r, 50))
-  }
-  throw new Error('toolpack-mcp did not start')
+  http = await serveHttp(SERVE, env)
 })
 
-after(() => http.kill())
+after(() => http.stop())
 
 const transports = {
   stdio: () => new StdioClientTransport({ command: BIN, args: SERVE, env }),
-  http: () => new StreamableHTTPClientTransport(new URL(url)),
+  http: () => new StreamableHTTPClientTransport(new URL(http.url)),
 }
 
 let projects = 0
