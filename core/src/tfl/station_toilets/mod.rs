@@ -69,7 +69,8 @@ Works offline on TfL station data (Powered by TfL Open Data).",
                 );
             }
         };
-        // The tool stays offline: its choices are told apart by the data's station ids.
+        // The tool stays offline: no lines, so its choices are titled by the kind of station
+        // their ids name (and the id, where two are of one kind).
         let no_lines = async |_: &[String]| HashMap::new();
         let asked = resolve_asking(&data, &input.station_name, &query, "stationName", no_lines);
         answer(&data, asked.await)
