@@ -231,8 +231,8 @@ export interface LineStatusLine {
   /** Its mode, e.g. `tube`, `elizabeth-line`, `overground`, `bus`. */
   mode: string
   /**
-   * Whether every status that applies now is a good one (severity 10 "Good Service",
-   * 18 "No Issues" or 19 "Information").
+   * Whether the line has a good status (severity 10 "Good Service", 18 "No Issues" or
+   * 19 "Information") and every status that applies now is a good one.
    */
   goodService: boolean
   /**
@@ -257,7 +257,10 @@ export interface LineStatusEntry {
   from: string | null
   /** End of that period: UTC, ISO 8601 with `Z`. */
   to: string | null
-  /** Whether the status applies now (a status without a validity period always does). */
+  /**
+   * Whether the status applies now: TfL says so, it has no validity period, or the
+   * line has no good status (TfL lists what its board shows now).
+   */
   isNow: boolean
 }
 

@@ -1,11 +1,12 @@
 //! Tool reports ([`toolpack::report`]) as MCP notifications: log events become
-//! `notifications/message` at or above the session's `logging/setLevel` level, progress
+//! `notifications/message` at or above the call's level ([`SessionLevel::of_request`]), progress
 //! becomes `notifications/progress` when the request carried a progress token. They are
 //! sent in order, and all of them before the call's response: to the session's peer, or in
 //! the reply of a stateless HTTP call answered without one.
 //!
-//! rmcp marks MCP logging deprecated (SEP-2577, removed from a future protocol version);
-//! the protocol versions served today (2025-06-18, 2025-11-25) define it, and clients use it.
+//! rmcp marks MCP logging deprecated (SEP-2577): 2025-06-18 and 2025-11-25 define it, and
+//! clients use it; on 2026-07-28 a call gets log messages only when its request's `_meta`
+//! names a level (`io.modelcontextprotocol/logLevel`).
 #![allow(deprecated)]
 
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -31,6 +32,25 @@ impl Default for SessionLevel {
 }
 
 impl SessionLevel {
+    /// The level a call of `context` is filtered by: on 2026-07-28 the one its request's
+    /// `_meta` names (`io.modelcontextprotocol/logLevel`), and none at all without it (that
+    /// version sends no `notifications/message` unasked); before it, the session's
+    /// (`logging/setLevel`).
+    pub fn of_request(
+        session: &SessionLevel,
+        context: &rmcp::service::RequestContext<RoleServer>,
+    ) -> SessionLevel {
+        let per_request = context
+            .protocol_version()
+            .is_some_and(|version| version >= rmcp::model::ProtocolVersion::V_2026_07_28);
+        if !per_request {
+            return session.clone();
+        }
+        Self(Arc::new(AtomicU8::new(
+            context.meta.log_level().map_or(SILENT, rank),
+        )))
+    }
+
     /// Sets the level.
     pub fn set(&self, level: LoggingLevel) {
         self.0.store(rank(level), Ordering::Relaxed);
@@ -40,6 +60,9 @@ impl SessionLevel {
         rank(level) >= self.0.load(Ordering::Relaxed)
     }
 }
+
+/// A rank above every level's: nothing is sent.
+const SILENT: u8 = u8::MAX;
 
 fn rank(level: LoggingLevel) -> u8 {
     match level {

@@ -6,14 +6,15 @@ use std::collections::BTreeMap;
 
 use rmcp::ErrorData as McpError;
 use rmcp::model::{
-    CompleteRequestParams, CompleteResult, CompletionInfo, GetPromptRequestParams, GetPromptResult,
-    ListPromptsResult, Prompt as McpPrompt, PromptArgument as McpArgument, PromptMessage,
-    Reference, Role,
+    CacheScope, CompleteRequestParams, CompleteResult, CompletionInfo, GetPromptRequestParams,
+    GetPromptResult, ListPromptsResult, Prompt as McpPrompt, PromptArgument as McpArgument,
+    PromptMessage, Reference, Role,
 };
 use serde_json::Value;
 use toolpack::prompts::Prompt;
 use toolpack::{ToolEntry, Toolpack};
 
+use crate::cache_hints::LIST_TTL_MS;
 use crate::toolsets::ToolChoice;
 
 /// The prompts whose every tool is among `tools` and allowed by `choice`.
@@ -33,6 +34,8 @@ pub(crate) fn offered<'a>(
 /// `prompts/list`.
 pub(crate) fn list(offered: impl Iterator<Item = &'static Prompt>) -> ListPromptsResult {
     ListPromptsResult::with_all_items(offered.map(mcp_prompt).collect())
+        .with_ttl_ms(LIST_TTL_MS)
+        .with_cache_scope(CacheScope::Private)
 }
 
 fn mcp_prompt(prompt: &Prompt) -> McpPrompt {

@@ -429,7 +429,7 @@ impl ToolpackServer {
             choice,
             forwarder: Forwarder::start(
                 Destination::Peer(context.peer.clone()),
-                self.level.clone(),
+                SessionLevel::of_request(&self.level, &context),
                 context.meta.get_progress_token(),
             ),
             carrier: crate::telemetry::Carrier::of(&context),

@@ -12,10 +12,9 @@ use std::time::Duration;
 
 use rmcp::model::{
     CallToolRequestParams, CallToolResponse, ClientCapabilities, ClientConfig, ElicitRequestParams,
-    ElicitResult, ElicitationAction, Implementation, InitializeRequestParams, InitializeResult,
-    ProtocolVersion, ServerCapabilities,
+    ElicitResult, ElicitationAction, Implementation,
 };
-use rmcp::service::{RequestContext, RoleClient, RoleServer, RunningService, serve_directly};
+use rmcp::service::{RequestContext, RoleClient, RunningService};
 use rmcp::{ClientHandler, ErrorData};
 use serde_json::{Value, json};
 use toolpack_mcp::{ServerLimits, ToolpackServer};
@@ -192,22 +191,11 @@ async fn on_2026_07_28_with(
     asked: Asked,
     limits: ServerLimits,
 ) -> RunningService<RoleClient, Asked> {
-    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
-    let client_info = InitializeRequestParams::new(
+    common::duplex_client_on_2026_07_28(
+        server(limits),
+        asked,
         ClientCapabilities::builder().enable_elicitation().build(),
-        Implementation::new("asked", "1"),
     )
-    .with_protocol_version(ProtocolVersion::V_2026_07_28);
-    let mut server_info =
-        InitializeResult::new(ServerCapabilities::builder().enable_tools().build());
-    server_info.protocol_version = ProtocolVersion::V_2026_07_28;
-    let server = server(limits);
-    tokio::spawn(async move {
-        let running =
-            serve_directly::<RoleServer, _, _, _, _>(server, server_io, Some(client_info));
-        let _ = running.waiting().await;
-    });
-    serve_directly::<RoleClient, _, _, _, _>(asked, client_io, Some(server_info.into()))
 }
 
 #[tokio::test]

@@ -130,6 +130,62 @@ async fn set_level_filters_log_messages() {
 }
 
 #[tokio::test]
+async fn on_2026_07_28_log_messages_come_only_to_a_request_that_names_a_level() {
+    let fake = FakeUpstream::start(&toolpack_testkit::default_fixtures_dir())
+        .await
+        .unwrap();
+    let base = fake.base_url();
+    let server = || {
+        common::server_with(&common::settings(&[
+            ("DIGITRANSIT_API_KEY", "k"),
+            ("DIGITRANSIT_BASE_URL", base.as_str()),
+        ]))
+    };
+    let retried = |text: &'static str, level: Option<LoggingLevel>| {
+        fake.push_scenario(Scenario::on("/geocoding").status(500).times(1));
+        let mut request = params("geocode_address", json!({ "text": text }));
+        if let Some(level) = level {
+            let mut meta = RequestMetaObject::new();
+            meta.set_log_level(level);
+            request.meta = Some(meta);
+        }
+        request
+    };
+
+    // No `logLevel`: the retry's warning is not sent, though the session would send it.
+    let recorder = Recorder::default();
+    let client = common::duplex_client_on_2026_07_28(
+        server(),
+        recorder.clone(),
+        rmcp::model::ClientCapabilities::default(),
+    );
+    let answer = client.call_tool(retried("kamppi", None)).await.unwrap();
+    assert_eq!(answer.is_error, Some(false));
+    assert!(recorder.logs.lock().unwrap().is_empty());
+
+    // `logLevel: debug`: it is.
+    let answer = client
+        .call_tool(retried("airport", Some(LoggingLevel::Debug)))
+        .await
+        .unwrap();
+    assert_eq!(answer.is_error, Some(false));
+    let logs = recorder.logs.lock().unwrap().clone();
+    assert!(
+        logs.iter()
+            .any(|(level, m)| *level == LoggingLevel::Warning && m.contains("retrying")),
+        "{logs:?}"
+    );
+    assert_eq!(
+        fake.requests()
+            .iter()
+            .filter(|r| r.path.starts_with("/geocoding"))
+            .count(),
+        4,
+        "each call retried once"
+    );
+}
+
+#[tokio::test]
 async fn progress_reaches_the_client_before_the_response_when_asked_for() {
     let fake = FakeUpstream::start(&toolpack_testkit::default_fixtures_dir())
         .await

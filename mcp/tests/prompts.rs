@@ -66,6 +66,13 @@ async fn prompts_are_listed_where_their_tools_are_served() {
         capabilities.logging.is_some(),
         "the server sends log messages"
     );
+    let page = client.list_prompts(None).await.unwrap();
+    assert_eq!(
+        page.ttl_ms,
+        Some(3_600_000),
+        "a cache hint, as tools and resources have"
+    );
+    assert_eq!(page.cache_scope, Some(rmcp::model::CacheScope::Private));
     let listed = client.list_all_prompts().await.unwrap();
     let names: Vec<&str> = listed.iter().map(|p| p.name.as_str()).collect();
     assert_eq!(

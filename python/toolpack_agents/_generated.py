@@ -205,8 +205,8 @@ class LineStatusLine(TypedDict):
     """Its mode, e.g. `tube`, `elizabeth-line`, `overground`, `bus`."""
     goodService: bool
     """
-    Whether every status that applies now is a good one (severity 10 "Good Service",
-    18 "No Issues" or 19 "Information").
+    Whether the line has a good status (severity 10 "Good Service", 18 "No Issues" or
+    19 "Information") and every status that applies now is a good one.
     """
     statuses: list[LineStatusEntry]
     """

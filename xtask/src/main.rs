@@ -22,6 +22,7 @@ mod bench;
 mod bindings;
 mod codegen;
 mod cycles;
+mod docs_lint;
 mod fuzz;
 mod hack;
 mod install;

@@ -1,14 +1,18 @@
 //! The README's main job: the demo binary, built as `cargo run -q -p toolpack-examples --bin
-//! demo` builds it, runs offline and prints every call's answer. The rust suite runs it here,
-//! inside the one test build, instead of as a second build with the demo's own features.
+//! demo` builds it, runs offline and says every call's answer in a line. The rust suite runs
+//! it here, inside the one test build, instead of as a second build with the demo's own
+//! features.
 
 use std::process::Command;
 
+use serde_json::Value;
 use toolpack::Catalog;
 
-/// The demo's output, after checking that it exited successfully and wrote no error.
-fn demo_output() -> String {
+/// The demo's output with `arguments`, after checking that it exited successfully and
+/// wrote no error.
+fn demo_output(arguments: &[&str]) -> String {
     let output = Command::new(env!("CARGO_BIN_EXE_demo"))
+        .args(arguments)
         .output()
         .expect("the demo starts");
     let stderr = String::from_utf8_lossy(&output.stderr);
@@ -17,31 +21,30 @@ fn demo_output() -> String {
     String::from_utf8(output.stdout).expect("UTF-8 output")
 }
 
-/// Each call's tool and the marker of its answer (`ok` or `error CODE`), in order.
-fn outcomes(output: &str) -> Vec<(String, String)> {
-    let mut lines = output.lines();
+/// Each call's tool, its answer in words and its code, in order: a `tool: question` line,
+/// then `  → words [CODE, N ms]`.
+fn answers(output: &str) -> Vec<(String, String, String)> {
     let mut found = Vec::new();
+    let mut lines = output.lines().peekable();
     while let Some(line) = lines.next() {
-        let Some(call) = line.strip_prefix("── ") else {
+        let Some(answer) = lines.peek().and_then(|next| next.strip_prefix("  → ")) else {
             continue;
         };
-        let tool = call
-            .split_whitespace()
-            .next()
-            .unwrap_or_default()
-            .to_owned();
-        let marker = lines
-            .by_ref()
-            .find_map(|l| l.trim_start().strip_prefix("→ "))
-            .unwrap_or_else(|| panic!("no answer marker after {call}"));
-        found.push((tool, marker.to_owned()));
+        let tool = line.split(':').next().unwrap_or_default().to_owned();
+        let (words, tail) = answer
+            .rsplit_once(" [")
+            .expect("the code and time in brackets");
+        let (code, took) = tail.split_once(", ").expect("code, time");
+        assert!(took.ends_with(" ms]"), "{answer}");
+        found.push((tool, words.to_owned(), code.to_owned()));
+        lines.next();
     }
     found
 }
 
 #[test]
-fn the_demo_calls_real_tools_offline_and_prints_their_answers() {
-    let output = demo_output();
+fn the_demo_says_each_answer_in_a_line_offline() {
+    let output = demo_output(&[]);
     let names: Vec<&str> = Catalog::get()
         .entries()
         .iter()
@@ -55,32 +58,58 @@ fn the_demo_calls_real_tools_offline_and_prints_their_answers() {
         )),
         "{output}"
     );
-    let outcomes = outcomes(&output);
-    let marker_of = |tool: &str, nth: usize| {
-        outcomes
+    let answers = answers(&output);
+    assert!(answers.len() >= 23, "{answers:?}");
+    assert!(output.lines().count() < 2 * answers.len() + 10, "{output}");
+    let answer = |tool: &str, nth: usize| {
+        answers
             .iter()
-            .filter(|(t, _)| t == tool)
+            .filter(|(t, _, _)| t == tool)
             .nth(nth)
-            .map(|(_, m)| m.as_str())
+            .map(|(_, words, code)| (words.as_str(), code.as_str()))
             .unwrap_or_else(|| panic!("the demo calls {tool} at least {} times", nth + 1))
     };
-    // Each family answers over the recorded upstream or from bundled data, and the demo
-    // shows the errors a user meets too.
-    assert_eq!(marker_of("planJourney", 0), "ok");
-    assert_eq!(marker_of("planJourney", 2), "error DISAMBIGUATION_REQUIRED");
+    // Each family answers over the recorded upstream or from bundled data, in words, and the
+    // demo shows the errors a user meets too.
     assert_eq!(
-        marker_of("stationToilets", 1),
-        "error DISAMBIGUATION_REQUIRED"
+        answer("planJourney", 0),
+        ("fastest 7 min, 16:27–16:34: Central line to Mile End", "OK")
     );
-    assert_eq!(marker_of("stationToilets", 0), "ok");
-    assert_eq!(marker_of("stationToilets", 3), "error STATION_NOT_FOUND");
-    assert_eq!(marker_of("plan_trip", 0), "ok");
-    assert_eq!(marker_of("get_departures", 0), "ok");
-    assert_eq!(marker_of("create_container", 1), "error ALREADY_EXISTS");
-    assert_eq!(marker_of("build_docs", 0), "ok");
-    assert!(outcomes.len() >= 20, "{outcomes:?}");
+    let (which, code) = answer("planJourney", 2);
+    assert_eq!(code, "DISAMBIGUATION_REQUIRED");
+    assert!(
+        which.starts_with("which one? ") && which.contains("Victoria Station"),
+        "{which}"
+    );
+    let (disrupted, _) = answer("lineStatus", 0);
+    assert!(
+        disrupted.starts_with("3 of 20 lines disrupted: Elizabeth line"),
+        "{disrupted}"
+    );
+    let (next, _) = answer("arrivals", 0);
+    assert_eq!(next.matches(" min").count(), 3, "the next three: {next}");
+    assert_eq!(answer("stationToilets", 0).1, "OK");
+    assert_eq!(answer("stationToilets", 1).1, "DISAMBIGUATION_REQUIRED");
+    assert_eq!(answer("stationToilets", 3).1, "STATION_NOT_FOUND");
+    assert!(answer("plan_trip", 0).0.contains("tram 10 to Jalavatie"));
+    assert_eq!(answer("get_departures", 0).1, "OK");
+    assert_eq!(answer("plan_trip", 1).1, "validation-error");
+    assert_eq!(answer("create_container", 1).1, "ALREADY_EXISTS");
+    assert_eq!(answer("build_docs", 0).1, "OK");
     assert!(
         output.contains("not from live TfL") && output.contains("not from live Digitransit"),
         "the demo says its answers are recorded"
     );
+}
+
+#[test]
+fn json_gives_every_answer_whole() {
+    let output = demo_output(&["--json"]);
+    let answers: Value = serde_json::from_str(&output).expect("parseable JSON");
+    let answers = answers.as_array().expect("one entry per call");
+    assert!(answers.len() >= 23);
+    assert_eq!(answers[0]["tool"], "planJourney");
+    assert_eq!(answers[0]["code"], "OK");
+    assert!(answers[0]["body"]["topJourneys"].is_array());
+    assert_eq!(answers[0]["arguments"]["from"], "Bank Underground Station");
 }

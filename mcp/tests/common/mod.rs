@@ -65,6 +65,33 @@ pub async fn duplex_client<H: rmcp::handler::client::ClientHandler>(
     handler.serve(client_io).await.expect("client connects")
 }
 
+/// `handler` connected to `server` over an in-process pipe, both speaking protocol
+/// 2026-07-28, the client announcing `capabilities`.
+pub fn duplex_client_on_2026_07_28<H: rmcp::handler::client::ClientHandler>(
+    server: toolpack_mcp::ToolpackServer,
+    handler: H,
+    capabilities: rmcp::model::ClientCapabilities,
+) -> RunningService<RoleClient, H> {
+    use rmcp::model::{
+        Implementation, InitializeRequestParams, InitializeResult, ProtocolVersion,
+        ServerCapabilities,
+    };
+    use rmcp::service::{RoleServer, serve_directly};
+    let (server_io, client_io) = tokio::io::duplex(64 * 1024);
+    let client_info =
+        InitializeRequestParams::new(capabilities, Implementation::new("client", "1"))
+            .with_protocol_version(ProtocolVersion::V_2026_07_28);
+    let mut server_info =
+        InitializeResult::new(ServerCapabilities::builder().enable_tools().build());
+    server_info.protocol_version = ProtocolVersion::V_2026_07_28;
+    tokio::spawn(async move {
+        let running =
+            serve_directly::<RoleServer, _, _, _, _>(server, server_io, Some(client_info));
+        let _ = running.waiting().await;
+    });
+    serve_directly::<RoleClient, _, _, _, _>(handler, client_io, Some(server_info.into()))
+}
+
 /// The structured body and `isError` of a tool result, after checking that the text
 /// copy says the same thing as the structured content.
 pub fn body_of(result: &CallToolResult) -> (bool, Value) {

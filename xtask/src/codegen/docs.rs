@@ -235,6 +235,23 @@ pub fn tool_table(contract: &Contract) -> String {
     out
 }
 
+/// The tools that are not read-only (what `toolpack:write` adds to `toolpack:read`), as a
+/// sentence's list: "`a`, `b` and `c`".
+pub fn side_effect_tools(contract: &Contract) -> String {
+    let names: Vec<String> = contract
+        .tools
+        .iter()
+        .filter(|tool| tool.annotations["readOnlyHint"] != Value::Bool(true))
+        .map(|tool| format!("`{}`", tool.name))
+        .collect();
+    let list = match names.split_last() {
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+        None => "none".to_owned(),
+    };
+    format!("The {} tools with side effects: {list}.\n", names.len())
+}
+
 /// A generated part of a hand-written file, between `<!-- xtask codegen: NAME -->` and
 /// `<!-- /xtask codegen: NAME -->`.
 #[derive(Clone, Copy)]
@@ -246,6 +263,8 @@ pub enum Section {
     /// The server README's `mcp-name:` line, by which the MCP Registry accepts the PyPI
     /// and crates.io packages as the server's.
     Listing,
+    /// The deployment guide's list of the tools with side effects.
+    SideEffects,
 }
 
 impl Section {
@@ -254,11 +273,13 @@ impl Section {
             Self::ErrorKinds => "error kinds",
             Self::Tools => "tools",
             Self::Listing => "listing",
+            Self::SideEffects => "side effects",
         }
     }
 }
 
-/// `text` with the part between `section`'s markers replaced by `generated`.
+/// `text` with the part between `section`'s markers replaced by `generated`, each of its
+/// lines indented as the start marker is.
 pub fn with_section(text: &str, section: Section, generated: &str) -> Result<String> {
     let start_marker = format!("<!-- xtask codegen: {} -->", section.name());
     let end_marker = format!("<!-- /xtask codegen: {} -->", section.name());
@@ -271,8 +292,14 @@ pub fn with_section(text: &str, section: Section, generated: &str) -> Result<Str
     if end < start {
         bail!("the `{}` markers are in the wrong order", section.name());
     }
+    // A section inside a list item keeps the item's indentation: the start marker's.
+    let indent = &text[text[..start].rfind('\n').map_or(0, |n| n + 1)..start];
+    let generated: String = generated
+        .lines()
+        .map(|line| format!("{indent}{line}\n"))
+        .collect();
     Ok(format!(
-        "{}{start_marker}\n{generated}{}",
+        "{}{start_marker}\n{generated}{indent}{}",
         &text[..start],
         &text[end..]
     ))

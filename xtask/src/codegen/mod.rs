@@ -56,6 +56,14 @@ fn generate(sh: &Shell) -> Result<Vec<Generated>> {
     let text = docs::with_section(&readme, Section::Tools, &docs::tool_table(&contract))
         .map_err(|e| anyhow::anyhow!("README.md: {e}"))?;
     files.push(Generated::new("README.md", text));
+    let deploy = sh.read_file("docs/deploy.md")?;
+    let text = docs::with_section(
+        &deploy,
+        Section::SideEffects,
+        &docs::side_effect_tools(&contract),
+    )
+    .map_err(|e| anyhow::anyhow!("docs/deploy.md: {e}"))?;
+    files.push(Generated::new("docs/deploy.md", text));
     let listing = Listing::read(sh)?;
     files.push(Generated::new(
         "server.json",

@@ -23,12 +23,40 @@ pub const MAX_LINES: usize = 20;
 pub const MAX_MODES: usize = 10;
 /// The modes reported when the call names neither lines nor modes: London's rail.
 pub const DEFAULT_MODES: [&str; 5] = ["tube", "elizabeth-line", "overground", "dlr", "tram"];
-/// Line ids TfL retired, and the mode whose lines replaced each: the Overground became six
-/// lines in November 2024, TfL Rail the Elizabeth line in May 2022.
-pub const RETIRED_LINES: [(&str, &str); 2] = [
-    ("london-overground", "overground"),
-    ("tfl-rail", "elizabeth-line"),
+/// Line ids TfL retired, the mode whose lines replaced each, and those lines' ids: the
+/// Overground became six lines in November 2024, TfL Rail the Elizabeth line in May 2022.
+/// The successors are written here, not looked up: a caller can pass them straight back
+/// whether or not TfL answers the list of lines.
+pub const RETIRED_LINES: [RetiredLine; 2] = [
+    RetiredLine {
+        id: "london-overground",
+        mode: "overground",
+        successors: &[
+            "liberty",
+            "lioness",
+            "mildmay",
+            "suffragette",
+            "weaver",
+            "windrush",
+        ],
+    },
+    RetiredLine {
+        id: "tfl-rail",
+        mode: "elizabeth-line",
+        successors: &["elizabeth"],
+    },
 ];
+
+/// A line id TfL no longer knows, and what replaced it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RetiredLine {
+    /// The retired id, e.g. `london-overground`.
+    pub id: &'static str,
+    /// The mode whose lines replaced it, e.g. `overground`.
+    pub mode: &'static str,
+    /// The ids of the lines that replaced it.
+    pub successors: &'static [&'static str],
+}
 /// Most suggestions for one unknown line id or mode.
 const MAX_SUGGESTIONS: usize = 6;
 
@@ -170,12 +198,9 @@ fn answer(lines: &[Line], disrupted_only: bool) -> LineStatusResponse {
     }
 }
 
-/// The mode whose lines replaced a retired line id.
-pub(crate) fn retired(id: &str) -> Option<&'static str> {
-    RETIRED_LINES
-        .iter()
-        .find(|(retired, _)| *retired == id)
-        .map(|(_, mode)| *mode)
+/// What replaced a retired line id.
+pub(crate) fn retired(id: &str) -> Option<&'static RetiredLine> {
+    RETIRED_LINES.iter().find(|retired| retired.id == id)
 }
 
 /// `LINE_NOT_FOUND` for the ids TfL does not know, with the nearest known ids.
@@ -192,39 +217,32 @@ async fn line_not_found(
 }
 
 /// What to tell a caller about the line ids TfL does not know (those its message names,
-/// else all asked for): the message, and the nearest line ids of TfL's own list of the
-/// default modes' lines or, for a retired id, the lines that replaced it. Without the
-/// list, no suggestions. Shared by the tools that take line ids.
+/// else all asked for): the message, and for each id the lines that replaced it (a retired
+/// id) or the nearest line ids of TfL's own list of the default modes' lines. The list is
+/// asked for only when an id is not retired; without it, no nearest ids. Shared by the
+/// tools that take line ids.
 pub(crate) async fn unknown_lines(
     toolpack: &Toolpack,
     ids: &[String],
     said: Option<&str>,
 ) -> (String, Vec<String>) {
     let unknown = unknown_ids(ids, said);
-    let mut modes: Vec<&str> = DEFAULT_MODES.to_vec();
-    for id in &unknown {
-        if let Some(mode) = retired(id)
-            && !modes.contains(&mode)
-        {
-            modes.push(mode);
-        }
-    }
-    let known = upstream::get::<Vec<Line>>(
-        toolpack,
-        AnswerKind::LineStatus,
-        &format!("/Line/Mode/{}", modes.join(",")),
-        &[],
-    )
-    .await
-    .unwrap_or_default();
+    let known = if unknown.iter().all(|id| retired(id).is_some()) {
+        Vec::new()
+    } else {
+        upstream::get::<Vec<Line>>(
+            toolpack,
+            AnswerKind::LineStatus,
+            &format!("/Line/Mode/{}", DEFAULT_MODES.join(",")),
+            &[],
+        )
+        .await
+        .unwrap_or_default()
+    };
     let mut suggestions: Vec<String> = Vec::new();
     for id in &unknown {
         let near: Vec<&str> = match retired(id) {
-            Some(mode) => known
-                .iter()
-                .filter(|line| line.mode_name.as_deref() == Some(mode))
-                .filter_map(|line| line.id.as_deref())
-                .collect(),
+            Some(retired) => retired.successors.to_vec(),
             None => crate::nearest::nearest(
                 id,
                 known.iter().filter_map(|line| line.id.as_deref()),
@@ -244,8 +262,13 @@ pub(crate) async fn unknown_lines(
         .join(", ");
     let retired_note = unknown
         .iter()
-        .filter_map(|id| retired(id).map(|mode| (id, mode)))
-        .map(|(id, mode)| format!(" '{id}' was retired: its lines are now under mode '{mode}'."))
+        .filter_map(|id| retired(id))
+        .map(|retired| {
+            format!(
+                " '{}' was retired: its lines are now under mode '{}'.",
+                retired.id, retired.mode
+            )
+        })
         .collect::<String>();
     let message = format!(
         "TfL knows no line with the id {listed}.{retired_note}{}",

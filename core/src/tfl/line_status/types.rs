@@ -69,8 +69,8 @@ pub struct LineStatusLine {
     pub name: String,
     /// Its mode, e.g. `tube`, `elizabeth-line`, `overground`, `bus`.
     pub mode: String,
-    /// Whether every status that applies now is a good one (severity 10 "Good Service",
-    /// 18 "No Issues" or 19 "Information").
+    /// Whether the line has a good status (severity 10 "Good Service", 18 "No Issues" or
+    /// 19 "Information") and every status that applies now is a good one.
     pub good_service: bool,
     /// TfL's statuses for the line (one, or several at once, such as "Severe Delays" and
     /// "Part Suspended").
@@ -93,6 +93,7 @@ pub struct LineStatusEntry {
     pub from: Option<String>,
     /// End of that period: UTC, ISO 8601 with `Z`.
     pub to: Option<String>,
-    /// Whether the status applies now (a status without a validity period always does).
+    /// Whether the status applies now: TfL says so, it has no validity period, or the
+    /// line has no good status (TfL lists what its board shows now).
     pub is_now: bool,
 }

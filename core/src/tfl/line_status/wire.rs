@@ -9,6 +9,11 @@ use crate::tfl::lenient;
 /// Severities that mean nothing is wrong: 10 Good Service, 18 No Issues, 19 Information.
 const GOOD_SEVERITIES: [i64; 3] = [10, 18, 19];
 
+/// Whether `severity` means nothing is wrong.
+fn is_good(severity: i64) -> bool {
+    GOOD_SEVERITIES.contains(&severity)
+}
+
 /// One `Tfl.Api.Presentation.Entities.Line`.
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -60,15 +65,27 @@ impl Line {
     /// The contract's line, or `None` for a line without an id.
     pub(crate) fn summarise(&self) -> Option<LineStatusLine> {
         let id = self.id.clone().filter(|id| !id.trim().is_empty())?;
-        let statuses: Vec<LineStatusEntry> = self
+        let mut statuses: Vec<LineStatusEntry> = self
             .line_statuses
             .iter()
             .map(LineStatus::summarise)
             .collect();
-        let good_service = statuses
-            .iter()
-            .filter(|s| s.is_now)
-            .all(|s| GOOD_SEVERITIES.contains(&s.severity));
+        // TfL's list is what its status board shows now, and its `isNow` is not reliable
+        // (a weekend's Part Closure comes alone, its period covering the moment, with
+        // `isNow: false`). A line whose statuses hold no good one is not in good service,
+        // and its statuses apply now; beside a good status, one TfL says is not now (a
+        // closure next Sunday) is planned and does not spoil it.
+        let has_good = statuses.iter().any(|s| is_good(s.severity));
+        if !has_good {
+            for status in &mut statuses {
+                status.is_now = true;
+            }
+        }
+        let good_service = has_good
+            && statuses
+                .iter()
+                .filter(|s| s.is_now)
+                .all(|s| is_good(s.severity));
         Some(LineStatusLine {
             name: self.name.clone().unwrap_or_else(|| id.clone()),
             mode: self.mode_name.clone().unwrap_or_default(),
@@ -132,6 +149,24 @@ mod tests {
             Some("2026-11-29T04:00:00Z")
         );
         assert!(!line.statuses[1].is_now && line.statuses[0].is_now);
+    }
+
+    #[test]
+    fn a_lone_closure_tfl_calls_not_now_is_not_a_good_service_and_applies_now() {
+        let line: Line = serde_json::from_str(
+            r#"{"id":"circle","name":"Circle","modeName":"tube","lineStatuses":[
+                  {"statusSeverity":5,"statusSeverityDescription":"Part Closure","reason":"No service this weekend.",
+                   "validityPeriods":[{"fromDate":"2026-11-28T04:00:00Z","toDate":"2026-11-30T01:29:00Z","isNow":false}]}]}"#,
+        )
+        .unwrap();
+        let line = line.summarise().unwrap();
+        assert!(!line.good_service);
+        assert!(line.statuses[0].is_now);
+        let silent: Line = serde_json::from_str(r#"{"id":"circle","lineStatuses":[]}"#).unwrap();
+        assert!(
+            !silent.summarise().unwrap().good_service,
+            "no good status at all"
+        );
     }
 
     #[test]
