@@ -12,7 +12,7 @@ use crate::config::Config;
 use crate::error_code::{ErrorCode, error_codes};
 use crate::schema::gemini::gemini_variant;
 use crate::schema::strict::strict_variant;
-use crate::schema::{JsonObject, inline_refs, input_type_schema, output_schema};
+use crate::schema::{JsonObject, compact_input, inline_refs, input_type_schema, output_schema};
 use crate::tool::{Tool, ToolOutput, ToolSpec};
 
 /// The one list of tools: calls `$callback!` with one entry per tool, in catalog order,
@@ -217,8 +217,8 @@ type Dispatch = fn(Toolpack, Arc<ArgumentSchema>, Value) -> BoxFuture<'static, T
 pub struct ToolEntry {
     /// Name, title, description, toolset and annotations.
     pub spec: ToolSpec,
-    /// Input JSON schema (root `type: object`), inlined: no `$ref`/`$defs`. What every
-    /// surface serves.
+    /// Input JSON schema (root `type: object`), inlined (no `$ref`/`$defs`) and compact
+    /// ([`compact_input`]): what every surface serves.
     pub input_schema: Arc<JsonObject>,
     /// The input schema with its named definitions (`$defs`), for code generators.
     pub input_type_schema: Arc<JsonObject>,
@@ -260,7 +260,7 @@ impl ToolEntry {
             T::SPEC.name,
         );
         let input_type_schema = input_type_schema::<T::Input>();
-        let input_schema = Arc::new(inline_refs(input_type_schema.clone()));
+        let input_schema = Arc::new(compact_input(&inline_refs(input_type_schema.clone())));
         Self {
             spec: T::SPEC,
             strict_input_schema: strict_variant(&input_schema).map(Arc::new),

@@ -35,8 +35,19 @@ pub struct Cli {
 enum Command {
     /// Serve MCP over stdio (default) or streamable HTTP.
     Serve(Box<ServeArgs>),
-    /// Print the catalog (names, descriptions, schemas, annotations) as JSON.
-    Tools(ToolsetArgs),
+    /// Print the catalog (names, descriptions, schemas, annotations) as JSON, or with
+    /// `--cost` what its definitions cost a model.
+    Tools {
+        #[command(flatten)]
+        set: ToolsetArgs,
+        /// Print each served tool's model-visible bytes and estimated tokens, per toolset
+        /// and in all, and the whole `tools/list` result's bytes (`--json` for JSON).
+        #[arg(long)]
+        cost: bool,
+        /// With --cost: the report as JSON.
+        #[arg(long, requires = "cost")]
+        json: bool,
+    },
     /// Run one tool and print its JSON result (exit 0 ok, 1 tool error, 2 bad usage).
     Call {
         /// Tool name, e.g. stationToilets.
@@ -149,6 +160,7 @@ impl ToolsetArgs {
     fn choice(&self) -> Result<ToolChoice, Usage> {
         let choice = ToolChoice {
             read_only: self.read_only,
+            toolsets: None,
             only: self.tools.as_deref().map(names),
             exclude: self.exclude_tools.as_deref().map(names).unwrap_or_default(),
         };
@@ -178,7 +190,13 @@ impl Cli {
         let outcome = match self.command {
             None => serve(self.serve).await,
             Some(Command::Serve(args)) => serve(*args).await,
-            Some(Command::Tools(args)) => print_tools(args),
+            Some(Command::Tools { set, cost, json }) => {
+                if cost {
+                    print_cost(&set, json)
+                } else {
+                    print_tools(set)
+                }
+            }
             Some(Command::Call { tool, arguments }) => call(&tool, arguments.as_deref()).await,
         };
         match outcome {
@@ -380,6 +398,19 @@ fn print_tools(args: ToolsetArgs) -> Result<u8, Usage> {
         .cloned()
         .collect();
     print_json(&Value::Array(served))?;
+    Ok(EXIT_OK)
+}
+
+fn print_cost(args: &ToolsetArgs, json: bool) -> Result<u8, Usage> {
+    let server = server(args, false)?;
+    let costs = crate::cost::costs(server.listed_tools());
+    let listed: Vec<rmcp::model::Tool> = server.listed_tools().map(|(t, _)| t.clone()).collect();
+    let reply = crate::cost::reply_bytes(&listed);
+    if json {
+        print_json(&crate::cost::report_json(&costs, reply))?;
+    } else {
+        print!("{}", crate::cost::report(&costs, reply));
+    }
     Ok(EXIT_OK)
 }
 

@@ -149,6 +149,7 @@ pub fn router(
     }
     app = app
         .layer(middleware::from_fn(deleted_is_no_content))
+        .layer(middleware::from_fn(choose_tools))
         .layer(middleware::from_fn_with_state(
             auth_gate.clone(),
             authenticate,
@@ -277,6 +278,26 @@ fn challenge(status: StatusCode, www_authenticate: &str, message: &str) -> Respo
             .insert(header::WWW_AUTHENTICATE, value);
     }
     response
+}
+
+/// Reads the tools a request chooses from its `X-MCP-*` headers into its extensions, or
+/// answers HTTP 400 with a JSON-RPC error naming the valid toolsets or tools.
+async fn choose_tools(mut request: Request, next: Next) -> Response {
+    match crate::toolsets::ToolChoice::from_headers(request.headers()) {
+        Ok(choice) => {
+            request.extensions_mut().insert(choice);
+            next.run(request).await
+        }
+        Err(message) => (
+            StatusCode::BAD_REQUEST,
+            axum::Json(json!({
+                "jsonrpc": "2.0",
+                "id": null,
+                "error": {"code": -32602, "message": message},
+            })),
+        )
+            .into_response(),
+    }
 }
 
 /// Session termination (`DELETE /mcp`) answers 204 No Content (rmcp answers 202, which

@@ -6,6 +6,7 @@
 mod ask;
 mod auth;
 mod cache_hints;
+pub mod cost;
 mod deadline;
 mod fast_path;
 mod icons;

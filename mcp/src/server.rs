@@ -161,28 +161,41 @@ impl ToolpackServer {
         &self.tools
     }
 
+    /// Each served tool's definition as `tools/list` sends it to a client without views,
+    /// with its family.
+    pub fn listed_tools(&self) -> impl Iterator<Item = (&Tool, toolpack::Toolset)> {
+        self.listed
+            .iter()
+            .zip(self.tools.iter().map(|entry| entry.spec.toolset))
+    }
+
     /// The toolpack behind the server.
     pub fn toolpack(&self) -> &Toolpack {
         &self.toolpack
     }
 }
 
-/// The MCP description of a catalog entry.
+/// The MCP description of a catalog entry, as small as its meaning allows: the input
+/// schema in its served form, the output schema without its prose
+/// ([`toolpack::schema::compact_output`]), the title once (not again in the annotations),
+/// and only the hints that differ from the spec's defaults (read-only false, destructive
+/// true, idempotent false, open world true; the last three only for a tool that writes).
 fn mcp_tool(entry: &ToolEntry) -> Tool {
     let spec = entry.spec;
-    let mut annotations = ToolAnnotations::with_title(spec.title)
-        .read_only(spec.annotations.read_only)
-        .destructive(spec.annotations.destructive)
-        .idempotent(spec.annotations.idempotent)
-        .open_world(spec.annotations.open_world);
-    if spec.annotations.read_only {
-        // The MCP spec defines destructiveHint only for tools that write.
-        annotations.destructive_hint = None;
+    let hints = spec.annotations;
+    let mut annotations = ToolAnnotations::default();
+    annotations.read_only_hint = hints.read_only.then_some(true);
+    if !hints.read_only {
+        annotations.destructive_hint = (!hints.destructive).then_some(false);
+        annotations.idempotent_hint = hints.idempotent.then_some(true);
     }
+    annotations.open_world_hint = (!hints.open_world).then_some(false);
     Tool::new(spec.name, spec.description, entry.input_schema.clone())
         .with_title(spec.title)
         .with_icons(crate::icons::of(spec.toolset))
-        .with_raw_output_schema(entry.output_schema.clone())
+        .with_raw_output_schema(Arc::new(toolpack::schema::compact_output(
+            &entry.output_schema,
+        )))
         .with_annotations(annotations)
 }
 
@@ -381,7 +394,12 @@ pub(crate) fn http_scope(parts: &axum::http::request::Parts) -> (Caller, ToolCho
             .get::<Caller>()
             .cloned()
             .unwrap_or_default(),
-        ToolChoice::from_headers(&parts.headers),
+        // `crate::http` refused the request if its headers name no valid choice.
+        parts
+            .extensions
+            .get::<ToolChoice>()
+            .cloned()
+            .unwrap_or_default(),
     )
 }
 

@@ -76,15 +76,19 @@ pub fn select_tools(config: &Config, requested: Option<&str>) -> Result<Selectio
 }
 
 /// Single tools to offer within the selected toolsets. The flags set it for the server;
-/// over HTTP, the `X-MCP-Tools` and `X-MCP-Readonly` headers give one per request, which
-/// can only narrow what the flags allow.
+/// over HTTP, the `X-MCP-Toolsets`, `X-MCP-Tools`, `X-MCP-Exclude-Tools` and
+/// `X-MCP-Readonly` headers give one per request (github-mcp-server's names), which can
+/// only narrow what the flags allow.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct ToolChoice {
     /// Only the tools annotated read-only (`--read-only`, `X-MCP-Readonly: true`).
     pub read_only: bool,
+    /// Only the tools of these families (`X-MCP-Toolsets: tfl,loko`); `None`: every family
+    /// served. (`--toolsets` chooses what the server serves at all.)
+    pub toolsets: Option<Vec<Toolset>>,
     /// Only these tools (`--tools a,b`, `X-MCP-Tools: a,b`); `None`: no such filter.
     pub only: Option<Vec<String>>,
-    /// Never these tools (`--exclude-tools c`).
+    /// Never these tools (`--exclude-tools c`, `X-MCP-Exclude-Tools: c`).
     pub exclude: Vec<String>,
 }
 
@@ -92,6 +96,10 @@ impl ToolChoice {
     /// Whether `tool` is chosen.
     pub fn allows(&self, tool: &ToolSpec) -> bool {
         (!self.read_only || tool.annotations.read_only)
+            && self
+                .toolsets
+                .as_ref()
+                .is_none_or(|toolsets| toolsets.contains(&tool.toolset))
             && self
                 .only
                 .as_ref()
@@ -112,17 +120,68 @@ impl ToolChoice {
             })
     }
 
-    /// The choice of one HTTP request's headers: `X-MCP-Tools` (comma-separated names)
-    /// and `X-MCP-Readonly` (`true`/`1`).
-    pub fn from_headers(headers: &axum::http::HeaderMap) -> Self {
+    /// The choice of one HTTP request's headers: `X-MCP-Toolsets`, `X-MCP-Tools` and
+    /// `X-MCP-Exclude-Tools` (comma-separated names) and `X-MCP-Readonly` (`true`/`1`).
+    /// A name that is not a toolset or a catalog tool is refused, with the valid names.
+    pub fn from_headers(headers: &axum::http::HeaderMap) -> Result<Self, String> {
         let text = |name: &str| headers.get(name).and_then(|v| v.to_str().ok());
-        Self {
+        let toolsets = text("x-mcp-toolsets")
+            .map(|list| {
+                names(list)
+                    .iter()
+                    .map(|name| {
+                        Toolset::parse(name).ok_or_else(|| {
+                            let valid: Vec<&str> =
+                                Toolset::ALL.iter().map(|t| t.as_str()).collect();
+                            format!(
+                                "X-MCP-Toolsets: unknown toolset '{name}'; the toolsets are {}",
+                                valid.join(", ")
+                            )
+                        })
+                    })
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .transpose()?;
+        let tools = |header: &str| -> Result<Option<Vec<String>>, String> {
+            let Some(list) = text(header) else {
+                return Ok(None);
+            };
+            let listed = names(list);
+            match listed
+                .iter()
+                .find(|name| Catalog::get().find(name).is_none())
+            {
+                None => Ok(Some(listed)),
+                Some(unknown) => {
+                    let valid: Vec<&str> = Catalog::get()
+                        .entries()
+                        .iter()
+                        .map(|e| e.spec.name)
+                        .collect();
+                    Err(format!(
+                        "{}: unknown tool '{unknown}'; the tools are {}",
+                        canonical(header),
+                        valid.join(", ")
+                    ))
+                }
+            }
+        };
+        Ok(Self {
             read_only: text("x-mcp-readonly").is_some_and(|v| {
                 matches!(v.trim().to_ascii_lowercase().as_str(), "true" | "1" | "yes")
             }),
-            only: text("x-mcp-tools").map(names),
-            exclude: Vec::new(),
-        }
+            toolsets,
+            only: tools("x-mcp-tools")?,
+            exclude: tools("x-mcp-exclude-tools")?.unwrap_or_default(),
+        })
+    }
+}
+
+/// A header's name as the docs write it.
+fn canonical(header: &str) -> &'static str {
+    match header {
+        "x-mcp-tools" => "X-MCP-Tools",
+        _ => "X-MCP-Exclude-Tools",
     }
 }
 

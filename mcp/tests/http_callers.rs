@@ -326,6 +326,80 @@ async fn request_headers_narrow_the_tools_but_never_widen_them() {
 }
 
 #[tokio::test(flavor = "multi_thread")]
+async fn toolset_and_exclude_headers_choose_and_unknown_names_are_refused_with_the_valid_ones() {
+    let base = serve(&[("TFL_API_KEY", "k"), ("DIGITRANSIT_API_KEY", "k")]).await;
+    let tfl: Vec<String> = toolpack::Catalog::get()
+        .entries()
+        .iter()
+        .filter(|e| e.spec.toolset == toolpack::Toolset::Tfl)
+        .map(|e| e.spec.name.to_owned())
+        .collect();
+    assert_eq!(
+        listed(&base, "tok-alice", &[("x-mcp-toolsets", "tfl")]).await,
+        tfl
+    );
+    let without = listed(
+        &base,
+        "tok-alice",
+        &[("x-mcp-exclude-tools", "planJourney")],
+    )
+    .await;
+    assert!(!without.contains(&"planJourney".to_owned()));
+    assert!(without.contains(&"stationToilets".to_owned()));
+    assert!(without.contains(&"plan_trip".to_owned()));
+    let both = listed(
+        &base,
+        "tok-alice",
+        &[
+            ("x-mcp-toolsets", "TfL, digitransit"),
+            ("x-mcp-exclude-tools", "planJourney"),
+        ],
+    )
+    .await;
+    assert_eq!(both.len(), without.len());
+
+    for (header, value, says) in [
+        (
+            "x-mcp-toolsets",
+            "tfl,weather",
+            "X-MCP-Toolsets: unknown toolset 'weather'; the toolsets are tfl, digitransit, loko",
+        ),
+        (
+            "x-mcp-exclude-tools",
+            "planjourney",
+            "X-MCP-Exclude-Tools: unknown tool 'planjourney'; the tools are planJourney, ",
+        ),
+        (
+            "x-mcp-tools",
+            "stationToilet",
+            "X-MCP-Tools: unknown tool 'stationToilet'",
+        ),
+    ] {
+        let refused = rpc(
+            &base,
+            "tok-alice",
+            &[(header, value)],
+            json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"}),
+        )
+        .await;
+        assert_eq!(refused.status, 400, "{}", refused.body);
+        assert_eq!(refused.body["error"]["code"], -32602);
+        let message = refused.body["error"]["message"].as_str().unwrap();
+        assert!(message.starts_with(says), "{message}");
+        // A call is refused the same way, before any tool runs.
+        let call = tool_call(
+            &base,
+            "tok-alice",
+            &[(header, value)],
+            "lineStatus",
+            json!({}),
+        )
+        .await;
+        assert_eq!(call.status, 400);
+    }
+}
+
+#[tokio::test(flavor = "multi_thread")]
 async fn loko_over_http_stays_inside_its_allowed_roots() {
     let (root, elsewhere) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let base = serve(&[("LOKO_ALLOWED_ROOTS", root.path().to_str().unwrap())]).await;

@@ -30,21 +30,35 @@ async fn tools_list_carries_schemas_and_annotations_from_the_catalog() {
             .find(&tool.name)
             .expect("listed tools come from the catalog");
         assert_eq!(*tool.input_schema, *entry.input_schema);
-        assert_eq!(tool.output_schema.as_deref(), Some(&*entry.output_schema));
+        assert_eq!(
+            tool.output_schema.as_deref(),
+            Some(&toolpack::schema::compact_output(&entry.output_schema))
+        );
         assert_eq!(tool.description.as_deref(), Some(entry.spec.description));
+        // Each hint means what the catalog says, read with the spec's defaults; a hint equal
+        // to its default is left out, and so is the title the tool already carries.
         let annotations = tool.annotations.as_ref().expect("annotations");
-        assert_eq!(
-            annotations.read_only_hint,
-            Some(entry.spec.annotations.read_only)
-        );
-        assert_eq!(
-            annotations.idempotent_hint,
-            Some(entry.spec.annotations.idempotent)
-        );
-        assert_eq!(
-            annotations.open_world_hint,
-            Some(entry.spec.annotations.open_world)
-        );
+        let spec = entry.spec.annotations;
+        assert_eq!(annotations.title, None);
+        assert_eq!(annotations.read_only_hint.unwrap_or(false), spec.read_only);
+        assert_ne!(annotations.read_only_hint, Some(false));
+        if spec.read_only {
+            assert_eq!(annotations.destructive_hint, None);
+            assert_eq!(annotations.idempotent_hint, None);
+        } else {
+            assert_eq!(
+                annotations.destructive_hint.unwrap_or(true),
+                spec.destructive
+            );
+            assert_ne!(annotations.destructive_hint, Some(true));
+            assert_eq!(
+                annotations.idempotent_hint.unwrap_or(false),
+                spec.idempotent
+            );
+            assert_ne!(annotations.idempotent_hint, Some(false));
+        }
+        assert_eq!(annotations.open_world_hint.unwrap_or(true), spec.open_world);
+        assert_ne!(annotations.open_world_hint, Some(true));
         assert_eq!(tool.title.as_deref(), Some(entry.spec.title));
     }
 }

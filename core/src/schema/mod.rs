@@ -2,6 +2,7 @@
 //! forms of an input schema that model hosts accept: inlined (no `$ref`, every surface
 //! serves it), OpenAI strict ([`strict`]) and Gemini function declarations ([`gemini`]).
 
+mod compact;
 pub mod gemini;
 mod inline;
 pub mod strict;
@@ -10,6 +11,7 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 
+pub use compact::{compact_input, compact_output};
 pub use inline::inline_refs;
 
 /// A JSON object (a schema, or tool arguments).
