@@ -115,13 +115,13 @@ async fn when_nobody_picks_lift_outages_lists_the_titled_candidates_without_the_
 }
 
 #[tokio::test]
-async fn station_toilets_asks_offline_with_the_kind_of_station() {
+async fn station_toilets_asks_offline_with_the_lines_of_the_station_data() {
     let fake = fake().await;
     let station = json!({"stationName": "Bethnal Green"});
-    let (body, asked, paths) = call(&fake, "stationToilets", station, "tube").await;
+    let (body, asked, paths) = call(&fake, "stationToilets", station, "Central").await;
     assert_eq!(
         titles(&asked[0]),
-        ["Bethnal Green — rail", "Bethnal Green — tube"]
+        ["Bethnal Green — Weaver", "Bethnal Green — Central"]
     );
     assert_eq!(body["code"], "OK", "{body}");
     assert_eq!(body["stationUniqueId"], "940GZZLUBLG");

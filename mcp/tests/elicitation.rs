@@ -131,8 +131,8 @@ async fn a_person_who_picks_gets_that_stations_answer_in_the_same_call() {
     assert_eq!(
         forms[0]["requestedSchema"]["properties"]["choice"]["oneOf"],
         json!([
-            {"const": "940GZZLUERB", "title": "Edgware Road — tube (940GZZLUERB)"},
-            {"const": "940GZZLUERC", "title": "Edgware Road — tube (940GZZLUERC)"}
+            {"const": "940GZZLUERB", "title": "Edgware Road — Bakerloo"},
+            {"const": "940GZZLUERC", "title": "Edgware Road — Circle, District, Hammersmith & City"}
         ])
     );
 }

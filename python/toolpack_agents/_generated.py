@@ -146,9 +146,9 @@ class StationDisambiguationSuggestion(TypedDict):
     """The candidate's station name."""
     title: str
     """
-    Its name and what tells it apart, as a person reads it: its lines when known, else
-    the kind of station ("Bethnal Green — tube"); its id where those would read
-    the same.
+    Its name and what tells it apart, as a person reads it: its lines ("Edgware Road —
+    Bakerloo"), else the kind of station ("Bethnal Green — tube"); its id where those
+    would read the same.
     """
 
 

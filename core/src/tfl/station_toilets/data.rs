@@ -1,5 +1,6 @@
-//! Loading "TfL station data detailed": `Stations.csv` and `Toilets.csv`, from a
-//! directory or from the snapshot bundled in this crate.
+//! Loading "TfL station data detailed": `Stations.csv` and `Toilets.csv`, and each
+//! station's lines from `Platforms.csv` and `PlatformServices.csv` where they are there,
+//! from a directory or from the snapshot bundled in this crate.
 //!
 //! Powered by TfL Open Data (TfL Transport Data Service terms, OGL 2.0 with amendments).
 //!
@@ -18,11 +19,14 @@ use csv::{ReaderBuilder, StringRecord, Trim};
 
 use super::name::NormalizedName;
 use super::platforms::platform_numbers;
+use super::station_lines;
 use super::types::StationToiletDetail;
 use crate::config::Config;
 
 const BUNDLED_STATIONS: &str = include_str!("../../../data/tfl-station-data/Stations.csv");
 const BUNDLED_TOILETS: &str = include_str!("../../../data/tfl-station-data/Toilets.csv");
+const BUNDLED_PLATFORMS: &str = include_str!("../../../data/tfl-station-data/Platforms.csv");
+const BUNDLED_SERVICES: &str = include_str!("../../../data/tfl-station-data/PlatformServices.csv");
 const STATIONS_FILE: &str = "Stations.csv";
 const TOILETS_FILE: &str = "Toilets.csv";
 
@@ -77,6 +81,9 @@ pub struct Station {
     pub unique_id: String,
     /// `Name`, e.g. `King's Cross St Pancras`.
     pub name: String,
+    /// The names of the lines calling at its platforms, e.g. `Circle`, `District`
+    /// (empty where the data names none).
+    pub lines: Vec<String>,
     /// The name normalised for matching.
     pub(crate) normalized: NormalizedName,
 }
@@ -102,12 +109,25 @@ impl StationData {
     pub fn load(source: &StationDataSource) -> Result<Self, StationDataError> {
         match source {
             StationDataSource::Bundled => {
-                Self::parse(BUNDLED_STATIONS.as_bytes(), BUNDLED_TOILETS.as_bytes())
+                Self::parse(BUNDLED_STATIONS.as_bytes(), BUNDLED_TOILETS.as_bytes())?
+                    .with_lines(BUNDLED_PLATFORMS.as_bytes(), BUNDLED_SERVICES.as_bytes())
             }
             StationDataSource::Directory(dir) => {
                 let stations = read_file(&dir.join(STATIONS_FILE))?;
                 let toilets = read_file(&dir.join(TOILETS_FILE))?;
-                Self::parse(stations.as_slice(), toilets.as_slice())
+                let data = Self::parse(stations.as_slice(), toilets.as_slice())?;
+                let (platforms, services) = (
+                    dir.join(station_lines::PLATFORMS_FILE),
+                    dir.join(station_lines::SERVICES_FILE),
+                );
+                // A directory of the two files alone: no lines, titles by kind.
+                if !platforms.is_file() || !services.is_file() {
+                    return Ok(data);
+                }
+                data.with_lines(
+                    read_file(&platforms)?.as_slice(),
+                    read_file(&services)?.as_slice(),
+                )
             }
         }
     }
@@ -156,6 +176,20 @@ impl StationData {
             by_name,
             by_token,
         })
+    }
+
+    /// The data with each station's lines, from the feed's platform and service files
+    /// ([`station_lines`]).
+    pub fn with_lines(
+        mut self,
+        platforms_csv: impl Read,
+        services_csv: impl Read,
+    ) -> Result<Self, StationDataError> {
+        let mut lines = station_lines::parse(platforms_csv, services_csv)?;
+        for station in &mut self.stations {
+            station.lines = lines.remove(&station.unique_id).unwrap_or_default();
+        }
+        Ok(self)
     }
 
     /// The first station whose `unique_id` is `id`, ignoring ASCII case.
@@ -208,14 +242,18 @@ fn read_file(path: &Path) -> Result<Vec<u8>, StationDataError> {
 
 /// A CSV reader that trims cells and tolerates ragged rows; yields each row with a
 /// column lookup by header name.
-struct Table<R: Read> {
+pub(super) struct Table<R: Read> {
     file: &'static str,
     reader: csv::Reader<R>,
     columns: HashMap<String, usize>,
 }
 
 impl<R: Read> Table<R> {
-    fn open(file: &'static str, input: R, required: &[&str]) -> Result<Self, StationDataError> {
+    pub(super) fn open(
+        file: &'static str,
+        input: R,
+        required: &[&str],
+    ) -> Result<Self, StationDataError> {
         let mut reader = ReaderBuilder::new()
             .trim(Trim::All)
             .flexible(true)
@@ -239,7 +277,7 @@ impl<R: Read> Table<R> {
         })
     }
 
-    fn rows(&mut self) -> impl Iterator<Item = Result<Row<'_>, StationDataError>> + '_ {
+    pub(super) fn rows(&mut self) -> impl Iterator<Item = Result<Row<'_>, StationDataError>> + '_ {
         let file = self.file;
         let columns = &self.columns;
         self.reader.records().map(move |r| {
@@ -249,13 +287,13 @@ impl<R: Read> Table<R> {
     }
 }
 
-struct Row<'a> {
+pub(super) struct Row<'a> {
     record: StringRecord,
     columns: &'a HashMap<String, usize>,
 }
 
 impl Row<'_> {
-    fn get(&self, column: &str) -> &str {
+    pub(super) fn get(&self, column: &str) -> &str {
         self.columns
             .get(column)
             .and_then(|&i| self.record.get(i))
@@ -289,6 +327,7 @@ fn parse_stations(input: impl Read) -> Result<Vec<Station>, StationDataError> {
         stations.push(Station {
             unique_id: unique_id.to_owned(),
             name: name.to_owned(),
+            lines: Vec::new(),
             normalized: NormalizedName::new(name),
         });
     }

@@ -5,6 +5,7 @@ pub(crate) mod data;
 mod matching;
 mod name;
 mod platforms;
+mod station_lines;
 mod titles;
 mod types;
 

@@ -1,6 +1,6 @@
-//! What tells stations of one name apart, as a person reads it: their lines when TfL
-//! said them, else the kind of station their id names; the id itself only where two
-//! would still read the same.
+//! What tells stations of one name apart, as a person reads it: their lines (as TfL
+//! says them live, else as the bundled station data has them), else the kind of station
+//! their id names; the id itself only where two would still read the same.
 
 use std::collections::HashMap;
 
@@ -8,8 +8,8 @@ use super::data::Station;
 use crate::ask::titled;
 
 /// The kind of station a TfL station id names, by its prefix, in TfL's mode words as the
-/// other titles have them: the bundled data knows no lines, but its ids tell a tube
-/// station from a rail station of one name.
+/// other titles have them: for a station the data names no line of, its id still tells
+/// a tube station from a rail station of one name.
 pub(crate) fn kind_of(unique_id: &str) -> Option<&'static str> {
     const KINDS: &[(&str, &str)] = &[
         ("940GZZLU", "tube"),
@@ -31,13 +31,14 @@ pub(crate) fn kind_of(unique_id: &str) -> Option<&'static str> {
 }
 
 /// Each of `stations`' title, in order: its name, then its lines from `lines` (by
-/// station id) when known, else its kind; a title two of them would share also names
-/// the station's id.
+/// station id, TfL's live answer) when known, else the station data's, else its kind; a
+/// title two of them would share also names the station's id.
 pub(crate) fn titles(stations: &[&Station], lines: &HashMap<String, Vec<String>>) -> Vec<String> {
     let details: Vec<String> = stations
         .iter()
         .map(|station| match lines.get(&station.unique_id) {
             Some(names) if !names.is_empty() => names.join(", "),
+            _ if !station.lines.is_empty() => station.lines.join(", "),
             _ => kind_of(&station.unique_id).unwrap_or_default().to_owned(),
         })
         .collect();
@@ -79,27 +80,71 @@ mod tests {
     }
 
     #[test]
-    fn the_kind_of_station_tells_a_rail_station_from_an_underground_one() {
+    fn offline_the_bundled_lines_tell_same_named_stations_apart() {
         let data = StationData::load(&StationDataSource::Bundled).unwrap();
-        let stations = ambiguous(&data, "bethnal green");
-        assert_eq!(
-            titles(&stations, &HashMap::new()),
-            ["Bethnal Green — rail", "Bethnal Green — tube"]
-        );
+        let none = HashMap::new();
+        for (name, titled) in [
+            (
+                "edgware road",
+                [
+                    "Edgware Road — Bakerloo",
+                    "Edgware Road — Circle, District, Hammersmith & City",
+                ],
+            ),
+            (
+                "bethnal green",
+                ["Bethnal Green — Weaver", "Bethnal Green — Central"],
+            ),
+            (
+                "west hampstead",
+                ["West Hampstead — Mildmay", "West Hampstead — Jubilee"],
+            ),
+        ] {
+            assert_eq!(titles(&ambiguous(&data, name), &none), titled);
+        }
     }
 
     #[test]
-    fn two_stations_of_one_kind_are_told_apart_by_their_lines_else_their_ids() {
+    fn every_station_of_the_bundled_data_has_its_lines() {
         let data = StationData::load(&StationDataSource::Bundled).unwrap();
-        let stations = ambiguous(&data, "edgware road");
+        let without: Vec<&str> = data
+            .stations()
+            .iter()
+            .filter(|s| s.lines.is_empty())
+            .map(|s| s.unique_id.as_str())
+            .collect();
+        assert!(without.is_empty(), "{without:?}");
+    }
+
+    #[test]
+    fn where_no_line_is_known_the_kind_and_then_the_id_tell_them_apart() {
+        let data = StationData::load(&StationDataSource::Bundled).unwrap();
+        let bare = |station: &Station| Station {
+            lines: Vec::new(),
+            ..station.clone()
+        };
+        let bethnal: Vec<Station> = ambiguous(&data, "bethnal green")
+            .into_iter()
+            .map(bare)
+            .collect();
+        let none = HashMap::new();
         assert_eq!(
-            titles(&stations, &HashMap::new()),
+            titles(&bethnal.iter().collect::<Vec<_>>(), &none),
+            ["Bethnal Green — rail", "Bethnal Green — tube"]
+        );
+        let edgware: Vec<Station> = ambiguous(&data, "edgware road")
+            .into_iter()
+            .map(bare)
+            .collect();
+        let edgware: Vec<&Station> = edgware.iter().collect();
+        assert_eq!(
+            titles(&edgware, &none),
             [
                 "Edgware Road — tube (940GZZLUERB)",
                 "Edgware Road — tube (940GZZLUERC)"
             ]
         );
-        let lines = HashMap::from([
+        let live = HashMap::from([
             ("940GZZLUERB".to_owned(), vec!["Bakerloo".to_owned()]),
             (
                 "940GZZLUERC".to_owned(),
@@ -107,7 +152,7 @@ mod tests {
             ),
         ]);
         assert_eq!(
-            titles(&stations, &lines),
+            titles(&edgware, &live),
             ["Edgware Road — Bakerloo", "Edgware Road — Circle, District"]
         );
     }

@@ -110,9 +110,9 @@ pub struct StationDisambiguationSuggestion {
     pub station_unique_id: String,
     /// The candidate's station name.
     pub station_name: String,
-    /// Its name and what tells it apart, as a person reads it: its lines when known, else
-    /// the kind of station ("Bethnal Green — tube"); its id where those would read
-    /// the same.
+    /// Its name and what tells it apart, as a person reads it: its lines ("Edgware Road —
+    /// Bakerloo"), else the kind of station ("Bethnal Green — tube"); its id where those
+    /// would read the same.
     pub title: String,
 }
 
