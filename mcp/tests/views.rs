@@ -136,6 +136,21 @@ async fn an_unknown_resource_is_resource_not_found() {
         panic!("a JSON-RPC error: {error:?}");
     };
     assert_eq!(error.code, rmcp::model::ErrorCode::RESOURCE_NOT_FOUND);
+
+    // A client on 2026-07-28 gets that version's invalid-params code (docs/views.md).
+    let later = common::duplex_client_on_2026_07_28(
+        common::server_with(&with_keys()),
+        (),
+        ClientCapabilities::default(),
+    );
+    let error = later
+        .read_resource(ReadResourceRequestParams::new("ui://toolpack/nope"))
+        .await
+        .unwrap_err();
+    let rmcp::ServiceError::McpError(error) = error else {
+        panic!("a JSON-RPC error: {error:?}");
+    };
+    assert_eq!(error.code, rmcp::model::ErrorCode::INVALID_PARAMS);
 }
 
 #[tokio::test]
