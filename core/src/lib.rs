@@ -51,6 +51,7 @@ pub mod fuzzing;
 mod geo;
 pub mod http;
 pub mod icons;
+pub mod instructions;
 #[cfg_attr(not(any(feature = "tfl", feature = "loko")), allow(dead_code))]
 mod nearest;
 pub mod prompts;

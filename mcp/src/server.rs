@@ -86,6 +86,9 @@ pub struct ToolpackServer {
     state_key: StateKey,
     /// The long calls running or done as tasks.
     tasks: Tasks,
+    /// The capabilities, implementation info and instructions (built from what is served),
+    /// made once: rmcp asks for them on every stateless request.
+    info: Arc<ServerConfig>,
 }
 
 impl ToolpackServer {
@@ -98,7 +101,11 @@ impl ToolpackServer {
             .map(|(entry, tool)| crate::views::with_view(entry, tool.clone()))
             .collect();
         let limits = ServerLimits::default();
+        let info = Arc::new(SERVER_INFO.clone().with_instructions(
+            toolpack::instructions::instructions(&tools, toolpack.config()),
+        ));
         Self {
+            info,
             toolpack,
             tools: Arc::new(tools),
             listed: Arc::new(listed),
@@ -214,8 +221,8 @@ pub(crate) fn mcp_result(result: ToolResult) -> CallToolResult {
     answer
 }
 
-/// The server's capabilities, implementation info (with its icon as a `data:` URI) and
-/// instructions: built once, since rmcp asks for them on every stateless request.
+/// The server's capabilities and implementation info (with its icon as a `data:` URI),
+/// the same for every server; each adds the instructions for what it serves.
 static SERVER_INFO: LazyLock<ServerConfig> = LazyLock::new(|| {
     #[allow(deprecated)] // MCP logging: see `notify`.
     let capabilities = ServerCapabilities::builder()
@@ -226,23 +233,17 @@ static SERVER_INFO: LazyLock<ServerConfig> = LazyLock::new(|| {
         .enable_tasks()
         .enable_logging()
         .build();
-    ServerConfig::new(capabilities)
-        .with_server_info(
-            Implementation::new("toolpack-mcp", env!("CARGO_PKG_VERSION"))
-                .with_title("toolpack")
-                .with_icons(crate::icons::server())
-                .with_website_url(env!("CARGO_PKG_HOMEPAGE")),
-        )
-        .with_instructions(
-            "Tools for London transport (TfL), Finnish public transport (Digitransit) and \
-C4 architecture docs (loko). Every result is JSON with the tool's contract fields; errors carry a \
-machine-readable code.",
-        )
+    ServerConfig::new(capabilities).with_server_info(
+        Implementation::new("toolpack-mcp", env!("CARGO_PKG_VERSION"))
+            .with_title("toolpack")
+            .with_icons(crate::icons::server())
+            .with_website_url(env!("CARGO_PKG_HOMEPAGE")),
+    )
 });
 
 impl ServerHandler for ToolpackServer {
     fn get_info(&self) -> ServerConfig {
-        SERVER_INFO.clone()
+        (*self.info).clone()
     }
 
     async fn list_tools(

@@ -90,6 +90,14 @@ async fn the_server_and_each_tool_carry_an_icon_and_the_server_its_title_and_sit
         .as_ref()
         .expect("the server's implementation info");
     assert_eq!(server.title.as_deref(), Some("toolpack"));
+    // The instructions say what this server serves: without keys, no planJourney.
+    let instructions = info.instructions.as_deref().expect("instructions");
+    assert!(
+        instructions.contains("toilets: stationToilets"),
+        "{instructions}"
+    );
+    assert!(!instructions.contains("planJourney"), "{instructions}");
+    assert!(instructions.len() <= 1_500, "{instructions}");
     assert_eq!(
         server.website_url.as_deref(),
         Some(env!("CARGO_PKG_HOMEPAGE"))
