@@ -4,14 +4,22 @@
 /** `JourneyPlanRequest`: where from, where to, and whether the route must be step-free. */
 export interface JourneyPlanRequest {
   /**
+   * A place or station name, postcode, "lat,lon", stop id or a disambiguation's parameterValue; at most 200 characters.
+   *
    * Start: a place name ("Bank"), a postcode ("SW1A 2AA"), `"lat,lon"`
    * ("51.5074,-0.1278"), a NaPTAN id ("940GZZLUBNK") or an ICS id ("1000013"), or a
    * `parameterValue` from an earlier disambiguation. At most 200 characters.
    */
   from: string
-  /** Destination, in the same forms as `from`. At most 200 characters. */
+  /**
+   * Destination, in the forms `from` takes.
+   *
+   * Destination, in the same forms as `from`. At most 200 characters.
+   */
   to: string
   /**
+   * Step-free from street to vehicle (StepFreeToVehicle).
+   *
    * `true` asks TfL for a route that is step-free from street to vehicle
    * (`accessibilityPreference=StepFreeToVehicle`); `false` or absent: no preference.
    */
@@ -114,6 +122,8 @@ export interface JourneyDisambiguationSuggestion {
 /** `StationToiletLookupRequest`: which station to look up. */
 export interface StationToiletLookupRequest {
   /**
+   * A station name as a person writes it ("Kings Cross"), or a stationUniqueId.
+   *
    * User-facing station name, e.g. `Abbey Wood`, `King's Cross` or `Kings Cross St Pancras`.
    * Case, apostrophes and a trailing "station" do not matter. A station unique id
    * (e.g. `940GZZLUERC`, as listed in `stationDisambiguation`) selects that station.
@@ -177,11 +187,15 @@ export interface StationDisambiguationSuggestion {
 /** `LineStatusRequest`: which lines to report on. */
 export interface LineStatusRequest {
   /**
+   * Line ids (central, elizabeth, 25), at most 20; or give `modes`.
+   *
    * Line ids, at most 20: `central`, `elizabeth`, `liberty`, `dlr`, bus routes such as
    * `25` or `n29`. Case does not matter. Give `lines` or `modes`, not both.
    */
   lines?: string[] | null
   /**
+   * Modes (tube, dlr, overground, elizabeth-line, tram, bus), at most 10; default the rail modes.
+   *
    * Modes, at most 10: `tube`, `dlr`, `overground`, `elizabeth-line`, `tram`, `bus`,
    * `cable-car`, `river-bus`, … Neither `lines` nor `modes`: tube, elizabeth-line,
    * overground, dlr and tram.
@@ -267,6 +281,8 @@ export interface LineStatusEntry {
 /** `ArrivalsRequest`: the stop, and which of its arrivals. */
 export interface ArrivalsRequest {
   /**
+   * A stop or hub id (940GZZLUOXC, HUBKGX) or a name ("Oxford Circus").
+   *
    * A stop: a NaPTAN id (`940GZZLUOXC`, a bus stop's `490008660N`), a hub id (`HUBKGX`:
    * every station and stop of the hub), or a name ("Oxford Circus"), resolved as
    * `stationToilets` resolves names, then by TfL's stop search.
@@ -372,7 +388,11 @@ export interface StopSearchRequest {
   lat?: number | null
   /** Longitude of the point to search around, in degrees (WGS 84). */
   lon?: number | null
-  /** Search radius around the point, in metres: default 300, at most 2,000. */
+  /**
+   * Metres around the point: default 300, at most 2,000.
+   *
+   * Search radius around the point, in metres: default 300, at most 2,000.
+   */
   radius?: number | null
   /** Only stops served by these modes, e.g. `tube`, `bus`, `dlr`. */
   modes?: string[] | null
@@ -444,20 +464,38 @@ export interface BikePointsRequest {
   lat?: number | null
   /** Longitude of the point to search around, in degrees (WGS 84). */
   lon?: number | null
-  /** Search radius around the point, in metres: default 500, at most 2,000. */
+  /**
+   * Metres around the point: default 300, at most 2,000.
+   *
+   * Search radius around the point, in metres: default 500, at most 2,000.
+   */
   radius?: number | null
   /**
+   * Words of the dock's name, e.g. "Clerkenwell".
+   *
    * Words of a bike point's name, e.g. "Clerkenwell" or "St. Chad's": every word must
    * appear in the name, in any case.
    */
   query?: string | null
   /** Bike point ids, e.g. `BikePoints_1`; at most 50. */
   ids?: string[] | null
-  /** Keep only bike points with at least this many bikes (standard and e-bikes). */
+  /**
+   * Only docks with at least this many bikes.
+   *
+   * Keep only bike points with at least this many bikes (standard and e-bikes).
+   */
   minBikes?: number | null
-  /** Keep only bike points with at least this many e-bikes. */
+  /**
+   * Only docks with at least this many bikes.
+   *
+   * Keep only bike points with at least this many e-bikes.
+   */
   minEBikes?: number | null
-  /** Keep only bike points with at least this many empty docks (to return a bike). */
+  /**
+   * Only docks with at least this many bikes.
+   *
+   * Keep only bike points with at least this many empty docks (to return a bike).
+   */
   minDocks?: number | null
   /** Most bike points in the answer: default 10, at most 50. */
   limit?: number | null
@@ -524,11 +562,19 @@ export interface BikePoint {
 
 /** `LineRouteRequest`: one line, one direction, one kind of service. */
 export interface LineRouteRequest {
-  /** A line id: `central`, `elizabeth`, `mildmay`, `dlr`, a bus route such as `25`. */
+  /**
+   * A line id: central, elizabeth, mildmay, dlr or a bus route (25).
+   *
+   * A line id: `central`, `elizabeth`, `mildmay`, `dlr`, a bus route such as `25`.
+   */
   line: string
   /** `outbound` (the default) or `inbound`. */
   direction?: RouteDirection | null
-  /** `Regular` (the default) or `Night` (the Night Tube and night buses). */
+  /**
+   * `Regular` (default) or `Night`.
+   *
+   * `Regular` (the default) or `Night` (the Night Tube and night buses).
+   */
   serviceType?: ServiceType | null
 }
 
@@ -601,6 +647,8 @@ export interface RouteStop {
 /** `LiftOutagesRequest`: every station, or one. */
 export interface LiftOutagesRequest {
   /**
+   * A station name or id; absent: every station.
+   *
    * A station, as `stationToilets` takes it: a name as a person writes it ("Wembley
    * Park", "King's Cross") or a station id (`940GZZLUWYP`, `910GSHENFLD`, `HUBKGX`).
    * Absent: every station with a lift out of service.
@@ -656,18 +704,32 @@ export interface LiftOutage {
 
 /** `geocode_address` arguments. */
 export interface GeocodeAddressRequest {
-  /** What to look for: an address, a place or a stop name; 1..200 characters after trimming. */
+  /**
+   * An address, place or stop name; 1..200 characters.
+   *
+   * What to look for: an address, a place or a stop name; 1..200 characters after trimming.
+   */
   text: string
   /**
+   * Results, 1..40 (default 10).
+   *
    * How many results, 1..40 (default 10). A larger size is clamped to 40 and the answer
    * says `truncated`.
    */
   size?: number | null
   /** Language of names and labels: `fi`, `sv` or `en` (default). */
   language?: Language | null
-  /** A point to prefer: among results of (almost) equal confidence, nearer ones first. */
+  /**
+   * A point to prefer among equal matches.
+   *
+   * A point to prefer: among results of (almost) equal confidence, nearer ones first.
+   */
   focus?: Coordinate | null
-  /** Pelias layers to search (at most 8), e.g. `["address", "stop"]`. */
+  /**
+   * Pelias layers (at most 8), e.g. ["address", "stop"].
+   *
+   * Pelias layers to search (at most 8), e.g. `["address", "stop"]`.
+   */
   layers?: string[] | null
 }
 
@@ -804,9 +866,15 @@ export interface PlanTripRequest {
   when?: TripTime | null
   /** Routing constraints. */
   constraints?: PlanConstraintsInput | null
-  /** Most itineraries returned, 1..3 (default 2), after duplicates are removed. */
+  /**
+   * Itineraries, 1..3 (default 2).
+   *
+   * Most itineraries returned, 1..3 (default 2), after duplicates are removed.
+   */
   limit?: number | null
   /**
+   * Add relaxed alternatives when a leg is cancelled or late (default true).
+   *
    * When a leg is cancelled or over 5 min late, search once more with relaxed
    * constraints and add what it finds (default true).
    */
@@ -823,7 +891,11 @@ export interface PlaceRef0 {
   value: Coordinate
 }
 
-/** `{type: 'label', value: 'home'}`: a location saved with `save_user_variable`. */
+/**
+ * `{type: 'label', value: 'home'}`: a place saved with save_user_variable.
+ *
+ * `{type: 'label', value: 'home'}`: a location saved with `save_user_variable`.
+ */
 export interface PlaceRef1 {
   type: "label"
   /** The saved key. */
@@ -1054,21 +1126,33 @@ export interface GetDeparturesRequest {
   windowMinutes?: number | null
   /** Most departures returned, 1..50 (default 10). */
   limit?: number | null
-  /** Language of stop names and headsigns: `fi`, `sv` or `en` (default). */
+  /**
+   * fi, sv or en (default).
+   *
+   * Language of stop names and headsigns: `fi`, `sv` or `en` (default).
+   */
   language?: Language | null
 }
 
 /** Which stop: an OTP stop or station id, or the label of a saved place with a `stopId`. */
 export type StopRef = StopRef0 | StopRef1
 
-/** A stop or station id, e.g. `HSL:1040129` (from `find_stops` or `geocode_address`). */
+/**
+ * A stop or station id, e.g. `HSL:1040129`.
+ *
+ * A stop or station id, e.g. `HSL:1040129` (from `find_stops` or `geocode_address`).
+ */
 export interface StopRef0 {
   type: "id"
   /** The id. */
   value: string
 }
 
-/** The key of a saved location that has a `stopId` (see `save_user_variable`). */
+/**
+ * A saved place with a stopId.
+ *
+ * The key of a saved location that has a `stopId` (see `save_user_variable`).
+ */
 export interface StopRef1 {
   type: "label"
   /** The key. */
@@ -1138,13 +1222,25 @@ export interface FindStopsRequest {
   coordinate: Coordinate
   /** Walking radius in metres, 1..3000 (default 500). */
   radius?: number | null
-  /** Most stops returned (default 10; above 25 it is capped with a warning). */
+  /**
+   * Most stops (default 10, at most 25).
+   *
+   * Most stops returned (default 10; above 25 it is capped with a warning).
+   */
   maxResults?: number | null
-  /** Keep stops whose name or code contains this text (case-insensitive). */
+  /**
+   * Only stops whose name or code contains this.
+   *
+   * Keep stops whose name or code contains this text (case-insensitive).
+   */
   textFilter?: string | null
   /** Language of stop names: `fi`, `sv` or `en` (default). */
   language?: Language | null
-  /** Keep stops served by one of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR. */
+  /**
+   * Only stops of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR.
+   *
+   * Keep stops served by one of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR.
+   */
   includeModes?: string[] | null
 }
 
@@ -1192,20 +1288,32 @@ export interface NearbyStop {
 /** `get_alerts` arguments. With no filter, every alert the router knows is answered. */
 export interface GetAlertsRequest {
   /**
+   * Routes: ids (HSL:2550) or short names (550); at most 20.
+   *
    * Keep alerts touching one of these routes: GTFS ids (`HSL:2550`) or the short names
    * riders know (`550`, case-insensitive). At most 20.
    */
   routes?: string[] | null
   /**
+   * Routes: ids (HSL:2550) or short names (550); at most 20.
+   *
    * Keep alerts touching one of these stops (GTFS ids such as `HSL:1040129`). At most 20.
    * With `routes` too, an alert touching either is kept.
    */
   stops?: string[] | null
-  /** Keep alerts at least this severe: `INFO` (all), `WARNING` or `SEVERE`. */
+  /**
+   * At least this severe: INFO, WARNING or SEVERE.
+   *
+   * Keep alerts at least this severe: `INFO` (all), `WARNING` or `SEVERE`.
+   */
   severity?: string | null
   /** Language of the alerts' texts: `fi`, `sv` or `en` (default). */
   language?: Language | null
-  /** Most alerts returned (default 20; above 100 it is capped with a warning). */
+  /**
+   * Most alerts (default 20, at most 100).
+   *
+   * Most alerts returned (default 20; above 100 it is capped with a warning).
+   */
   maxResults?: number | null
 }
 
@@ -1295,11 +1403,15 @@ export interface FindRentalVehiclesRequest {
   /** Radius in metres, 1..2000 (default 500). */
   radius?: number | null
   /**
+   * Only these: BICYCLE, SCOOTER, SCOOTER_STANDING, SCOOTER_SEATED, CARGO_BICYCLE, CAR, MOPED, OTHER.
+   *
    * Keep stations offering, and vehicles of, these form factors: BICYCLE, SCOOTER,
    * SCOOTER_STANDING, SCOOTER_SEATED, CARGO_BICYCLE, CAR, MOPED, OTHER.
    */
   formFactors?: string[] | null
   /**
+   * Most of each list (default 10, at most 50).
+   *
    * Most stations, and most vehicles, returned (default 10; above 50 it is capped with
    * a warning).
    */
@@ -1380,7 +1492,11 @@ export interface RentalVehicle {
 export interface GetStopInfoRequest {
   /** The stop or station, as `get_departures` takes it. */
   stop: StopRef
-  /** Language of names and alert texts: `fi`, `sv` or `en` (default). */
+  /**
+   * fi, sv or en (default).
+   *
+   * Language of names and alert texts: `fi`, `sv` or `en` (default).
+   */
   language?: Language | null
 }
 
@@ -1454,6 +1570,8 @@ export interface StopPattern {
 /** `save_user_variable` arguments. */
 export interface SaveUserVariableRequest {
   /**
+   * The name, 1..50 characters, case-sensitive (home); saving it again replaces it.
+   *
    * The name to save under: 1..50 characters, case-sensitive, e.g. `home`. Saving an
    * existing key replaces its value (the answer's `previous` says what it was).
    */
@@ -1461,6 +1579,8 @@ export interface SaveUserVariableRequest {
   /** What the value is. */
   type: UserVariableType
   /**
+   * `{lat, lon, label?, name?, address?, stopId?}` for a location; text otherwise.
+   *
    * A location object `{lat, lon, label?, name?, address?, stopId?}` for
    * `type: location`; text for `preference` and `other`.
    */
@@ -1537,7 +1657,11 @@ export interface GetUserVariablesResult {
 
 /** `query_project` arguments. */
 export interface QueryProjectRequest {
-  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  /**
+   * Path to the loko project (default: the current directory).
+   *
+   * Alias: `project_root`.
+   */
   project_path?: string | null
 }
 
@@ -1575,18 +1699,30 @@ export interface SystemOverview {
 
 /** `query_architecture` arguments. */
 export interface QueryArchitectureRequest {
-  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  /**
+   * Path to the loko project (default: the current directory).
+   *
+   * Alias: `project_root`.
+   */
   project_path?: string | null
   /** `project` (default), `system` or `container`. */
   scope?: "project" | "system" | "container"
   /**
+   * The system id, or `system/container`, for those scopes.
+   *
    * For `system`/`container` scope: the system id, or the container as
    * `system/container` (a container id alone works when it is unique). Ids or names.
    */
   target?: string | null
-  /** `summary` (default), `structure` or `full` (which needs a target). */
+  /**
+   * `summary` (default), `structure` or `full` (needs a target).
+   *
+   * `summary` (default), `structure` or `full` (which needs a target).
+   */
   detail?: "summary" | "structure" | "full"
   /**
+   * `json` (default) or `toon` (fewer tokens).
+   *
    * `json` (default) or `toon` (the same answer as TOON text, fewer tokens; `text` is
    * accepted as `toon`).
    */
@@ -1783,33 +1919,81 @@ export interface ToonView {
 /** `create_system` arguments. */
 export interface CreateSystemRequest {
   /**
+   * Path to the loko project; an empty directory becomes one.
+   *
    * Path to the loko project (created as a project, with a `loko.toml`, when it is
-   * an empty directory). Alias: `project_root`.
+   * an empty directory).
+   *
+   * Alias: `project_root`.
    */
   project_path: string
-  /** The system's name, e.g. `Payment Service`; its id is the slug (`payment-service`). Alias: `name`. */
+  /**
+   * The system's name, e.g. `Payment Service`.
+   *
+   * The system's name, e.g. `Payment Service`; its id is the slug (`payment-service`).
+   *
+   * Alias: `name`.
+   */
   system_name: string
   /** What the system does. */
   description?: string | null
-  /** Template: `system` (default) or a project template in `.loko/templates/<name>/`. */
+  /**
+   * `system` (default) or a template in `.loko/templates/`.
+   *
+   * Template: `system` (default) or a project template in `.loko/templates/<name>/`.
+   */
   template?: string | null
   /** The system's main technology. */
   technology?: string | null
-  /** Key responsibilities, e.g. `Process payments` (loko v0.3; kept in the frontmatter). */
+  /**
+   * Key responsibilities, e.g. `Process payments`.
+   *
+   * loko v0.3; kept in the frontmatter.
+   */
   responsibilities?: string[] | null
-  /** Primary users and actors, e.g. `Customer`, `Admin` (loko v0.3; kept in the frontmatter). */
+  /**
+   * Primary users and actors, e.g. `Customer`, `Admin`.
+   *
+   * loko v0.3; kept in the frontmatter.
+   */
   key_users?: string[] | null
-  /** What the system depends on, e.g. `Database`, `Message Queue` (loko v0.3; kept in the frontmatter). */
+  /**
+   * What it depends on, e.g. `Database`.
+   *
+   * What the system depends on, e.g. `Database`, `Message Queue`.
+   *
+   * loko v0.3; kept in the frontmatter.
+   */
   dependencies?: string[] | null
-  /** External systems it integrates with, e.g. `Payment API` (loko v0.3; kept in the frontmatter). */
+  /**
+   * External systems it integrates with, e.g. `Payment API`.
+   *
+   * loko v0.3; kept in the frontmatter.
+   */
   external_systems?: string[] | null
-  /** Primary programming language, e.g. `Go` (loko v0.3; kept in the frontmatter). */
+  /**
+   * Primary programming language, e.g. `Go`.
+   *
+   * loko v0.3; kept in the frontmatter.
+   */
   primary_language?: string | null
-  /** Framework, e.g. `Django` (loko v0.3; kept in the frontmatter). */
+  /**
+   * Framework, e.g. `Django`.
+   *
+   * loko v0.3; kept in the frontmatter.
+   */
   framework?: string | null
-  /** Database technology, e.g. `PostgreSQL` (loko v0.3; kept in the frontmatter). */
+  /**
+   * Database technology, e.g. `PostgreSQL`.
+   *
+   * loko v0.3; kept in the frontmatter.
+   */
   database?: string | null
-  /** Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`. */
+  /**
+   * Tags for grouping and search.
+   *
+   * loko v0.3; kept in the frontmatter's `tags`.
+   */
   tags?: string[] | null
 }
 
@@ -1837,19 +2021,35 @@ export interface CreatedEntity {
 
 /** `create_container` arguments. */
 export interface CreateContainerRequest {
-  /** Path to the loko project. Alias: `project_root`. */
+  /**
+   * Path to the loko project.
+   *
+   * Alias: `project_root`.
+   */
   project_path: string
   /** The parent system (id or name). */
   system_name: string
-  /** The container's name, e.g. `API Service`. Alias: `name`. */
+  /**
+   * The container's name, e.g. `API Service`.
+   *
+   * Alias: `name`.
+   */
   container_name: string
   /** What the container does. */
   description?: string | null
-  /** Container type, e.g. `Web Service`, `Database` (a store is drawn as a cylinder). */
+  /**
+   * e.g. `Web Service`, `Database`.
+   *
+   * Container type, e.g. `Web Service`, `Database` (a store is drawn as a cylinder).
+   */
   type?: string | null
   /** The container's technology, e.g. `Node.js`. */
   technology?: string | null
-  /** Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`. */
+  /**
+   * Tags for grouping and search.
+   *
+   * loko v0.3; kept in the frontmatter's `tags`.
+   */
   tags?: string[] | null
 }
 
@@ -1867,19 +2067,31 @@ export interface CreateContainerResult {
 
 /** `create_component` arguments. */
 export interface CreateComponentRequest {
-  /** Path to the loko project. Alias: `project_root`. */
+  /**
+   * Path to the loko project.
+   *
+   * Alias: `project_root`.
+   */
   project_path: string
   /** The parent system (id or name). */
   system_name: string
   /** The parent container (id or name). */
   container_name: string
-  /** The component's name. Alias: `name`. */
+  /**
+   * The component's name.
+   *
+   * Alias: `name`.
+   */
   component_name: string
   /** What the component does. */
   description?: string | null
   /** The component's technology. */
   technology?: string | null
-  /** Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`. */
+  /**
+   * Tags for grouping and search.
+   *
+   * loko v0.3; kept in the frontmatter's `tags`.
+   */
   tags?: string[] | null
 }
 
@@ -1897,20 +2109,42 @@ export interface CreateComponentResult {
 
 /** `update_diagram` arguments. */
 export interface UpdateDiagramRequest {
-  /** Path to the loko project. Alias: `project_root`. */
+  /**
+   * Path to the loko project.
+   *
+   * Alias: `project_root`.
+   */
   project_path: string
-  /** `system` or `container` (`component` also works). Optional with `system_name`/`container_name`. */
+  /**
+   * `system` or `container`.
+   *
+   * `system` or `container` (`component` also works). Optional with `system_name`/`container_name`.
+   */
   scope?: "system" | "container" | "component"
   /**
+   * `system`, `system/container` or `system/container/component`.
+   *
    * The system id, or the container as `system/container` (a unique container id
    * alone works), or `system/container/component`.
    */
   target?: string | null
-  /** The new D2 source. Alias: `d2_source`. */
+  /**
+   * The new D2 source.
+   *
+   * Alias: `d2_source`.
+   */
   d2_code: string
-  /** loko's spelling of the target: the system. */
+  /**
+   * The container inside `system_name`.
+   *
+   * loko's spelling of the target: the system.
+   */
   system_name?: string | null
-  /** loko's spelling of the target: the container inside `system_name`. */
+  /**
+   * The container inside `system_name`.
+   *
+   * loko's spelling of the target: the container inside `system_name`.
+   */
   container_name?: string | null
 }
 
@@ -1934,13 +2168,23 @@ export interface DiagramLocation {
 
 /** `build_docs` arguments. */
 export interface BuildDocsRequest {
-  /** Path to the loko project. Alias: `project_root`. */
+  /**
+   * Path to the loko project.
+   *
+   * Alias: `project_root`.
+   */
   project_path: string
   /** `html`, `markdown`, `pdf` or `all` (default). */
   format?: "html" | "markdown" | "pdf" | "all"
-  /** Only re-render and re-write what changed (default true); false rebuilds everything. */
+  /**
+   * Redo only what changed (default true).
+   *
+   * Only re-render and re-write what changed (default true); false rebuilds everything.
+   */
   incremental?: boolean | null
   /**
+   * Where to build, inside the project (default: loko.toml's output).
+   *
    * Where to build, inside the project (loko's argument): project-relative, or an
    * absolute path under the project. Default: `[paths] output` of `loko.toml` (`dist`).
    */
@@ -1975,7 +2219,11 @@ export interface BuildInfo {
 
 /** `validate` arguments. */
 export interface ValidateRequest {
-  /** Path to the loko project. Alias: `project_root`. */
+  /**
+   * Path to the loko project.
+   *
+   * Alias: `project_root`.
+   */
   project_path: string
   /** Treat warnings as errors (default false). */
   strict?: boolean | null
@@ -2013,7 +2261,11 @@ export interface ValidationIssue {
 
 /** `create_components` arguments. */
 export interface CreateComponentsRequest {
-  /** Path to the loko project. Alias: `project_root`. */
+  /**
+   * Path to the loko project.
+   *
+   * Alias: `project_root`.
+   */
   project_path: string
   /** The parent system (id or name). */
   system_name: string
@@ -2068,7 +2320,11 @@ export type LokoErrorCode = "INVALID_INPUT" | "NOT_FOUND" | "ALREADY_EXISTS" | "
 
 /** `update_system` arguments. */
 export interface UpdateSystemRequest {
-  /** Path to the loko project. Alias: `project_root`. */
+  /**
+   * Path to the loko project.
+   *
+   * Alias: `project_root`.
+   */
   project_path: string
   /** The system (id or name). */
   system_name: string
@@ -2138,7 +2394,11 @@ export interface UpdatedEntity {
 
 /** `update_container` arguments. */
 export interface UpdateContainerRequest {
-  /** Path to the loko project. Alias: `project_root`. */
+  /**
+   * Path to the loko project.
+   *
+   * Alias: `project_root`.
+   */
   project_path: string
   /** The parent system (id or name). */
   system_name: string
@@ -2154,7 +2414,11 @@ export interface UpdateContainerRequest {
 
 /** `update_component` arguments. */
 export interface UpdateComponentRequest {
-  /** Path to the loko project. Alias: `project_root`. */
+  /**
+   * Path to the loko project.
+   *
+   * Alias: `project_root`.
+   */
   project_path: string
   /** The parent system (id or name). */
   system_name: string
@@ -2172,18 +2436,32 @@ export interface UpdateComponentRequest {
 
 /** `create_relationship` arguments. */
 export interface CreateRelationshipRequest {
-  /** Path to the loko project. Alias: `project_root`. */
+  /**
+   * Path to the loko project.
+   *
+   * Alias: `project_root`.
+   */
   project_path: string
-  /** The system whose `relationships.toml` keeps the edge (id or name). */
+  /**
+   * The system whose relationships.toml keeps it.
+   *
+   * The system whose `relationships.toml` keeps the edge (id or name).
+   */
   system_name: string
   /**
+   * `system/container/component`, `system/container` or a short id.
+   *
    * The source: `system/container/component`, `system/container` (all its
    * components) or a short id, counted from the project.
    */
   source: string
   /** The target, in the same forms. */
   target: string
-  /** What the source does with the target, e.g. `Reads orders from`. */
+  /**
+   * What the source does, e.g. `Reads orders from`.
+   *
+   * What the source does with the target, e.g. `Reads orders from`.
+   */
   label: string
   /** `sync` (default), `async` or `event`. */
   type?: "sync" | "async" | "event"
@@ -2234,11 +2512,23 @@ export interface RelationshipEntry {
 
 /** `delete_relationship` arguments. */
 export interface DeleteRelationshipRequest {
-  /** Path to the loko project. Alias: `project_root`. */
+  /**
+   * Path to the loko project.
+   *
+   * Alias: `project_root`.
+   */
   project_path: string
-  /** The system whose `relationships.toml` keeps the edge (id or name). */
+  /**
+   * The system whose relationships.toml keeps it.
+   *
+   * The system whose `relationships.toml` keeps the edge (id or name).
+   */
   system_name: string
-  /** The relationship's id (from `create_relationship` or `list_relationships`). */
+  /**
+   * Its id, from list_relationships.
+   *
+   * The relationship's id (from `create_relationship` or `list_relationships`).
+   */
   relationship_id: string
 }
 
@@ -2267,11 +2557,19 @@ export interface DeleteRelationshipResult {
 
 /** `list_relationships` arguments. */
 export interface ListRelationshipsRequest {
-  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  /**
+   * Path to the loko project (default: the current directory).
+   *
+   * Alias: `project_root`.
+   */
   project_path?: string | null
   /** The system (id or name). */
   system_name: string
-  /** Only edges from this element (a path as stored, or any path of the same element). */
+  /**
+   * Only edges from this element.
+   *
+   * Only edges from this element (a path as stored, or any path of the same element).
+   */
   source?: string | null
   /** Only edges to this element. */
   target?: string | null
@@ -2289,16 +2587,26 @@ export interface ListRelationshipsResult {
 
 /** `find_relationships` arguments. */
 export interface FindRelationshipsRequest {
-  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  /**
+   * Path to the loko project (default: the current directory).
+   *
+   * Alias: `project_root`.
+   */
   project_path?: string | null
   /**
+   * A glob (`*`, `?`) for the source id, e.g. `shop/api/` and a star.
+   *
    * A glob for the source's qualified id (`*` any run, `?` one character; case is
    * ignored), e.g. `shop/api/` then `*` for everything in that container.
    */
   source_pattern?: string | null
   /** A glob for the target's qualified id. */
   target_pattern?: string | null
-  /** Only edges of this type: `sync`, `async` or `event`. Alias: `type`. */
+  /**
+   * Only edges of this type: `sync`, `async` or `event`.
+   *
+   * Alias: `type`.
+   */
   relationship_type?: string | null
   /** The most results (default 20, at most 100). */
   limit?: number | null
@@ -2332,9 +2640,15 @@ export interface FoundRelationship {
 
 /** `search_elements` arguments. */
 export interface SearchElementsRequest {
-  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  /**
+   * Path to the loko project (default: the current directory).
+   *
+   * Alias: `project_root`.
+   */
   project_path?: string | null
   /**
+   * A glob (`*`, `?`) for the id or name, e.g. `*payment*`.
+   *
    * A glob (`*` any run, `?` one character; case is ignored) for the qualified id,
    * the id or the name, e.g. `*payment*`.
    */
@@ -2385,18 +2699,35 @@ export interface FoundElement {
 
 /** `query_dependencies` arguments. */
 export interface QueryDependenciesRequest {
-  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  /**
+   * Path to the loko project (default: the current directory).
+   *
+   * Alias: `project_root`.
+   */
   project_path?: string | null
-  /** The system (id or name). Alias: `system_name`. */
+  /**
+   * The system (id or name).
+   *
+   * Alias: `system_name`.
+   */
   system_id: string
-  /** The container (id or name). Alias: `container_name`. */
+  /**
+   * The container (id or name).
+   *
+   * Alias: `container_name`.
+   */
   container_id: string
   /**
+   * The component; omit for the whole container.
+   *
    * The component (id or name); omit it for the dependencies of the whole container.
+   *
    * Alias: `component_name`.
    */
   component_id?: string | null
   /**
+   * Another component: the path of dependencies to it.
+   *
    * With `component_id`: another component, for the path of dependencies to it (its
    * qualified id, or a short id: the one in the same container first).
    */
@@ -2441,15 +2772,31 @@ export interface NodeRef {
 
 /** `query_related_components` arguments. */
 export interface QueryRelatedComponentsRequest {
-  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  /**
+   * Path to the loko project (default: the current directory).
+   *
+   * Alias: `project_root`.
+   */
   project_path?: string | null
-  /** The system (id or name), to look the component up in. Alias: `system_name`. */
+  /**
+   * The system (id or name), to look the component up in.
+   *
+   * Alias: `system_name`.
+   */
   system_id?: string | null
-  /** The container (id or name) inside `system_id`. Alias: `container_name`. */
+  /**
+   * The container (id or name) inside `system_id`.
+   *
+   * Alias: `container_name`.
+   */
   container_id?: string | null
   /**
+   * The component: id, name or qualified id.
+   *
    * The component: its id or name inside the container given, else its qualified id
-   * or a short id that is unique. Alias: `component_name`.
+   * or a short id that is unique.
+   *
+   * Alias: `component_name`.
    */
   component_id: string
 }
@@ -2470,9 +2817,15 @@ export interface QueryRelatedComponentsResult {
 
 /** `analyze_coupling` arguments. */
 export interface AnalyzeCouplingRequest {
-  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  /**
+   * Path to the loko project (default: the current directory).
+   *
+   * Alias: `project_root`.
+   */
   project_path?: string | null
   /**
+   * The system (id or name); omit for the whole project.
+   *
    * The system to analyse (id or name); the whole project when omitted. Alias:
    * `system_name`.
    */
@@ -2516,7 +2869,11 @@ export interface CouplingCount {
 export interface ValidateDiagramRequest {
   /** The D2 source to check. */
   d2_source: string
-  /** The C4 level it draws, for the level's checks: `system`, `container` or `component`. */
+  /**
+   * `system`, `container` or `component`.
+   *
+   * The C4 level it draws, for the level's checks: `system`, `container` or `component`.
+   */
   level?: "system" | "container" | "component"
 }
 
@@ -2550,9 +2907,15 @@ export interface DiagramError {
 
 /** `render_diagram` arguments. */
 export interface RenderDiagramRequest {
-  /** Path to the loko project (default: the current directory). Alias: `project_root`. */
+  /**
+   * Path to the loko project (default: the current directory).
+   *
+   * Alias: `project_root`.
+   */
   project_path?: string | null
   /**
+   * `system`, `system/container` or `system/container/component`; absent: the landscape.
+   *
    * Whose diagram: `system`, `system/container` or `system/container/component` (ids
    * or names). Absent: the system landscape, drawn from the systems and their
    * relationships as `build_docs` draws it.
@@ -2707,241 +3070,241 @@ export declare class Toolpack {
   /** Calls tool `name`; resolves to the MCP result JSON (contract errors resolve, not reject). */
   call(name: string, args?: Record<string, unknown> | null, options?: CallOptions): Promise<CallToolResult>
   /**
-   * Plans a journey in London with the TfL Journey Planner and returns the 5 fastest options (duration, departure and arrival times in London local time, and per leg the mode, line, instruction, times and any disruption, plus the fare in pence when TfL gives one). `from` and `to` accept a place or station name, a postcode, "lat,lon", or a stop id. needAccessibleRoute=true asks TfL for a step-free route (accessibilityPreference=StepFreeToVehicle); false or absent sends no preference. If a name is ambiguous the answer is DISAMBIGUATION_REQUIRED with fromLocationDisambiguation / toLocationDisambiguation suggestions (name, type, matchQuality, title): call again with the chosen suggestion's parameterValue as `from` or `to`; a client that can ask its user (MCP elicitation) is asked to pick instead, and the journey is planned in the same call. Needs TFL_API_KEY.
+   * How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey Planner): the fastest routes with times, legs, disruptions and fare. Takes place or station names, postcodes, lat,lon or stop ids; needAccessibleRoute asks TfL for StepFreeToVehicle.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   planJourney(args: JourneyPlanRequest): Promise<JourneyPlanToolResponse>
   /**
-   * Looks up the toilets at a London (TfL) station: location in the station, platform numbers, accessible, baby changing, inside the ticket gates, fee charged, and type. Give the station name as a person would write it (e.g. "King's Cross", "Abbey Wood station"). If several stations match (e.g. "Edgware Road"), the answer is DISAMBIGUATION_REQUIRED with stationDisambiguation candidates: call again with the chosen candidate's stationUniqueId as stationName (a unique id such as "HUBKGX" is always accepted). Works offline on TfL station data (Powered by TfL Open Data).
+   * Toilets at a London station: where in the station, accessible, baby changing, inside the gates, free or paid. Offline, from TfL station data.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   stationToilets(args: StationToiletLookupRequest): Promise<StationToiletToolResponse>
   /**
-   * Whether London's lines are running now (TfL): for each line its id, name, mode, goodService, and TfL's statuses with severity (0-20; 10 is Good Service), description (e.g. "Minor Delays"), reason and validity period (UTC). Give `lines` (ids such as central, elizabeth, liberty, or bus routes such as 25), or `modes` (tube, dlr, overground, elizabeth-line, tram, bus, ...); neither means tube, elizabeth-line, overground, dlr and tram. disruptedOnly=true keeps the lines without a good service. An unknown line answers LINE_NOT_FOUND, an unknown mode MODE_NOT_FOUND, each with the nearest `suggestions`; the London Overground is now six lines (liberty, lioness, mildmay, suffragette, weaver, windrush).
+   * Is a London line running? Good service, delays, closures and why, now, for tube, Overground, Elizabeth line, DLR, tram or bus lines (TfL). By line id or mode; disruptedOnly lists only the troubled ones.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   lineStatus(args: LineStatusRequest): Promise<LineStatusResponse>
   /**
-   * The next trains, trams and buses at a London stop (TfL live predictions), soonest first: line, platform, direction, destination, towards, where the vehicle is now, seconds to arrival and the expected time (UTC). `stop` is a NaPTAN id (940GZZLUOXC, a bus stop such as 490008660N), a hub id (HUBKGX: all its stations and stops), or a name ("Oxford Circus"). Optional `lines` (ids), `direction` (inbound or outbound) and `limit` (default 10, at most 50). A name that matches several stops answers DISAMBIGUATION_REQUIRED with stopDisambiguation candidates (id, name, modes, lines, title): call again with the chosen id; a client that can ask its user (MCP elicitation) is asked to pick instead.
+   * Next trains, tubes, trams and buses due at a London station or bus stop, live (TfL): line, platform, destination, minutes away. Takes a stop id or a name.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   arrivals(args: ArrivalsRequest): Promise<ArrivalsResponse>
   /**
-   * London stops and stations (TfL) by name (`query`, e.g. "Bank") or near a point (`lat`/`lon`, within `radius` metres: default 300, at most 2000, nearest first). Optional `modes` (tube, bus, dlr, ...) and `limit` (default 10, at most 50). Each stop has its id (what `arrivals` takes), name, bus stop indicator, hub id, ICS id, modes, lines (near a point), zone, lat, lon and distance. A name that matches nothing answers STOP_NOT_FOUND.
+   * Find London stations and bus stops by name or near a point (TfL): the stop id arrivals takes, modes, lines, zone, distance.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   stopSearch(args: StopSearchRequest): Promise<StopSearchResponse>
   /**
-   * Santander Cycles docking stations in London (TfL) with bikes, e-bikes and free docks now. Give `lat`/`lon` (nearest first, within `radius` metres, default 500, at most 2000), or `query` (words of the station name, e.g. "Clerkenwell"), or `ids` (e.g. BikePoints_1). minBikes, minEBikes and minDocks keep the stations with enough bikes or free docks; limit caps the list (default 10, at most 50). Each station has id, name, lat, lon, distance, bikes, standardBikes, eBikes, emptyDocks, docks, brokenDocks, available (false when locked, not installed or temporary) and updated (UTC). An unknown id or a name that matches no station answers BIKE_POINT_NOT_FOUND.
+   * Santander Cycles hire bike docks in London (TfL): bikes, e-bikes and free spaces now, near a point, by name or by id.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   bikePoints(args: BikePointsRequest): Promise<BikePointsResponse>
   /**
-   * The stops of a London line in order (TfL), one route per branch: e.g. the Central line's West Ruislip and Ealing Broadway branches. Give `line` (an id such as central, elizabeth, mildmay, dlr, or a bus route such as 25), `direction` (outbound, the default, or inbound) and `serviceType` (Regular, the default, or Night). Each route has a name and its stops with NaPTAN id and name. An unknown line answers LINE_NOT_FOUND with the nearest `suggestions`.
+   * Which stations a London line calls at, in order, each branch a route (TfL): tube, rail, DLR or bus route.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   lineRoute(args: LineRouteRequest): Promise<LineRouteResponse>
   /**
-   * The lifts out of service at London stations now (TfL): for each station its id, its name, the ids of the lifts out of service and TfL's message (e.g. "No Step free access"). Give `station` (a name such as "Wembley Park", or an id such as 940GZZLUWYP) for one station; without it, every station with a lift out of service. A name that matches several stations answers DISAMBIGUATION_REQUIRED with stationDisambiguation candidates: call again with the chosen stationUniqueId. An empty list means every lift TfL reports on works.
+   * Lifts out of service at London stations now (TfL): is the lift working, is there step-free access. One station by name or id, or every station.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   liftOutages(args: LiftOutagesRequest): Promise<LiftOutagesResponse>
   /**
-   * Forward geocoding with Digitransit (Pelias): turns an address, place or stop name in Finland into coordinates. Returns up to `size` results (default 10, at most 40; a larger size is clamped and marked `truncated`), best first: by confidence (0..1), then, among results within 0.01 of each other, nearest to `focus` {lat, lon} when given, then by name. Each result has name, coordinates, confidence, type (address|poi|stop), label, address, and for stops the OTP `stopId` that get_departures accepts. `language` fi|sv|en (default en) localises names. `layers` (at most 8) narrows the search, e.g. ["address"] or ["stop","station"]. No match is the error geocode-no-results. Needs DIGITRANSIT_API_KEY.
+   * Coordinates of an address, place or stop in Finland (Digitransit geocoding), best match first; stops carry the id get_departures takes. The first step before plan_trip.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   geocodeAddress(args: GeocodeAddressRequest): Promise<GeocodeAddressResult>
   /**
-   * Reverse geocoding with Digitransit (Pelias): the nearest address, place or stop to `lat`, `lon` in Finland as `result`, and other places nearby as `candidates` (nearest first, each with distanceMeters). `language` fi|sv|en (default en). When nothing is known there, `result` is absent and a no-results warning says so. Needs DIGITRANSIT_API_KEY.
+   * The address, street, place or stop at a point in Finland (Digitransit reverse geocoding), and others nearby.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   reverseGeocode(args: ReverseGeocodeRequest): Promise<ReverseGeocodeResult>
   /**
-   * Plans public transport trips in Finland with Digitransit (OpenTripPlanner planConnection), with realtime data. `origin` and `destination` are {type:'coords', value:{lat, lon}} or {type:'label', value:'home'} for a place saved with save_user_variable. `when` is {type:'depart'|'arrive', time:'now'|ISO 8601} (default depart now; arrive needs a time). `constraints`: optimize balanced|few_transfers|shortest_time, maxWalkingDistance (1..3000 m, default 1500; itineraries walking more are dropped unless none is left, then a preference-unmet warning), maxTransfers (0..8, default 4), accessibility {stepFree, lowWalkingDistance}, language fi|sv|en. Returns up to `limit` (1..3, default 2) itineraries, earliest arrival first, then fewer transfers, then shorter: start, end, duration, transfers, walking, legs (mode, line, from, to, scheduled and realtime times, delay, status on_time|delayed|cancelled|scheduled_only, alerts in brief {id, header, severity}), scheduleType and a fingerprint. When a leg is cancelled or over 5 min late, one relaxed search adds alternatives marked disruptionFlag (includeDisruptionAlt, default true). Errors: unsupported-region outside the router's area, no-itinerary-found (with a hint), rate-limited with retryAfter. Needs DIGITRANSIT_API_KEY.
+   * How to get from A to B by public transport in Finland (Digitransit, Helsinki and other regions): itineraries with legs, realtime delays, cancellations and alerts; depart or arrive by a time; from coordinates or a saved place.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   planTrip(args: PlanTripRequest): Promise<PlanTripResult>
   /**
-   * Next departures from a Finnish public transport stop or station (Digitransit OTP), with realtime data where it exists. `stop` is {type:'id', value:'HSL:1040129'} (ids come from find_stops or geocode_address's stopId) or {type:'label', value:'home'} for a saved location with a stopId. Looks `windowMinutes` ahead (default 30, 1..120) and returns at most `limit` departures (default 10, 1..50), soonest first: line, mode, destination, scheduledTime, realtimeTime, delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_only, delayed beyond 60 s either way) and platform; and `alerts`, the service alerts at the stop or on its routes, in brief (id, header, severity; get_alerts gives them in full). Times are ISO 8601 in Helsinki time. Needs DIGITRANSIT_API_KEY.
+   * Next buses, trams, metros and trains leaving a stop or station in Finland, with realtime delays and cancellations (Digitransit), and the alerts there.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   getDepartures(args: GetDeparturesRequest): Promise<GetDeparturesResult>
   /**
-   * Public transport stops within a walking `radius` (metres, default 500, 1..3000) of `coordinate` {lat, lon} in Finland, nearest first: id (for get_departures), name, coordinate, walking distance, modes, code, platform and address. `textFilter` keeps stops whose name or code contains the text; `includeModes` (e.g. ["TRAM","METRO"]) keeps stops of those modes; when filters drop every stop a no-matches-after-filter warning says so. `maxResults` default 10, capped at 25 with a warning. Needs DIGITRANSIT_API_KEY.
+   * Public transport stops within walking distance of a point in Finland (Digitransit), nearest first, with the ids get_departures takes.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   findStops(args: FindStopsRequest): Promise<FindStopsResult>
   /**
-   * Service alerts (disruptions, detours, closed stops) from Digitransit, most severe first, then by start. Optional filters: `routes` (GTFS ids such as HSL:2550 or short names such as 550), `stops` (ids such as HSL:1040129; an alert touching any route or stop given is kept), `severity` (INFO, WARNING or SEVERE: at least this severe). Each alert: id, header, description, url, severity (SEVERE|WARNING|INFO|UNKNOWN), effect, cause, start/end (ISO 8601, Helsinki time) and affects[] (a route {gtfsId, shortName, mode}, a stop {gtfsId, name, code}, or both for a stop on a route). `language` fi, sv or en (default). `maxResults` default 20, capped at 100 with a warning. Needs DIGITRANSIT_API_KEY.
+   * Service alerts and disruptions in Finland (Digitransit): detours, closed stops, cancellations, by route (tram 4, bus 550), stop or severity.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   getAlerts(args: GetAlertsRequest): Promise<GetAlertsResult>
   /**
-   * City bike stations and free-floating rental vehicles (scooters, bikes) within `radius` (metres, default 500, 1..2000) of `coordinate` {lat, lon}, nearest first. stations[]: id, name, lat, lon, distance, bikes, spaces, allowPickup, allowDropoff, network, operative. vehicles[]: id, formFactor, lat, lon, distance, range (metres, when known), network. `formFactors` (e.g. ["BICYCLE"], ["SCOOTER"]) keeps those kinds. `maxResults` (default 10, capped at 50 with a warning) applies to each list. City bikes are out of season in winter: an empty answer then is normal, and a no-results warning says so. Needs DIGITRANSIT_API_KEY.
+   * City bike stations and rental scooters near a point in Finland (Digitransit): bikes and free spaces now.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   findRentalVehicles(args: FindRentalVehiclesRequest): Promise<FindRentalVehiclesResult>
   /**
-   * A Finnish public transport stop or station and what runs there. `stop` is {type:'id', value:'HSL:1040129'} (a stop or station id from find_stops or geocode_address) or {type:'label', value:'home'} for a saved location with a stopId, as get_departures takes it. Answers stop {gtfsId, name, code, platform, mode, wheelchairBoarding, lat, lon}, routes[] (gtfsId, shortName, longName, mode), patterns[] (headsign, directionId, route) and the alerts in effect for the stop, its routes or the stop on its routes, in get_alerts' form. `language` fi, sv or en (default). Needs DIGITRANSIT_API_KEY.
+   * Which lines serve a stop or station in Finland, their directions, wheelchair access and the alerts in effect (Digitransit).
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   getStopInfo(args: GetStopInfoRequest): Promise<GetStopInfoResult>
   /**
-   * Saves a named place or preference for later calls, and keeps it across restarts. `key` is 1..50 characters and case-sensitive (e.g. "home"). For `type: location` the value is {lat, lon, label?, name?, address?, stopId?}; plan_trip then accepts {type:'label', value:'home'} as origin or destination, and get_departures accepts it as the stop when it has a stopId. For `preference` and `other` the value is text (1..500 characters). Saving an existing key replaces it, and `previous` says what it held. Needs no API key.
+   * Remember a place (home, work, with an optional stop id) or a preference by name, across restarts: plan_trip and get_departures then take the name.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   saveUserVariable(args: SaveUserVariableRequest): Promise<SaveUserVariableResult>
   /**
-   * Lists the places and preferences saved with save_user_variable (key, type, value, createdAt, updatedAt), sorted by key; `type` keeps only one kind. Use it to find the labels plan_trip and get_departures accept. Needs no API key.
+   * The places and preferences saved so far (home, work, …) with their names, which plan_trip and get_departures take.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   getUserVariables(args: GetUserVariablesRequest): Promise<GetUserVariablesResult>
   /**
-   * Metadata of a loko project (C4 architecture docs as code): name, description, version, counts, and its systems with their container counts. Start here to understand a project.
+   * What a C4 architecture project (loko docs as code) holds: name, version, counts and its systems. Start here.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   queryProject(args: QueryProjectRequest): Promise<QueryProjectResult>
   /**
-   * The C4 architecture of a loko project at a chosen scope (project, system or container) and detail (summary: counts and ids; structure: the tree of names; full: every field of one system or container, with relationships). format=toon returns the same answer as TOON text, which costs fewer tokens: structure and full detail laid out as tab-delimited tables (each list of systems, containers, components or relationships one table, grouped by the id of the ancestor below the queried entity, with an empty cell for an absent field; tags joined by ';').
+   * The architecture of a loko project, a system or a container: counts, the tree of names, or every field with relationships; as JSON or TOON.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   queryArchitecture(args: QueryArchitectureRequest): Promise<ArchitectureView>
   /**
-   * Scaffolds a new C4 software system in a loko project: src/<id>/system.md (YAML frontmatter) and system.d2. The id is the slug of the name ("Payment Service" → payment-service). Never overwrites: an existing system gives ALREADY_EXISTS.
+   * Add a software system to a loko architecture project (its markdown and D2 diagram); starts a project in an empty directory.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   createSystem(args: CreateSystemRequest): Promise<CreateSystemResult>
   /**
-   * Scaffolds a new C4 container (an app, service or data store) in a system of a loko project: container.md and container.d2 in src/<system>/<id>/. Never overwrites.
+   * Add a container (an app, service or database) to a system of a loko architecture project.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   createContainer(args: CreateContainerRequest): Promise<CreateContainerResult>
   /**
-   * Adds a C4 component to a container of a loko project: component.md (frontmatter with id, name, description, technology) and component.d2 in src/<system>/<container>/<id>/. Never overwrites.
+   * Add a component (a module or class group) to a container of a loko architecture project.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   createComponent(args: CreateComponentRequest): Promise<CreateComponentResult>
   /**
-   * Replaces the D2 diagram of a system or container in a loko project. The source is checked with the real d2 first: a syntax error answers INVALID_SYNTAX with line and column and leaves the file untouched. Then it is written atomically and rendered to SVG (layout and theme from loko.toml).
+   * Replace the D2 diagram of a system or container after d2 checks it, and render it to SVG.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   updateDiagram(args: UpdateDiagramRequest): Promise<UpdateDiagramResult>
   /**
-   * Builds a loko project's documentation into its output directory: an HTML site (landscape, a page per system, container and component, diagrams, search, dark mode), markdown documents, and a PDF through headless Chromium. Diagrams are rendered by d2 in parallel and cached; incremental builds (default) redo only what changed; the previous output stays intact if a build fails.
+   * Build a loko project's documentation: an HTML site with diagrams and search, markdown, or a PDF.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   buildDocs(args: BuildDocsRequest): Promise<BuildDocsResult>
   /**
-   * Checks a loko project: unique ids, required markdown files, YAML frontmatter, D2 syntax of every diagram (with the real d2), orphaned directories, unreferenced containers, missing descriptions, empty systems, outdated renders, and the component graph (cycles with their path, dangling references, high coupling, isolated components). strict=true fails on warnings too.
+   * Check a loko architecture project for errors: ids, files, frontmatter, D2 syntax, orphans, missing descriptions, dependency cycles and coupling.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   validate(args: ValidateRequest): Promise<ValidateResult>
   /**
-   * Creates up to 100 components in one container of a loko project, each as create_component would ({name, description?, technology?, tags?}). Answers one outcome per item (created with its id and path, or error with the contract's code and reason) and the counts; one bad item (a duplicate, a name without letters) does not stop the rest. An unknown system or container is NOT_FOUND for the whole call. Never overwrites.
+   * Add several components to one container of a loko project at once, each reported on its own.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   createComponents(args: CreateComponentsRequest): Promise<CreateComponentsResult>
   /**
-   * Changes a system of a loko project in place: description, technology, primary_language, framework, database (a blank text keeps the current value) and the lists responsibilities, key_users, dependencies, external_systems and tags (a list replaces the current one; [] clears it). Only those frontmatter keys are rewritten: the markdown body and every other key stay as written. Answers the system as it is now and the keys that changed (none: the file is not written). An unknown system is NOT_FOUND with the nearest id; unreadable frontmatter is INVALID_SYNTAX and the file is left alone.
+   * Change a system's description, technology, tags and other fields in place; a blank text keeps a value, a list replaces one.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   updateSystem(args: UpdateSystemRequest): Promise<UpdateEntityResult>
   /**
-   * Changes a container of a loko project in place: description and technology (a blank text keeps the current value) and tags (replaced; [] clears them). Only those frontmatter keys are rewritten: the markdown body and every other key stay as written. Answers the container as it is now and the keys that changed. Unknown system or container: NOT_FOUND with the nearest id.
+   * Change a container's description, technology and tags in place; a blank text keeps a value, a list replaces one.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   updateContainer(args: UpdateContainerRequest): Promise<UpdateEntityResult>
   /**
-   * Changes a component of a loko project in place: description and technology (a blank text keeps the current value) and tags (replaced; [] clears them). Only those frontmatter keys are rewritten: the markdown body, relationships and every other key stay as written. Answers the component as it is now and the keys that changed. Unknown system, container or component: NOT_FOUND with the nearest id.
+   * Change a component's description, technology and tags in place; a blank text keeps a value, a list replaces one.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   updateComponent(args: UpdateComponentRequest): Promise<UpdateEntityResult>
   /**
-   * Adds an edge to src/<system>/relationships.toml of a loko project (loko v0.3's format): source and target are project-relative paths (system/container/component, system/container for all of a container's components, or a short id), label says what happens, type is sync (default), async or event, direction forward (default) or bidirectional. Both ends must exist (NOT_FOUND with the nearest id); '..', absolute paths and empty segments are refused. The id is loko's (8 hex digits of sha256 of source->target:label), so the same call twice stores one edge. The file is written atomically, and the # relationships section of the system's D2 diagram (the container's, for two components of one container) is rewritten to match; lines above it are untouched.
+   * Connect two elements with a relationship (who calls or depends on whom) and draw it in the system's diagram.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   createRelationship(args: CreateRelationshipRequest): Promise<CreateRelationshipResult>
   /**
-   * Removes an edge, by id, from src/<system>/relationships.toml of a loko project, keeping every other entry and key as written, and rewrites the # relationships section of the D2 diagram that drew it. An unknown id answers NOT_FOUND with the nearest id.
+   * Remove a relationship (a link between two elements) by its id, and from the diagram.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   deleteRelationship(args: DeleteRelationshipRequest): Promise<DeleteRelationshipResult>
   /**
-   * The edges of src/<system>/relationships.toml in a loko project (what create_relationship writes, and loko v0.3 too), in file order, with their ids; optionally only those from source or to target (a path as stored, or another path of the same element). Edges written in component frontmatter or diagrams are found by find_relationships.
+   * The relationships (links) stored for one system of a loko project, optionally from or to an element.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   listRelationships(args: ListRelationshipsRequest): Promise<ListRelationshipsResult>
   /**
-   * Searches every relationship of a loko project (component frontmatter, component diagrams and each system's relationships.toml, container paths fanned out to components) for edges whose source and/or target qualified id match a glob (* and ?, case ignored; at least one pattern), optionally of one type (sync, async, event). Answers up to limit (default 20, at most 100) edges by source then target, with the total matched and where each edge is written.
+   * Find relationships (links) across the whole loko project whose ends match a glob pattern.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   findRelationships(args: FindRelationshipsRequest): Promise<FindRelationshipsResult>
   /**
-   * Finds the systems, containers and components of a loko project whose qualified id (system/container/component, from the directories), id or name match a glob (* and ?, case ignored), optionally only of one type (system, container, component), technology or tag (case ignored). Answers up to limit (default 20, at most 100) elements, systems first, with the total matched.
+   * Find systems, containers and components by id or name pattern, type, technology or tag.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   searchElements(args: SearchElementsRequest): Promise<SearchElementsResult>
   /**
-   * What a container or a component of a loko project depends on, from every source of relationships (component frontmatter, component diagrams, relationships.toml). Without component_id: the dependencies of all the container's components, with counts. With component_id: that component's dependencies, and with target_component_id the shortest path of dependencies to that component (or a note that there is none). Ids are qualified (system/container/component); names work too, and an unknown one answers NOT_FOUND with the nearest id.
+   * What a container or component depends on, and the path of dependencies to another component.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   queryDependencies(args: QueryDependenciesRequest): Promise<QueryDependenciesResult>
   /**
-   * A component's neighbours in a loko project's relationship graph: what it depends on and what depends on it, with counts. Name it by system_id + container_id + component_id, by its qualified id (system/container/component), or by a short id that is unique in the project. An unknown component answers NOT_FOUND with the nearest id; an ambiguous short id answers INVALID_INPUT with the candidates.
+   * A component's neighbours in a loko project: what it depends on and what depends on it.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   queryRelatedComponents(args: QueryRelatedComponentsRequest): Promise<QueryRelatedComponentsResult>
   /**
-   * Coupling in a loko project, or in one system (system_id): counts of systems, containers, components and relationships; isolated components (no edge either way; none while the scope has no edge at all); highly coupled components (more than 2 dependencies) and central ones (more than 2 dependents), most first. Only edges with both ends in the scope count.
+   * Find isolated, tightly coupled and central components of a loko project or one system.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   analyzeCoupling(args: AnalyzeCouplingRequest): Promise<AnalyzeCouplingResult>
   /**
-   * Checks D2 source before it is written: the real d2 reports the first syntax error with its line and column; then the C4 checks for the level drawn (system: at least 2 shapes and an actor; container: at least 2 shapes, grouped; component: at least 1 shape), and suggestions (comments, direction, tooltips). valid is true only when d2 checked the source and found no error; without d2 installed, d2_available is false and a warning says how to install it. Writes nothing.
+   * Check D2 diagram code with d2 and the C4 rules before writing it: is it valid. Writes nothing.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   validateDiagram(args: ValidateDiagramRequest): Promise<ValidateDiagramResult>
   /**
-   * Renders one entity's D2 diagram as SVG with the real d2 and the project's layout and theme: target is system, system/container or system/container/component (ids or names); without a target, the system landscape build_docs draws from the systems and their relationships. Renders go through the project's d2 cache (.loko/cache/d2, as build_docs), so an unchanged diagram is rendered once; cached says whether this one was. An entity without a diagram is NOT_FOUND; a diagram d2 refuses is INVALID_SYNTAX with d2's line and column. Writes only the cache.
+   * Render one element's D2 diagram of a loko project, or the system landscape, to SVG.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */

@@ -99,7 +99,7 @@ pub fn instructions(tools: &[&ToolEntry], config: &Config) -> String {
         for clause in clauses {
             let topic = clause.text.split(':').next().unwrap_or_default();
             let covered = said.iter().any(|s| s.split(':').next() == Some(topic));
-            if !covered && clause.tools.iter().all(|t| served(t)) {
+            if !covered && clause.tools.iter().all(&served) {
                 said.push(clause.text);
             }
         }

@@ -61,6 +61,7 @@ pub mod schema;
 pub mod secret;
 pub mod telemetry;
 pub mod tool;
+mod tool_search;
 mod tool_spec;
 mod toolpack;
 mod toolset;

@@ -154,3 +154,55 @@ async fn a_bad_argument_is_named_by_pointer_with_what_was_expected() {
         wrong_type.body
     );
 }
+
+/// Whether `schema` (read as JSON Schema) refuses `arguments`.
+fn refuses(schema: &toolpack::schema::JsonObject, arguments: &Value) -> bool {
+    let validator = jsonschema::validator_for(&Value::Object(schema.clone())).expect("a schema");
+    !validator.is_valid(arguments)
+}
+
+#[test]
+fn the_compact_forms_refuse_every_vector_argument_the_full_forms_refused() {
+    use toolpack::schema::gemini::gemini_variant;
+    use toolpack::schema::strict::strict_variant;
+    let mut refused = 0;
+    for case in toolpack_testkit::vectors::load_all() {
+        let Some(entry) = Catalog::get().find(&case.tool) else {
+            continue;
+        };
+        let arguments = &case.case.arguments;
+        // Before: the inlined schema as it was served, and the forms made from it.
+        let full = toolpack::schema::inline_refs(entry.input_type_schema.as_ref().clone());
+        let forms = [
+            (
+                Some(full.clone()),
+                Some(entry.input_schema.as_ref().clone()),
+                "served",
+            ),
+            (
+                strict_variant(&full),
+                entry.strict_input_schema.as_deref().cloned(),
+                "strict",
+            ),
+            (
+                Some(gemini_variant(&full)),
+                Some(entry.gemini_input_schema.as_ref().clone()),
+                "gemini",
+            ),
+        ];
+        for (before, now, form) in forms {
+            let (Some(before), Some(now)) = (before, now) else {
+                continue;
+            };
+            if refuses(&before, arguments) {
+                refused += 1;
+                assert!(
+                    refuses(&now, arguments),
+                    "{}: the {form} schema now takes {arguments}",
+                    case.label()
+                );
+            }
+        }
+    }
+    assert!(refused > 50, "the vectors hold bad arguments: {refused}");
+}

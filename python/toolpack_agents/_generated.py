@@ -110,6 +110,8 @@ class StationToiletLookupRequest(TypedDict):
     """`StationToiletLookupRequest`: which station to look up."""
     stationName: str
     """
+    A station name as a person writes it ("Kings Cross"), or a stationUniqueId.
+
     User-facing station name, e.g. `Abbey Wood`, `King's Cross` or `Kings Cross St Pancras`.
     Case, apostrophes and a trailing "station" do not matter. A station unique id
     (e.g. `940GZZLUERC`, as listed in `stationDisambiguation`) selects that station.
@@ -174,11 +176,15 @@ class LineStatusRequest(TypedDict):
     """`LineStatusRequest`: which lines to report on."""
     lines: NotRequired[list[str] | None]
     """
+    Line ids (central, elizabeth, 25), at most 20; or give `modes`.
+
     Line ids, at most 20: `central`, `elizabeth`, `liberty`, `dlr`, bus routes such as
     `25` or `n29`. Case does not matter. Give `lines` or `modes`, not both.
     """
     modes: NotRequired[list[str] | None]
     """
+    Modes (tube, dlr, overground, elizabeth-line, tram, bus), at most 10; default the rail modes.
+
     Modes, at most 10: `tube`, `dlr`, `overground`, `elizabeth-line`, `tram`, `bus`,
     `cable-car`, `river-bus`, … Neither `lines` nor `modes`: tube, elizabeth-line,
     overground, dlr and tram.
@@ -248,6 +254,8 @@ class ArrivalsRequest(TypedDict):
     """`ArrivalsRequest`: the stop, and which of its arrivals."""
     stop: str
     """
+    A stop or hub id (940GZZLUOXC, HUBKGX) or a name ("Oxford Circus").
+
     A stop: a NaPTAN id (`940GZZLUOXC`, a bus stop's `490008660N`), a hub id (`HUBKGX`:
     every station and stop of the hub), or a name ("Oxford Circus"), resolved as
     `stationToilets` resolves names, then by TfL's stop search.
@@ -350,7 +358,11 @@ class StopSearchRequest(TypedDict):
     lon: NotRequired[float | None]
     """Longitude of the point to search around, in degrees (WGS 84)."""
     radius: NotRequired[int | None]
-    """Search radius around the point, in metres: default 300, at most 2,000."""
+    """
+    Metres around the point: default 300, at most 2,000.
+
+    Search radius around the point, in metres: default 300, at most 2,000.
+    """
     modes: NotRequired[list[str] | None]
     """Only stops served by these modes, e.g. `tube`, `bus`, `dlr`."""
     limit: NotRequired[int | None]
@@ -422,20 +434,38 @@ class BikePointsRequest(TypedDict):
     lon: NotRequired[float | None]
     """Longitude of the point to search around, in degrees (WGS 84)."""
     radius: NotRequired[int | None]
-    """Search radius around the point, in metres: default 500, at most 2,000."""
+    """
+    Metres around the point: default 300, at most 2,000.
+
+    Search radius around the point, in metres: default 500, at most 2,000.
+    """
     query: NotRequired[str | None]
     """
+    Words of the dock's name, e.g. "Clerkenwell".
+
     Words of a bike point's name, e.g. "Clerkenwell" or "St. Chad's": every word must
     appear in the name, in any case.
     """
     ids: NotRequired[list[str] | None]
     """Bike point ids, e.g. `BikePoints_1`; at most 50."""
     minBikes: NotRequired[int | None]
-    """Keep only bike points with at least this many bikes (standard and e-bikes)."""
+    """
+    Only docks with at least this many bikes.
+
+    Keep only bike points with at least this many bikes (standard and e-bikes).
+    """
     minEBikes: NotRequired[int | None]
-    """Keep only bike points with at least this many e-bikes."""
+    """
+    Only docks with at least this many bikes.
+
+    Keep only bike points with at least this many e-bikes.
+    """
     minDocks: NotRequired[int | None]
-    """Keep only bike points with at least this many empty docks (to return a bike)."""
+    """
+    Only docks with at least this many bikes.
+
+    Keep only bike points with at least this many empty docks (to return a bike).
+    """
     limit: NotRequired[int | None]
     """Most bike points in the answer: default 10, at most 50."""
 
@@ -510,11 +540,19 @@ ServiceType = Literal["Regular", "Night"]
 class LineRouteRequest(TypedDict):
     """`LineRouteRequest`: one line, one direction, one kind of service."""
     line: str
-    """A line id: `central`, `elizabeth`, `mildmay`, `dlr`, a bus route such as `25`."""
+    """
+    A line id: central, elizabeth, mildmay, dlr or a bus route (25).
+
+    A line id: `central`, `elizabeth`, `mildmay`, `dlr`, a bus route such as `25`.
+    """
     direction: NotRequired[RouteDirection | None]
     """`outbound` (the default) or `inbound`."""
     serviceType: NotRequired[ServiceType | None]
-    """`Regular` (the default) or `Night` (the Night Tube and night buses)."""
+    """
+    `Regular` (default) or `Night`.
+
+    `Regular` (the default) or `Night` (the Night Tube and night buses).
+    """
 
 
 class RouteLine(TypedDict):
@@ -581,6 +619,8 @@ class LiftOutagesRequest(TypedDict):
     """`LiftOutagesRequest`: every station, or one."""
     station: NotRequired[str | None]
     """
+    A station name or id; absent: every station.
+
     A station, as `stationToilets` takes it: a name as a person writes it ("Wembley
     Park", "King's Cross") or a station id (`940GZZLUWYP`, `910GSHENFLD`, `HUBKGX`).
     Absent: every station with a lift out of service.
@@ -648,18 +688,32 @@ class Coordinate(TypedDict):
 class GeocodeAddressRequest(TypedDict):
     """`geocode_address` arguments."""
     text: str
-    """What to look for: an address, a place or a stop name; 1..200 characters after trimming."""
+    """
+    An address, place or stop name; 1..200 characters.
+
+    What to look for: an address, a place or a stop name; 1..200 characters after trimming.
+    """
     size: NotRequired[int | None]
     """
+    Results, 1..40 (default 10).
+
     How many results, 1..40 (default 10). A larger size is clamped to 40 and the answer
     says `truncated`.
     """
     language: NotRequired[Language | None]
     """Language of names and labels: `fi`, `sv` or `en` (default)."""
     focus: NotRequired[Coordinate | None]
-    """A point to prefer: among results of (almost) equal confidence, nearer ones first."""
+    """
+    A point to prefer among equal matches.
+
+    A point to prefer: among results of (almost) equal confidence, nearer ones first.
+    """
     layers: NotRequired[list[str] | None]
-    """Pelias layers to search (at most 8), e.g. `["address", "stop"]`."""
+    """
+    Pelias layers (at most 8), e.g. ["address", "stop"].
+
+    Pelias layers to search (at most 8), e.g. `["address", "stop"]`.
+    """
 
 
 #: What kind of place a result is.
@@ -784,7 +838,11 @@ class PlaceRef0(TypedDict):
 
 
 class PlaceRef1(TypedDict):
-    """`{type: 'label', value: 'home'}`: a location saved with `save_user_variable`."""
+    """
+    `{type: 'label', value: 'home'}`: a place saved with save_user_variable.
+
+    `{type: 'label', value: 'home'}`: a location saved with `save_user_variable`.
+    """
     type: Literal["label"]
     value: str
     """The saved key."""
@@ -846,9 +904,15 @@ class PlanTripRequest(TypedDict):
     constraints: NotRequired[PlanConstraintsInput | None]
     """Routing constraints."""
     limit: NotRequired[int | None]
-    """Most itineraries returned, 1..3 (default 2), after duplicates are removed."""
+    """
+    Itineraries, 1..3 (default 2).
+
+    Most itineraries returned, 1..3 (default 2), after duplicates are removed.
+    """
     includeDisruptionAlt: NotRequired[bool | None]
     """
+    Add relaxed alternatives when a leg is cancelled or late (default true).
+
     When a leg is cancelled or over 5 min late, search once more with relaxed
     constraints and add what it finds (default true).
     """
@@ -1006,14 +1070,22 @@ class PlanTripResult(TypedDict):
 
 
 class StopRef0(TypedDict):
-    """A stop or station id, e.g. `HSL:1040129` (from `find_stops` or `geocode_address`)."""
+    """
+    A stop or station id, e.g. `HSL:1040129`.
+
+    A stop or station id, e.g. `HSL:1040129` (from `find_stops` or `geocode_address`).
+    """
     type: Literal["id"]
     value: str
     """The id."""
 
 
 class StopRef1(TypedDict):
-    """The key of a saved location that has a `stopId` (see `save_user_variable`)."""
+    """
+    A saved place with a stopId.
+
+    The key of a saved location that has a `stopId` (see `save_user_variable`).
+    """
     type: Literal["label"]
     value: str
     """The key."""
@@ -1032,7 +1104,11 @@ class GetDeparturesRequest(TypedDict):
     limit: NotRequired[int | None]
     """Most departures returned, 1..50 (default 10)."""
     language: NotRequired[Language | None]
-    """Language of stop names and headsigns: `fi`, `sv` or `en` (default)."""
+    """
+    fi, sv or en (default).
+
+    Language of stop names and headsigns: `fi`, `sv` or `en` (default).
+    """
 
 
 class Departure(TypedDict):
@@ -1099,13 +1175,25 @@ class FindStopsRequest(TypedDict):
     radius: NotRequired[int | None]
     """Walking radius in metres, 1..3000 (default 500)."""
     maxResults: NotRequired[int | None]
-    """Most stops returned (default 10; above 25 it is capped with a warning)."""
+    """
+    Most stops (default 10, at most 25).
+
+    Most stops returned (default 10; above 25 it is capped with a warning).
+    """
     textFilter: NotRequired[str | None]
-    """Keep stops whose name or code contains this text (case-insensitive)."""
+    """
+    Only stops whose name or code contains this.
+
+    Keep stops whose name or code contains this text (case-insensitive).
+    """
     language: NotRequired[Language | None]
     """Language of stop names: `fi`, `sv` or `en` (default)."""
     includeModes: NotRequired[list[str] | None]
-    """Keep stops served by one of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR."""
+    """
+    Only stops of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR.
+
+    Keep stops served by one of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR.
+    """
 
 
 class NearbyStop(TypedDict):
@@ -1153,20 +1241,32 @@ class GetAlertsRequest(TypedDict):
     """`get_alerts` arguments. With no filter, every alert the router knows is answered."""
     routes: NotRequired[list[str] | None]
     """
+    Routes: ids (HSL:2550) or short names (550); at most 20.
+
     Keep alerts touching one of these routes: GTFS ids (`HSL:2550`) or the short names
     riders know (`550`, case-insensitive). At most 20.
     """
     stops: NotRequired[list[str] | None]
     """
+    Routes: ids (HSL:2550) or short names (550); at most 20.
+
     Keep alerts touching one of these stops (GTFS ids such as `HSL:1040129`). At most 20.
     With `routes` too, an alert touching either is kept.
     """
     severity: NotRequired[str | None]
-    """Keep alerts at least this severe: `INFO` (all), `WARNING` or `SEVERE`."""
+    """
+    At least this severe: INFO, WARNING or SEVERE.
+
+    Keep alerts at least this severe: `INFO` (all), `WARNING` or `SEVERE`.
+    """
     language: NotRequired[Language | None]
     """Language of the alerts' texts: `fi`, `sv` or `en` (default)."""
     maxResults: NotRequired[int | None]
-    """Most alerts returned (default 20; above 100 it is capped with a warning)."""
+    """
+    Most alerts (default 20, at most 100).
+
+    Most alerts returned (default 20; above 100 it is capped with a warning).
+    """
 
 
 class AlertRoute(TypedDict):
@@ -1256,11 +1356,15 @@ class FindRentalVehiclesRequest(TypedDict):
     """Radius in metres, 1..2000 (default 500)."""
     formFactors: NotRequired[list[str] | None]
     """
+    Only these: BICYCLE, SCOOTER, SCOOTER_STANDING, SCOOTER_SEATED, CARGO_BICYCLE, CAR, MOPED, OTHER.
+
     Keep stations offering, and vehicles of, these form factors: BICYCLE, SCOOTER,
     SCOOTER_STANDING, SCOOTER_SEATED, CARGO_BICYCLE, CAR, MOPED, OTHER.
     """
     maxResults: NotRequired[int | None]
     """
+    Most of each list (default 10, at most 50).
+
     Most stations, and most vehicles, returned (default 10; above 50 it is capped with
     a warning).
     """
@@ -1341,7 +1445,11 @@ class GetStopInfoRequest(TypedDict):
     stop: StopRef
     """The stop or station, as `get_departures` takes it."""
     language: NotRequired[Language | None]
-    """Language of names and alert texts: `fi`, `sv` or `en` (default)."""
+    """
+    fi, sv or en (default).
+
+    Language of names and alert texts: `fi`, `sv` or `en` (default).
+    """
 
 
 class StopDetails(TypedDict):
@@ -1439,6 +1547,8 @@ class SaveUserVariableRequest(TypedDict):
     """`save_user_variable` arguments."""
     key: str
     """
+    The name, 1..50 characters, case-sensitive (home); saving it again replaces it.
+
     The name to save under: 1..50 characters, case-sensitive, e.g. `home`. Saving an
     existing key replaces its value (the answer's `previous` says what it was).
     """
@@ -1446,6 +1556,8 @@ class SaveUserVariableRequest(TypedDict):
     """What the value is."""
     value: UserVariableValue
     """
+    `{lat, lon, label?, name?, address?, stopId?}` for a location; text otherwise.
+
     A location object `{lat, lon, label?, name?, address?, stopId?}` for
     `type: location`; text for `preference` and `other`.
     """
@@ -1500,7 +1612,11 @@ class GetUserVariablesResult(TypedDict):
 class QueryProjectRequest(TypedDict):
     """`query_project` arguments."""
     project_path: NotRequired[str | None]
-    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+    """
+    Path to the loko project (default: the current directory).
+
+    Alias: `project_root`.
+    """
 
 
 class SystemOverview(TypedDict):
@@ -1538,18 +1654,30 @@ class QueryProjectResult(TypedDict):
 class QueryArchitectureRequest(TypedDict):
     """`query_architecture` arguments."""
     project_path: NotRequired[str | None]
-    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+    """
+    Path to the loko project (default: the current directory).
+
+    Alias: `project_root`.
+    """
     scope: NotRequired[Literal["project", "system", "container"]]
     """`project` (default), `system` or `container`."""
     target: NotRequired[str | None]
     """
+    The system id, or `system/container`, for those scopes.
+
     For `system`/`container` scope: the system id, or the container as
     `system/container` (a container id alone works when it is unique). Ids or names.
     """
     detail: NotRequired[Literal["summary", "structure", "full"]]
-    """`summary` (default), `structure` or `full` (which needs a target)."""
+    """
+    `summary` (default), `structure` or `full` (needs a target).
+
+    `summary` (default), `structure` or `full` (which needs a target).
+    """
     format: NotRequired[Literal["json", "toon"]]
     """
+    `json` (default) or `toon` (fewer tokens).
+
     `json` (default) or `toon` (the same answer as TOON text, fewer tokens; `text` is
     accepted as `toon`).
     """
@@ -1749,33 +1877,81 @@ class CreateSystemRequest(TypedDict):
     """`create_system` arguments."""
     project_path: str
     """
+    Path to the loko project; an empty directory becomes one.
+
     Path to the loko project (created as a project, with a `loko.toml`, when it is
-    an empty directory). Alias: `project_root`.
+    an empty directory).
+
+    Alias: `project_root`.
     """
     system_name: str
-    """The system's name, e.g. `Payment Service`; its id is the slug (`payment-service`). Alias: `name`."""
+    """
+    The system's name, e.g. `Payment Service`.
+
+    The system's name, e.g. `Payment Service`; its id is the slug (`payment-service`).
+
+    Alias: `name`.
+    """
     description: NotRequired[str | None]
     """What the system does."""
     template: NotRequired[str | None]
-    """Template: `system` (default) or a project template in `.loko/templates/<name>/`."""
+    """
+    `system` (default) or a template in `.loko/templates/`.
+
+    Template: `system` (default) or a project template in `.loko/templates/<name>/`.
+    """
     technology: NotRequired[str | None]
     """The system's main technology."""
     responsibilities: NotRequired[list[str] | None]
-    """Key responsibilities, e.g. `Process payments` (loko v0.3; kept in the frontmatter)."""
+    """
+    Key responsibilities, e.g. `Process payments`.
+
+    loko v0.3; kept in the frontmatter.
+    """
     key_users: NotRequired[list[str] | None]
-    """Primary users and actors, e.g. `Customer`, `Admin` (loko v0.3; kept in the frontmatter)."""
+    """
+    Primary users and actors, e.g. `Customer`, `Admin`.
+
+    loko v0.3; kept in the frontmatter.
+    """
     dependencies: NotRequired[list[str] | None]
-    """What the system depends on, e.g. `Database`, `Message Queue` (loko v0.3; kept in the frontmatter)."""
+    """
+    What it depends on, e.g. `Database`.
+
+    What the system depends on, e.g. `Database`, `Message Queue`.
+
+    loko v0.3; kept in the frontmatter.
+    """
     external_systems: NotRequired[list[str] | None]
-    """External systems it integrates with, e.g. `Payment API` (loko v0.3; kept in the frontmatter)."""
+    """
+    External systems it integrates with, e.g. `Payment API`.
+
+    loko v0.3; kept in the frontmatter.
+    """
     primary_language: NotRequired[str | None]
-    """Primary programming language, e.g. `Go` (loko v0.3; kept in the frontmatter)."""
+    """
+    Primary programming language, e.g. `Go`.
+
+    loko v0.3; kept in the frontmatter.
+    """
     framework: NotRequired[str | None]
-    """Framework, e.g. `Django` (loko v0.3; kept in the frontmatter)."""
+    """
+    Framework, e.g. `Django`.
+
+    loko v0.3; kept in the frontmatter.
+    """
     database: NotRequired[str | None]
-    """Database technology, e.g. `PostgreSQL` (loko v0.3; kept in the frontmatter)."""
+    """
+    Database technology, e.g. `PostgreSQL`.
+
+    loko v0.3; kept in the frontmatter.
+    """
     tags: NotRequired[list[str] | None]
-    """Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`."""
+    """
+    Tags for grouping and search.
+
+    loko v0.3; kept in the frontmatter's `tags`.
+    """
 
 
 class CreatedEntity(TypedDict):
@@ -1803,19 +1979,35 @@ class CreateSystemResult(TypedDict):
 class CreateContainerRequest(TypedDict):
     """`create_container` arguments."""
     project_path: str
-    """Path to the loko project. Alias: `project_root`."""
+    """
+    Path to the loko project.
+
+    Alias: `project_root`.
+    """
     system_name: str
     """The parent system (id or name)."""
     container_name: str
-    """The container's name, e.g. `API Service`. Alias: `name`."""
+    """
+    The container's name, e.g. `API Service`.
+
+    Alias: `name`.
+    """
     description: NotRequired[str | None]
     """What the container does."""
     type: NotRequired[str | None]
-    """Container type, e.g. `Web Service`, `Database` (a store is drawn as a cylinder)."""
+    """
+    e.g. `Web Service`, `Database`.
+
+    Container type, e.g. `Web Service`, `Database` (a store is drawn as a cylinder).
+    """
     technology: NotRequired[str | None]
     """The container's technology, e.g. `Node.js`."""
     tags: NotRequired[list[str] | None]
-    """Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`."""
+    """
+    Tags for grouping and search.
+
+    loko v0.3; kept in the frontmatter's `tags`.
+    """
 
 
 class CreateContainerResult(TypedDict):
@@ -1833,19 +2025,31 @@ class CreateContainerResult(TypedDict):
 class CreateComponentRequest(TypedDict):
     """`create_component` arguments."""
     project_path: str
-    """Path to the loko project. Alias: `project_root`."""
+    """
+    Path to the loko project.
+
+    Alias: `project_root`.
+    """
     system_name: str
     """The parent system (id or name)."""
     container_name: str
     """The parent container (id or name)."""
     component_name: str
-    """The component's name. Alias: `name`."""
+    """
+    The component's name.
+
+    Alias: `name`.
+    """
     description: NotRequired[str | None]
     """What the component does."""
     technology: NotRequired[str | None]
     """The component's technology."""
     tags: NotRequired[list[str] | None]
-    """Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`."""
+    """
+    Tags for grouping and search.
+
+    loko v0.3; kept in the frontmatter's `tags`.
+    """
 
 
 class CreateComponentResult(TypedDict):
@@ -1863,20 +2067,42 @@ class CreateComponentResult(TypedDict):
 class UpdateDiagramRequest(TypedDict):
     """`update_diagram` arguments."""
     project_path: str
-    """Path to the loko project. Alias: `project_root`."""
+    """
+    Path to the loko project.
+
+    Alias: `project_root`.
+    """
     scope: NotRequired[Literal["system", "container", "component"]]
-    """`system` or `container` (`component` also works). Optional with `system_name`/`container_name`."""
+    """
+    `system` or `container`.
+
+    `system` or `container` (`component` also works). Optional with `system_name`/`container_name`.
+    """
     target: NotRequired[str | None]
     """
+    `system`, `system/container` or `system/container/component`.
+
     The system id, or the container as `system/container` (a unique container id
     alone works), or `system/container/component`.
     """
     d2_code: str
-    """The new D2 source. Alias: `d2_source`."""
+    """
+    The new D2 source.
+
+    Alias: `d2_source`.
+    """
     system_name: NotRequired[str | None]
-    """loko's spelling of the target: the system."""
+    """
+    The container inside `system_name`.
+
+    loko's spelling of the target: the system.
+    """
     container_name: NotRequired[str | None]
-    """loko's spelling of the target: the container inside `system_name`."""
+    """
+    The container inside `system_name`.
+
+    loko's spelling of the target: the container inside `system_name`.
+    """
 
 
 class DiagramLocation(TypedDict):
@@ -1900,13 +2126,23 @@ class UpdateDiagramResult(TypedDict):
 class BuildDocsRequest(TypedDict):
     """`build_docs` arguments."""
     project_path: str
-    """Path to the loko project. Alias: `project_root`."""
+    """
+    Path to the loko project.
+
+    Alias: `project_root`.
+    """
     format: NotRequired[Literal["html", "markdown", "pdf", "all"]]
     """`html`, `markdown`, `pdf` or `all` (default)."""
     incremental: NotRequired[bool | None]
-    """Only re-render and re-write what changed (default true); false rebuilds everything."""
+    """
+    Redo only what changed (default true).
+
+    Only re-render and re-write what changed (default true); false rebuilds everything.
+    """
     output_dir: NotRequired[str | None]
     """
+    Where to build, inside the project (default: loko.toml's output).
+
     Where to build, inside the project (loko's argument): project-relative, or an
     absolute path under the project. Default: `[paths] output` of `loko.toml` (`dist`).
     """
@@ -1941,7 +2177,11 @@ class BuildDocsResult(TypedDict):
 class ValidateRequest(TypedDict):
     """`validate` arguments."""
     project_path: str
-    """Path to the loko project. Alias: `project_root`."""
+    """
+    Path to the loko project.
+
+    Alias: `project_root`.
+    """
     strict: NotRequired[bool | None]
     """Treat warnings as errors (default false)."""
 
@@ -1991,7 +2231,11 @@ class NewComponent(TypedDict):
 class CreateComponentsRequest(TypedDict):
     """`create_components` arguments."""
     project_path: str
-    """Path to the loko project. Alias: `project_root`."""
+    """
+    Path to the loko project.
+
+    Alias: `project_root`.
+    """
     system_name: str
     """The parent system (id or name)."""
     container_name: str
@@ -2035,7 +2279,11 @@ class CreateComponentsResult(TypedDict):
 class UpdateSystemRequest(TypedDict):
     """`update_system` arguments."""
     project_path: str
-    """Path to the loko project. Alias: `project_root`."""
+    """
+    Path to the loko project.
+
+    Alias: `project_root`.
+    """
     system_name: str
     """The system (id or name)."""
     description: NotRequired[str | None]
@@ -2105,7 +2353,11 @@ class UpdateEntityResult(TypedDict):
 class UpdateContainerRequest(TypedDict):
     """`update_container` arguments."""
     project_path: str
-    """Path to the loko project. Alias: `project_root`."""
+    """
+    Path to the loko project.
+
+    Alias: `project_root`.
+    """
     system_name: str
     """The parent system (id or name)."""
     container_name: str
@@ -2121,7 +2373,11 @@ class UpdateContainerRequest(TypedDict):
 class UpdateComponentRequest(TypedDict):
     """`update_component` arguments."""
     project_path: str
-    """Path to the loko project. Alias: `project_root`."""
+    """
+    Path to the loko project.
+
+    Alias: `project_root`.
+    """
     system_name: str
     """The parent system (id or name)."""
     container_name: str
@@ -2139,18 +2395,32 @@ class UpdateComponentRequest(TypedDict):
 class CreateRelationshipRequest(TypedDict):
     """`create_relationship` arguments."""
     project_path: str
-    """Path to the loko project. Alias: `project_root`."""
+    """
+    Path to the loko project.
+
+    Alias: `project_root`.
+    """
     system_name: str
-    """The system whose `relationships.toml` keeps the edge (id or name)."""
+    """
+    The system whose relationships.toml keeps it.
+
+    The system whose `relationships.toml` keeps the edge (id or name).
+    """
     source: str
     """
+    `system/container/component`, `system/container` or a short id.
+
     The source: `system/container/component`, `system/container` (all its
     components) or a short id, counted from the project.
     """
     target: str
     """The target, in the same forms."""
     label: str
-    """What the source does with the target, e.g. `Reads orders from`."""
+    """
+    What the source does, e.g. `Reads orders from`.
+
+    What the source does with the target, e.g. `Reads orders from`.
+    """
     type: NotRequired[Literal["sync", "async", "event"]]
     """`sync` (default), `async` or `event`."""
     technology: NotRequired[str | None]
@@ -2201,11 +2471,23 @@ class CreateRelationshipResult(TypedDict):
 class DeleteRelationshipRequest(TypedDict):
     """`delete_relationship` arguments."""
     project_path: str
-    """Path to the loko project. Alias: `project_root`."""
+    """
+    Path to the loko project.
+
+    Alias: `project_root`.
+    """
     system_name: str
-    """The system whose `relationships.toml` keeps the edge (id or name)."""
+    """
+    The system whose relationships.toml keeps it.
+
+    The system whose `relationships.toml` keeps the edge (id or name).
+    """
     relationship_id: str
-    """The relationship's id (from `create_relationship` or `list_relationships`)."""
+    """
+    Its id, from list_relationships.
+
+    The relationship's id (from `create_relationship` or `list_relationships`).
+    """
 
 
 class DeleteRelationshipResult(TypedDict):
@@ -2234,11 +2516,19 @@ class DeleteRelationshipResult(TypedDict):
 class ListRelationshipsRequest(TypedDict):
     """`list_relationships` arguments."""
     project_path: NotRequired[str | None]
-    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+    """
+    Path to the loko project (default: the current directory).
+
+    Alias: `project_root`.
+    """
     system_name: str
     """The system (id or name)."""
     source: NotRequired[str | None]
-    """Only edges from this element (a path as stored, or any path of the same element)."""
+    """
+    Only edges from this element.
+
+    Only edges from this element (a path as stored, or any path of the same element).
+    """
     target: NotRequired[str | None]
     """Only edges to this element."""
 
@@ -2256,16 +2546,26 @@ class ListRelationshipsResult(TypedDict):
 class FindRelationshipsRequest(TypedDict):
     """`find_relationships` arguments."""
     project_path: NotRequired[str | None]
-    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+    """
+    Path to the loko project (default: the current directory).
+
+    Alias: `project_root`.
+    """
     source_pattern: NotRequired[str | None]
     """
+    A glob (`*`, `?`) for the source id, e.g. `shop/api/` and a star.
+
     A glob for the source's qualified id (`*` any run, `?` one character; case is
     ignored), e.g. `shop/api/` then `*` for everything in that container.
     """
     target_pattern: NotRequired[str | None]
     """A glob for the target's qualified id."""
     relationship_type: NotRequired[str | None]
-    """Only edges of this type: `sync`, `async` or `event`. Alias: `type`."""
+    """
+    Only edges of this type: `sync`, `async` or `event`.
+
+    Alias: `type`.
+    """
     limit: NotRequired[int | None]
     """The most results (default 20, at most 100)."""
 
@@ -2299,9 +2599,15 @@ class FindRelationshipsResult(TypedDict):
 class SearchElementsRequest(TypedDict):
     """`search_elements` arguments."""
     project_path: NotRequired[str | None]
-    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+    """
+    Path to the loko project (default: the current directory).
+
+    Alias: `project_root`.
+    """
     query: str
     """
+    A glob (`*`, `?`) for the id or name, e.g. `*payment*`.
+
     A glob (`*` any run, `?` one character; case is ignored) for the qualified id,
     the id or the name, e.g. `*payment*`.
     """
@@ -2352,18 +2658,35 @@ class SearchElementsResult(TypedDict):
 class QueryDependenciesRequest(TypedDict):
     """`query_dependencies` arguments."""
     project_path: NotRequired[str | None]
-    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+    """
+    Path to the loko project (default: the current directory).
+
+    Alias: `project_root`.
+    """
     system_id: str
-    """The system (id or name). Alias: `system_name`."""
+    """
+    The system (id or name).
+
+    Alias: `system_name`.
+    """
     container_id: str
-    """The container (id or name). Alias: `container_name`."""
+    """
+    The container (id or name).
+
+    Alias: `container_name`.
+    """
     component_id: NotRequired[str | None]
     """
+    The component; omit for the whole container.
+
     The component (id or name); omit it for the dependencies of the whole container.
+
     Alias: `component_name`.
     """
     target_component_id: NotRequired[str | None]
     """
+    Another component: the path of dependencies to it.
+
     With `component_id`: another component, for the path of dependencies to it (its
     qualified id, or a short id: the one in the same container first).
     """
@@ -2408,15 +2731,31 @@ class QueryDependenciesResult(TypedDict):
 class QueryRelatedComponentsRequest(TypedDict):
     """`query_related_components` arguments."""
     project_path: NotRequired[str | None]
-    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+    """
+    Path to the loko project (default: the current directory).
+
+    Alias: `project_root`.
+    """
     system_id: NotRequired[str | None]
-    """The system (id or name), to look the component up in. Alias: `system_name`."""
+    """
+    The system (id or name), to look the component up in.
+
+    Alias: `system_name`.
+    """
     container_id: NotRequired[str | None]
-    """The container (id or name) inside `system_id`. Alias: `container_name`."""
+    """
+    The container (id or name) inside `system_id`.
+
+    Alias: `container_name`.
+    """
     component_id: str
     """
+    The component: id, name or qualified id.
+
     The component: its id or name inside the container given, else its qualified id
-    or a short id that is unique. Alias: `component_name`.
+    or a short id that is unique.
+
+    Alias: `component_name`.
     """
 
 
@@ -2437,9 +2776,15 @@ class QueryRelatedComponentsResult(TypedDict):
 class AnalyzeCouplingRequest(TypedDict):
     """`analyze_coupling` arguments."""
     project_path: NotRequired[str | None]
-    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+    """
+    Path to the loko project (default: the current directory).
+
+    Alias: `project_root`.
+    """
     system_id: NotRequired[str | None]
     """
+    The system (id or name); omit for the whole project.
+
     The system to analyse (id or name); the whole project when omitted. Alias:
     `system_name`.
     """
@@ -2483,7 +2828,11 @@ class ValidateDiagramRequest(TypedDict):
     d2_source: str
     """The D2 source to check."""
     level: NotRequired[Literal["system", "container", "component"]]
-    """The C4 level it draws, for the level's checks: `system`, `container` or `component`."""
+    """
+    `system`, `container` or `component`.
+
+    The C4 level it draws, for the level's checks: `system`, `container` or `component`.
+    """
 
 
 class DiagramError(TypedDict):
@@ -2517,9 +2866,15 @@ class ValidateDiagramResult(TypedDict):
 class RenderDiagramRequest(TypedDict):
     """`render_diagram` arguments."""
     project_path: NotRequired[str | None]
-    """Path to the loko project (default: the current directory). Alias: `project_root`."""
+    """
+    Path to the loko project (default: the current directory).
+
+    Alias: `project_root`.
+    """
     target: NotRequired[str | None]
     """
+    `system`, `system/container` or `system/container/component`; absent: the landscape.
+
     Whose diagram: `system`, `system/container` or `system/container/component` (ids
     or names). Absent: the system landscape, drawn from the systems and their
     relationships as `build_docs` draws it.
@@ -2548,7 +2903,7 @@ class AsyncTools:
 
     async def plan_journey(self, *, from_: str, to: str, need_accessible_route: bool | None = None) -> JourneyPlanToolResponse:
         """
-        Plans a journey in London with the TfL Journey Planner and returns the 5 fastest options (duration, departure and arrival times in London local time, and per leg the mode, line, instruction, times and any disruption, plus the fare in pence when TfL gives one). `from` and `to` accept a place or station name, a postcode, "lat,lon", or a stop id. needAccessibleRoute=true asks TfL for a step-free route (accessibilityPreference=StepFreeToVehicle); false or absent sends no preference. If a name is ambiguous the answer is DISAMBIGUATION_REQUIRED with fromLocationDisambiguation / toLocationDisambiguation suggestions (name, type, matchQuality, title): call again with the chosen suggestion's parameterValue as `from` or `to`; a client that can ask its user (MCP elicitation) is asked to pick instead, and the journey is planned in the same call. Needs TFL_API_KEY.
+        How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey Planner): the fastest routes with times, legs, disruptions and fare. Takes place or station names, postcodes, lat,lon or stop ids; needAccessibleRoute asks TfL for StepFreeToVehicle.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2561,7 +2916,7 @@ class AsyncTools:
 
     async def station_toilets(self, *, station_name: str) -> StationToiletToolResponse:
         """
-        Looks up the toilets at a London (TfL) station: location in the station, platform numbers, accessible, baby changing, inside the ticket gates, fee charged, and type. Give the station name as a person would write it (e.g. "King's Cross", "Abbey Wood station"). If several stations match (e.g. "Edgware Road"), the answer is DISAMBIGUATION_REQUIRED with stationDisambiguation candidates: call again with the chosen candidate's stationUniqueId as stationName (a unique id such as "HUBKGX" is always accepted). Works offline on TfL station data (Powered by TfL Open Data).
+        Toilets at a London station: where in the station, accessible, baby changing, inside the gates, free or paid. Offline, from TfL station data.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2571,7 +2926,7 @@ class AsyncTools:
 
     async def line_status(self, *, lines: list[str] | None = None, modes: list[str] | None = None, disrupted_only: bool | None = None) -> LineStatusResponse:
         """
-        Whether London's lines are running now (TfL): for each line its id, name, mode, goodService, and TfL's statuses with severity (0-20; 10 is Good Service), description (e.g. "Minor Delays"), reason and validity period (UTC). Give `lines` (ids such as central, elizabeth, liberty, or bus routes such as 25), or `modes` (tube, dlr, overground, elizabeth-line, tram, bus, ...); neither means tube, elizabeth-line, overground, dlr and tram. disruptedOnly=true keeps the lines without a good service. An unknown line answers LINE_NOT_FOUND, an unknown mode MODE_NOT_FOUND, each with the nearest `suggestions`; the London Overground is now six lines (liberty, lioness, mildmay, suffragette, weaver, windrush).
+        Is a London line running? Good service, delays, closures and why, now, for tube, Overground, Elizabeth line, DLR, tram or bus lines (TfL). By line id or mode; disruptedOnly lists only the troubled ones.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2586,7 +2941,7 @@ class AsyncTools:
 
     async def arrivals(self, *, stop: str, lines: list[str] | None = None, direction: ArrivalDirection | None = None, limit: int | None = None) -> ArrivalsResponse:
         """
-        The next trains, trams and buses at a London stop (TfL live predictions), soonest first: line, platform, direction, destination, towards, where the vehicle is now, seconds to arrival and the expected time (UTC). `stop` is a NaPTAN id (940GZZLUOXC, a bus stop such as 490008660N), a hub id (HUBKGX: all its stations and stops), or a name ("Oxford Circus"). Optional `lines` (ids), `direction` (inbound or outbound) and `limit` (default 10, at most 50). A name that matches several stops answers DISAMBIGUATION_REQUIRED with stopDisambiguation candidates (id, name, modes, lines, title): call again with the chosen id; a client that can ask its user (MCP elicitation) is asked to pick instead.
+        Next trains, tubes, trams and buses due at a London station or bus stop, live (TfL): line, platform, destination, minutes away. Takes a stop id or a name.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2602,7 +2957,7 @@ class AsyncTools:
 
     async def stop_search(self, *, query: str | None = None, lat: float | None = None, lon: float | None = None, radius: int | None = None, modes: list[str] | None = None, limit: int | None = None) -> StopSearchResponse:
         """
-        London stops and stations (TfL) by name (`query`, e.g. "Bank") or near a point (`lat`/`lon`, within `radius` metres: default 300, at most 2000, nearest first). Optional `modes` (tube, bus, dlr, ...) and `limit` (default 10, at most 50). Each stop has its id (what `arrivals` takes), name, bus stop indicator, hub id, ICS id, modes, lines (near a point), zone, lat, lon and distance. A name that matches nothing answers STOP_NOT_FOUND.
+        Find London stations and bus stops by name or near a point (TfL): the stop id arrivals takes, modes, lines, zone, distance.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2623,7 +2978,7 @@ class AsyncTools:
 
     async def bike_points(self, *, lat: float | None = None, lon: float | None = None, radius: int | None = None, query: str | None = None, ids: list[str] | None = None, min_bikes: int | None = None, min_ebikes: int | None = None, min_docks: int | None = None, limit: int | None = None) -> BikePointsResponse:
         """
-        Santander Cycles docking stations in London (TfL) with bikes, e-bikes and free docks now. Give `lat`/`lon` (nearest first, within `radius` metres, default 500, at most 2000), or `query` (words of the station name, e.g. "Clerkenwell"), or `ids` (e.g. BikePoints_1). minBikes, minEBikes and minDocks keep the stations with enough bikes or free docks; limit caps the list (default 10, at most 50). Each station has id, name, lat, lon, distance, bikes, standardBikes, eBikes, emptyDocks, docks, brokenDocks, available (false when locked, not installed or temporary) and updated (UTC). An unknown id or a name that matches no station answers BIKE_POINT_NOT_FOUND.
+        Santander Cycles hire bike docks in London (TfL): bikes, e-bikes and free spaces now, near a point, by name or by id.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2650,7 +3005,7 @@ class AsyncTools:
 
     async def line_route(self, *, line: str, direction: RouteDirection | None = None, service_type: ServiceType | None = None) -> LineRouteResponse:
         """
-        The stops of a London line in order (TfL), one route per branch: e.g. the Central line's West Ruislip and Ealing Broadway branches. Give `line` (an id such as central, elizabeth, mildmay, dlr, or a bus route such as 25), `direction` (outbound, the default, or inbound) and `serviceType` (Regular, the default, or Night). Each route has a name and its stops with NaPTAN id and name. An unknown line answers LINE_NOT_FOUND with the nearest `suggestions`.
+        Which stations a London line calls at, in order, each branch a route (TfL): tube, rail, DLR or bus route.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2664,7 +3019,7 @@ class AsyncTools:
 
     async def lift_outages(self, *, station: str | None = None) -> LiftOutagesResponse:
         """
-        The lifts out of service at London stations now (TfL): for each station its id, its name, the ids of the lifts out of service and TfL's message (e.g. "No Step free access"). Give `station` (a name such as "Wembley Park", or an id such as 940GZZLUWYP) for one station; without it, every station with a lift out of service. A name that matches several stations answers DISAMBIGUATION_REQUIRED with stationDisambiguation candidates: call again with the chosen stationUniqueId. An empty list means every lift TfL reports on works.
+        Lifts out of service at London stations now (TfL): is the lift working, is there step-free access. One station by name or id, or every station.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2675,7 +3030,7 @@ class AsyncTools:
 
     async def geocode_address(self, *, text: str, size: int | None = None, language: Language | None = None, focus: Coordinate | None = None, layers: list[str] | None = None) -> GeocodeAddressResult:
         """
-        Forward geocoding with Digitransit (Pelias): turns an address, place or stop name in Finland into coordinates. Returns up to `size` results (default 10, at most 40; a larger size is clamped and marked `truncated`), best first: by confidence (0..1), then, among results within 0.01 of each other, nearest to `focus` {lat, lon} when given, then by name. Each result has name, coordinates, confidence, type (address|poi|stop), label, address, and for stops the OTP `stopId` that get_departures accepts. `language` fi|sv|en (default en) localises names. `layers` (at most 8) narrows the search, e.g. ["address"] or ["stop","station"]. No match is the error geocode-no-results. Needs DIGITRANSIT_API_KEY.
+        Coordinates of an address, place or stop in Finland (Digitransit geocoding), best match first; stops carry the id get_departures takes. The first step before plan_trip.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2693,7 +3048,7 @@ class AsyncTools:
 
     async def reverse_geocode(self, *, lat: float, lon: float, language: Language | None = None) -> ReverseGeocodeResult:
         """
-        Reverse geocoding with Digitransit (Pelias): the nearest address, place or stop to `lat`, `lon` in Finland as `result`, and other places nearby as `candidates` (nearest first, each with distanceMeters). `language` fi|sv|en (default en). When nothing is known there, `result` is absent and a no-results warning says so. Needs DIGITRANSIT_API_KEY.
+        The address, street, place or stop at a point in Finland (Digitransit reverse geocoding), and others nearby.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2706,7 +3061,7 @@ class AsyncTools:
 
     async def plan_trip(self, *, origin: PlaceRef, destination: PlaceRef, when: TripTime | None = None, constraints: PlanConstraintsInput | None = None, limit: int | None = None, include_disruption_alt: bool | None = None) -> PlanTripResult:
         """
-        Plans public transport trips in Finland with Digitransit (OpenTripPlanner planConnection), with realtime data. `origin` and `destination` are {type:'coords', value:{lat, lon}} or {type:'label', value:'home'} for a place saved with save_user_variable. `when` is {type:'depart'|'arrive', time:'now'|ISO 8601} (default depart now; arrive needs a time). `constraints`: optimize balanced|few_transfers|shortest_time, maxWalkingDistance (1..3000 m, default 1500; itineraries walking more are dropped unless none is left, then a preference-unmet warning), maxTransfers (0..8, default 4), accessibility {stepFree, lowWalkingDistance}, language fi|sv|en. Returns up to `limit` (1..3, default 2) itineraries, earliest arrival first, then fewer transfers, then shorter: start, end, duration, transfers, walking, legs (mode, line, from, to, scheduled and realtime times, delay, status on_time|delayed|cancelled|scheduled_only, alerts in brief {id, header, severity}), scheduleType and a fingerprint. When a leg is cancelled or over 5 min late, one relaxed search adds alternatives marked disruptionFlag (includeDisruptionAlt, default true). Errors: unsupported-region outside the router's area, no-itinerary-found (with a hint), rate-limited with retryAfter. Needs DIGITRANSIT_API_KEY.
+        How to get from A to B by public transport in Finland (Digitransit, Helsinki and other regions): itineraries with legs, realtime delays, cancellations and alerts; depart or arrive by a time; from coordinates or a saved place.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2725,7 +3080,7 @@ class AsyncTools:
 
     async def get_departures(self, *, stop: StopRef, window_minutes: int | None = None, limit: int | None = None, language: Language | None = None) -> GetDeparturesResult:
         """
-        Next departures from a Finnish public transport stop or station (Digitransit OTP), with realtime data where it exists. `stop` is {type:'id', value:'HSL:1040129'} (ids come from find_stops or geocode_address's stopId) or {type:'label', value:'home'} for a saved location with a stopId. Looks `windowMinutes` ahead (default 30, 1..120) and returns at most `limit` departures (default 10, 1..50), soonest first: line, mode, destination, scheduledTime, realtimeTime, delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_only, delayed beyond 60 s either way) and platform; and `alerts`, the service alerts at the stop or on its routes, in brief (id, header, severity; get_alerts gives them in full). Times are ISO 8601 in Helsinki time. Needs DIGITRANSIT_API_KEY.
+        Next buses, trams, metros and trains leaving a stop or station in Finland, with realtime delays and cancellations (Digitransit), and the alerts there.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2741,7 +3096,7 @@ class AsyncTools:
 
     async def find_stops(self, *, coordinate: Coordinate, radius: int | None = None, max_results: int | None = None, text_filter: str | None = None, language: Language | None = None, include_modes: list[str] | None = None) -> FindStopsResult:
         """
-        Public transport stops within a walking `radius` (metres, default 500, 1..3000) of `coordinate` {lat, lon} in Finland, nearest first: id (for get_departures), name, coordinate, walking distance, modes, code, platform and address. `textFilter` keeps stops whose name or code contains the text; `includeModes` (e.g. ["TRAM","METRO"]) keeps stops of those modes; when filters drop every stop a no-matches-after-filter warning says so. `maxResults` default 10, capped at 25 with a warning. Needs DIGITRANSIT_API_KEY.
+        Public transport stops within walking distance of a point in Finland (Digitransit), nearest first, with the ids get_departures takes.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2761,7 +3116,7 @@ class AsyncTools:
 
     async def get_alerts(self, *, routes: list[str] | None = None, stops: list[str] | None = None, severity: str | None = None, language: Language | None = None, max_results: int | None = None) -> GetAlertsResult:
         """
-        Service alerts (disruptions, detours, closed stops) from Digitransit, most severe first, then by start. Optional filters: `routes` (GTFS ids such as HSL:2550 or short names such as 550), `stops` (ids such as HSL:1040129; an alert touching any route or stop given is kept), `severity` (INFO, WARNING or SEVERE: at least this severe). Each alert: id, header, description, url, severity (SEVERE|WARNING|INFO|UNKNOWN), effect, cause, start/end (ISO 8601, Helsinki time) and affects[] (a route {gtfsId, shortName, mode}, a stop {gtfsId, name, code}, or both for a stop on a route). `language` fi, sv or en (default). `maxResults` default 20, capped at 100 with a warning. Needs DIGITRANSIT_API_KEY.
+        Service alerts and disruptions in Finland (Digitransit): detours, closed stops, cancellations, by route (tram 4, bus 550), stop or severity.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2780,7 +3135,7 @@ class AsyncTools:
 
     async def find_rental_vehicles(self, *, coordinate: Coordinate, radius: int | None = None, form_factors: list[str] | None = None, max_results: int | None = None) -> FindRentalVehiclesResult:
         """
-        City bike stations and free-floating rental vehicles (scooters, bikes) within `radius` (metres, default 500, 1..2000) of `coordinate` {lat, lon}, nearest first. stations[]: id, name, lat, lon, distance, bikes, spaces, allowPickup, allowDropoff, network, operative. vehicles[]: id, formFactor, lat, lon, distance, range (metres, when known), network. `formFactors` (e.g. ["BICYCLE"], ["SCOOTER"]) keeps those kinds. `maxResults` (default 10, capped at 50 with a warning) applies to each list. City bikes are out of season in winter: an empty answer then is normal, and a no-results warning says so. Needs DIGITRANSIT_API_KEY.
+        City bike stations and rental scooters near a point in Finland (Digitransit): bikes and free spaces now.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2796,7 +3151,7 @@ class AsyncTools:
 
     async def get_stop_info(self, *, stop: StopRef, language: Language | None = None) -> GetStopInfoResult:
         """
-        A Finnish public transport stop or station and what runs there. `stop` is {type:'id', value:'HSL:1040129'} (a stop or station id from find_stops or geocode_address) or {type:'label', value:'home'} for a saved location with a stopId, as get_departures takes it. Answers stop {gtfsId, name, code, platform, mode, wheelchairBoarding, lat, lon}, routes[] (gtfsId, shortName, longName, mode), patterns[] (headsign, directionId, route) and the alerts in effect for the stop, its routes or the stop on its routes, in get_alerts' form. `language` fi, sv or en (default). Needs DIGITRANSIT_API_KEY.
+        Which lines serve a stop or station in Finland, their directions, wheelchair access and the alerts in effect (Digitransit).
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2808,7 +3163,7 @@ class AsyncTools:
 
     async def save_user_variable(self, *, key: str, type: UserVariableType, value: UserVariableValue) -> SaveUserVariableResult:
         """
-        Saves a named place or preference for later calls, and keeps it across restarts. `key` is 1..50 characters and case-sensitive (e.g. "home"). For `type: location` the value is {lat, lon, label?, name?, address?, stopId?}; plan_trip then accepts {type:'label', value:'home'} as origin or destination, and get_departures accepts it as the stop when it has a stopId. For `preference` and `other` the value is text (1..500 characters). Saving an existing key replaces it, and `previous` says what it held. Needs no API key.
+        Remember a place (home, work, with an optional stop id) or a preference by name, across restarts: plan_trip and get_departures then take the name.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2820,7 +3175,7 @@ class AsyncTools:
 
     async def get_user_variables(self, *, type: UserVariableType | None = None) -> GetUserVariablesResult:
         """
-        Lists the places and preferences saved with save_user_variable (key, type, value, createdAt, updatedAt), sorted by key; `type` keeps only one kind. Use it to find the labels plan_trip and get_departures accept. Needs no API key.
+        The places and preferences saved so far (home, work, …) with their names, which plan_trip and get_departures take.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2831,7 +3186,7 @@ class AsyncTools:
 
     async def query_project(self, *, project_path: str | None = None) -> QueryProjectResult:
         """
-        Metadata of a loko project (C4 architecture docs as code): name, description, version, counts, and its systems with their container counts. Start here to understand a project.
+        What a C4 architecture project (loko docs as code) holds: name, version, counts and its systems. Start here.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2842,7 +3197,7 @@ class AsyncTools:
 
     async def query_architecture(self, *, project_path: str | None = None, scope: Literal["project", "system", "container"] | None = None, target: str | None = None, detail: Literal["summary", "structure", "full"] | None = None, format: Literal["json", "toon"] | None = None, system_name: str | None = None, container_name: str | None = None) -> ArchitectureView:
         """
-        The C4 architecture of a loko project at a chosen scope (project, system or container) and detail (summary: counts and ids; structure: the tree of names; full: every field of one system or container, with relationships). format=toon returns the same answer as TOON text, which costs fewer tokens: structure and full detail laid out as tab-delimited tables (each list of systems, containers, components or relationships one table, grouped by the id of the ancestor below the queried entity, with an empty cell for an absent field; tags joined by ';').
+        The architecture of a loko project, a system or a container: counts, the tree of names, or every field with relationships; as JSON or TOON.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2865,7 +3220,7 @@ class AsyncTools:
 
     async def create_system(self, *, project_path: str, system_name: str, description: str | None = None, template: str | None = None, technology: str | None = None, responsibilities: list[str] | None = None, key_users: list[str] | None = None, dependencies: list[str] | None = None, external_systems: list[str] | None = None, primary_language: str | None = None, framework: str | None = None, database: str | None = None, tags: list[str] | None = None) -> CreateSystemResult:
         """
-        Scaffolds a new C4 software system in a loko project: src/<id>/system.md (YAML frontmatter) and system.d2. The id is the slug of the name ("Payment Service" → payment-service). Never overwrites: an existing system gives ALREADY_EXISTS.
+        Add a software system to a loko architecture project (its markdown and D2 diagram); starts a project in an empty directory.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2898,7 +3253,7 @@ class AsyncTools:
 
     async def create_container(self, *, project_path: str, system_name: str, container_name: str, description: str | None = None, type: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> CreateContainerResult:
         """
-        Scaffolds a new C4 container (an app, service or data store) in a system of a loko project: container.md and container.d2 in src/<system>/<id>/. Never overwrites.
+        Add a container (an app, service or database) to a system of a loko architecture project.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2918,7 +3273,7 @@ class AsyncTools:
 
     async def create_component(self, *, project_path: str, system_name: str, container_name: str, component_name: str, description: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> CreateComponentResult:
         """
-        Adds a C4 component to a container of a loko project: component.md (frontmatter with id, name, description, technology) and component.d2 in src/<system>/<container>/<id>/. Never overwrites.
+        Add a component (a module or class group) to a container of a loko architecture project.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2937,7 +3292,7 @@ class AsyncTools:
 
     async def update_diagram(self, *, project_path: str, scope: Literal["system", "container", "component"] | None = None, target: str | None = None, d2_code: str, system_name: str | None = None, container_name: str | None = None) -> UpdateDiagramResult:
         """
-        Replaces the D2 diagram of a system or container in a loko project. The source is checked with the real d2 first: a syntax error answers INVALID_SYNTAX with line and column and leaves the file untouched. Then it is written atomically and rendered to SVG (layout and theme from loko.toml).
+        Replace the D2 diagram of a system or container after d2 checks it, and render it to SVG.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2956,7 +3311,7 @@ class AsyncTools:
 
     async def build_docs(self, *, project_path: str, format: Literal["html", "markdown", "pdf", "all"] | None = None, incremental: bool | None = None, output_dir: str | None = None) -> BuildDocsResult:
         """
-        Builds a loko project's documentation into its output directory: an HTML site (landscape, a page per system, container and component, diagrams, search, dark mode), markdown documents, and a PDF through headless Chromium. Diagrams are rendered by d2 in parallel and cached; incremental builds (default) redo only what changed; the previous output stays intact if a build fails.
+        Build a loko project's documentation: an HTML site with diagrams and search, markdown, or a PDF.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2972,7 +3327,7 @@ class AsyncTools:
 
     async def validate(self, *, project_path: str, strict: bool | None = None) -> ValidateResult:
         """
-        Checks a loko project: unique ids, required markdown files, YAML frontmatter, D2 syntax of every diagram (with the real d2), orphaned directories, unreferenced containers, missing descriptions, empty systems, outdated renders, and the component graph (cycles with their path, dangling references, high coupling, isolated components). strict=true fails on warnings too.
+        Check a loko architecture project for errors: ids, files, frontmatter, D2 syntax, orphans, missing descriptions, dependency cycles and coupling.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2984,7 +3339,7 @@ class AsyncTools:
 
     async def create_components(self, *, project_path: str, system_name: str, container_name: str, components: list[NewComponent]) -> CreateComponentsResult:
         """
-        Creates up to 100 components in one container of a loko project, each as create_component would ({name, description?, technology?, tags?}). Answers one outcome per item (created with its id and path, or error with the contract's code and reason) and the counts; one bad item (a duplicate, a name without letters) does not stop the rest. An unknown system or container is NOT_FOUND for the whole call. Never overwrites.
+        Add several components to one container of a loko project at once, each reported on its own.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -2997,7 +3352,7 @@ class AsyncTools:
 
     async def update_system(self, *, project_path: str, system_name: str, description: str | None = None, technology: str | None = None, responsibilities: list[str] | None = None, key_users: list[str] | None = None, dependencies: list[str] | None = None, external_systems: list[str] | None = None, primary_language: str | None = None, framework: str | None = None, database: str | None = None, tags: list[str] | None = None) -> UpdateEntityResult:
         """
-        Changes a system of a loko project in place: description, technology, primary_language, framework, database (a blank text keeps the current value) and the lists responsibilities, key_users, dependencies, external_systems and tags (a list replaces the current one; [] clears it). Only those frontmatter keys are rewritten: the markdown body and every other key stay as written. Answers the system as it is now and the keys that changed (none: the file is not written). An unknown system is NOT_FOUND with the nearest id; unreadable frontmatter is INVALID_SYNTAX and the file is left alone.
+        Change a system's description, technology, tags and other fields in place; a blank text keeps a value, a list replaces one.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3028,7 +3383,7 @@ class AsyncTools:
 
     async def update_container(self, *, project_path: str, system_name: str, container_name: str, description: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> UpdateEntityResult:
         """
-        Changes a container of a loko project in place: description and technology (a blank text keeps the current value) and tags (replaced; [] clears them). Only those frontmatter keys are rewritten: the markdown body and every other key stay as written. Answers the container as it is now and the keys that changed. Unknown system or container: NOT_FOUND with the nearest id.
+        Change a container's description, technology and tags in place; a blank text keeps a value, a list replaces one.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3046,7 +3401,7 @@ class AsyncTools:
 
     async def update_component(self, *, project_path: str, system_name: str, container_name: str, component_name: str, description: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> UpdateEntityResult:
         """
-        Changes a component of a loko project in place: description and technology (a blank text keeps the current value) and tags (replaced; [] clears them). Only those frontmatter keys are rewritten: the markdown body, relationships and every other key stay as written. Answers the component as it is now and the keys that changed. Unknown system, container or component: NOT_FOUND with the nearest id.
+        Change a component's description, technology and tags in place; a blank text keeps a value, a list replaces one.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3065,7 +3420,7 @@ class AsyncTools:
 
     async def create_relationship(self, *, project_path: str, system_name: str, source: str, target: str, label: str, type: Literal["sync", "async", "event"] | None = None, technology: str | None = None, direction: Literal["forward", "bidirectional"] | None = None) -> CreateRelationshipResult:
         """
-        Adds an edge to src/<system>/relationships.toml of a loko project (loko v0.3's format): source and target are project-relative paths (system/container/component, system/container for all of a container's components, or a short id), label says what happens, type is sync (default), async or event, direction forward (default) or bidirectional. Both ends must exist (NOT_FOUND with the nearest id); '..', absolute paths and empty segments are refused. The id is loko's (8 hex digits of sha256 of source->target:label), so the same call twice stores one edge. The file is written atomically, and the # relationships section of the system's D2 diagram (the container's, for two components of one container) is rewritten to match; lines above it are untouched.
+        Connect two elements with a relationship (who calls or depends on whom) and draw it in the system's diagram.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3085,7 +3440,7 @@ class AsyncTools:
 
     async def delete_relationship(self, *, project_path: str, system_name: str, relationship_id: str) -> DeleteRelationshipResult:
         """
-        Removes an edge, by id, from src/<system>/relationships.toml of a loko project, keeping every other entry and key as written, and rewrites the # relationships section of the D2 diagram that drew it. An unknown id answers NOT_FOUND with the nearest id.
+        Remove a relationship (a link between two elements) by its id, and from the diagram.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3097,7 +3452,7 @@ class AsyncTools:
 
     async def list_relationships(self, *, project_path: str | None = None, system_name: str, source: str | None = None, target: str | None = None) -> ListRelationshipsResult:
         """
-        The edges of src/<system>/relationships.toml in a loko project (what create_relationship writes, and loko v0.3 too), in file order, with their ids; optionally only those from source or to target (a path as stored, or another path of the same element). Edges written in component frontmatter or diagrams are found by find_relationships.
+        The relationships (links) stored for one system of a loko project, optionally from or to an element.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3113,7 +3468,7 @@ class AsyncTools:
 
     async def find_relationships(self, *, project_path: str | None = None, source_pattern: str | None = None, target_pattern: str | None = None, relationship_type: str | None = None, limit: int | None = None) -> FindRelationshipsResult:
         """
-        Searches every relationship of a loko project (component frontmatter, component diagrams and each system's relationships.toml, container paths fanned out to components) for edges whose source and/or target qualified id match a glob (* and ?, case ignored; at least one pattern), optionally of one type (sync, async, event). Answers up to limit (default 20, at most 100) edges by source then target, with the total matched and where each edge is written.
+        Find relationships (links) across the whole loko project whose ends match a glob pattern.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3132,7 +3487,7 @@ class AsyncTools:
 
     async def search_elements(self, *, project_path: str | None = None, query: str, type: Literal["system", "container", "component"] | None = None, technology: str | None = None, tag: str | None = None, limit: int | None = None) -> SearchElementsResult:
         """
-        Finds the systems, containers and components of a loko project whose qualified id (system/container/component, from the directories), id or name match a glob (* and ?, case ignored), optionally only of one type (system, container, component), technology or tag (case ignored). Answers up to limit (default 20, at most 100) elements, systems first, with the total matched.
+        Find systems, containers and components by id or name pattern, type, technology or tag.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3152,7 +3507,7 @@ class AsyncTools:
 
     async def query_dependencies(self, *, project_path: str | None = None, system_id: str, container_id: str, component_id: str | None = None, target_component_id: str | None = None) -> QueryDependenciesResult:
         """
-        What a container or a component of a loko project depends on, from every source of relationships (component frontmatter, component diagrams, relationships.toml). Without component_id: the dependencies of all the container's components, with counts. With component_id: that component's dependencies, and with target_component_id the shortest path of dependencies to that component (or a note that there is none). Ids are qualified (system/container/component); names work too, and an unknown one answers NOT_FOUND with the nearest id.
+        What a container or component depends on, and the path of dependencies to another component.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3169,7 +3524,7 @@ class AsyncTools:
 
     async def query_related_components(self, *, project_path: str | None = None, system_id: str | None = None, container_id: str | None = None, component_id: str) -> QueryRelatedComponentsResult:
         """
-        A component's neighbours in a loko project's relationship graph: what it depends on and what depends on it, with counts. Name it by system_id + container_id + component_id, by its qualified id (system/container/component), or by a short id that is unique in the project. An unknown component answers NOT_FOUND with the nearest id; an ambiguous short id answers INVALID_INPUT with the candidates.
+        A component's neighbours in a loko project: what it depends on and what depends on it.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3185,7 +3540,7 @@ class AsyncTools:
 
     async def analyze_coupling(self, *, project_path: str | None = None, system_id: str | None = None) -> AnalyzeCouplingResult:
         """
-        Coupling in a loko project, or in one system (system_id): counts of systems, containers, components and relationships; isolated components (no edge either way; none while the scope has no edge at all); highly coupled components (more than 2 dependencies) and central ones (more than 2 dependents), most first. Only edges with both ends in the scope count.
+        Find isolated, tightly coupled and central components of a loko project or one system.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3198,7 +3553,7 @@ class AsyncTools:
 
     async def validate_diagram(self, *, d2_source: str, level: Literal["system", "container", "component"] | None = None) -> ValidateDiagramResult:
         """
-        Checks D2 source before it is written: the real d2 reports the first syntax error with its line and column; then the C4 checks for the level drawn (system: at least 2 shapes and an actor; container: at least 2 shapes, grouped; component: at least 1 shape), and suggestions (comments, direction, tooltips). valid is true only when d2 checked the source and found no error; without d2 installed, d2_available is false and a warning says how to install it. Writes nothing.
+        Check D2 diagram code with d2 and the C4 rules before writing it: is it valid. Writes nothing.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3210,7 +3565,7 @@ class AsyncTools:
 
     async def render_diagram(self, *, project_path: str | None = None, target: str | None = None) -> RenderDiagramResult:
         """
-        Renders one entity's D2 diagram as SVG with the real d2 and the project's layout and theme: target is system, system/container or system/container/component (ids or names); without a target, the system landscape build_docs draws from the systems and their relationships. Renders go through the project's d2 cache (.loko/cache/d2, as build_docs), so an unchanged diagram is rendered once; cached says whether this one was. An entity without a diagram is NOT_FOUND; a diagram d2 refuses is INVALID_SYNTAX with d2's line and column. Writes only the cache.
+        Render one element's D2 diagram of a loko project, or the system landscape, to SVG.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3230,7 +3585,7 @@ class SyncTools:
 
     def plan_journey(self, *, from_: str, to: str, need_accessible_route: bool | None = None) -> JourneyPlanToolResponse:
         """
-        Plans a journey in London with the TfL Journey Planner and returns the 5 fastest options (duration, departure and arrival times in London local time, and per leg the mode, line, instruction, times and any disruption, plus the fare in pence when TfL gives one). `from` and `to` accept a place or station name, a postcode, "lat,lon", or a stop id. needAccessibleRoute=true asks TfL for a step-free route (accessibilityPreference=StepFreeToVehicle); false or absent sends no preference. If a name is ambiguous the answer is DISAMBIGUATION_REQUIRED with fromLocationDisambiguation / toLocationDisambiguation suggestions (name, type, matchQuality, title): call again with the chosen suggestion's parameterValue as `from` or `to`; a client that can ask its user (MCP elicitation) is asked to pick instead, and the journey is planned in the same call. Needs TFL_API_KEY.
+        How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey Planner): the fastest routes with times, legs, disruptions and fare. Takes place or station names, postcodes, lat,lon or stop ids; needAccessibleRoute asks TfL for StepFreeToVehicle.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3243,7 +3598,7 @@ class SyncTools:
 
     def station_toilets(self, *, station_name: str) -> StationToiletToolResponse:
         """
-        Looks up the toilets at a London (TfL) station: location in the station, platform numbers, accessible, baby changing, inside the ticket gates, fee charged, and type. Give the station name as a person would write it (e.g. "King's Cross", "Abbey Wood station"). If several stations match (e.g. "Edgware Road"), the answer is DISAMBIGUATION_REQUIRED with stationDisambiguation candidates: call again with the chosen candidate's stationUniqueId as stationName (a unique id such as "HUBKGX" is always accepted). Works offline on TfL station data (Powered by TfL Open Data).
+        Toilets at a London station: where in the station, accessible, baby changing, inside the gates, free or paid. Offline, from TfL station data.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3253,7 +3608,7 @@ class SyncTools:
 
     def line_status(self, *, lines: list[str] | None = None, modes: list[str] | None = None, disrupted_only: bool | None = None) -> LineStatusResponse:
         """
-        Whether London's lines are running now (TfL): for each line its id, name, mode, goodService, and TfL's statuses with severity (0-20; 10 is Good Service), description (e.g. "Minor Delays"), reason and validity period (UTC). Give `lines` (ids such as central, elizabeth, liberty, or bus routes such as 25), or `modes` (tube, dlr, overground, elizabeth-line, tram, bus, ...); neither means tube, elizabeth-line, overground, dlr and tram. disruptedOnly=true keeps the lines without a good service. An unknown line answers LINE_NOT_FOUND, an unknown mode MODE_NOT_FOUND, each with the nearest `suggestions`; the London Overground is now six lines (liberty, lioness, mildmay, suffragette, weaver, windrush).
+        Is a London line running? Good service, delays, closures and why, now, for tube, Overground, Elizabeth line, DLR, tram or bus lines (TfL). By line id or mode; disruptedOnly lists only the troubled ones.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3268,7 +3623,7 @@ class SyncTools:
 
     def arrivals(self, *, stop: str, lines: list[str] | None = None, direction: ArrivalDirection | None = None, limit: int | None = None) -> ArrivalsResponse:
         """
-        The next trains, trams and buses at a London stop (TfL live predictions), soonest first: line, platform, direction, destination, towards, where the vehicle is now, seconds to arrival and the expected time (UTC). `stop` is a NaPTAN id (940GZZLUOXC, a bus stop such as 490008660N), a hub id (HUBKGX: all its stations and stops), or a name ("Oxford Circus"). Optional `lines` (ids), `direction` (inbound or outbound) and `limit` (default 10, at most 50). A name that matches several stops answers DISAMBIGUATION_REQUIRED with stopDisambiguation candidates (id, name, modes, lines, title): call again with the chosen id; a client that can ask its user (MCP elicitation) is asked to pick instead.
+        Next trains, tubes, trams and buses due at a London station or bus stop, live (TfL): line, platform, destination, minutes away. Takes a stop id or a name.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3284,7 +3639,7 @@ class SyncTools:
 
     def stop_search(self, *, query: str | None = None, lat: float | None = None, lon: float | None = None, radius: int | None = None, modes: list[str] | None = None, limit: int | None = None) -> StopSearchResponse:
         """
-        London stops and stations (TfL) by name (`query`, e.g. "Bank") or near a point (`lat`/`lon`, within `radius` metres: default 300, at most 2000, nearest first). Optional `modes` (tube, bus, dlr, ...) and `limit` (default 10, at most 50). Each stop has its id (what `arrivals` takes), name, bus stop indicator, hub id, ICS id, modes, lines (near a point), zone, lat, lon and distance. A name that matches nothing answers STOP_NOT_FOUND.
+        Find London stations and bus stops by name or near a point (TfL): the stop id arrivals takes, modes, lines, zone, distance.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3305,7 +3660,7 @@ class SyncTools:
 
     def bike_points(self, *, lat: float | None = None, lon: float | None = None, radius: int | None = None, query: str | None = None, ids: list[str] | None = None, min_bikes: int | None = None, min_ebikes: int | None = None, min_docks: int | None = None, limit: int | None = None) -> BikePointsResponse:
         """
-        Santander Cycles docking stations in London (TfL) with bikes, e-bikes and free docks now. Give `lat`/`lon` (nearest first, within `radius` metres, default 500, at most 2000), or `query` (words of the station name, e.g. "Clerkenwell"), or `ids` (e.g. BikePoints_1). minBikes, minEBikes and minDocks keep the stations with enough bikes or free docks; limit caps the list (default 10, at most 50). Each station has id, name, lat, lon, distance, bikes, standardBikes, eBikes, emptyDocks, docks, brokenDocks, available (false when locked, not installed or temporary) and updated (UTC). An unknown id or a name that matches no station answers BIKE_POINT_NOT_FOUND.
+        Santander Cycles hire bike docks in London (TfL): bikes, e-bikes and free spaces now, near a point, by name or by id.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3332,7 +3687,7 @@ class SyncTools:
 
     def line_route(self, *, line: str, direction: RouteDirection | None = None, service_type: ServiceType | None = None) -> LineRouteResponse:
         """
-        The stops of a London line in order (TfL), one route per branch: e.g. the Central line's West Ruislip and Ealing Broadway branches. Give `line` (an id such as central, elizabeth, mildmay, dlr, or a bus route such as 25), `direction` (outbound, the default, or inbound) and `serviceType` (Regular, the default, or Night). Each route has a name and its stops with NaPTAN id and name. An unknown line answers LINE_NOT_FOUND with the nearest `suggestions`.
+        Which stations a London line calls at, in order, each branch a route (TfL): tube, rail, DLR or bus route.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3346,7 +3701,7 @@ class SyncTools:
 
     def lift_outages(self, *, station: str | None = None) -> LiftOutagesResponse:
         """
-        The lifts out of service at London stations now (TfL): for each station its id, its name, the ids of the lifts out of service and TfL's message (e.g. "No Step free access"). Give `station` (a name such as "Wembley Park", or an id such as 940GZZLUWYP) for one station; without it, every station with a lift out of service. A name that matches several stations answers DISAMBIGUATION_REQUIRED with stationDisambiguation candidates: call again with the chosen stationUniqueId. An empty list means every lift TfL reports on works.
+        Lifts out of service at London stations now (TfL): is the lift working, is there step-free access. One station by name or id, or every station.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3357,7 +3712,7 @@ class SyncTools:
 
     def geocode_address(self, *, text: str, size: int | None = None, language: Language | None = None, focus: Coordinate | None = None, layers: list[str] | None = None) -> GeocodeAddressResult:
         """
-        Forward geocoding with Digitransit (Pelias): turns an address, place or stop name in Finland into coordinates. Returns up to `size` results (default 10, at most 40; a larger size is clamped and marked `truncated`), best first: by confidence (0..1), then, among results within 0.01 of each other, nearest to `focus` {lat, lon} when given, then by name. Each result has name, coordinates, confidence, type (address|poi|stop), label, address, and for stops the OTP `stopId` that get_departures accepts. `language` fi|sv|en (default en) localises names. `layers` (at most 8) narrows the search, e.g. ["address"] or ["stop","station"]. No match is the error geocode-no-results. Needs DIGITRANSIT_API_KEY.
+        Coordinates of an address, place or stop in Finland (Digitransit geocoding), best match first; stops carry the id get_departures takes. The first step before plan_trip.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3375,7 +3730,7 @@ class SyncTools:
 
     def reverse_geocode(self, *, lat: float, lon: float, language: Language | None = None) -> ReverseGeocodeResult:
         """
-        Reverse geocoding with Digitransit (Pelias): the nearest address, place or stop to `lat`, `lon` in Finland as `result`, and other places nearby as `candidates` (nearest first, each with distanceMeters). `language` fi|sv|en (default en). When nothing is known there, `result` is absent and a no-results warning says so. Needs DIGITRANSIT_API_KEY.
+        The address, street, place or stop at a point in Finland (Digitransit reverse geocoding), and others nearby.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3388,7 +3743,7 @@ class SyncTools:
 
     def plan_trip(self, *, origin: PlaceRef, destination: PlaceRef, when: TripTime | None = None, constraints: PlanConstraintsInput | None = None, limit: int | None = None, include_disruption_alt: bool | None = None) -> PlanTripResult:
         """
-        Plans public transport trips in Finland with Digitransit (OpenTripPlanner planConnection), with realtime data. `origin` and `destination` are {type:'coords', value:{lat, lon}} or {type:'label', value:'home'} for a place saved with save_user_variable. `when` is {type:'depart'|'arrive', time:'now'|ISO 8601} (default depart now; arrive needs a time). `constraints`: optimize balanced|few_transfers|shortest_time, maxWalkingDistance (1..3000 m, default 1500; itineraries walking more are dropped unless none is left, then a preference-unmet warning), maxTransfers (0..8, default 4), accessibility {stepFree, lowWalkingDistance}, language fi|sv|en. Returns up to `limit` (1..3, default 2) itineraries, earliest arrival first, then fewer transfers, then shorter: start, end, duration, transfers, walking, legs (mode, line, from, to, scheduled and realtime times, delay, status on_time|delayed|cancelled|scheduled_only, alerts in brief {id, header, severity}), scheduleType and a fingerprint. When a leg is cancelled or over 5 min late, one relaxed search adds alternatives marked disruptionFlag (includeDisruptionAlt, default true). Errors: unsupported-region outside the router's area, no-itinerary-found (with a hint), rate-limited with retryAfter. Needs DIGITRANSIT_API_KEY.
+        How to get from A to B by public transport in Finland (Digitransit, Helsinki and other regions): itineraries with legs, realtime delays, cancellations and alerts; depart or arrive by a time; from coordinates or a saved place.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3407,7 +3762,7 @@ class SyncTools:
 
     def get_departures(self, *, stop: StopRef, window_minutes: int | None = None, limit: int | None = None, language: Language | None = None) -> GetDeparturesResult:
         """
-        Next departures from a Finnish public transport stop or station (Digitransit OTP), with realtime data where it exists. `stop` is {type:'id', value:'HSL:1040129'} (ids come from find_stops or geocode_address's stopId) or {type:'label', value:'home'} for a saved location with a stopId. Looks `windowMinutes` ahead (default 30, 1..120) and returns at most `limit` departures (default 10, 1..50), soonest first: line, mode, destination, scheduledTime, realtimeTime, delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_only, delayed beyond 60 s either way) and platform; and `alerts`, the service alerts at the stop or on its routes, in brief (id, header, severity; get_alerts gives them in full). Times are ISO 8601 in Helsinki time. Needs DIGITRANSIT_API_KEY.
+        Next buses, trams, metros and trains leaving a stop or station in Finland, with realtime delays and cancellations (Digitransit), and the alerts there.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3423,7 +3778,7 @@ class SyncTools:
 
     def find_stops(self, *, coordinate: Coordinate, radius: int | None = None, max_results: int | None = None, text_filter: str | None = None, language: Language | None = None, include_modes: list[str] | None = None) -> FindStopsResult:
         """
-        Public transport stops within a walking `radius` (metres, default 500, 1..3000) of `coordinate` {lat, lon} in Finland, nearest first: id (for get_departures), name, coordinate, walking distance, modes, code, platform and address. `textFilter` keeps stops whose name or code contains the text; `includeModes` (e.g. ["TRAM","METRO"]) keeps stops of those modes; when filters drop every stop a no-matches-after-filter warning says so. `maxResults` default 10, capped at 25 with a warning. Needs DIGITRANSIT_API_KEY.
+        Public transport stops within walking distance of a point in Finland (Digitransit), nearest first, with the ids get_departures takes.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3443,7 +3798,7 @@ class SyncTools:
 
     def get_alerts(self, *, routes: list[str] | None = None, stops: list[str] | None = None, severity: str | None = None, language: Language | None = None, max_results: int | None = None) -> GetAlertsResult:
         """
-        Service alerts (disruptions, detours, closed stops) from Digitransit, most severe first, then by start. Optional filters: `routes` (GTFS ids such as HSL:2550 or short names such as 550), `stops` (ids such as HSL:1040129; an alert touching any route or stop given is kept), `severity` (INFO, WARNING or SEVERE: at least this severe). Each alert: id, header, description, url, severity (SEVERE|WARNING|INFO|UNKNOWN), effect, cause, start/end (ISO 8601, Helsinki time) and affects[] (a route {gtfsId, shortName, mode}, a stop {gtfsId, name, code}, or both for a stop on a route). `language` fi, sv or en (default). `maxResults` default 20, capped at 100 with a warning. Needs DIGITRANSIT_API_KEY.
+        Service alerts and disruptions in Finland (Digitransit): detours, closed stops, cancellations, by route (tram 4, bus 550), stop or severity.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3462,7 +3817,7 @@ class SyncTools:
 
     def find_rental_vehicles(self, *, coordinate: Coordinate, radius: int | None = None, form_factors: list[str] | None = None, max_results: int | None = None) -> FindRentalVehiclesResult:
         """
-        City bike stations and free-floating rental vehicles (scooters, bikes) within `radius` (metres, default 500, 1..2000) of `coordinate` {lat, lon}, nearest first. stations[]: id, name, lat, lon, distance, bikes, spaces, allowPickup, allowDropoff, network, operative. vehicles[]: id, formFactor, lat, lon, distance, range (metres, when known), network. `formFactors` (e.g. ["BICYCLE"], ["SCOOTER"]) keeps those kinds. `maxResults` (default 10, capped at 50 with a warning) applies to each list. City bikes are out of season in winter: an empty answer then is normal, and a no-results warning says so. Needs DIGITRANSIT_API_KEY.
+        City bike stations and rental scooters near a point in Finland (Digitransit): bikes and free spaces now.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3478,7 +3833,7 @@ class SyncTools:
 
     def get_stop_info(self, *, stop: StopRef, language: Language | None = None) -> GetStopInfoResult:
         """
-        A Finnish public transport stop or station and what runs there. `stop` is {type:'id', value:'HSL:1040129'} (a stop or station id from find_stops or geocode_address) or {type:'label', value:'home'} for a saved location with a stopId, as get_departures takes it. Answers stop {gtfsId, name, code, platform, mode, wheelchairBoarding, lat, lon}, routes[] (gtfsId, shortName, longName, mode), patterns[] (headsign, directionId, route) and the alerts in effect for the stop, its routes or the stop on its routes, in get_alerts' form. `language` fi, sv or en (default). Needs DIGITRANSIT_API_KEY.
+        Which lines serve a stop or station in Finland, their directions, wheelchair access and the alerts in effect (Digitransit).
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3490,7 +3845,7 @@ class SyncTools:
 
     def save_user_variable(self, *, key: str, type: UserVariableType, value: UserVariableValue) -> SaveUserVariableResult:
         """
-        Saves a named place or preference for later calls, and keeps it across restarts. `key` is 1..50 characters and case-sensitive (e.g. "home"). For `type: location` the value is {lat, lon, label?, name?, address?, stopId?}; plan_trip then accepts {type:'label', value:'home'} as origin or destination, and get_departures accepts it as the stop when it has a stopId. For `preference` and `other` the value is text (1..500 characters). Saving an existing key replaces it, and `previous` says what it held. Needs no API key.
+        Remember a place (home, work, with an optional stop id) or a preference by name, across restarts: plan_trip and get_departures then take the name.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3502,7 +3857,7 @@ class SyncTools:
 
     def get_user_variables(self, *, type: UserVariableType | None = None) -> GetUserVariablesResult:
         """
-        Lists the places and preferences saved with save_user_variable (key, type, value, createdAt, updatedAt), sorted by key; `type` keeps only one kind. Use it to find the labels plan_trip and get_departures accept. Needs no API key.
+        The places and preferences saved so far (home, work, …) with their names, which plan_trip and get_departures take.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3513,7 +3868,7 @@ class SyncTools:
 
     def query_project(self, *, project_path: str | None = None) -> QueryProjectResult:
         """
-        Metadata of a loko project (C4 architecture docs as code): name, description, version, counts, and its systems with their container counts. Start here to understand a project.
+        What a C4 architecture project (loko docs as code) holds: name, version, counts and its systems. Start here.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3524,7 +3879,7 @@ class SyncTools:
 
     def query_architecture(self, *, project_path: str | None = None, scope: Literal["project", "system", "container"] | None = None, target: str | None = None, detail: Literal["summary", "structure", "full"] | None = None, format: Literal["json", "toon"] | None = None, system_name: str | None = None, container_name: str | None = None) -> ArchitectureView:
         """
-        The C4 architecture of a loko project at a chosen scope (project, system or container) and detail (summary: counts and ids; structure: the tree of names; full: every field of one system or container, with relationships). format=toon returns the same answer as TOON text, which costs fewer tokens: structure and full detail laid out as tab-delimited tables (each list of systems, containers, components or relationships one table, grouped by the id of the ancestor below the queried entity, with an empty cell for an absent field; tags joined by ';').
+        The architecture of a loko project, a system or a container: counts, the tree of names, or every field with relationships; as JSON or TOON.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3547,7 +3902,7 @@ class SyncTools:
 
     def create_system(self, *, project_path: str, system_name: str, description: str | None = None, template: str | None = None, technology: str | None = None, responsibilities: list[str] | None = None, key_users: list[str] | None = None, dependencies: list[str] | None = None, external_systems: list[str] | None = None, primary_language: str | None = None, framework: str | None = None, database: str | None = None, tags: list[str] | None = None) -> CreateSystemResult:
         """
-        Scaffolds a new C4 software system in a loko project: src/<id>/system.md (YAML frontmatter) and system.d2. The id is the slug of the name ("Payment Service" → payment-service). Never overwrites: an existing system gives ALREADY_EXISTS.
+        Add a software system to a loko architecture project (its markdown and D2 diagram); starts a project in an empty directory.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3580,7 +3935,7 @@ class SyncTools:
 
     def create_container(self, *, project_path: str, system_name: str, container_name: str, description: str | None = None, type: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> CreateContainerResult:
         """
-        Scaffolds a new C4 container (an app, service or data store) in a system of a loko project: container.md and container.d2 in src/<system>/<id>/. Never overwrites.
+        Add a container (an app, service or database) to a system of a loko architecture project.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3600,7 +3955,7 @@ class SyncTools:
 
     def create_component(self, *, project_path: str, system_name: str, container_name: str, component_name: str, description: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> CreateComponentResult:
         """
-        Adds a C4 component to a container of a loko project: component.md (frontmatter with id, name, description, technology) and component.d2 in src/<system>/<container>/<id>/. Never overwrites.
+        Add a component (a module or class group) to a container of a loko architecture project.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3619,7 +3974,7 @@ class SyncTools:
 
     def update_diagram(self, *, project_path: str, scope: Literal["system", "container", "component"] | None = None, target: str | None = None, d2_code: str, system_name: str | None = None, container_name: str | None = None) -> UpdateDiagramResult:
         """
-        Replaces the D2 diagram of a system or container in a loko project. The source is checked with the real d2 first: a syntax error answers INVALID_SYNTAX with line and column and leaves the file untouched. Then it is written atomically and rendered to SVG (layout and theme from loko.toml).
+        Replace the D2 diagram of a system or container after d2 checks it, and render it to SVG.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3638,7 +3993,7 @@ class SyncTools:
 
     def build_docs(self, *, project_path: str, format: Literal["html", "markdown", "pdf", "all"] | None = None, incremental: bool | None = None, output_dir: str | None = None) -> BuildDocsResult:
         """
-        Builds a loko project's documentation into its output directory: an HTML site (landscape, a page per system, container and component, diagrams, search, dark mode), markdown documents, and a PDF through headless Chromium. Diagrams are rendered by d2 in parallel and cached; incremental builds (default) redo only what changed; the previous output stays intact if a build fails.
+        Build a loko project's documentation: an HTML site with diagrams and search, markdown, or a PDF.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3654,7 +4009,7 @@ class SyncTools:
 
     def validate(self, *, project_path: str, strict: bool | None = None) -> ValidateResult:
         """
-        Checks a loko project: unique ids, required markdown files, YAML frontmatter, D2 syntax of every diagram (with the real d2), orphaned directories, unreferenced containers, missing descriptions, empty systems, outdated renders, and the component graph (cycles with their path, dangling references, high coupling, isolated components). strict=true fails on warnings too.
+        Check a loko architecture project for errors: ids, files, frontmatter, D2 syntax, orphans, missing descriptions, dependency cycles and coupling.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3666,7 +4021,7 @@ class SyncTools:
 
     def create_components(self, *, project_path: str, system_name: str, container_name: str, components: list[NewComponent]) -> CreateComponentsResult:
         """
-        Creates up to 100 components in one container of a loko project, each as create_component would ({name, description?, technology?, tags?}). Answers one outcome per item (created with its id and path, or error with the contract's code and reason) and the counts; one bad item (a duplicate, a name without letters) does not stop the rest. An unknown system or container is NOT_FOUND for the whole call. Never overwrites.
+        Add several components to one container of a loko project at once, each reported on its own.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3679,7 +4034,7 @@ class SyncTools:
 
     def update_system(self, *, project_path: str, system_name: str, description: str | None = None, technology: str | None = None, responsibilities: list[str] | None = None, key_users: list[str] | None = None, dependencies: list[str] | None = None, external_systems: list[str] | None = None, primary_language: str | None = None, framework: str | None = None, database: str | None = None, tags: list[str] | None = None) -> UpdateEntityResult:
         """
-        Changes a system of a loko project in place: description, technology, primary_language, framework, database (a blank text keeps the current value) and the lists responsibilities, key_users, dependencies, external_systems and tags (a list replaces the current one; [] clears it). Only those frontmatter keys are rewritten: the markdown body and every other key stay as written. Answers the system as it is now and the keys that changed (none: the file is not written). An unknown system is NOT_FOUND with the nearest id; unreadable frontmatter is INVALID_SYNTAX and the file is left alone.
+        Change a system's description, technology, tags and other fields in place; a blank text keeps a value, a list replaces one.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3710,7 +4065,7 @@ class SyncTools:
 
     def update_container(self, *, project_path: str, system_name: str, container_name: str, description: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> UpdateEntityResult:
         """
-        Changes a container of a loko project in place: description and technology (a blank text keeps the current value) and tags (replaced; [] clears them). Only those frontmatter keys are rewritten: the markdown body and every other key stay as written. Answers the container as it is now and the keys that changed. Unknown system or container: NOT_FOUND with the nearest id.
+        Change a container's description, technology and tags in place; a blank text keeps a value, a list replaces one.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3728,7 +4083,7 @@ class SyncTools:
 
     def update_component(self, *, project_path: str, system_name: str, container_name: str, component_name: str, description: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> UpdateEntityResult:
         """
-        Changes a component of a loko project in place: description and technology (a blank text keeps the current value) and tags (replaced; [] clears them). Only those frontmatter keys are rewritten: the markdown body, relationships and every other key stay as written. Answers the component as it is now and the keys that changed. Unknown system, container or component: NOT_FOUND with the nearest id.
+        Change a component's description, technology and tags in place; a blank text keeps a value, a list replaces one.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3747,7 +4102,7 @@ class SyncTools:
 
     def create_relationship(self, *, project_path: str, system_name: str, source: str, target: str, label: str, type: Literal["sync", "async", "event"] | None = None, technology: str | None = None, direction: Literal["forward", "bidirectional"] | None = None) -> CreateRelationshipResult:
         """
-        Adds an edge to src/<system>/relationships.toml of a loko project (loko v0.3's format): source and target are project-relative paths (system/container/component, system/container for all of a container's components, or a short id), label says what happens, type is sync (default), async or event, direction forward (default) or bidirectional. Both ends must exist (NOT_FOUND with the nearest id); '..', absolute paths and empty segments are refused. The id is loko's (8 hex digits of sha256 of source->target:label), so the same call twice stores one edge. The file is written atomically, and the # relationships section of the system's D2 diagram (the container's, for two components of one container) is rewritten to match; lines above it are untouched.
+        Connect two elements with a relationship (who calls or depends on whom) and draw it in the system's diagram.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3767,7 +4122,7 @@ class SyncTools:
 
     def delete_relationship(self, *, project_path: str, system_name: str, relationship_id: str) -> DeleteRelationshipResult:
         """
-        Removes an edge, by id, from src/<system>/relationships.toml of a loko project, keeping every other entry and key as written, and rewrites the # relationships section of the D2 diagram that drew it. An unknown id answers NOT_FOUND with the nearest id.
+        Remove a relationship (a link between two elements) by its id, and from the diagram.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3779,7 +4134,7 @@ class SyncTools:
 
     def list_relationships(self, *, project_path: str | None = None, system_name: str, source: str | None = None, target: str | None = None) -> ListRelationshipsResult:
         """
-        The edges of src/<system>/relationships.toml in a loko project (what create_relationship writes, and loko v0.3 too), in file order, with their ids; optionally only those from source or to target (a path as stored, or another path of the same element). Edges written in component frontmatter or diagrams are found by find_relationships.
+        The relationships (links) stored for one system of a loko project, optionally from or to an element.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3795,7 +4150,7 @@ class SyncTools:
 
     def find_relationships(self, *, project_path: str | None = None, source_pattern: str | None = None, target_pattern: str | None = None, relationship_type: str | None = None, limit: int | None = None) -> FindRelationshipsResult:
         """
-        Searches every relationship of a loko project (component frontmatter, component diagrams and each system's relationships.toml, container paths fanned out to components) for edges whose source and/or target qualified id match a glob (* and ?, case ignored; at least one pattern), optionally of one type (sync, async, event). Answers up to limit (default 20, at most 100) edges by source then target, with the total matched and where each edge is written.
+        Find relationships (links) across the whole loko project whose ends match a glob pattern.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3814,7 +4169,7 @@ class SyncTools:
 
     def search_elements(self, *, project_path: str | None = None, query: str, type: Literal["system", "container", "component"] | None = None, technology: str | None = None, tag: str | None = None, limit: int | None = None) -> SearchElementsResult:
         """
-        Finds the systems, containers and components of a loko project whose qualified id (system/container/component, from the directories), id or name match a glob (* and ?, case ignored), optionally only of one type (system, container, component), technology or tag (case ignored). Answers up to limit (default 20, at most 100) elements, systems first, with the total matched.
+        Find systems, containers and components by id or name pattern, type, technology or tag.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3834,7 +4189,7 @@ class SyncTools:
 
     def query_dependencies(self, *, project_path: str | None = None, system_id: str, container_id: str, component_id: str | None = None, target_component_id: str | None = None) -> QueryDependenciesResult:
         """
-        What a container or a component of a loko project depends on, from every source of relationships (component frontmatter, component diagrams, relationships.toml). Without component_id: the dependencies of all the container's components, with counts. With component_id: that component's dependencies, and with target_component_id the shortest path of dependencies to that component (or a note that there is none). Ids are qualified (system/container/component); names work too, and an unknown one answers NOT_FOUND with the nearest id.
+        What a container or component depends on, and the path of dependencies to another component.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3851,7 +4206,7 @@ class SyncTools:
 
     def query_related_components(self, *, project_path: str | None = None, system_id: str | None = None, container_id: str | None = None, component_id: str) -> QueryRelatedComponentsResult:
         """
-        A component's neighbours in a loko project's relationship graph: what it depends on and what depends on it, with counts. Name it by system_id + container_id + component_id, by its qualified id (system/container/component), or by a short id that is unique in the project. An unknown component answers NOT_FOUND with the nearest id; an ambiguous short id answers INVALID_INPUT with the candidates.
+        A component's neighbours in a loko project: what it depends on and what depends on it.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3867,7 +4222,7 @@ class SyncTools:
 
     def analyze_coupling(self, *, project_path: str | None = None, system_id: str | None = None) -> AnalyzeCouplingResult:
         """
-        Coupling in a loko project, or in one system (system_id): counts of systems, containers, components and relationships; isolated components (no edge either way; none while the scope has no edge at all); highly coupled components (more than 2 dependencies) and central ones (more than 2 dependents), most first. Only edges with both ends in the scope count.
+        Find isolated, tightly coupled and central components of a loko project or one system.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3880,7 +4235,7 @@ class SyncTools:
 
     def validate_diagram(self, *, d2_source: str, level: Literal["system", "container", "component"] | None = None) -> ValidateDiagramResult:
         """
-        Checks D2 source before it is written: the real d2 reports the first syntax error with its line and column; then the C4 checks for the level drawn (system: at least 2 shapes and an actor; container: at least 2 shapes, grouped; component: at least 1 shape), and suggestions (comments, direction, tooltips). valid is true only when d2 checked the source and found no error; without d2 installed, d2_available is false and a warning says how to install it. Writes nothing.
+        Check D2 diagram code with d2 and the C4 rules before writing it: is it valid. Writes nothing.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3892,7 +4247,7 @@ class SyncTools:
 
     def render_diagram(self, *, project_path: str | None = None, target: str | None = None) -> RenderDiagramResult:
         """
-        Renders one entity's D2 diagram as SVG with the real d2 and the project's layout and theme: target is system, system/container or system/container/component (ids or names); without a target, the system landscape build_docs draws from the systems and their relationships. Renders go through the project's d2 cache (.loko/cache/d2, as build_docs), so an unchanged diagram is rendered once; cached says whether this one was. An entity without a diagram is NOT_FOUND; a diagram d2 refuses is INVALID_SYNTAX with d2's line and column. Writes only the cache.
+        Render one element's D2 diagram of a loko project, or the system landscape, to SVG.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """

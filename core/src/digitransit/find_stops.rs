@@ -40,15 +40,21 @@ pub struct FindStopsRequest {
     /// Walking radius in metres, 1..3000 (default 500).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub radius: Option<i64>,
+    /// Most stops (default 10, at most 25).
+    ///
     /// Most stops returned (default 10; above 25 it is capped with a warning).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_results: Option<i64>,
+    /// Only stops whose name or code contains this.
+    ///
     /// Keep stops whose name or code contains this text (case-insensitive).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text_filter: Option<String>,
     /// Language of stop names: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<Language>,
+    /// Only stops of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR.
+    ///
     /// Keep stops served by one of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub include_modes: Option<Vec<String>>,
@@ -108,13 +114,9 @@ impl Tool for FindStops {
     type Output = DigitransitResponse<FindStopsResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "find_stops",
-        title: "Find public transport stops near a point in Finland (Digitransit)",
-        description: "Public transport stops within a walking `radius` (metres, default 500, \
-1..3000) of `coordinate` {lat, lon} in Finland, nearest first: id (for get_departures), name, \
-coordinate, walking distance, modes, code, platform and address. `textFilter` keeps stops whose \
-name or code contains the text; `includeModes` (e.g. [\"TRAM\",\"METRO\"]) keeps stops of those \
-modes; when filters drop every stop a no-matches-after-filter warning says so. `maxResults` \
-default 10, capped at 25 with a warning. Needs DIGITRANSIT_API_KEY.",
+        title: "Stops near a point in Finland (Digitransit)",
+        description: "Public transport stops within walking distance of a point in Finland \
+(Digitransit), nearest first, with the ids get_departures takes.",
         summary: "Stops within walking distance of a point, text and mode filters",
         ..upstream::LIVE_TOOL
     };

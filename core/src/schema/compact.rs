@@ -1,7 +1,8 @@
 //! The served form of an input schema: what a model reads on every turn, with nothing it
 //! never uses. The same arguments pass and fail as with the full schema: only annotations
 //! go (`title`, numeric `format`s, the root's description, a description's paragraphs
-//! after its first), a union of constants becomes the `enum` it means, and an optional
+//! after its first, the descriptions of a described union branch's own properties), a
+//! union of constants becomes the `enum` it means, and an optional
 //! property loses its `null` (the core reads a `null` optional property as not given,
 //! [`crate::arguments`]).
 
@@ -66,7 +67,7 @@ fn compact(schema: &JsonObject) -> JsonObject {
             ("format", Value::String(format)) if NUMERIC_FORMATS.contains(&format.as_str()) => {}
             ("description", Value::String(text)) => {
                 let first = text.split("\n\n").next().unwrap_or_default();
-                out.insert(key.clone(), Value::String(first.to_owned()));
+                out.insert(key.clone(), Value::String(first.replace('\n', " ")));
             }
             ("properties" | "$defs" | "patternProperties", Value::Object(named)) => {
                 let compacted = named
@@ -88,6 +89,23 @@ fn compact(schema: &JsonObject) -> JsonObject {
             (_, Value::Object(sub)) => {
                 out.insert(key.clone(), Value::Object(compact(sub)));
             }
+            // A tagged union: two or more kinds of object, none of them `null` (an optional
+            // value's `anyOf [X, null]` is not one: X's properties keep their words).
+            ("oneOf", Value::Array(branches))
+                if branches.len() > 1
+                    && branches
+                        .iter()
+                        .all(|b| b.get("type") == Some(&Value::String("object".into()))) =>
+            {
+                let branches = branches
+                    .iter()
+                    .map(|branch| match branch {
+                        Value::Object(sub) => Value::Object(without_repeated_prose(compact(sub))),
+                        other => other.clone(),
+                    })
+                    .collect();
+                out.insert(key.clone(), Value::Array(branches));
+            }
             (_, Value::Array(items)) => {
                 let items = items
                     .iter()
@@ -104,6 +122,22 @@ fn compact(schema: &JsonObject) -> JsonObject {
         }
     }
     constants_as_enum(out)
+}
+
+/// A union branch that says what it is (`{type: 'coords', value: {lat, lon}}`) without
+/// the descriptions of its own properties, which only repeat it ("The point.").
+fn without_repeated_prose(mut branch: JsonObject) -> JsonObject {
+    if !branch.contains_key("description") {
+        return branch;
+    }
+    if let Some(Value::Object(properties)) = branch.get_mut("properties") {
+        for property in properties.values_mut() {
+            if let Value::Object(property) = property {
+                property.remove("description");
+            }
+        }
+    }
+    branch
 }
 
 /// A `oneOf`/`anyOf` whose branches are each one constant (with at most a type and a
@@ -227,6 +261,98 @@ mod tests {
                 "code": {"type": "string", "enum": ["OK", "NOT_FOUND"]}
             }, "required": ["code"]})
         );
+    }
+
+    #[test]
+    fn a_described_union_branch_does_not_describe_its_properties_again() {
+        let schema = json!({"type": "object", "properties": {"at": {"oneOf": [
+            {"type": "object", "description": "A saved place: `{type: 'label', value}`.",
+             "properties": {"type": {"const": "label"}, "value": {"type": "string", "description": "The key."}}},
+            {"type": "object", "properties": {"value": {"type": "string", "description": "Kept."}}}
+        ]}}, "required": ["at"]});
+        let served = compact_input(schema.as_object().unwrap());
+        let branches = &served["properties"]["at"]["oneOf"];
+        assert_eq!(
+            branches[0]["properties"]["value"],
+            json!({"type": "string"})
+        );
+        assert_eq!(branches[1]["properties"]["value"]["description"], "Kept.");
+    }
+
+    /// Every property path of `schema` (through properties, items and unions), with its
+    /// enum (without `null`) where it has one.
+    fn fields(schema: &Value, at: &str, found: &mut Vec<(String, Option<Vec<Value>>)>) {
+        let Some(object) = schema.as_object() else {
+            return;
+        };
+        let enumerated = object.get("enum").and_then(Value::as_array).map(|values| {
+            values
+                .iter()
+                .filter(|v| !v.is_null())
+                .cloned()
+                .collect::<Vec<_>>()
+        });
+        if enumerated.is_some() {
+            found.push((at.to_owned(), enumerated));
+        }
+        if let Some(Value::Object(properties)) = object.get("properties") {
+            for (name, sub) in properties {
+                found.push((format!("{at}/{name}"), None));
+                fields(sub, &format!("{at}/{name}"), found);
+            }
+        }
+        for key in ["items", "anyOf", "oneOf"] {
+            match object.get(key) {
+                Some(Value::Array(branches)) => {
+                    for branch in branches {
+                        fields(branch, at, found);
+                    }
+                }
+                Some(sub) => fields(sub, at, found),
+                None => {}
+            }
+        }
+        // A union of constants is served as an enum of them.
+        for key in ["anyOf", "oneOf"] {
+            if let Some(Value::Array(branches)) = object.get(key) {
+                let constants: Vec<Value> = branches
+                    .iter()
+                    .filter_map(|b| b.get("const").cloned())
+                    .collect();
+                if !constants.is_empty()
+                    && constants.len()
+                        == branches
+                            .iter()
+                            .filter(|b| b.get("type") != Some(&json!("null")))
+                            .count()
+                {
+                    found.push((at.to_owned(), Some(constants)));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn every_tool_keeps_every_field_and_enum_value() {
+        for entry in crate::Catalog::get().entries() {
+            let full = Value::Object(crate::schema::inline_refs(
+                entry.input_type_schema.as_ref().clone(),
+            ));
+            let (mut before, mut after) = (Vec::new(), Vec::new());
+            fields(&full, "", &mut before);
+            fields(
+                &Value::Object(entry.input_schema.as_ref().clone()),
+                "",
+                &mut after,
+            );
+            for field in &before {
+                assert!(
+                    after.contains(field),
+                    "{}: {field:?} is not served",
+                    entry.spec.name
+                );
+            }
+        }
     }
 
     #[test]

@@ -44,15 +44,9 @@ impl Tool for GetAlerts {
     type Output = DigitransitResponse<GetAlertsResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "get_alerts",
-        title: "Service alerts and disruptions in Finland (Digitransit)",
-        description: "Service alerts (disruptions, detours, closed stops) from Digitransit, most \
-severe first, then by start. Optional filters: `routes` (GTFS ids such as HSL:2550 or short names \
-such as 550), `stops` (ids such as HSL:1040129; an alert touching any route or stop given is \
-kept), `severity` (INFO, WARNING or SEVERE: at least this severe). Each alert: id, header, \
-description, url, severity (SEVERE|WARNING|INFO|UNKNOWN), effect, cause, start/end (ISO 8601, \
-Helsinki time) and affects[] (a route {gtfsId, shortName, mode}, a stop {gtfsId, name, code}, or \
-both for a stop on a route). `language` fi, sv or en (default). `maxResults` default 20, capped \
-at 100 with a warning. Needs DIGITRANSIT_API_KEY.",
+        title: "Disruptions in Finland (Digitransit)",
+        description: "Service alerts and disruptions in Finland (Digitransit): detours, closed stops, \
+cancellations, by route (tram 4, bus 550), stop or severity.",
         summary: "Disruptions and service alerts, by route, stop or severity",
         ..upstream::LIVE_TOOL
     };

@@ -11,20 +11,28 @@ use crate::digitransit::response::Warning;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GetAlertsRequest {
+    /// Routes: ids (HSL:2550) or short names (550); at most 20.
+    ///
     /// Keep alerts touching one of these routes: GTFS ids (`HSL:2550`) or the short names
     /// riders know (`550`, case-insensitive). At most 20.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub routes: Option<Vec<String>>,
+    /// Routes: ids (HSL:2550) or short names (550); at most 20.
+    ///
     /// Keep alerts touching one of these stops (GTFS ids such as `HSL:1040129`). At most 20.
     /// With `routes` too, an alert touching either is kept.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stops: Option<Vec<String>>,
+    /// At least this severe: INFO, WARNING or SEVERE.
+    ///
     /// Keep alerts at least this severe: `INFO` (all), `WARNING` or `SEVERE`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub severity: Option<String>,
     /// Language of the alerts' texts: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<Language>,
+    /// Most alerts (default 20, at most 100).
+    ///
     /// Most alerts returned (default 20; above 100 it is capped with a warning).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_results: Option<i64>,

@@ -43,15 +43,8 @@ impl Tool for GetDepartures {
     const SPEC: ToolSpec = ToolSpec {
         name: "get_departures",
         title: "Next departures from a stop in Finland (Digitransit)",
-        description: "Next departures from a Finnish public transport stop or station (Digitransit \
-OTP), with realtime data where it exists. `stop` is {type:'id', value:'HSL:1040129'} (ids come from \
-find_stops or geocode_address's stopId) or {type:'label', value:'home'} for a saved location with a \
-stopId. Looks `windowMinutes` ahead (default 30, 1..120) and returns at most `limit` departures \
-(default 10, 1..50), soonest first: line, mode, destination, scheduledTime, realtimeTime, \
-delaySeconds (negative when early), status (on_time|delayed|cancelled|scheduled_only, delayed beyond \
-60 s either way) and platform; and `alerts`, the service alerts at the stop or on its routes, in \
-brief (id, header, severity; get_alerts gives them in full). Times are ISO 8601 in Helsinki time. \
-Needs DIGITRANSIT_API_KEY.",
+        description: "Next buses, trams, metros and trains leaving a stop or station in Finland, with \
+realtime delays and cancellations (Digitransit), and the alerts there.",
         summary: "Next departures from a stop or station, realtime delays and cancellations",
         ..upstream::LIVE_TOOL
     };

@@ -12,11 +12,15 @@ use crate::digitransit::response::Warning;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
 pub enum StopRef {
+    /// A stop or station id, e.g. `HSL:1040129`.
+    ///
     /// A stop or station id, e.g. `HSL:1040129` (from `find_stops` or `geocode_address`).
     Id {
         /// The id.
         value: String,
     },
+    /// A saved place with a stopId.
+    ///
     /// The key of a saved location that has a `stopId` (see `save_user_variable`).
     Label {
         /// The key.
@@ -37,6 +41,8 @@ pub struct GetDeparturesRequest {
     /// Most departures returned, 1..50 (default 10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
+    /// fi, sv or en (default).
+    ///
     /// Language of stop names and headsigns: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<Language>,

@@ -40,15 +40,9 @@ impl Tool for GeocodeAddress {
     type Output = DigitransitResponse<GeocodeAddressResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "geocode_address",
-        title: "Find places in Finland by name or address (Digitransit)",
-        description: "Forward geocoding with Digitransit (Pelias): turns an address, place or stop \
-name in Finland into coordinates. Returns up to `size` results (default 10, at most 40; a larger \
-size is clamped and marked `truncated`), best first: by confidence (0..1), then, among results \
-within 0.01 of each other, nearest to `focus` {lat, lon} when given, then by name. Each result has \
-name, coordinates, confidence, type (address|poi|stop), label, address, and for stops the OTP \
-`stopId` that get_departures accepts. `language` fi|sv|en (default en) localises names. `layers` \
-(at most 8) narrows the search, e.g. [\"address\"] or [\"stop\",\"station\"]. No match is the error \
-geocode-no-results. Needs DIGITRANSIT_API_KEY.",
+        title: "Find places in Finland (Digitransit)",
+        description: "Coordinates of an address, place or stop in Finland (Digitransit geocoding), \
+best match first; stops carry the id get_departures takes. The first step before plan_trip.",
         summary: "Places in Finland matching a text (Pelias): coordinates, confidence, type, label, address, OTP stop id",
         ..upstream::LIVE_TOOL
     };
@@ -161,11 +155,9 @@ impl Tool for ReverseGeocode {
     type Output = DigitransitResponse<ReverseGeocodeResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "reverse_geocode",
-        title: "What is at these coordinates in Finland (Digitransit)",
-        description: "Reverse geocoding with Digitransit (Pelias): the nearest address, place or \
-stop to `lat`, `lon` in Finland as `result`, and other places nearby as `candidates` (nearest \
-first, each with distanceMeters). `language` fi|sv|en (default en). When nothing is known there, \
-`result` is absent and a no-results warning says so. Needs DIGITRANSIT_API_KEY.",
+        title: "What is at a point in Finland (Digitransit)",
+        description: "The address, street, place or stop at a point in Finland (Digitransit reverse \
+geocoding), and others nearby.",
         summary: "The nearest address, place or stop to a point, and others nearby",
         ..upstream::LIVE_TOOL
     };

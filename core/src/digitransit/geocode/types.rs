@@ -11,8 +11,12 @@ use crate::digitransit::response::Warning;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct GeocodeAddressRequest {
+    /// An address, place or stop name; 1..200 characters.
+    ///
     /// What to look for: an address, a place or a stop name; 1..200 characters after trimming.
     pub text: String,
+    /// Results, 1..40 (default 10).
+    ///
     /// How many results, 1..40 (default 10). A larger size is clamped to 40 and the answer
     /// says `truncated`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -20,9 +24,13 @@ pub struct GeocodeAddressRequest {
     /// Language of names and labels: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<Language>,
+    /// A point to prefer among equal matches.
+    ///
     /// A point to prefer: among results of (almost) equal confidence, nearer ones first.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub focus: Option<Coordinate>,
+    /// Pelias layers (at most 8), e.g. ["address", "stop"].
+    ///
     /// Pelias layers to search (at most 8), e.g. `["address", "stop"]`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub layers: Option<Vec<String>>,

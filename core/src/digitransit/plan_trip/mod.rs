@@ -46,22 +46,10 @@ impl Tool for PlanTrip {
     type Output = DigitransitResponse<PlanTripResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "plan_trip",
-        title: "Plan a public transport trip in Finland (Digitransit)",
-        description: "Plans public transport trips in Finland with Digitransit (OpenTripPlanner \
-planConnection), with realtime data. `origin` and `destination` are {type:'coords', value:{lat, \
-lon}} or {type:'label', value:'home'} for a place saved with save_user_variable. `when` is \
-{type:'depart'|'arrive', time:'now'|ISO 8601} (default depart now; arrive needs a time). \
-`constraints`: optimize balanced|few_transfers|shortest_time, maxWalkingDistance (1..3000 m, \
-default 1500; itineraries walking more are dropped unless none is left, then a preference-unmet \
-warning), maxTransfers (0..8, default 4), accessibility {stepFree, lowWalkingDistance}, language \
-fi|sv|en. Returns up to `limit` (1..3, default 2) itineraries, earliest arrival first, then fewer \
-transfers, then shorter: start, end, duration, transfers, walking, legs (mode, line, from, to, \
-scheduled and realtime times, delay, status on_time|delayed|cancelled|scheduled_only, alerts in \
-brief {id, header, severity}), \
-scheduleType and a fingerprint. When a leg is cancelled or over 5 min late, one relaxed search adds \
-alternatives marked disruptionFlag (includeDisruptionAlt, default true). Errors: \
-unsupported-region outside the router's area, no-itinerary-found (with a hint), rate-limited with \
-retryAfter. Needs DIGITRANSIT_API_KEY.",
+        title: "Plan a trip in Finland (Digitransit)",
+        description: "How to get from A to B by public transport in Finland (Digitransit, Helsinki and \
+other regions): itineraries with legs, realtime delays, cancellations and alerts; depart or \
+arrive by a time; from coordinates or a saved place.",
         summary: "Public transport itineraries (OTP `planConnection`) with realtime leg status, disruption alternatives, dedupe",
         ..upstream::LIVE_TOOL
     };

@@ -18,6 +18,8 @@ pub enum PlaceRef {
         /// The point.
         value: Coordinate,
     },
+    /// `{type: 'label', value: 'home'}`: a place saved with save_user_variable.
+    ///
     /// `{type: 'label', value: 'home'}`: a location saved with `save_user_variable`.
     Label {
         /// The saved key.
@@ -115,9 +117,13 @@ pub struct PlanTripRequest {
     /// Routing constraints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub constraints: Option<PlanConstraintsInput>,
+    /// Itineraries, 1..3 (default 2).
+    ///
     /// Most itineraries returned, 1..3 (default 2), after duplicates are removed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
+    /// Add relaxed alternatives when a leg is cancelled or late (default true).
+    ///
     /// When a leg is cancelled or over 5 min late, search once more with relaxed
     /// constraints and add what it finds (default true).
     #[serde(default, skip_serializing_if = "Option::is_none")]

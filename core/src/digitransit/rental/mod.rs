@@ -47,14 +47,9 @@ impl Tool for FindRentalVehicles {
     type Output = DigitransitResponse<FindRentalVehiclesResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "find_rental_vehicles",
-        title: "City bikes and scooters near a point in Finland (Digitransit)",
-        description: "City bike stations and free-floating rental vehicles (scooters, bikes) \
-within `radius` (metres, default 500, 1..2000) of `coordinate` {lat, lon}, nearest first. \
-stations[]: id, name, lat, lon, distance, bikes, spaces, allowPickup, allowDropoff, network, \
-operative. vehicles[]: id, formFactor, lat, lon, distance, range (metres, when known), network. \
-`formFactors` (e.g. [\"BICYCLE\"], [\"SCOOTER\"]) keeps those kinds. `maxResults` (default 10, \
-capped at 50 with a warning) applies to each list. City bikes are out of season in winter: an \
-empty answer then is normal, and a no-results warning says so. Needs DIGITRANSIT_API_KEY.",
+        title: "City bikes and scooters in Finland (Digitransit)",
+        description: "City bike stations and rental scooters near a point in Finland (Digitransit): \
+bikes and free spaces now.",
         summary: "City bike stations and scooters near a point, with availability",
         ..upstream::LIVE_TOOL
     };

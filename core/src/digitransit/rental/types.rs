@@ -16,10 +16,14 @@ pub struct FindRentalVehiclesRequest {
     /// Radius in metres, 1..2000 (default 500).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub radius: Option<i64>,
+    /// Only these: BICYCLE, SCOOTER, SCOOTER_STANDING, SCOOTER_SEATED, CARGO_BICYCLE, CAR, MOPED, OTHER.
+    ///
     /// Keep stations offering, and vehicles of, these form factors: BICYCLE, SCOOTER,
     /// SCOOTER_STANDING, SCOOTER_SEATED, CARGO_BICYCLE, CAR, MOPED, OTHER.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub form_factors: Option<Vec<String>>,
+    /// Most of each list (default 10, at most 50).
+    ///
     /// Most stations, and most vehicles, returned (default 10; above 50 it is capped with
     /// a warning).
     #[serde(default, skip_serializing_if = "Option::is_none")]

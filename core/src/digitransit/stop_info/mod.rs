@@ -36,14 +36,9 @@ impl Tool for GetStopInfo {
     type Output = DigitransitResponse<GetStopInfoResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "get_stop_info",
-        title: "What a stop is and which lines run there, in Finland (Digitransit)",
-        description: "A Finnish public transport stop or station and what runs there. `stop` is \
-{type:'id', value:'HSL:1040129'} (a stop or station id from find_stops or geocode_address) or \
-{type:'label', value:'home'} for a saved location with a stopId, as get_departures takes it. \
-Answers stop {gtfsId, name, code, platform, mode, wheelchairBoarding, lat, lon}, routes[] \
-(gtfsId, shortName, longName, mode), patterns[] (headsign, directionId, route) and the alerts in \
-effect for the stop, its routes or the stop on its routes, in get_alerts' form. `language` fi, \
-sv or en (default). Needs DIGITRANSIT_API_KEY.",
+        title: "A stop's lines in Finland (Digitransit)",
+        description: "Which lines serve a stop or station in Finland, their directions, wheelchair \
+access and the alerts in effect (Digitransit).",
         summary: "A stop's lines, directions, accessibility and active alerts",
         ..upstream::LIVE_TOOL
     };

@@ -14,6 +14,8 @@ use crate::digitransit::place::Language;
 pub struct GetStopInfoRequest {
     /// The stop or station, as `get_departures` takes it.
     pub stop: StopRef,
+    /// fi, sv or en (default).
+    ///
     /// Language of names and alert texts: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<Language>,

@@ -36,13 +36,9 @@ impl Tool for SaveUserVariable {
     type Output = DigitransitResponse<SaveUserVariableResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "save_user_variable",
-        title: "Save a place or preference (Digitransit)",
-        description: "Saves a named place or preference for later calls, and keeps it across \
-restarts. `key` is 1..50 characters and case-sensitive (e.g. \"home\"). For `type: location` the \
-value is {lat, lon, label?, name?, address?, stopId?}; plan_trip then accepts {type:'label', \
-value:'home'} as origin or destination, and get_departures accepts it as the stop when it has a \
-stopId. For `preference` and `other` the value is text (1..500 characters). Saving an existing key \
-replaces it, and `previous` says what it held. Needs no API key.",
+        title: "Save a place or preference",
+        description: "Remember a place (home, work, with an optional stop id) or a preference by name, \
+across restarts: plan_trip and get_departures then take the name.",
         summary: "Saves a named place or preference (SQLite, survives restarts)",
         needs: "",
         toolset: Toolset::Digitransit,
@@ -128,10 +124,9 @@ impl Tool for GetUserVariables {
     type Output = DigitransitResponse<GetUserVariablesResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "get_user_variables",
-        title: "List saved places and preferences (Digitransit)",
-        description: "Lists the places and preferences saved with save_user_variable (key, type, \
-value, createdAt, updatedAt), sorted by key; `type` keeps only one kind. Use it to find the labels \
-plan_trip and get_departures accept. Needs no API key.",
+        title: "List saved places",
+        description: "The places and preferences saved so far (home, work, …) with their names, which plan_trip \
+and get_departures take.",
         summary: "Lists the saved places and preferences",
         needs: "",
         toolset: Toolset::Digitransit,

@@ -74,11 +74,15 @@ pub enum UserVariableValue {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct SaveUserVariableRequest {
+    /// The name, 1..50 characters, case-sensitive (home); saving it again replaces it.
+    ///
     /// The name to save under: 1..50 characters, case-sensitive, e.g. `home`. Saving an
     /// existing key replaces its value (the answer's `previous` says what it was).
     pub key: String,
     /// What the value is.
     pub r#type: UserVariableType,
+    /// `{lat, lon, label?, name?, address?, stopId?}` for a location; text otherwise.
+    ///
     /// A location object `{lat, lon, label?, name?, address?, stopId?}` for
     /// `type: location`; text for `preference` and `other`.
     pub value: UserVariableValue,

@@ -13,7 +13,9 @@ use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct QueryProjectRequest {
-    /// Path to the loko project (default: the current directory). Alias: `project_root`.
+    /// Path to the loko project (default: the current directory).
+    ///
+    /// Alias: `project_root`.
     #[serde(
         default,
         alias = "project_root",
@@ -71,7 +73,8 @@ impl Tool for QueryProject {
     const SPEC: ToolSpec = ToolSpec {
         name: "query_project",
         title: "loko: project overview",
-        description: "Metadata of a loko project (C4 architecture docs as code): name, description, version, counts, and its systems with their container counts. Start here to understand a project.",
+        description: "What a C4 architecture project (loko docs as code) holds: name, version, counts \
+and its systems. Start here.",
         summary: "A C4 project's metadata: name, version, counts, systems",
         needs: "",
         toolset: Toolset::Loko,

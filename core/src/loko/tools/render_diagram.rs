@@ -21,13 +21,17 @@ use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct RenderDiagramRequest {
-    /// Path to the loko project (default: the current directory). Alias: `project_root`.
+    /// Path to the loko project (default: the current directory).
+    ///
+    /// Alias: `project_root`.
     #[serde(
         default,
         alias = "project_root",
         skip_serializing_if = "Option::is_none"
     )]
     pub project_path: Option<String>,
+    /// `system`, `system/container` or `system/container/component`; absent: the landscape.
+    ///
     /// Whose diagram: `system`, `system/container` or `system/container/component` (ids
     /// or names). Absent: the system landscape, drawn from the systems and their
     /// relationships as `build_docs` draws it.
@@ -64,7 +68,7 @@ impl Tool for RenderDiagram {
     const SPEC: ToolSpec = ToolSpec {
         name: "render_diagram",
         title: "loko: render a diagram",
-        description: "Renders one entity's D2 diagram as SVG with the real d2 and the project's layout and theme: target is system, system/container or system/container/component (ids or names); without a target, the system landscape build_docs draws from the systems and their relationships. Renders go through the project's d2 cache (.loko/cache/d2, as build_docs), so an unchanged diagram is rendered once; cached says whether this one was. An entity without a diagram is NOT_FOUND; a diagram d2 refuses is INVALID_SYNTAX with d2's line and column. Writes only the cache.",
+        description: "Render one element's D2 diagram of a loko project, or the system landscape, to SVG.",
         summary: "One entity's D2 diagram (or the landscape) as SVG, through the render cache",
         needs: "`d2`",
         toolset: Toolset::Loko,

@@ -18,13 +18,17 @@ use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct SearchElementsRequest {
-    /// Path to the loko project (default: the current directory). Alias: `project_root`.
+    /// Path to the loko project (default: the current directory).
+    ///
+    /// Alias: `project_root`.
     #[serde(
         default,
         alias = "project_root",
         skip_serializing_if = "Option::is_none"
     )]
     pub project_path: Option<String>,
+    /// A glob (`*`, `?`) for the id or name, e.g. `*payment*`.
+    ///
     /// A glob (`*` any run, `?` one character; case is ignored) for the qualified id,
     /// the id or the name, e.g. `*payment*`.
     pub query: String,
@@ -91,7 +95,8 @@ impl Tool for SearchElements {
     const SPEC: ToolSpec = ToolSpec {
         name: "search_elements",
         title: "loko: search elements",
-        description: "Finds the systems, containers and components of a loko project whose qualified id (system/container/component, from the directories), id or name match a glob (* and ?, case ignored), optionally only of one type (system, container, component), technology or tag (case ignored). Answers up to limit (default 20, at most 100) elements, systems first, with the total matched.",
+        description: "Find systems, containers and components by id or name pattern, type, technology \
+or tag.",
         summary: "Systems, containers and components whose id or name match a glob",
         needs: "",
         toolset: Toolset::Loko,

@@ -24,23 +24,35 @@ pub const MAX_D2_BYTES: usize = 1 << 20;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct UpdateDiagramRequest {
-    /// Path to the loko project. Alias: `project_root`.
+    /// Path to the loko project.
+    ///
+    /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
+    /// `system` or `container`.
+    ///
     /// `system` or `container` (`component` also works). Optional with `system_name`/`container_name`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("enum" = ["system", "container", "component"]))]
     pub scope: Option<String>,
+    /// `system`, `system/container` or `system/container/component`.
+    ///
     /// The system id, or the container as `system/container` (a unique container id
     /// alone works), or `system/container/component`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
-    /// The new D2 source. Alias: `d2_source`.
+    /// The new D2 source.
+    ///
+    /// Alias: `d2_source`.
     #[serde(alias = "d2_source")]
     pub d2_code: String,
+    /// The container inside `system_name`.
+    ///
     /// loko's spelling of the target: the system.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system_name: Option<String>,
+    /// The container inside `system_name`.
+    ///
     /// loko's spelling of the target: the container inside `system_name`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub container_name: Option<String>,
@@ -79,7 +91,8 @@ impl Tool for UpdateDiagram {
     const SPEC: ToolSpec = ToolSpec {
         name: "update_diagram",
         title: "loko: update a diagram",
-        description: "Replaces the D2 diagram of a system or container in a loko project. The source is checked with the real d2 first: a syntax error answers INVALID_SYNTAX with line and column and leaves the file untouched. Then it is written atomically and rendered to SVG (layout and theme from loko.toml).",
+        description: "Replace the D2 diagram of a system or container after d2 checks it, and render \
+it to SVG.",
         summary: "Replaces a system's or container's D2 diagram after the real `d2` accepts it, and renders it",
         needs: "`d2`",
         toolset: Toolset::Loko,

@@ -29,7 +29,9 @@ const UPDATES: Annotations = Annotations::REPLACES_LOCAL;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct UpdateSystemRequest {
-    /// Path to the loko project. Alias: `project_root`.
+    /// Path to the loko project.
+    ///
+    /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
     /// The system (id or name).
@@ -71,7 +73,9 @@ pub struct UpdateSystemRequest {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct UpdateContainerRequest {
-    /// Path to the loko project. Alias: `project_root`.
+    /// Path to the loko project.
+    ///
+    /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
     /// The parent system (id or name).
@@ -94,7 +98,9 @@ pub struct UpdateContainerRequest {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct UpdateComponentRequest {
-    /// Path to the loko project. Alias: `project_root`.
+    /// Path to the loko project.
+    ///
+    /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
     /// The parent system (id or name).
@@ -219,7 +225,7 @@ update_tool!(
     "loko: update a system",
     Level::System,
     "Changes a system's description, technology, tags and loko v0.3 fields in place",
-    "Changes a system of a loko project in place: description, technology, primary_language, framework, database (a blank text keeps the current value) and the lists responsibilities, key_users, dependencies, external_systems and tags (a list replaces the current one; [] clears it). Only those frontmatter keys are rewritten: the markdown body and every other key stay as written. Answers the system as it is now and the keys that changed (none: the file is not written). An unknown system is NOT_FOUND with the nearest id; unreadable frontmatter is INVALID_SYNTAX and the file is left alone."
+    "Change a system's description, technology, tags and other fields in place; a blank text keeps a value, a list replaces one."
 );
 update_tool!(
     UpdateContainer,
@@ -228,7 +234,7 @@ update_tool!(
     "loko: update a container",
     Level::Container,
     "Changes a container's description, technology and tags in place",
-    "Changes a container of a loko project in place: description and technology (a blank text keeps the current value) and tags (replaced; [] clears them). Only those frontmatter keys are rewritten: the markdown body and every other key stay as written. Answers the container as it is now and the keys that changed. Unknown system or container: NOT_FOUND with the nearest id."
+    "Change a container's description, technology and tags in place; a blank text keeps a value, a list replaces one."
 );
 update_tool!(
     UpdateComponent,
@@ -237,7 +243,7 @@ update_tool!(
     "loko: update a component",
     Level::Component,
     "Changes a component's description, technology and tags in place",
-    "Changes a component of a loko project in place: description and technology (a blank text keeps the current value) and tags (replaced; [] clears them). Only those frontmatter keys are rewritten: the markdown body, relationships and every other key stay as written. Answers the component as it is now and the keys that changed. Unknown system, container or component: NOT_FOUND with the nearest id."
+    "Change a component's description, technology and tags in place; a blank text keeps a value, a list replaces one."
 );
 
 /// The project, the path of ids or names to the entity, and the keys to set.

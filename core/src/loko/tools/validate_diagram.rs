@@ -23,6 +23,8 @@ use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 pub struct ValidateDiagramRequest {
     /// The D2 source to check.
     pub d2_source: String,
+    /// `system`, `container` or `component`.
+    ///
     /// The C4 level it draws, for the level's checks: `system`, `container` or `component`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("enum" = ["system", "container", "component"]))]
@@ -74,7 +76,7 @@ impl Tool for ValidateDiagram {
     const SPEC: ToolSpec = ToolSpec {
         name: "validate_diagram",
         title: "loko: validate a diagram",
-        description: "Checks D2 source before it is written: the real d2 reports the first syntax error with its line and column; then the C4 checks for the level drawn (system: at least 2 shapes and an actor; container: at least 2 shapes, grouped; component: at least 1 shape), and suggestions (comments, direction, tooltips). valid is true only when d2 checked the source and found no error; without d2 installed, d2_available is false and a warning says how to install it. Writes nothing.",
+        description: "Check D2 diagram code with d2 and the C4 rules before writing it: is it valid. Writes nothing.",
         summary: "Checks D2 source with the real d2, plus C4 level checks",
         needs: "`d2` (for the syntax)",
         toolset: Toolset::Loko,

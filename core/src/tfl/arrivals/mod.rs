@@ -38,14 +38,8 @@ impl Tool for Arrivals {
     const SPEC: ToolSpec = ToolSpec {
         name: "arrivals",
         title: "Next arrivals at a London stop (TfL)",
-        description: "The next trains, trams and buses at a London stop (TfL live predictions), \
-soonest first: line, platform, direction, destination, towards, where the vehicle is now, \
-seconds to arrival and the expected time (UTC). `stop` is a NaPTAN id (940GZZLUOXC, a bus stop \
-such as 490008660N), a hub id (HUBKGX: all its stations and stops), or a name (\"Oxford \
-Circus\"). Optional `lines` (ids), `direction` (inbound or outbound) and `limit` (default 10, \
-at most 50). A name that matches several stops answers DISAMBIGUATION_REQUIRED with \
-stopDisambiguation candidates (id, name, modes, lines, title): call again with the chosen id; a \
-client that can ask its user (MCP elicitation) is asked to pick instead.",
+        description: "Next trains, tubes, trams and buses due at a London station or bus stop, live \
+(TfL): line, platform, destination, minutes away. Takes a stop id or a name.",
         summary: "The next trains, trams and buses at a London stop (TfL live predictions), soonest first",
         needs: "nothing (`TFL_API_KEY` raises TfL's limit from 50 to 500 requests a minute)",
         toolset: Toolset::Tfl,

@@ -10,6 +10,8 @@ use crate::tfl::{StopCandidate, TflCode};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct ArrivalsRequest {
+    /// A stop or hub id (940GZZLUOXC, HUBKGX) or a name ("Oxford Circus").
+    ///
     /// A stop: a NaPTAN id (`940GZZLUOXC`, a bus stop's `490008660N`), a hub id (`HUBKGX`:
     /// every station and stop of the hub), or a name ("Oxford Circus"), resolved as
     /// `stationToilets` resolves names, then by TfL's stop search.

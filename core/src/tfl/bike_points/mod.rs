@@ -36,14 +36,8 @@ impl Tool for BikePoints {
     const SPEC: ToolSpec = ToolSpec {
         name: "bikePoints",
         title: "London cycle hire docks (TfL)",
-        description: "Santander Cycles docking stations in London (TfL) with bikes, e-bikes and \
-free docks now. Give `lat`/`lon` (nearest first, within `radius` metres, default 500, at most \
-2000), or `query` (words of the station name, e.g. \"Clerkenwell\"), or `ids` (e.g. \
-BikePoints_1). minBikes, minEBikes and minDocks keep the stations with enough bikes or free \
-docks; limit caps the list (default 10, at most 50). Each station has id, name, lat, lon, \
-distance, bikes, standardBikes, eBikes, emptyDocks, docks, brokenDocks, available (false when \
-locked, not installed or temporary) and updated (UTC). An unknown id or a name that matches no \
-station answers BIKE_POINT_NOT_FOUND.",
+        description: "Santander Cycles hire bike docks in London (TfL): bikes, e-bikes and free spaces \
+now, near a point, by name or by id.",
         summary: "Santander Cycles docks near a point, by name or by id (TfL): bikes, e-bikes and free docks now",
         needs: "nothing (`TFL_API_KEY` raises TfL's limit from 50 to 500 requests a minute)",
         toolset: Toolset::Tfl,

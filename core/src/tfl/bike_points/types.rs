@@ -17,9 +17,13 @@ pub struct BikePointsRequest {
     /// Longitude of the point to search around, in degrees (WGS 84).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lon: Option<f64>,
+    /// Metres around the point: default 300, at most 2,000.
+    ///
     /// Search radius around the point, in metres: default 500, at most 2,000.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub radius: Option<u32>,
+    /// Words of the dock's name, e.g. "Clerkenwell".
+    ///
     /// Words of a bike point's name, e.g. "Clerkenwell" or "St. Chad's": every word must
     /// appear in the name, in any case.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -27,12 +31,18 @@ pub struct BikePointsRequest {
     /// Bike point ids, e.g. `BikePoints_1`; at most 50.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ids: Option<Vec<String>>,
+    /// Only docks with at least this many bikes.
+    ///
     /// Keep only bike points with at least this many bikes (standard and e-bikes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_bikes: Option<u32>,
+    /// Only docks with at least this many bikes.
+    ///
     /// Keep only bike points with at least this many e-bikes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_e_bikes: Option<u32>,
+    /// Only docks with at least this many bikes.
+    ///
     /// Keep only bike points with at least this many empty docks (to return a bike).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_docks: Option<u32>,

@@ -26,12 +26,8 @@ impl Tool for LiftOutages {
     const SPEC: ToolSpec = ToolSpec {
         name: "liftOutages",
         title: "London lift outages (TfL)",
-        description: "The lifts out of service at London stations now (TfL): for each station \
-its id, its name, the ids of the lifts out of service and TfL's message (e.g. \"No Step free \
-access\"). Give `station` (a name such as \"Wembley Park\", or an id such as 940GZZLUWYP) for \
-one station; without it, every station with a lift out of service. A name that matches several \
-stations answers DISAMBIGUATION_REQUIRED with stationDisambiguation candidates: call again \
-with the chosen stationUniqueId. An empty list means every lift TfL reports on works.",
+        description: "Lifts out of service at London stations now (TfL): is the lift working, is there \
+step-free access. One station by name or id, or every station.",
         summary: "Lifts out of service at London stations now (TfL), by station: step-free access at a glance",
         needs: "nothing (TfL answers lift outages without a key)",
         toolset: Toolset::Tfl,

@@ -10,6 +10,8 @@ use crate::tfl::{StationDisambiguationSuggestion, TflCode};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LiftOutagesRequest {
+    /// A station name or id; absent: every station.
+    ///
     /// A station, as `stationToilets` takes it: a name as a person writes it ("Wembley
     /// Park", "King's Cross") or a station id (`940GZZLUWYP`, `910GSHENFLD`, `HUBKGX`).
     /// Absent: every station with a lift out of service.

@@ -30,12 +30,8 @@ impl Tool for LineRoute {
     const SPEC: ToolSpec = ToolSpec {
         name: "lineRoute",
         title: "A London line's stops in order (TfL)",
-        description: "The stops of a London line in order (TfL), one route per branch: e.g. the \
-Central line's West Ruislip and Ealing Broadway branches. Give `line` (an id such as central, \
-elizabeth, mildmay, dlr, or a bus route such as 25), `direction` (outbound, the default, or \
-inbound) and `serviceType` (Regular, the default, or Night). Each route has a name and its \
-stops with NaPTAN id and name. An unknown line answers LINE_NOT_FOUND with the nearest \
-`suggestions`.",
+        description: "Which stations a London line calls at, in order, each branch a route (TfL): \
+tube, rail, DLR or bus route.",
         summary: "A London line's stops in order, one route per branch (TfL)",
         needs: "nothing (`TFL_API_KEY` raises TfL's limit from 50 to 500 requests a minute)",
         toolset: Toolset::Tfl,

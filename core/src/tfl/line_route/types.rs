@@ -10,11 +10,15 @@ use crate::tfl::TflCode;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LineRouteRequest {
+    /// A line id: central, elizabeth, mildmay, dlr or a bus route (25).
+    ///
     /// A line id: `central`, `elizabeth`, `mildmay`, `dlr`, a bus route such as `25`.
     pub line: String,
     /// `outbound` (the default) or `inbound`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub direction: Option<RouteDirection>,
+    /// `Regular` (default) or `Night`.
+    ///
     /// `Regular` (the default) or `Night` (the Night Tube and night buses).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub service_type: Option<ServiceType>,

@@ -70,14 +70,9 @@ impl Tool for LineStatus {
     const SPEC: ToolSpec = ToolSpec {
         name: "lineStatus",
         title: "London line status (TfL)",
-        description: "Whether London's lines are running now (TfL): for each line its id, name, \
-mode, goodService, and TfL's statuses with severity (0-20; 10 is Good Service), description \
-(e.g. \"Minor Delays\"), reason and validity period (UTC). Give `lines` (ids such as central, \
-elizabeth, liberty, or bus routes such as 25), or `modes` (tube, dlr, overground, \
-elizabeth-line, tram, bus, ...); neither means tube, elizabeth-line, overground, dlr and tram. \
-disruptedOnly=true keeps the lines without a good service. An unknown line answers \
-LINE_NOT_FOUND, an unknown mode MODE_NOT_FOUND, each with the nearest `suggestions`; the \
-London Overground is now six lines (liberty, lioness, mildmay, suffragette, weaver, windrush).",
+        description: "Is a London line running? Good service, delays, closures and why, now, for tube, \
+Overground, Elizabeth line, DLR, tram or bus lines (TfL). By line id or mode; disruptedOnly \
+lists only the troubled ones.",
         summary: "Whether London's lines are running now (TfL): good service or not, each status with its severity, reason and period",
         needs: "nothing (`TFL_API_KEY` raises TfL's limit from 50 to 500 requests a minute)",
         toolset: Toolset::Tfl,

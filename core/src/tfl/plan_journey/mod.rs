@@ -38,16 +38,9 @@ impl Tool for PlanJourney {
     const SPEC: ToolSpec = ToolSpec {
         name: "planJourney",
         title: "Plan a London journey (TfL)",
-        description: "Plans a journey in London with the TfL Journey Planner and returns the 5 \
-fastest options (duration, departure and arrival times in London local time, and per leg the \
-mode, line, instruction, times and any disruption, plus the fare in pence when TfL gives one). \
-`from` and `to` accept a place or station name, a postcode, \"lat,lon\", or a stop id. \
-needAccessibleRoute=true asks TfL for a step-free route (accessibilityPreference=StepFreeToVehicle); \
-false or absent sends no preference. If a name is ambiguous the answer is DISAMBIGUATION_REQUIRED \
-with fromLocationDisambiguation / toLocationDisambiguation suggestions (name, type, matchQuality, \
-title): call again with the chosen suggestion's parameterValue as `from` or `to`; a client that \
-can ask its user (MCP elicitation) is asked to pick instead, and the journey is planned in the \
-same call. Needs TFL_API_KEY.",
+        description: "How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey \
+Planner): the fastest routes with times, legs, disruptions and fare. Takes place or station \
+names, postcodes, lat,lon or stop ids; needAccessibleRoute asks TfL for StepFreeToVehicle.",
         summary: "The 5 fastest London journeys between two places (TfL Journey Planner): times, legs with mode, line, instruction and disruptions, fare in pence; suggestions when a place name is ambiguous",
         needs: "`TFL_API_KEY`",
         toolset: Toolset::Tfl,

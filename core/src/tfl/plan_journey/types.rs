@@ -9,12 +9,18 @@ use serde::{Deserialize, Serialize};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct JourneyPlanRequest {
+    /// A place or station name, postcode, "lat,lon", stop id or a disambiguation's parameterValue; at most 200 characters.
+    ///
     /// Start: a place name ("Bank"), a postcode ("SW1A 2AA"), `"lat,lon"`
     /// ("51.5074,-0.1278"), a NaPTAN id ("940GZZLUBNK") or an ICS id ("1000013"), or a
     /// `parameterValue` from an earlier disambiguation. At most 200 characters.
     pub from: String,
+    /// Destination, in the forms `from` takes.
+    ///
     /// Destination, in the same forms as `from`. At most 200 characters.
     pub to: String,
+    /// Step-free from street to vehicle (StepFreeToVehicle).
+    ///
     /// `true` asks TfL for a route that is step-free from street to vehicle
     /// (`accessibilityPreference=StepFreeToVehicle`); `false` or absent: no preference.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -38,13 +38,8 @@ impl Tool for StationToilets {
     const SPEC: ToolSpec = ToolSpec {
         name: "stationToilets",
         title: "London station toilets",
-        description: "Looks up the toilets at a London (TfL) station: location in the station, \
-platform numbers, accessible, baby changing, inside the ticket gates, fee charged, and type. \
-Give the station name as a person would write it (e.g. \"King's Cross\", \"Abbey Wood station\"). \
-If several stations match (e.g. \"Edgware Road\"), the answer is DISAMBIGUATION_REQUIRED with \
-stationDisambiguation candidates: call again with the chosen candidate's stationUniqueId as \
-stationName (a unique id such as \"HUBKGX\" is always accepted). \
-Works offline on TfL station data (Powered by TfL Open Data).",
+        description: "Toilets at a London station: where in the station, accessible, baby changing, \
+inside the gates, free or paid. Offline, from TfL station data.",
         summary: "Toilets at a London station (location, platform numbers, accessible, baby changing, inside the gates, fee, type), from TfL station data bundled in the crate",
         needs: "nothing (offline)",
         toolset: Toolset::Tfl,

@@ -8,6 +8,8 @@ use serde::{Deserialize, Serialize};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StationToiletLookupRequest {
+    /// A station name as a person writes it ("Kings Cross"), or a stationUniqueId.
+    ///
     /// User-facing station name, e.g. `Abbey Wood`, `King's Cross` or `Kings Cross St Pancras`.
     /// Case, apostrophes and a trailing "station" do not matter. A station unique id
     /// (e.g. `940GZZLUERC`, as listed in `stationDisambiguation`) selects that station.

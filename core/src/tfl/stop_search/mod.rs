@@ -39,11 +39,8 @@ impl Tool for StopSearch {
     const SPEC: ToolSpec = ToolSpec {
         name: "stopSearch",
         title: "Find London stops and stations (TfL)",
-        description: "London stops and stations (TfL) by name (`query`, e.g. \"Bank\") or near a \
-point (`lat`/`lon`, within `radius` metres: default 300, at most 2000, nearest first). Optional \
-`modes` (tube, bus, dlr, ...) and `limit` (default 10, at most 50). Each stop has its id (what \
-`arrivals` takes), name, bus stop indicator, hub id, ICS id, modes, lines (near a point), zone, \
-lat, lon and distance. A name that matches nothing answers STOP_NOT_FOUND.",
+        description: "Find London stations and bus stops by name or near a point (TfL): the stop id \
+arrivals takes, modes, lines, zone, distance.",
         summary: "London stops and stations by name or near a point (TfL): ids for arrivals, modes, lines, zone",
         needs: "nothing (`TFL_API_KEY` raises TfL's limit from 50 to 500 requests a minute)",
         toolset: Toolset::Tfl,

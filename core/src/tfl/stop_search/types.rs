@@ -19,6 +19,8 @@ pub struct StopSearchRequest {
     /// Longitude of the point to search around, in degrees (WGS 84).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lon: Option<f64>,
+    /// Metres around the point: default 300, at most 2,000.
+    ///
     /// Search radius around the point, in metres: default 300, at most 2,000.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub radius: Option<u32>,

@@ -44,16 +44,22 @@ pub const PRINT_PAGE: &str = "print.html";
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct BuildDocsRequest {
-    /// Path to the loko project. Alias: `project_root`.
+    /// Path to the loko project.
+    ///
+    /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
     /// `html`, `markdown`, `pdf` or `all` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("enum" = ["html", "markdown", "pdf", "all"]))]
     pub format: Option<String>,
+    /// Redo only what changed (default true).
+    ///
     /// Only re-render and re-write what changed (default true); false rebuilds everything.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incremental: Option<bool>,
+    /// Where to build, inside the project (default: loko.toml's output).
+    ///
     /// Where to build, inside the project (loko's argument): project-relative, or an
     /// absolute path under the project. Default: `[paths] output` of `loko.toml` (`dist`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -101,7 +107,8 @@ impl Tool for BuildDocs {
     const SPEC: ToolSpec = ToolSpec {
         name: "build_docs",
         title: "loko: build the documentation",
-        description: "Builds a loko project's documentation into its output directory: an HTML site (landscape, a page per system, container and component, diagrams, search, dark mode), markdown documents, and a PDF through headless Chromium. Diagrams are rendered by d2 in parallel and cached; incremental builds (default) redo only what changed; the previous output stays intact if a build fails.",
+        description: "Build a loko project's documentation: an HTML site with diagrams and search, \
+markdown, or a PDF.",
         summary: "Builds the docs: an HTML site (search, dark mode, phone layout), markdown, a PDF; parallel cached d2 renders, incremental, never half-written",
         needs: "`d2` (+ Chromium for the PDF)",
         toolset: Toolset::Loko,

@@ -38,7 +38,9 @@ pub struct NewComponent {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct CreateComponentsRequest {
-    /// Path to the loko project. Alias: `project_root`.
+    /// Path to the loko project.
+    ///
+    /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
     /// The parent system (id or name).
@@ -96,7 +98,7 @@ impl Tool for CreateComponents {
     const SPEC: ToolSpec = ToolSpec {
         name: "create_components",
         title: "loko: create components",
-        description: "Creates up to 100 components in one container of a loko project, each as create_component would ({name, description?, technology?, tags?}). Answers one outcome per item (created with its id and path, or error with the contract's code and reason) and the counts; one bad item (a duplicate, a name without letters) does not stop the rest. An unknown system or container is NOT_FOUND for the whole call. Never overwrites.",
+        description: "Add several components to one container of a loko project at once, each reported on its own.",
         summary: "Creates many components in one container, reporting each",
         needs: "",
         toolset: Toolset::Loko,

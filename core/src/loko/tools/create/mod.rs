@@ -34,44 +34,72 @@ const CREATES: Annotations = Annotations::CREATES_LOCAL;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct CreateSystemRequest {
+    /// Path to the loko project; an empty directory becomes one.
+    ///
     /// Path to the loko project (created as a project, with a `loko.toml`, when it is
-    /// an empty directory). Alias: `project_root`.
+    /// an empty directory).
+    ///
+    /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
-    /// The system's name, e.g. `Payment Service`; its id is the slug (`payment-service`). Alias: `name`.
+    /// The system's name, e.g. `Payment Service`.
+    ///
+    /// The system's name, e.g. `Payment Service`; its id is the slug (`payment-service`).
+    ///
+    /// Alias: `name`.
     #[serde(alias = "name")]
     pub system_name: String,
     /// What the system does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// `system` (default) or a template in `.loko/templates/`.
+    ///
     /// Template: `system` (default) or a project template in `.loko/templates/<name>/`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<String>,
     /// The system's main technology.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
-    /// Key responsibilities, e.g. `Process payments` (loko v0.3; kept in the frontmatter).
+    /// Key responsibilities, e.g. `Process payments`.
+    ///
+    /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub responsibilities: Option<Vec<String>>,
-    /// Primary users and actors, e.g. `Customer`, `Admin` (loko v0.3; kept in the frontmatter).
+    /// Primary users and actors, e.g. `Customer`, `Admin`.
+    ///
+    /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key_users: Option<Vec<String>>,
-    /// What the system depends on, e.g. `Database`, `Message Queue` (loko v0.3; kept in the frontmatter).
+    /// What it depends on, e.g. `Database`.
+    ///
+    /// What the system depends on, e.g. `Database`, `Message Queue`.
+    ///
+    /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dependencies: Option<Vec<String>>,
-    /// External systems it integrates with, e.g. `Payment API` (loko v0.3; kept in the frontmatter).
+    /// External systems it integrates with, e.g. `Payment API`.
+    ///
+    /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_systems: Option<Vec<String>>,
-    /// Primary programming language, e.g. `Go` (loko v0.3; kept in the frontmatter).
+    /// Primary programming language, e.g. `Go`.
+    ///
+    /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub primary_language: Option<String>,
-    /// Framework, e.g. `Django` (loko v0.3; kept in the frontmatter).
+    /// Framework, e.g. `Django`.
+    ///
+    /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framework: Option<String>,
-    /// Database technology, e.g. `PostgreSQL` (loko v0.3; kept in the frontmatter).
+    /// Database technology, e.g. `PostgreSQL`.
+    ///
+    /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub database: Option<String>,
-    /// Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`.
+    /// Tags for grouping and search.
+    ///
+    /// loko v0.3; kept in the frontmatter's `tags`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
 }
@@ -81,24 +109,32 @@ pub struct CreateSystemRequest {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct CreateContainerRequest {
-    /// Path to the loko project. Alias: `project_root`.
+    /// Path to the loko project.
+    ///
+    /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
     /// The parent system (id or name).
     pub system_name: String,
-    /// The container's name, e.g. `API Service`. Alias: `name`.
+    /// The container's name, e.g. `API Service`.
+    ///
+    /// Alias: `name`.
     #[serde(alias = "name")]
     pub container_name: String,
     /// What the container does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// e.g. `Web Service`, `Database`.
+    ///
     /// Container type, e.g. `Web Service`, `Database` (a store is drawn as a cylinder).
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
     /// The container's technology, e.g. `Node.js`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
-    /// Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`.
+    /// Tags for grouping and search.
+    ///
+    /// loko v0.3; kept in the frontmatter's `tags`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
 }
@@ -108,14 +144,18 @@ pub struct CreateContainerRequest {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct CreateComponentRequest {
-    /// Path to the loko project. Alias: `project_root`.
+    /// Path to the loko project.
+    ///
+    /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
     /// The parent system (id or name).
     pub system_name: String,
     /// The parent container (id or name).
     pub container_name: String,
-    /// The component's name. Alias: `name`.
+    /// The component's name.
+    ///
+    /// Alias: `name`.
     #[serde(alias = "name")]
     pub component_name: String,
     /// What the component does.
@@ -124,7 +164,9 @@ pub struct CreateComponentRequest {
     /// The component's technology.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
-    /// Tags for grouping and search (loko v0.3), kept in the frontmatter's `tags`.
+    /// Tags for grouping and search.
+    ///
+    /// loko v0.3; kept in the frontmatter's `tags`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
 }
@@ -231,7 +273,8 @@ impl Tool for CreateSystem {
     const SPEC: ToolSpec = ToolSpec {
         name: "create_system",
         title: "loko: create a system",
-        description: "Scaffolds a new C4 software system in a loko project: src/<id>/system.md (YAML frontmatter) and system.d2. The id is the slug of the name (\"Payment Service\" → payment-service). Never overwrites: an existing system gives ALREADY_EXISTS.",
+        description: "Add a software system to a loko architecture project (its markdown and D2 \
+diagram); starts a project in an empty directory.",
         summary: "Scaffolds a system (`system.md` with frontmatter, `system.d2`); makes an empty directory a project",
         needs: "",
         toolset: Toolset::Loko,
@@ -286,7 +329,8 @@ impl Tool for CreateContainer {
     const SPEC: ToolSpec = ToolSpec {
         name: "create_container",
         title: "loko: create a container",
-        description: "Scaffolds a new C4 container (an app, service or data store) in a system of a loko project: container.md and container.d2 in src/<system>/<id>/. Never overwrites.",
+        description: "Add a container (an app, service or database) to a system of a loko architecture \
+project.",
         summary: "Scaffolds a container in a system",
         needs: "",
         toolset: Toolset::Loko,
@@ -332,7 +376,7 @@ impl Tool for CreateComponent {
     const SPEC: ToolSpec = ToolSpec {
         name: "create_component",
         title: "loko: create a component",
-        description: "Adds a C4 component to a container of a loko project: component.md (frontmatter with id, name, description, technology) and component.d2 in src/<system>/<container>/<id>/. Never overwrites.",
+        description: "Add a component (a module or class group) to a container of a loko architecture project.",
         summary: "Scaffolds a component in a container",
         needs: "",
         toolset: Toolset::Loko,

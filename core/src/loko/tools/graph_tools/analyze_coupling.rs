@@ -22,13 +22,17 @@ pub const CENTRAL_ABOVE: usize = 2;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct AnalyzeCouplingRequest {
-    /// Path to the loko project (default: the current directory). Alias: `project_root`.
+    /// Path to the loko project (default: the current directory).
+    ///
+    /// Alias: `project_root`.
     #[serde(
         default,
         alias = "project_root",
         skip_serializing_if = "Option::is_none"
     )]
     pub project_path: Option<String>,
+    /// The system (id or name); omit for the whole project.
+    ///
     /// The system to analyse (id or name); the whole project when omitted. Alias:
     /// `system_name`.
     #[serde(
@@ -85,7 +89,7 @@ impl Tool for AnalyzeCoupling {
     const SPEC: ToolSpec = ToolSpec {
         name: "analyze_coupling",
         title: "loko: analyse coupling",
-        description: "Coupling in a loko project, or in one system (system_id): counts of systems, containers, components and relationships; isolated components (no edge either way; none while the scope has no edge at all); highly coupled components (more than 2 dependencies) and central ones (more than 2 dependents), most first. Only edges with both ends in the scope count.",
+        description: "Find isolated, tightly coupled and central components of a loko project or one system.",
         summary: "Isolated, highly coupled and central components of a system or the project",
         needs: "",
         toolset: Toolset::Loko,

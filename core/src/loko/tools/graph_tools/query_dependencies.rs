@@ -18,20 +18,29 @@ use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct QueryDependenciesRequest {
-    /// Path to the loko project (default: the current directory). Alias: `project_root`.
+    /// Path to the loko project (default: the current directory).
+    ///
+    /// Alias: `project_root`.
     #[serde(
         default,
         alias = "project_root",
         skip_serializing_if = "Option::is_none"
     )]
     pub project_path: Option<String>,
-    /// The system (id or name). Alias: `system_name`.
+    /// The system (id or name).
+    ///
+    /// Alias: `system_name`.
     #[serde(alias = "system_name")]
     pub system_id: String,
-    /// The container (id or name). Alias: `container_name`.
+    /// The container (id or name).
+    ///
+    /// Alias: `container_name`.
     #[serde(alias = "container_name")]
     pub container_id: String,
+    /// The component; omit for the whole container.
+    ///
     /// The component (id or name); omit it for the dependencies of the whole container.
+    ///
     /// Alias: `component_name`.
     #[serde(
         default,
@@ -39,6 +48,8 @@ pub struct QueryDependenciesRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub component_id: Option<String>,
+    /// Another component: the path of dependencies to it.
+    ///
     /// With `component_id`: another component, for the path of dependencies to it (its
     /// qualified id, or a short id: the one in the same container first).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -87,7 +98,8 @@ impl Tool for QueryDependencies {
     const SPEC: ToolSpec = ToolSpec {
         name: "query_dependencies",
         title: "loko: query dependencies",
-        description: "What a container or a component of a loko project depends on, from every source of relationships (component frontmatter, component diagrams, relationships.toml). Without component_id: the dependencies of all the container's components, with counts. With component_id: that component's dependencies, and with target_component_id the shortest path of dependencies to that component (or a note that there is none). Ids are qualified (system/container/component); names work too, and an unknown one answers NOT_FOUND with the nearest id.",
+        description: "What a container or component depends on, and the path of dependencies to \
+another component.",
         summary: "A container's or component's dependencies, and the path to another component",
         needs: "",
         toolset: Toolset::Loko,

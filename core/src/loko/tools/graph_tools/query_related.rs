@@ -18,29 +18,39 @@ use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct QueryRelatedComponentsRequest {
-    /// Path to the loko project (default: the current directory). Alias: `project_root`.
+    /// Path to the loko project (default: the current directory).
+    ///
+    /// Alias: `project_root`.
     #[serde(
         default,
         alias = "project_root",
         skip_serializing_if = "Option::is_none"
     )]
     pub project_path: Option<String>,
-    /// The system (id or name), to look the component up in. Alias: `system_name`.
+    /// The system (id or name), to look the component up in.
+    ///
+    /// Alias: `system_name`.
     #[serde(
         default,
         alias = "system_name",
         skip_serializing_if = "Option::is_none"
     )]
     pub system_id: Option<String>,
-    /// The container (id or name) inside `system_id`. Alias: `container_name`.
+    /// The container (id or name) inside `system_id`.
+    ///
+    /// Alias: `container_name`.
     #[serde(
         default,
         alias = "container_name",
         skip_serializing_if = "Option::is_none"
     )]
     pub container_id: Option<String>,
+    /// The component: id, name or qualified id.
+    ///
     /// The component: its id or name inside the container given, else its qualified id
-    /// or a short id that is unique. Alias: `component_name`.
+    /// or a short id that is unique.
+    ///
+    /// Alias: `component_name`.
     #[serde(alias = "component_name")]
     pub component_id: String,
 }
@@ -72,7 +82,7 @@ impl Tool for QueryRelatedComponents {
     const SPEC: ToolSpec = ToolSpec {
         name: "query_related_components",
         title: "loko: related components",
-        description: "A component's neighbours in a loko project's relationship graph: what it depends on and what depends on it, with counts. Name it by system_id + container_id + component_id, by its qualified id (system/container/component), or by a short id that is unique in the project. An unknown component answers NOT_FOUND with the nearest id; an ambiguous short id answers INVALID_INPUT with the candidates.",
+        description: "A component's neighbours in a loko project: what it depends on and what depends on it.",
         summary: "A component's dependencies and dependents",
         needs: "",
         toolset: Toolset::Loko,

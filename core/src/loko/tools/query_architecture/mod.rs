@@ -38,7 +38,8 @@ impl Tool for QueryArchitecture {
     const SPEC: ToolSpec = ToolSpec {
         name: "query_architecture",
         title: "loko: query the architecture",
-        description: "The C4 architecture of a loko project at a chosen scope (project, system or container) and detail (summary: counts and ids; structure: the tree of names; full: every field of one system or container, with relationships). format=toon returns the same answer as TOON text, which costs fewer tokens: structure and full detail laid out as tab-delimited tables (each list of systems, containers, components or relationships one table, grouped by the id of the ancestor below the queried entity, with an empty cell for an absent field; tags joined by ';').",
+        description: "The architecture of a loko project, a system or a container: counts, the tree of \
+names, or every field with relationships; as JSON or TOON.",
         summary: "The architecture at a scope (project, system, container) and detail (summary, structure, full), as JSON or TOON",
         needs: "",
         toolset: Toolset::Loko,

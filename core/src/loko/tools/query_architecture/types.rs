@@ -11,7 +11,9 @@ use crate::loko::tools::project_tool::EntityRef;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct QueryArchitectureRequest {
-    /// Path to the loko project (default: the current directory). Alias: `project_root`.
+    /// Path to the loko project (default: the current directory).
+    ///
+    /// Alias: `project_root`.
     #[serde(
         default,
         alias = "project_root",
@@ -22,14 +24,20 @@ pub struct QueryArchitectureRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("enum" = ["project", "system", "container"]))]
     pub scope: Option<String>,
+    /// The system id, or `system/container`, for those scopes.
+    ///
     /// For `system`/`container` scope: the system id, or the container as
     /// `system/container` (a container id alone works when it is unique). Ids or names.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
+    /// `summary` (default), `structure` or `full` (needs a target).
+    ///
     /// `summary` (default), `structure` or `full` (which needs a target).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("enum" = ["summary", "structure", "full"]))]
     pub detail: Option<String>,
+    /// `json` (default) or `toon` (fewer tokens).
+    ///
     /// `json` (default) or `toon` (the same answer as TOON text, fewer tokens; `text` is
     /// accepted as `toon`).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -25,16 +25,24 @@ const DIRECTIONS: [&str; 2] = ["forward", "bidirectional"];
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct CreateRelationshipRequest {
-    /// Path to the loko project. Alias: `project_root`.
+    /// Path to the loko project.
+    ///
+    /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
+    /// The system whose relationships.toml keeps it.
+    ///
     /// The system whose `relationships.toml` keeps the edge (id or name).
     pub system_name: String,
+    /// `system/container/component`, `system/container` or a short id.
+    ///
     /// The source: `system/container/component`, `system/container` (all its
     /// components) or a short id, counted from the project.
     pub source: String,
     /// The target, in the same forms.
     pub target: String,
+    /// What the source does, e.g. `Reads orders from`.
+    ///
     /// What the source does with the target, e.g. `Reads orders from`.
     pub label: String,
     /// `sync` (default), `async` or `event`.
@@ -83,7 +91,8 @@ impl Tool for CreateRelationship {
     const SPEC: ToolSpec = ToolSpec {
         name: "create_relationship",
         title: "loko: create a relationship",
-        description: "Adds an edge to src/<system>/relationships.toml of a loko project (loko v0.3's format): source and target are project-relative paths (system/container/component, system/container for all of a container's components, or a short id), label says what happens, type is sync (default), async or event, direction forward (default) or bidirectional. Both ends must exist (NOT_FOUND with the nearest id); '..', absolute paths and empty segments are refused. The id is loko's (8 hex digits of sha256 of source->target:label), so the same call twice stores one edge. The file is written atomically, and the # relationships section of the system's D2 diagram (the container's, for two components of one container) is rewritten to match; lines above it are untouched.",
+        description: "Connect two elements with a relationship (who calls or depends on whom) and draw \
+it in the system's diagram.",
         summary: "Adds an edge to a system's relationships.toml and its diagram",
         needs: "",
         toolset: Toolset::Loko,

@@ -15,11 +15,17 @@ use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct DeleteRelationshipRequest {
-    /// Path to the loko project. Alias: `project_root`.
+    /// Path to the loko project.
+    ///
+    /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
+    /// The system whose relationships.toml keeps it.
+    ///
     /// The system whose `relationships.toml` keeps the edge (id or name).
     pub system_name: String,
+    /// Its id, from list_relationships.
+    ///
     /// The relationship's id (from `create_relationship` or `list_relationships`).
     pub relationship_id: String,
 }
@@ -59,7 +65,8 @@ impl Tool for DeleteRelationship {
     const SPEC: ToolSpec = ToolSpec {
         name: "delete_relationship",
         title: "loko: delete a relationship",
-        description: "Removes an edge, by id, from src/<system>/relationships.toml of a loko project, keeping every other entry and key as written, and rewrites the # relationships section of the D2 diagram that drew it. An unknown id answers NOT_FOUND with the nearest id.",
+        description: "Remove a relationship (a link between two elements) by its id, and from the \
+diagram.",
         summary: "Removes an edge from a system's relationships.toml and its diagram",
         needs: "",
         toolset: Toolset::Loko,

@@ -22,13 +22,17 @@ pub const MAX_LIMIT: u32 = 100;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct FindRelationshipsRequest {
-    /// Path to the loko project (default: the current directory). Alias: `project_root`.
+    /// Path to the loko project (default: the current directory).
+    ///
+    /// Alias: `project_root`.
     #[serde(
         default,
         alias = "project_root",
         skip_serializing_if = "Option::is_none"
     )]
     pub project_path: Option<String>,
+    /// A glob (`*`, `?`) for the source id, e.g. `shop/api/` and a star.
+    ///
     /// A glob for the source's qualified id (`*` any run, `?` one character; case is
     /// ignored), e.g. `shop/api/` then `*` for everything in that container.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -36,7 +40,9 @@ pub struct FindRelationshipsRequest {
     /// A glob for the target's qualified id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target_pattern: Option<String>,
-    /// Only edges of this type: `sync`, `async` or `event`. Alias: `type`.
+    /// Only edges of this type: `sync`, `async` or `event`.
+    ///
+    /// Alias: `type`.
     #[serde(default, alias = "type", skip_serializing_if = "Option::is_none")]
     pub relationship_type: Option<String>,
     /// The most results (default 20, at most 100).
@@ -87,7 +93,7 @@ impl Tool for FindRelationships {
     const SPEC: ToolSpec = ToolSpec {
         name: "find_relationships",
         title: "loko: find relationships",
-        description: "Searches every relationship of a loko project (component frontmatter, component diagrams and each system's relationships.toml, container paths fanned out to components) for edges whose source and/or target qualified id match a glob (* and ?, case ignored; at least one pattern), optionally of one type (sync, async, event). Answers up to limit (default 20, at most 100) edges by source then target, with the total matched and where each edge is written.",
+        description: "Find relationships (links) across the whole loko project whose ends match a glob pattern.",
         summary: "Edges of the whole graph whose ends match a glob",
         needs: "",
         toolset: Toolset::Loko,

@@ -16,7 +16,9 @@ use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct ListRelationshipsRequest {
-    /// Path to the loko project (default: the current directory). Alias: `project_root`.
+    /// Path to the loko project (default: the current directory).
+    ///
+    /// Alias: `project_root`.
     #[serde(
         default,
         alias = "project_root",
@@ -25,6 +27,8 @@ pub struct ListRelationshipsRequest {
     pub project_path: Option<String>,
     /// The system (id or name).
     pub system_name: String,
+    /// Only edges from this element.
+    ///
     /// Only edges from this element (a path as stored, or any path of the same element).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
@@ -56,7 +60,7 @@ impl Tool for ListRelationships {
     const SPEC: ToolSpec = ToolSpec {
         name: "list_relationships",
         title: "loko: list relationships",
-        description: "The edges of src/<system>/relationships.toml in a loko project (what create_relationship writes, and loko v0.3 too), in file order, with their ids; optionally only those from source or to target (a path as stored, or another path of the same element). Edges written in component frontmatter or diagrams are found by find_relationships.",
+        description: "The relationships (links) stored for one system of a loko project, optionally from or to an element.",
         summary: "A system's relationships.toml edges, filtered by source and target",
         needs: "",
         toolset: Toolset::Loko,

@@ -29,7 +29,9 @@ pub use graph::HIGH_COUPLING;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct ValidateRequest {
-    /// Path to the loko project. Alias: `project_root`.
+    /// Path to the loko project.
+    ///
+    /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
     /// Treat warnings as errors (default false).
@@ -83,8 +85,9 @@ impl Tool for Validate {
     type Output = LokoResponse<ValidateResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "validate",
-        title: "loko: validate the architecture",
-        description: "Checks a loko project: unique ids, required markdown files, YAML frontmatter, D2 syntax of every diagram (with the real d2), orphaned directories, unreferenced containers, missing descriptions, empty systems, outdated renders, and the component graph (cycles with their path, dangling references, high coupling, isolated components). strict=true fails on warnings too.",
+        title: "loko: validate the project",
+        description: "Check a loko architecture project for errors: ids, files, frontmatter, D2 \
+syntax, orphans, missing descriptions, dependency cycles and coupling.",
         summary: "Checks ids, files, frontmatter, D2 syntax, orphans, descriptions, and the component graph (cycles, dangling references, coupling)",
         needs: "nothing (`d2` for D2 syntax)",
         toolset: Toolset::Loko,
