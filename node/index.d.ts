@@ -201,7 +201,11 @@ export interface LineStatusRequest {
    * overground, dlr and tram.
    */
   modes?: string[] | null
-  /** Only the lines without a good service now (default false). */
+  /**
+   * Only lines without a good service.
+   *
+   * Only the lines without a good service now (default false).
+   */
   disruptedOnly?: boolean | null
 }
 
@@ -288,11 +292,23 @@ export interface ArrivalsRequest {
    * `stationToilets` resolves names, then by TfL's stop search.
    */
   stop: string
-  /** Only these lines (ids such as `victoria`, `25`). */
+  /**
+   * Only these line ids.
+   *
+   * Only these lines (ids such as `victoria`, `25`).
+   */
   lines?: string[] | null
-  /** Only arrivals heading this way: `inbound` or `outbound`. */
+  /**
+   * `inbound` or `outbound`.
+   *
+   * Only arrivals heading this way: `inbound` or `outbound`.
+   */
   direction?: ArrivalDirection | null
-  /** Most arrivals in the answer: default 10, at most 50. */
+  /**
+   * Default 10, at most 50.
+   *
+   * Most arrivals in the answer: default 10, at most 50.
+   */
   limit?: number | null
 }
 
@@ -382,11 +398,23 @@ export interface StopCandidate {
 
 /** `StopSearchRequest`: stops by name, or near a point; give `query` or `lat`+`lon`. */
 export interface StopSearchRequest {
-  /** A stop or station name, e.g. "Bank" or "King's Cross". */
+  /**
+   * A name, e.g. "Bank".
+   *
+   * A stop or station name, e.g. "Bank" or "King's Cross".
+   */
   query?: string | null
-  /** Latitude of the point to search around, in degrees (WGS 84). */
+  /**
+   * Latitude of the point.
+   *
+   * Latitude of the point to search around, in degrees (WGS 84).
+   */
   lat?: number | null
-  /** Longitude of the point to search around, in degrees (WGS 84). */
+  /**
+   * Longitude of the point.
+   *
+   * Longitude of the point to search around, in degrees (WGS 84).
+   */
   lon?: number | null
   /**
    * Metres around the point: default 300, at most 2,000.
@@ -394,9 +422,17 @@ export interface StopSearchRequest {
    * Search radius around the point, in metres: default 300, at most 2,000.
    */
   radius?: number | null
-  /** Only stops served by these modes, e.g. `tube`, `bus`, `dlr`. */
+  /**
+   * Only these modes (tube, bus, dlr).
+   *
+   * Only stops served by these modes, e.g. `tube`, `bus`, `dlr`.
+   */
   modes?: string[] | null
-  /** Most stops in the answer: default 10, at most 50. */
+  /**
+   * Default 10, at most 50.
+   *
+   * Most stops in the answer: default 10, at most 50.
+   */
   limit?: number | null
 }
 
@@ -460,9 +496,17 @@ export interface StopSummary {
  * `lat`+`lon`, `query` and `ids`.
  */
 export interface BikePointsRequest {
-  /** Latitude of the point to search around, in degrees (WGS 84). */
+  /**
+   * Latitude of the point.
+   *
+   * Latitude of the point to search around, in degrees (WGS 84).
+   */
   lat?: number | null
-  /** Longitude of the point to search around, in degrees (WGS 84). */
+  /**
+   * Longitude of the point.
+   *
+   * Longitude of the point to search around, in degrees (WGS 84).
+   */
   lon?: number | null
   /**
    * Metres around the point: default 300, at most 2,000.
@@ -477,27 +521,35 @@ export interface BikePointsRequest {
    * appear in the name, in any case.
    */
   query?: string | null
-  /** Bike point ids, e.g. `BikePoints_1`; at most 50. */
+  /**
+   * Ids (BikePoints_1), at most 50.
+   *
+   * Bike point ids, e.g. `BikePoints_1`; at most 50.
+   */
   ids?: string[] | null
   /**
-   * Only docks with at least this many bikes.
+   * At least this many bikes.
    *
    * Keep only bike points with at least this many bikes (standard and e-bikes).
    */
   minBikes?: number | null
   /**
-   * Only docks with at least this many bikes.
+   * At least this many bikes.
    *
    * Keep only bike points with at least this many e-bikes.
    */
   minEBikes?: number | null
   /**
-   * Only docks with at least this many bikes.
+   * At least this many bikes.
    *
    * Keep only bike points with at least this many empty docks (to return a bike).
    */
   minDocks?: number | null
-  /** Most bike points in the answer: default 10, at most 50. */
+  /**
+   * Default 10, at most 50.
+   *
+   * Most bike points in the answer: default 10, at most 50.
+   */
   limit?: number | null
 }
 
@@ -717,7 +769,11 @@ export interface GeocodeAddressRequest {
    * says `truncated`.
    */
   size?: number | null
-  /** Language of names and labels: `fi`, `sv` or `en` (default). */
+  /**
+   * fi, sv or en (default).
+   *
+   * Language of names and labels: `fi`, `sv` or `en` (default).
+   */
   language?: Language | null
   /**
    * A point to prefer among equal matches.
@@ -738,9 +794,17 @@ export type Language = "fi" | "sv" | "en"
 
 /** A WGS 84 point. */
 export interface Coordinate {
-  /** Latitude, -90..90. */
+  /**
+   * -90..90.
+   *
+   * Latitude, -90..90.
+   */
   lat: number
-  /** Longitude, -180..180. */
+  /**
+   * -180..180.
+   *
+   * Longitude, -180..180.
+   */
   lon: number
 }
 
@@ -823,11 +887,23 @@ export type WarningCode = "truncated-results" | "unsupported-accessibility-flag"
 
 /** `reverse_geocode` arguments. */
 export interface ReverseGeocodeRequest {
-  /** Latitude, -90..90. */
+  /**
+   * -90..90.
+   *
+   * Latitude, -90..90.
+   */
   lat: number
-  /** Longitude, -180..180. */
+  /**
+   * -180..180.
+   *
+   * Longitude, -180..180.
+   */
   lon: number
-  /** Language of names and labels: `fi`, `sv` or `en` (default). */
+  /**
+   * fi, sv or en (default).
+   *
+   * Language of names and labels: `fi`, `sv` or `en` (default).
+   */
   language?: Language | null
 }
 
@@ -920,13 +996,25 @@ export type WhenType = "depart" | "arrive"
 export interface PlanConstraintsInput {
   /** `balanced` (default), `few_transfers` or `shortest_time`. */
   optimize?: Optimize | null
-  /** Most walking in one itinerary, 1..3000 m (default 1500). */
+  /**
+   * Metres of walking, 1..3000 (default 1500).
+   *
+   * Most walking in one itinerary, 1..3000 m (default 1500).
+   */
   maxWalkingDistance?: number | null
-  /** Most transfers, 0..8 (default 4). */
+  /**
+   * 0..8 (default 4).
+   *
+   * Most transfers, 0..8 (default 4).
+   */
   maxTransfers?: number | null
   /** Accessibility wishes. */
   accessibility?: AccessibilityInput | null
-  /** Language of names and headsigns: `fi`, `sv` or `en` (default). */
+  /**
+   * fi, sv or en (default).
+   *
+   * Language of names and headsigns: `fi`, `sv` or `en` (default).
+   */
   language?: Language | null
 }
 
@@ -935,9 +1023,17 @@ export type Optimize = "balanced" | "few_transfers" | "shortest_time"
 
 /** Accessibility wishes. */
 export interface AccessibilityInput {
-  /** Step-free (wheelchair) routes only. */
+  /**
+   * Step-free (wheelchair) only.
+   *
+   * Step-free (wheelchair) routes only.
+   */
   stepFree?: boolean | null
-  /** Walk as little as possible. */
+  /**
+   * Walk as little as can be.
+   *
+   * Walk as little as possible.
+   */
   lowWalkingDistance?: boolean | null
 }
 
@@ -1120,11 +1216,23 @@ export interface PlanMeta {
 
 /** `get_departures` arguments. */
 export interface GetDeparturesRequest {
-  /** The stop or station. */
+  /**
+   * The stop.
+   *
+   * The stop or station.
+   */
   stop: StopRef
-  /** How far ahead to look, 1..120 minutes (default 30). */
+  /**
+   * Minutes ahead, 1..120 (default 30).
+   *
+   * How far ahead to look, 1..120 minutes (default 30).
+   */
   windowMinutes?: number | null
-  /** Most departures returned, 1..50 (default 10). */
+  /**
+   * 1..50 (default 10).
+   *
+   * Most departures returned, 1..50 (default 10).
+   */
   limit?: number | null
   /**
    * fi, sv or en (default).
@@ -1220,7 +1328,11 @@ export interface Departure {
 export interface FindStopsRequest {
   /** Where to look from. */
   coordinate: Coordinate
-  /** Walking radius in metres, 1..3000 (default 500). */
+  /**
+   * Metres, 1..3000 (default 500).
+   *
+   * Walking radius in metres, 1..3000 (default 500).
+   */
   radius?: number | null
   /**
    * Most stops (default 10, at most 25).
@@ -1234,7 +1346,11 @@ export interface FindStopsRequest {
    * Keep stops whose name or code contains this text (case-insensitive).
    */
   textFilter?: string | null
-  /** Language of stop names: `fi`, `sv` or `en` (default). */
+  /**
+   * fi, sv or en (default).
+   *
+   * Language of stop names: `fi`, `sv` or `en` (default).
+   */
   language?: Language | null
   /**
    * Only stops of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR.
@@ -1295,7 +1411,7 @@ export interface GetAlertsRequest {
    */
   routes?: string[] | null
   /**
-   * Routes: ids (HSL:2550) or short names (550); at most 20.
+   * Stop ids (HSL:1040129); at most 20.
    *
    * Keep alerts touching one of these stops (GTFS ids such as `HSL:1040129`). At most 20.
    * With `routes` too, an alert touching either is kept.
@@ -1307,7 +1423,11 @@ export interface GetAlertsRequest {
    * Keep alerts at least this severe: `INFO` (all), `WARNING` or `SEVERE`.
    */
   severity?: string | null
-  /** Language of the alerts' texts: `fi`, `sv` or `en` (default). */
+  /**
+   * fi, sv or en (default).
+   *
+   * Language of the alerts' texts: `fi`, `sv` or `en` (default).
+   */
   language?: Language | null
   /**
    * Most alerts (default 20, at most 100).
@@ -1400,7 +1520,11 @@ export interface AlertStop {
 export interface FindRentalVehiclesRequest {
   /** Where to look from. */
   coordinate: Coordinate
-  /** Radius in metres, 1..2000 (default 500). */
+  /**
+   * Metres, 1..2000 (default 500).
+   *
+   * Radius in metres, 1..2000 (default 500).
+   */
   radius?: number | null
   /**
    * Only these: BICYCLE, SCOOTER, SCOOTER_STANDING, SCOOTER_SEATED, CARGO_BICYCLE, CAR, MOPED, OTHER.
@@ -1490,7 +1614,11 @@ export interface RentalVehicle {
 
 /** `get_stop_info` arguments. */
 export interface GetStopInfoRequest {
-  /** The stop or station, as `get_departures` takes it. */
+  /**
+   * As get_departures takes it.
+   *
+   * The stop or station, as `get_departures` takes it.
+   */
   stop: StopRef
   /**
    * fi, sv or en (default).
@@ -1502,7 +1630,11 @@ export interface GetStopInfoRequest {
 
 /** `get_stop_info` success body. */
 export interface GetStopInfoResult {
-  /** The stop or station. */
+  /**
+   * The stop.
+   *
+   * The stop or station.
+   */
   stop: StopDetails
   /** Routes serving it, by short name. */
   routes: StopRoute[]
@@ -1595,15 +1727,35 @@ export type UserVariableValue = SavedLocation | string
 
 /** A saved place. */
 export interface SavedLocation {
-  /** Latitude, -90..90. */
+  /**
+   * -90..90.
+   *
+   * Latitude, -90..90.
+   */
   lat: number
-  /** Longitude, -180..180. */
+  /**
+   * -180..180.
+   *
+   * Longitude, -180..180.
+   */
   lon: number
-  /** A short display label, e.g. "Home". */
+  /**
+   * Display label.
+   *
+   * A short display label, e.g. "Home".
+   */
   label?: string | null
-  /** The place's name, e.g. "Kamppi". */
+  /**
+   * Its name.
+   *
+   * The place's name, e.g. "Kamppi".
+   */
   name?: string | null
-  /** A one-line address. */
+  /**
+   * Address.
+   *
+   * A one-line address.
+   */
   address?: string | null
   /** The OTP id of the stop or station to use for departures here, e.g. `HSL:1040129`. */
   stopId?: string | null
@@ -1643,7 +1795,11 @@ export interface PreviousVariable {
 
 /** `get_user_variables` arguments. */
 export interface GetUserVariablesRequest {
-  /** Only variables of this type (all when absent). */
+  /**
+   * Only this type.
+   *
+   * Only variables of this type (all when absent).
+   */
   type?: UserVariableType | null
 }
 
@@ -1658,7 +1814,7 @@ export interface GetUserVariablesResult {
 /** `query_project` arguments. */
 export interface QueryProjectRequest {
   /**
-   * Path to the loko project (default: the current directory).
+   * The loko project's path (default: here).
    *
    * Alias: `project_root`.
    */
@@ -1700,7 +1856,7 @@ export interface SystemOverview {
 /** `query_architecture` arguments. */
 export interface QueryArchitectureRequest {
   /**
-   * Path to the loko project (default: the current directory).
+   * The loko project's path (default: here).
    *
    * Alias: `project_root`.
    */
@@ -1708,7 +1864,7 @@ export interface QueryArchitectureRequest {
   /** `project` (default), `system` or `container`. */
   scope?: "project" | "system" | "container"
   /**
-   * The system id, or `system/container`, for those scopes.
+   * The system, or `system/container`.
    *
    * For `system`/`container` scope: the system id, or the container as
    * `system/container` (a container id alone works when it is unique). Ids or names.
@@ -1727,9 +1883,17 @@ export interface QueryArchitectureRequest {
    * accepted as `toon`).
    */
   format?: "json" | "toon"
-  /** loko's spelling: the system (instead of `scope` + `target`). */
+  /**
+   * The system (instead of scope and target).
+   *
+   * loko's spelling: the system (instead of `scope` + `target`).
+   */
   system_name?: string | null
-  /** loko's spelling: the container inside `system_name`. */
+  /**
+   * The container inside `system_name`.
+   *
+   * loko's spelling: the container inside `system_name`.
+   */
   container_name?: string | null
 }
 
@@ -1935,7 +2099,11 @@ export interface CreateSystemRequest {
    * Alias: `name`.
    */
   system_name: string
-  /** What the system does. */
+  /**
+   * What it does.
+   *
+   * What the system does.
+   */
   description?: string | null
   /**
    * `system` (default) or a template in `.loko/templates/`.
@@ -1943,16 +2111,20 @@ export interface CreateSystemRequest {
    * Template: `system` (default) or a project template in `.loko/templates/<name>/`.
    */
   template?: string | null
-  /** The system's main technology. */
+  /**
+   * Main technology.
+   *
+   * The system's main technology.
+   */
   technology?: string | null
   /**
-   * Key responsibilities, e.g. `Process payments`.
+   * Responsibilities.
    *
    * loko v0.3; kept in the frontmatter.
    */
   responsibilities?: string[] | null
   /**
-   * Primary users and actors, e.g. `Customer`, `Admin`.
+   * Users and actors.
    *
    * loko v0.3; kept in the frontmatter.
    */
@@ -1966,31 +2138,31 @@ export interface CreateSystemRequest {
    */
   dependencies?: string[] | null
   /**
-   * External systems it integrates with, e.g. `Payment API`.
+   * Systems it integrates with.
    *
    * loko v0.3; kept in the frontmatter.
    */
   external_systems?: string[] | null
   /**
-   * Primary programming language, e.g. `Go`.
+   * Main programming language.
    *
    * loko v0.3; kept in the frontmatter.
    */
   primary_language?: string | null
   /**
-   * Framework, e.g. `Django`.
+   * Framework.
    *
    * loko v0.3; kept in the frontmatter.
    */
   framework?: string | null
   /**
-   * Database technology, e.g. `PostgreSQL`.
+   * Database technology.
    *
    * loko v0.3; kept in the frontmatter.
    */
   database?: string | null
   /**
-   * Tags for grouping and search.
+   * Tags.
    *
    * loko v0.3; kept in the frontmatter's `tags`.
    */
@@ -2022,20 +2194,28 @@ export interface CreatedEntity {
 /** `create_container` arguments. */
 export interface CreateContainerRequest {
   /**
-   * Path to the loko project.
+   * The loko project's path.
    *
    * Alias: `project_root`.
    */
   project_path: string
-  /** The parent system (id or name). */
+  /**
+   * Its system (id or name).
+   *
+   * The parent system (id or name).
+   */
   system_name: string
   /**
-   * The container's name, e.g. `API Service`.
+   * Its name, e.g. `API Service`.
    *
    * Alias: `name`.
    */
   container_name: string
-  /** What the container does. */
+  /**
+   * What it does.
+   *
+   * What the container does.
+   */
   description?: string | null
   /**
    * e.g. `Web Service`, `Database`.
@@ -2043,10 +2223,14 @@ export interface CreateContainerRequest {
    * Container type, e.g. `Web Service`, `Database` (a store is drawn as a cylinder).
    */
   type?: string | null
-  /** The container's technology, e.g. `Node.js`. */
+  /**
+   * Its technology.
+   *
+   * The container's technology, e.g. `Node.js`.
+   */
   technology?: string | null
   /**
-   * Tags for grouping and search.
+   * Tags.
    *
    * loko v0.3; kept in the frontmatter's `tags`.
    */
@@ -2068,27 +2252,43 @@ export interface CreateContainerResult {
 /** `create_component` arguments. */
 export interface CreateComponentRequest {
   /**
-   * Path to the loko project.
+   * The loko project's path.
    *
    * Alias: `project_root`.
    */
   project_path: string
-  /** The parent system (id or name). */
+  /**
+   * Its system (id or name).
+   *
+   * The parent system (id or name).
+   */
   system_name: string
-  /** The parent container (id or name). */
+  /**
+   * Its container (id or name).
+   *
+   * The parent container (id or name).
+   */
   container_name: string
   /**
-   * The component's name.
+   * Its name.
    *
    * Alias: `name`.
    */
   component_name: string
-  /** What the component does. */
+  /**
+   * What it does.
+   *
+   * What the component does.
+   */
   description?: string | null
-  /** The component's technology. */
+  /**
+   * Its technology.
+   *
+   * The component's technology.
+   */
   technology?: string | null
   /**
-   * Tags for grouping and search.
+   * Tags.
    *
    * loko v0.3; kept in the frontmatter's `tags`.
    */
@@ -2110,7 +2310,7 @@ export interface CreateComponentResult {
 /** `update_diagram` arguments. */
 export interface UpdateDiagramRequest {
   /**
-   * Path to the loko project.
+   * The loko project's path.
    *
    * Alias: `project_root`.
    */
@@ -2135,7 +2335,7 @@ export interface UpdateDiagramRequest {
    */
   d2_code: string
   /**
-   * The container inside `system_name`.
+   * The system (loko's spelling of the target).
    *
    * loko's spelling of the target: the system.
    */
@@ -2169,7 +2369,7 @@ export interface DiagramLocation {
 /** `build_docs` arguments. */
 export interface BuildDocsRequest {
   /**
-   * Path to the loko project.
+   * The loko project's path.
    *
    * Alias: `project_root`.
    */
@@ -2220,12 +2420,16 @@ export interface BuildInfo {
 /** `validate` arguments. */
 export interface ValidateRequest {
   /**
-   * Path to the loko project.
+   * The loko project's path.
    *
    * Alias: `project_root`.
    */
   project_path: string
-  /** Treat warnings as errors (default false). */
+  /**
+   * Warnings fail too.
+   *
+   * Treat warnings as errors (default false).
+   */
   strict?: boolean | null
 }
 
@@ -2262,28 +2466,60 @@ export interface ValidationIssue {
 /** `create_components` arguments. */
 export interface CreateComponentsRequest {
   /**
-   * Path to the loko project.
+   * The loko project's path.
    *
    * Alias: `project_root`.
    */
   project_path: string
-  /** The parent system (id or name). */
+  /**
+   * Its system (id or name).
+   *
+   * The parent system (id or name).
+   */
   system_name: string
-  /** The parent container (id or name). */
+  /**
+   * Its container (id or name).
+   *
+   * The parent container (id or name).
+   */
   container_name: string
-  /** The components to create (1 to 100). */
+  /**
+   * 1 to 100 components.
+   *
+   * The components to create (1 to 100).
+   */
   components: NewComponent[]
 }
 
-/** One component of a `create_components` call. */
+/**
+ * A component.
+ *
+ * One component of a `create_components` call.
+ */
 export interface NewComponent {
-  /** The component's name; its id is the slug. */
+  /**
+   * Its name.
+   *
+   * The component's name; its id is the slug.
+   */
   name: string
-  /** What the component does. */
+  /**
+   * What it does.
+   *
+   * What the component does.
+   */
   description?: string | null
-  /** The component's technology. */
+  /**
+   * Its technology.
+   *
+   * The component's technology.
+   */
   technology?: string | null
-  /** Tags for grouping and search. */
+  /**
+   * Tags.
+   *
+   * Tags for grouping and search.
+   */
   tags?: string[] | null
 }
 
@@ -2321,32 +2557,72 @@ export type LokoErrorCode = "INVALID_INPUT" | "NOT_FOUND" | "ALREADY_EXISTS" | "
 /** `update_system` arguments. */
 export interface UpdateSystemRequest {
   /**
-   * Path to the loko project.
+   * The loko project's path.
    *
    * Alias: `project_root`.
    */
   project_path: string
   /** The system (id or name). */
   system_name: string
-  /** A new description (blank keeps the current one). */
+  /**
+   * New description (blank: keep).
+   *
+   * A new description (blank keeps the current one).
+   */
   description?: string | null
-  /** A new technology (blank keeps the current one). */
+  /**
+   * New technology (blank: keep).
+   *
+   * A new technology (blank keeps the current one).
+   */
   technology?: string | null
-  /** Replaces the key responsibilities. */
+  /**
+   * Replaces them.
+   *
+   * Replaces the key responsibilities.
+   */
   responsibilities?: string[] | null
-  /** Replaces the key users. */
+  /**
+   * Replaces them.
+   *
+   * Replaces the key users.
+   */
   key_users?: string[] | null
-  /** Replaces the dependencies. */
+  /**
+   * Replaces them.
+   *
+   * Replaces the dependencies.
+   */
   dependencies?: string[] | null
-  /** Replaces the external systems. */
+  /**
+   * Replaces them.
+   *
+   * Replaces the external systems.
+   */
   external_systems?: string[] | null
-  /** A new primary language (blank keeps the current one). */
+  /**
+   * New primary language (blank: keep).
+   *
+   * A new primary language (blank keeps the current one).
+   */
   primary_language?: string | null
-  /** A new framework (blank keeps the current one). */
+  /**
+   * New framework (blank: keep).
+   *
+   * A new framework (blank keeps the current one).
+   */
   framework?: string | null
-  /** A new database (blank keeps the current one). */
+  /**
+   * New database (blank: keep).
+   *
+   * A new database (blank keeps the current one).
+   */
   database?: string | null
-  /** Replaces the tags. */
+  /**
+   * Replaces them.
+   *
+   * Replaces the tags.
+   */
   tags?: string[] | null
 }
 
@@ -2395,55 +2671,99 @@ export interface UpdatedEntity {
 /** `update_container` arguments. */
 export interface UpdateContainerRequest {
   /**
-   * Path to the loko project.
+   * The loko project's path.
    *
    * Alias: `project_root`.
    */
   project_path: string
-  /** The parent system (id or name). */
+  /**
+   * Its system (id or name).
+   *
+   * The parent system (id or name).
+   */
   system_name: string
-  /** The container (id or name). */
+  /**
+   * The container.
+   *
+   * The container (id or name).
+   */
   container_name: string
-  /** A new description (blank keeps the current one). */
+  /**
+   * New description (blank: keep).
+   *
+   * A new description (blank keeps the current one).
+   */
   description?: string | null
-  /** A new technology (blank keeps the current one). */
+  /**
+   * New technology (blank: keep).
+   *
+   * A new technology (blank keeps the current one).
+   */
   technology?: string | null
-  /** Replaces the tags. */
+  /**
+   * Replaces them.
+   *
+   * Replaces the tags.
+   */
   tags?: string[] | null
 }
 
 /** `update_component` arguments. */
 export interface UpdateComponentRequest {
   /**
-   * Path to the loko project.
+   * The loko project's path.
    *
    * Alias: `project_root`.
    */
   project_path: string
-  /** The parent system (id or name). */
+  /**
+   * Its system (id or name).
+   *
+   * The parent system (id or name).
+   */
   system_name: string
-  /** The parent container (id or name). */
+  /**
+   * Its container (id or name).
+   *
+   * The parent container (id or name).
+   */
   container_name: string
-  /** The component (id or name). */
+  /**
+   * The component.
+   *
+   * The component (id or name).
+   */
   component_name: string
-  /** A new description (blank keeps the current one). */
+  /**
+   * New description (blank: keep).
+   *
+   * A new description (blank keeps the current one).
+   */
   description?: string | null
-  /** A new technology (blank keeps the current one). */
+  /**
+   * New technology (blank: keep).
+   *
+   * A new technology (blank keeps the current one).
+   */
   technology?: string | null
-  /** Replaces the tags. */
+  /**
+   * Replaces them.
+   *
+   * Replaces the tags.
+   */
   tags?: string[] | null
 }
 
 /** `create_relationship` arguments. */
 export interface CreateRelationshipRequest {
   /**
-   * Path to the loko project.
+   * The loko project's path.
    *
    * Alias: `project_root`.
    */
   project_path: string
   /**
-   * The system whose relationships.toml keeps it.
+   * The system that keeps it.
    *
    * The system whose `relationships.toml` keeps the edge (id or name).
    */
@@ -2455,7 +2775,11 @@ export interface CreateRelationshipRequest {
    * components) or a short id, counted from the project.
    */
   source: string
-  /** The target, in the same forms. */
+  /**
+   * As `source`.
+   *
+   * The target, in the same forms.
+   */
   target: string
   /**
    * What the source does, e.g. `Reads orders from`.
@@ -2465,7 +2789,11 @@ export interface CreateRelationshipRequest {
   label: string
   /** `sync` (default), `async` or `event`. */
   type?: "sync" | "async" | "event"
-  /** The technology, e.g. `gRPC`. */
+  /**
+   * e.g. `gRPC`.
+   *
+   * The technology, e.g. `gRPC`.
+   */
   technology?: string | null
   /** `forward` (default) or `bidirectional`. */
   direction?: "forward" | "bidirectional"
@@ -2513,13 +2841,13 @@ export interface RelationshipEntry {
 /** `delete_relationship` arguments. */
 export interface DeleteRelationshipRequest {
   /**
-   * Path to the loko project.
+   * The loko project's path.
    *
    * Alias: `project_root`.
    */
   project_path: string
   /**
-   * The system whose relationships.toml keeps it.
+   * The system that keeps it.
    *
    * The system whose `relationships.toml` keeps the edge (id or name).
    */
@@ -2558,7 +2886,7 @@ export interface DeleteRelationshipResult {
 /** `list_relationships` arguments. */
 export interface ListRelationshipsRequest {
   /**
-   * Path to the loko project (default: the current directory).
+   * The loko project's path (default: here).
    *
    * Alias: `project_root`.
    */
@@ -2588,7 +2916,7 @@ export interface ListRelationshipsResult {
 /** `find_relationships` arguments. */
 export interface FindRelationshipsRequest {
   /**
-   * Path to the loko project (default: the current directory).
+   * The loko project's path (default: here).
    *
    * Alias: `project_root`.
    */
@@ -2603,12 +2931,16 @@ export interface FindRelationshipsRequest {
   /** A glob for the target's qualified id. */
   target_pattern?: string | null
   /**
-   * Only edges of this type: `sync`, `async` or `event`.
+   * `sync`, `async` or `event`.
    *
    * Alias: `type`.
    */
   relationship_type?: string | null
-  /** The most results (default 20, at most 100). */
+  /**
+   * Default 20, at most 100.
+   *
+   * The most results (default 20, at most 100).
+   */
   limit?: number | null
 }
 
@@ -2641,7 +2973,7 @@ export interface FoundRelationship {
 /** `search_elements` arguments. */
 export interface SearchElementsRequest {
   /**
-   * Path to the loko project (default: the current directory).
+   * The loko project's path (default: here).
    *
    * Alias: `project_root`.
    */
@@ -2653,13 +2985,29 @@ export interface SearchElementsRequest {
    * the id or the name, e.g. `*payment*`.
    */
   query: string
-  /** Only `system`, `container` or `component` elements. */
+  /**
+   * `system`, `container` or `component`.
+   *
+   * Only `system`, `container` or `component` elements.
+   */
   type?: "system" | "container" | "component"
-  /** Only elements with this technology (case ignored). */
+  /**
+   * Only this technology.
+   *
+   * Only elements with this technology (case ignored).
+   */
   technology?: string | null
-  /** Only elements with this tag (case ignored). */
+  /**
+   * Only this tag.
+   *
+   * Only elements with this tag (case ignored).
+   */
   tag?: string | null
-  /** The most results (default 20, at most 100). */
+  /**
+   * Default 20, at most 100.
+   *
+   * The most results (default 20, at most 100).
+   */
   limit?: number | null
 }
 
@@ -2700,7 +3048,7 @@ export interface FoundElement {
 /** `query_dependencies` arguments. */
 export interface QueryDependenciesRequest {
   /**
-   * Path to the loko project (default: the current directory).
+   * The loko project's path (default: here).
    *
    * Alias: `project_root`.
    */
@@ -2712,7 +3060,7 @@ export interface QueryDependenciesRequest {
    */
   system_id: string
   /**
-   * The container (id or name).
+   * The container.
    *
    * Alias: `container_name`.
    */
@@ -2773,19 +3121,19 @@ export interface NodeRef {
 /** `query_related_components` arguments. */
 export interface QueryRelatedComponentsRequest {
   /**
-   * Path to the loko project (default: the current directory).
+   * The loko project's path (default: here).
    *
    * Alias: `project_root`.
    */
   project_path?: string | null
   /**
-   * The system (id or name), to look the component up in.
+   * The system (id or name).
    *
    * Alias: `system_name`.
    */
   system_id?: string | null
   /**
-   * The container (id or name) inside `system_id`.
+   * The container (id or name).
    *
    * Alias: `container_name`.
    */
@@ -2818,7 +3166,7 @@ export interface QueryRelatedComponentsResult {
 /** `analyze_coupling` arguments. */
 export interface AnalyzeCouplingRequest {
   /**
-   * Path to the loko project (default: the current directory).
+   * The loko project's path (default: here).
    *
    * Alias: `project_root`.
    */
@@ -2908,7 +3256,7 @@ export interface DiagramError {
 /** `render_diagram` arguments. */
 export interface RenderDiagramRequest {
   /**
-   * Path to the loko project (default: the current directory).
+   * The loko project's path (default: here).
    *
    * Alias: `project_root`.
    */

@@ -190,7 +190,11 @@ class LineStatusRequest(TypedDict):
     overground, dlr and tram.
     """
     disruptedOnly: NotRequired[bool | None]
-    """Only the lines without a good service now (default false)."""
+    """
+    Only lines without a good service.
+
+    Only the lines without a good service now (default false).
+    """
 
 
 #: Result or error code of a live TfL tool. A code whose description starts with tool
@@ -261,11 +265,23 @@ class ArrivalsRequest(TypedDict):
     `stationToilets` resolves names, then by TfL's stop search.
     """
     lines: NotRequired[list[str] | None]
-    """Only these lines (ids such as `victoria`, `25`)."""
+    """
+    Only these line ids.
+
+    Only these lines (ids such as `victoria`, `25`).
+    """
     direction: NotRequired[ArrivalDirection | None]
-    """Only arrivals heading this way: `inbound` or `outbound`."""
+    """
+    `inbound` or `outbound`.
+
+    Only arrivals heading this way: `inbound` or `outbound`.
+    """
     limit: NotRequired[int | None]
-    """Most arrivals in the answer: default 10, at most 50."""
+    """
+    Default 10, at most 50.
+
+    Most arrivals in the answer: default 10, at most 50.
+    """
 
 
 class ArrivalsStop(TypedDict):
@@ -352,11 +368,23 @@ class ArrivalsResponse(TypedDict):
 class StopSearchRequest(TypedDict):
     """`StopSearchRequest`: stops by name, or near a point; give `query` or `lat`+`lon`."""
     query: NotRequired[str | None]
-    """A stop or station name, e.g. "Bank" or "King's Cross"."""
+    """
+    A name, e.g. "Bank".
+
+    A stop or station name, e.g. "Bank" or "King's Cross".
+    """
     lat: NotRequired[float | None]
-    """Latitude of the point to search around, in degrees (WGS 84)."""
+    """
+    Latitude of the point.
+
+    Latitude of the point to search around, in degrees (WGS 84).
+    """
     lon: NotRequired[float | None]
-    """Longitude of the point to search around, in degrees (WGS 84)."""
+    """
+    Longitude of the point.
+
+    Longitude of the point to search around, in degrees (WGS 84).
+    """
     radius: NotRequired[int | None]
     """
     Metres around the point: default 300, at most 2,000.
@@ -364,9 +392,17 @@ class StopSearchRequest(TypedDict):
     Search radius around the point, in metres: default 300, at most 2,000.
     """
     modes: NotRequired[list[str] | None]
-    """Only stops served by these modes, e.g. `tube`, `bus`, `dlr`."""
+    """
+    Only these modes (tube, bus, dlr).
+
+    Only stops served by these modes, e.g. `tube`, `bus`, `dlr`.
+    """
     limit: NotRequired[int | None]
-    """Most stops in the answer: default 10, at most 50."""
+    """
+    Default 10, at most 50.
+
+    Most stops in the answer: default 10, at most 50.
+    """
 
 
 class StopSummary(TypedDict):
@@ -430,9 +466,17 @@ class BikePointsRequest(TypedDict):
     `lat`+`lon`, `query` and `ids`.
     """
     lat: NotRequired[float | None]
-    """Latitude of the point to search around, in degrees (WGS 84)."""
+    """
+    Latitude of the point.
+
+    Latitude of the point to search around, in degrees (WGS 84).
+    """
     lon: NotRequired[float | None]
-    """Longitude of the point to search around, in degrees (WGS 84)."""
+    """
+    Longitude of the point.
+
+    Longitude of the point to search around, in degrees (WGS 84).
+    """
     radius: NotRequired[int | None]
     """
     Metres around the point: default 300, at most 2,000.
@@ -447,27 +491,35 @@ class BikePointsRequest(TypedDict):
     appear in the name, in any case.
     """
     ids: NotRequired[list[str] | None]
-    """Bike point ids, e.g. `BikePoints_1`; at most 50."""
+    """
+    Ids (BikePoints_1), at most 50.
+
+    Bike point ids, e.g. `BikePoints_1`; at most 50.
+    """
     minBikes: NotRequired[int | None]
     """
-    Only docks with at least this many bikes.
+    At least this many bikes.
 
     Keep only bike points with at least this many bikes (standard and e-bikes).
     """
     minEBikes: NotRequired[int | None]
     """
-    Only docks with at least this many bikes.
+    At least this many bikes.
 
     Keep only bike points with at least this many e-bikes.
     """
     minDocks: NotRequired[int | None]
     """
-    Only docks with at least this many bikes.
+    At least this many bikes.
 
     Keep only bike points with at least this many empty docks (to return a bike).
     """
     limit: NotRequired[int | None]
-    """Most bike points in the answer: default 10, at most 50."""
+    """
+    Default 10, at most 50.
+
+    Most bike points in the answer: default 10, at most 50.
+    """
 
 
 class BikePoint(TypedDict):
@@ -680,9 +732,17 @@ Language = Literal["fi", "sv", "en"]
 class Coordinate(TypedDict):
     """A WGS 84 point."""
     lat: float
-    """Latitude, -90..90."""
+    """
+    -90..90.
+
+    Latitude, -90..90.
+    """
     lon: float
-    """Longitude, -180..180."""
+    """
+    -180..180.
+
+    Longitude, -180..180.
+    """
 
 
 class GeocodeAddressRequest(TypedDict):
@@ -701,7 +761,11 @@ class GeocodeAddressRequest(TypedDict):
     says `truncated`.
     """
     language: NotRequired[Language | None]
-    """Language of names and labels: `fi`, `sv` or `en` (default)."""
+    """
+    fi, sv or en (default).
+
+    Language of names and labels: `fi`, `sv` or `en` (default).
+    """
     focus: NotRequired[Coordinate | None]
     """
     A point to prefer among equal matches.
@@ -798,11 +862,23 @@ class GeocodeAddressResult(TypedDict):
 class ReverseGeocodeRequest(TypedDict):
     """`reverse_geocode` arguments."""
     lat: float
-    """Latitude, -90..90."""
+    """
+    -90..90.
+
+    Latitude, -90..90.
+    """
     lon: float
-    """Longitude, -180..180."""
+    """
+    -180..180.
+
+    Longitude, -180..180.
+    """
     language: NotRequired[Language | None]
-    """Language of names and labels: `fi`, `sv` or `en` (default)."""
+    """
+    fi, sv or en (default).
+
+    Language of names and labels: `fi`, `sv` or `en` (default).
+    """
 
 
 class ReverseGeocodeResult(TypedDict):
@@ -874,9 +950,17 @@ Optimize = Literal["balanced", "few_transfers", "shortest_time"]
 class AccessibilityInput(TypedDict):
     """Accessibility wishes."""
     stepFree: NotRequired[bool | None]
-    """Step-free (wheelchair) routes only."""
+    """
+    Step-free (wheelchair) only.
+
+    Step-free (wheelchair) routes only.
+    """
     lowWalkingDistance: NotRequired[bool | None]
-    """Walk as little as possible."""
+    """
+    Walk as little as can be.
+
+    Walk as little as possible.
+    """
 
 
 class PlanConstraintsInput(TypedDict):
@@ -884,13 +968,25 @@ class PlanConstraintsInput(TypedDict):
     optimize: NotRequired[Optimize | None]
     """`balanced` (default), `few_transfers` or `shortest_time`."""
     maxWalkingDistance: NotRequired[float | None]
-    """Most walking in one itinerary, 1..3000 m (default 1500)."""
+    """
+    Metres of walking, 1..3000 (default 1500).
+
+    Most walking in one itinerary, 1..3000 m (default 1500).
+    """
     maxTransfers: NotRequired[int | None]
-    """Most transfers, 0..8 (default 4)."""
+    """
+    0..8 (default 4).
+
+    Most transfers, 0..8 (default 4).
+    """
     accessibility: NotRequired[AccessibilityInput | None]
     """Accessibility wishes."""
     language: NotRequired[Language | None]
-    """Language of names and headsigns: `fi`, `sv` or `en` (default)."""
+    """
+    fi, sv or en (default).
+
+    Language of names and headsigns: `fi`, `sv` or `en` (default).
+    """
 
 
 class PlanTripRequest(TypedDict):
@@ -1098,11 +1194,23 @@ StopRef = StopRef0 | StopRef1
 class GetDeparturesRequest(TypedDict):
     """`get_departures` arguments."""
     stop: StopRef
-    """The stop or station."""
+    """
+    The stop.
+
+    The stop or station.
+    """
     windowMinutes: NotRequired[int | None]
-    """How far ahead to look, 1..120 minutes (default 30)."""
+    """
+    Minutes ahead, 1..120 (default 30).
+
+    How far ahead to look, 1..120 minutes (default 30).
+    """
     limit: NotRequired[int | None]
-    """Most departures returned, 1..50 (default 10)."""
+    """
+    1..50 (default 10).
+
+    Most departures returned, 1..50 (default 10).
+    """
     language: NotRequired[Language | None]
     """
     fi, sv or en (default).
@@ -1173,7 +1281,11 @@ class FindStopsRequest(TypedDict):
     coordinate: Coordinate
     """Where to look from."""
     radius: NotRequired[int | None]
-    """Walking radius in metres, 1..3000 (default 500)."""
+    """
+    Metres, 1..3000 (default 500).
+
+    Walking radius in metres, 1..3000 (default 500).
+    """
     maxResults: NotRequired[int | None]
     """
     Most stops (default 10, at most 25).
@@ -1187,7 +1299,11 @@ class FindStopsRequest(TypedDict):
     Keep stops whose name or code contains this text (case-insensitive).
     """
     language: NotRequired[Language | None]
-    """Language of stop names: `fi`, `sv` or `en` (default)."""
+    """
+    fi, sv or en (default).
+
+    Language of stop names: `fi`, `sv` or `en` (default).
+    """
     includeModes: NotRequired[list[str] | None]
     """
     Only stops of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR.
@@ -1248,7 +1364,7 @@ class GetAlertsRequest(TypedDict):
     """
     stops: NotRequired[list[str] | None]
     """
-    Routes: ids (HSL:2550) or short names (550); at most 20.
+    Stop ids (HSL:1040129); at most 20.
 
     Keep alerts touching one of these stops (GTFS ids such as `HSL:1040129`). At most 20.
     With `routes` too, an alert touching either is kept.
@@ -1260,7 +1376,11 @@ class GetAlertsRequest(TypedDict):
     Keep alerts at least this severe: `INFO` (all), `WARNING` or `SEVERE`.
     """
     language: NotRequired[Language | None]
-    """Language of the alerts' texts: `fi`, `sv` or `en` (default)."""
+    """
+    fi, sv or en (default).
+
+    Language of the alerts' texts: `fi`, `sv` or `en` (default).
+    """
     maxResults: NotRequired[int | None]
     """
     Most alerts (default 20, at most 100).
@@ -1353,7 +1473,11 @@ class FindRentalVehiclesRequest(TypedDict):
     coordinate: Coordinate
     """Where to look from."""
     radius: NotRequired[int | None]
-    """Radius in metres, 1..2000 (default 500)."""
+    """
+    Metres, 1..2000 (default 500).
+
+    Radius in metres, 1..2000 (default 500).
+    """
     formFactors: NotRequired[list[str] | None]
     """
     Only these: BICYCLE, SCOOTER, SCOOTER_STANDING, SCOOTER_SEATED, CARGO_BICYCLE, CAR, MOPED, OTHER.
@@ -1443,7 +1567,11 @@ class FindRentalVehiclesResult(TypedDict):
 class GetStopInfoRequest(TypedDict):
     """`get_stop_info` arguments."""
     stop: StopRef
-    """The stop or station, as `get_departures` takes it."""
+    """
+    As get_departures takes it.
+
+    The stop or station, as `get_departures` takes it.
+    """
     language: NotRequired[Language | None]
     """
     fi, sv or en (default).
@@ -1497,7 +1625,11 @@ class StopPattern(TypedDict):
 class GetStopInfoResult(TypedDict):
     """`get_stop_info` success body."""
     stop: StopDetails
-    """The stop or station."""
+    """
+    The stop.
+
+    The stop or station.
+    """
     routes: list[StopRoute]
     """Routes serving it, by short name."""
     patterns: list[StopPattern]
@@ -1526,15 +1658,35 @@ UserVariableType = Literal["location", "preference", "other"]
 class SavedLocation(TypedDict):
     """A saved place."""
     lat: float
-    """Latitude, -90..90."""
+    """
+    -90..90.
+
+    Latitude, -90..90.
+    """
     lon: float
-    """Longitude, -180..180."""
+    """
+    -180..180.
+
+    Longitude, -180..180.
+    """
     label: NotRequired[str | None]
-    """A short display label, e.g. "Home"."""
+    """
+    Display label.
+
+    A short display label, e.g. "Home".
+    """
     name: NotRequired[str | None]
-    """The place's name, e.g. "Kamppi"."""
+    """
+    Its name.
+
+    The place's name, e.g. "Kamppi".
+    """
     address: NotRequired[str | None]
-    """A one-line address."""
+    """
+    Address.
+
+    A one-line address.
+    """
     stopId: NotRequired[str | None]
     """The OTP id of the stop or station to use for departures here, e.g. `HSL:1040129`."""
 
@@ -1598,7 +1750,11 @@ class SaveUserVariableResult(TypedDict):
 class GetUserVariablesRequest(TypedDict):
     """`get_user_variables` arguments."""
     type: NotRequired[UserVariableType | None]
-    """Only variables of this type (all when absent)."""
+    """
+    Only this type.
+
+    Only variables of this type (all when absent).
+    """
 
 
 class GetUserVariablesResult(TypedDict):
@@ -1613,7 +1769,7 @@ class QueryProjectRequest(TypedDict):
     """`query_project` arguments."""
     project_path: NotRequired[str | None]
     """
-    Path to the loko project (default: the current directory).
+    The loko project's path (default: here).
 
     Alias: `project_root`.
     """
@@ -1655,7 +1811,7 @@ class QueryArchitectureRequest(TypedDict):
     """`query_architecture` arguments."""
     project_path: NotRequired[str | None]
     """
-    Path to the loko project (default: the current directory).
+    The loko project's path (default: here).
 
     Alias: `project_root`.
     """
@@ -1663,7 +1819,7 @@ class QueryArchitectureRequest(TypedDict):
     """`project` (default), `system` or `container`."""
     target: NotRequired[str | None]
     """
-    The system id, or `system/container`, for those scopes.
+    The system, or `system/container`.
 
     For `system`/`container` scope: the system id, or the container as
     `system/container` (a container id alone works when it is unique). Ids or names.
@@ -1682,9 +1838,17 @@ class QueryArchitectureRequest(TypedDict):
     accepted as `toon`).
     """
     system_name: NotRequired[str | None]
-    """loko's spelling: the system (instead of `scope` + `target`)."""
+    """
+    The system (instead of scope and target).
+
+    loko's spelling: the system (instead of `scope` + `target`).
+    """
     container_name: NotRequired[str | None]
-    """loko's spelling: the container inside `system_name`."""
+    """
+    The container inside `system_name`.
+
+    loko's spelling: the container inside `system_name`.
+    """
 
 
 #: The detail level of an answer.
@@ -1893,7 +2057,11 @@ class CreateSystemRequest(TypedDict):
     Alias: `name`.
     """
     description: NotRequired[str | None]
-    """What the system does."""
+    """
+    What it does.
+
+    What the system does.
+    """
     template: NotRequired[str | None]
     """
     `system` (default) or a template in `.loko/templates/`.
@@ -1901,16 +2069,20 @@ class CreateSystemRequest(TypedDict):
     Template: `system` (default) or a project template in `.loko/templates/<name>/`.
     """
     technology: NotRequired[str | None]
-    """The system's main technology."""
+    """
+    Main technology.
+
+    The system's main technology.
+    """
     responsibilities: NotRequired[list[str] | None]
     """
-    Key responsibilities, e.g. `Process payments`.
+    Responsibilities.
 
     loko v0.3; kept in the frontmatter.
     """
     key_users: NotRequired[list[str] | None]
     """
-    Primary users and actors, e.g. `Customer`, `Admin`.
+    Users and actors.
 
     loko v0.3; kept in the frontmatter.
     """
@@ -1924,31 +2096,31 @@ class CreateSystemRequest(TypedDict):
     """
     external_systems: NotRequired[list[str] | None]
     """
-    External systems it integrates with, e.g. `Payment API`.
+    Systems it integrates with.
 
     loko v0.3; kept in the frontmatter.
     """
     primary_language: NotRequired[str | None]
     """
-    Primary programming language, e.g. `Go`.
+    Main programming language.
 
     loko v0.3; kept in the frontmatter.
     """
     framework: NotRequired[str | None]
     """
-    Framework, e.g. `Django`.
+    Framework.
 
     loko v0.3; kept in the frontmatter.
     """
     database: NotRequired[str | None]
     """
-    Database technology, e.g. `PostgreSQL`.
+    Database technology.
 
     loko v0.3; kept in the frontmatter.
     """
     tags: NotRequired[list[str] | None]
     """
-    Tags for grouping and search.
+    Tags.
 
     loko v0.3; kept in the frontmatter's `tags`.
     """
@@ -1980,20 +2152,28 @@ class CreateContainerRequest(TypedDict):
     """`create_container` arguments."""
     project_path: str
     """
-    Path to the loko project.
+    The loko project's path.
 
     Alias: `project_root`.
     """
     system_name: str
-    """The parent system (id or name)."""
+    """
+    Its system (id or name).
+
+    The parent system (id or name).
+    """
     container_name: str
     """
-    The container's name, e.g. `API Service`.
+    Its name, e.g. `API Service`.
 
     Alias: `name`.
     """
     description: NotRequired[str | None]
-    """What the container does."""
+    """
+    What it does.
+
+    What the container does.
+    """
     type: NotRequired[str | None]
     """
     e.g. `Web Service`, `Database`.
@@ -2001,10 +2181,14 @@ class CreateContainerRequest(TypedDict):
     Container type, e.g. `Web Service`, `Database` (a store is drawn as a cylinder).
     """
     technology: NotRequired[str | None]
-    """The container's technology, e.g. `Node.js`."""
+    """
+    Its technology.
+
+    The container's technology, e.g. `Node.js`.
+    """
     tags: NotRequired[list[str] | None]
     """
-    Tags for grouping and search.
+    Tags.
 
     loko v0.3; kept in the frontmatter's `tags`.
     """
@@ -2026,27 +2210,43 @@ class CreateComponentRequest(TypedDict):
     """`create_component` arguments."""
     project_path: str
     """
-    Path to the loko project.
+    The loko project's path.
 
     Alias: `project_root`.
     """
     system_name: str
-    """The parent system (id or name)."""
+    """
+    Its system (id or name).
+
+    The parent system (id or name).
+    """
     container_name: str
-    """The parent container (id or name)."""
+    """
+    Its container (id or name).
+
+    The parent container (id or name).
+    """
     component_name: str
     """
-    The component's name.
+    Its name.
 
     Alias: `name`.
     """
     description: NotRequired[str | None]
-    """What the component does."""
+    """
+    What it does.
+
+    What the component does.
+    """
     technology: NotRequired[str | None]
-    """The component's technology."""
+    """
+    Its technology.
+
+    The component's technology.
+    """
     tags: NotRequired[list[str] | None]
     """
-    Tags for grouping and search.
+    Tags.
 
     loko v0.3; kept in the frontmatter's `tags`.
     """
@@ -2068,7 +2268,7 @@ class UpdateDiagramRequest(TypedDict):
     """`update_diagram` arguments."""
     project_path: str
     """
-    Path to the loko project.
+    The loko project's path.
 
     Alias: `project_root`.
     """
@@ -2093,7 +2293,7 @@ class UpdateDiagramRequest(TypedDict):
     """
     system_name: NotRequired[str | None]
     """
-    The container inside `system_name`.
+    The system (loko's spelling of the target).
 
     loko's spelling of the target: the system.
     """
@@ -2127,7 +2327,7 @@ class BuildDocsRequest(TypedDict):
     """`build_docs` arguments."""
     project_path: str
     """
-    Path to the loko project.
+    The loko project's path.
 
     Alias: `project_root`.
     """
@@ -2178,12 +2378,16 @@ class ValidateRequest(TypedDict):
     """`validate` arguments."""
     project_path: str
     """
-    Path to the loko project.
+    The loko project's path.
 
     Alias: `project_root`.
     """
     strict: NotRequired[bool | None]
-    """Treat warnings as errors (default false)."""
+    """
+    Warnings fail too.
+
+    Treat warnings as errors (default false).
+    """
 
 
 class ValidationIssue(TypedDict):
@@ -2217,31 +2421,63 @@ class ValidateResult(TypedDict):
 
 
 class NewComponent(TypedDict):
-    """One component of a `create_components` call."""
+    """
+    A component.
+
+    One component of a `create_components` call.
+    """
     name: str
-    """The component's name; its id is the slug."""
+    """
+    Its name.
+
+    The component's name; its id is the slug.
+    """
     description: NotRequired[str | None]
-    """What the component does."""
+    """
+    What it does.
+
+    What the component does.
+    """
     technology: NotRequired[str | None]
-    """The component's technology."""
+    """
+    Its technology.
+
+    The component's technology.
+    """
     tags: NotRequired[list[str] | None]
-    """Tags for grouping and search."""
+    """
+    Tags.
+
+    Tags for grouping and search.
+    """
 
 
 class CreateComponentsRequest(TypedDict):
     """`create_components` arguments."""
     project_path: str
     """
-    Path to the loko project.
+    The loko project's path.
 
     Alias: `project_root`.
     """
     system_name: str
-    """The parent system (id or name)."""
+    """
+    Its system (id or name).
+
+    The parent system (id or name).
+    """
     container_name: str
-    """The parent container (id or name)."""
+    """
+    Its container (id or name).
+
+    The parent container (id or name).
+    """
     components: list[NewComponent]
-    """The components to create (1 to 100)."""
+    """
+    1 to 100 components.
+
+    The components to create (1 to 100).
+    """
 
 
 #: The loko contract's error codes.
@@ -2280,32 +2516,72 @@ class UpdateSystemRequest(TypedDict):
     """`update_system` arguments."""
     project_path: str
     """
-    Path to the loko project.
+    The loko project's path.
 
     Alias: `project_root`.
     """
     system_name: str
     """The system (id or name)."""
     description: NotRequired[str | None]
-    """A new description (blank keeps the current one)."""
+    """
+    New description (blank: keep).
+
+    A new description (blank keeps the current one).
+    """
     technology: NotRequired[str | None]
-    """A new technology (blank keeps the current one)."""
+    """
+    New technology (blank: keep).
+
+    A new technology (blank keeps the current one).
+    """
     responsibilities: NotRequired[list[str] | None]
-    """Replaces the key responsibilities."""
+    """
+    Replaces them.
+
+    Replaces the key responsibilities.
+    """
     key_users: NotRequired[list[str] | None]
-    """Replaces the key users."""
+    """
+    Replaces them.
+
+    Replaces the key users.
+    """
     dependencies: NotRequired[list[str] | None]
-    """Replaces the dependencies."""
+    """
+    Replaces them.
+
+    Replaces the dependencies.
+    """
     external_systems: NotRequired[list[str] | None]
-    """Replaces the external systems."""
+    """
+    Replaces them.
+
+    Replaces the external systems.
+    """
     primary_language: NotRequired[str | None]
-    """A new primary language (blank keeps the current one)."""
+    """
+    New primary language (blank: keep).
+
+    A new primary language (blank keeps the current one).
+    """
     framework: NotRequired[str | None]
-    """A new framework (blank keeps the current one)."""
+    """
+    New framework (blank: keep).
+
+    A new framework (blank keeps the current one).
+    """
     database: NotRequired[str | None]
-    """A new database (blank keeps the current one)."""
+    """
+    New database (blank: keep).
+
+    A new database (blank keeps the current one).
+    """
     tags: NotRequired[list[str] | None]
-    """Replaces the tags."""
+    """
+    Replaces them.
+
+    Replaces the tags.
+    """
 
 
 class UpdatedEntity(TypedDict):
@@ -2354,55 +2630,99 @@ class UpdateContainerRequest(TypedDict):
     """`update_container` arguments."""
     project_path: str
     """
-    Path to the loko project.
+    The loko project's path.
 
     Alias: `project_root`.
     """
     system_name: str
-    """The parent system (id or name)."""
+    """
+    Its system (id or name).
+
+    The parent system (id or name).
+    """
     container_name: str
-    """The container (id or name)."""
+    """
+    The container.
+
+    The container (id or name).
+    """
     description: NotRequired[str | None]
-    """A new description (blank keeps the current one)."""
+    """
+    New description (blank: keep).
+
+    A new description (blank keeps the current one).
+    """
     technology: NotRequired[str | None]
-    """A new technology (blank keeps the current one)."""
+    """
+    New technology (blank: keep).
+
+    A new technology (blank keeps the current one).
+    """
     tags: NotRequired[list[str] | None]
-    """Replaces the tags."""
+    """
+    Replaces them.
+
+    Replaces the tags.
+    """
 
 
 class UpdateComponentRequest(TypedDict):
     """`update_component` arguments."""
     project_path: str
     """
-    Path to the loko project.
+    The loko project's path.
 
     Alias: `project_root`.
     """
     system_name: str
-    """The parent system (id or name)."""
+    """
+    Its system (id or name).
+
+    The parent system (id or name).
+    """
     container_name: str
-    """The parent container (id or name)."""
+    """
+    Its container (id or name).
+
+    The parent container (id or name).
+    """
     component_name: str
-    """The component (id or name)."""
+    """
+    The component.
+
+    The component (id or name).
+    """
     description: NotRequired[str | None]
-    """A new description (blank keeps the current one)."""
+    """
+    New description (blank: keep).
+
+    A new description (blank keeps the current one).
+    """
     technology: NotRequired[str | None]
-    """A new technology (blank keeps the current one)."""
+    """
+    New technology (blank: keep).
+
+    A new technology (blank keeps the current one).
+    """
     tags: NotRequired[list[str] | None]
-    """Replaces the tags."""
+    """
+    Replaces them.
+
+    Replaces the tags.
+    """
 
 
 class CreateRelationshipRequest(TypedDict):
     """`create_relationship` arguments."""
     project_path: str
     """
-    Path to the loko project.
+    The loko project's path.
 
     Alias: `project_root`.
     """
     system_name: str
     """
-    The system whose relationships.toml keeps it.
+    The system that keeps it.
 
     The system whose `relationships.toml` keeps the edge (id or name).
     """
@@ -2414,7 +2734,11 @@ class CreateRelationshipRequest(TypedDict):
     components) or a short id, counted from the project.
     """
     target: str
-    """The target, in the same forms."""
+    """
+    As `source`.
+
+    The target, in the same forms.
+    """
     label: str
     """
     What the source does, e.g. `Reads orders from`.
@@ -2424,7 +2748,11 @@ class CreateRelationshipRequest(TypedDict):
     type: NotRequired[Literal["sync", "async", "event"]]
     """`sync` (default), `async` or `event`."""
     technology: NotRequired[str | None]
-    """The technology, e.g. `gRPC`."""
+    """
+    e.g. `gRPC`.
+
+    The technology, e.g. `gRPC`.
+    """
     direction: NotRequired[Literal["forward", "bidirectional"]]
     """`forward` (default) or `bidirectional`."""
 
@@ -2472,13 +2800,13 @@ class DeleteRelationshipRequest(TypedDict):
     """`delete_relationship` arguments."""
     project_path: str
     """
-    Path to the loko project.
+    The loko project's path.
 
     Alias: `project_root`.
     """
     system_name: str
     """
-    The system whose relationships.toml keeps it.
+    The system that keeps it.
 
     The system whose `relationships.toml` keeps the edge (id or name).
     """
@@ -2517,7 +2845,7 @@ class ListRelationshipsRequest(TypedDict):
     """`list_relationships` arguments."""
     project_path: NotRequired[str | None]
     """
-    Path to the loko project (default: the current directory).
+    The loko project's path (default: here).
 
     Alias: `project_root`.
     """
@@ -2547,7 +2875,7 @@ class FindRelationshipsRequest(TypedDict):
     """`find_relationships` arguments."""
     project_path: NotRequired[str | None]
     """
-    Path to the loko project (default: the current directory).
+    The loko project's path (default: here).
 
     Alias: `project_root`.
     """
@@ -2562,12 +2890,16 @@ class FindRelationshipsRequest(TypedDict):
     """A glob for the target's qualified id."""
     relationship_type: NotRequired[str | None]
     """
-    Only edges of this type: `sync`, `async` or `event`.
+    `sync`, `async` or `event`.
 
     Alias: `type`.
     """
     limit: NotRequired[int | None]
-    """The most results (default 20, at most 100)."""
+    """
+    Default 20, at most 100.
+
+    The most results (default 20, at most 100).
+    """
 
 
 class FoundRelationship(TypedDict):
@@ -2600,7 +2932,7 @@ class SearchElementsRequest(TypedDict):
     """`search_elements` arguments."""
     project_path: NotRequired[str | None]
     """
-    Path to the loko project (default: the current directory).
+    The loko project's path (default: here).
 
     Alias: `project_root`.
     """
@@ -2612,13 +2944,29 @@ class SearchElementsRequest(TypedDict):
     the id or the name, e.g. `*payment*`.
     """
     type: NotRequired[Literal["system", "container", "component"]]
-    """Only `system`, `container` or `component` elements."""
+    """
+    `system`, `container` or `component`.
+
+    Only `system`, `container` or `component` elements.
+    """
     technology: NotRequired[str | None]
-    """Only elements with this technology (case ignored)."""
+    """
+    Only this technology.
+
+    Only elements with this technology (case ignored).
+    """
     tag: NotRequired[str | None]
-    """Only elements with this tag (case ignored)."""
+    """
+    Only this tag.
+
+    Only elements with this tag (case ignored).
+    """
     limit: NotRequired[int | None]
-    """The most results (default 20, at most 100)."""
+    """
+    Default 20, at most 100.
+
+    The most results (default 20, at most 100).
+    """
 
 
 class FoundElement(TypedDict):
@@ -2659,7 +3007,7 @@ class QueryDependenciesRequest(TypedDict):
     """`query_dependencies` arguments."""
     project_path: NotRequired[str | None]
     """
-    Path to the loko project (default: the current directory).
+    The loko project's path (default: here).
 
     Alias: `project_root`.
     """
@@ -2671,7 +3019,7 @@ class QueryDependenciesRequest(TypedDict):
     """
     container_id: str
     """
-    The container (id or name).
+    The container.
 
     Alias: `container_name`.
     """
@@ -2732,19 +3080,19 @@ class QueryRelatedComponentsRequest(TypedDict):
     """`query_related_components` arguments."""
     project_path: NotRequired[str | None]
     """
-    Path to the loko project (default: the current directory).
+    The loko project's path (default: here).
 
     Alias: `project_root`.
     """
     system_id: NotRequired[str | None]
     """
-    The system (id or name), to look the component up in.
+    The system (id or name).
 
     Alias: `system_name`.
     """
     container_id: NotRequired[str | None]
     """
-    The container (id or name) inside `system_id`.
+    The container (id or name).
 
     Alias: `container_name`.
     """
@@ -2777,7 +3125,7 @@ class AnalyzeCouplingRequest(TypedDict):
     """`analyze_coupling` arguments."""
     project_path: NotRequired[str | None]
     """
-    Path to the loko project (default: the current directory).
+    The loko project's path (default: here).
 
     Alias: `project_root`.
     """
@@ -2867,7 +3215,7 @@ class RenderDiagramRequest(TypedDict):
     """`render_diagram` arguments."""
     project_path: NotRequired[str | None]
     """
-    Path to the loko project (default: the current directory).
+    The loko project's path (default: here).
 
     Alias: `project_root`.
     """

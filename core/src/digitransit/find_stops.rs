@@ -37,6 +37,8 @@ pub const MODES: [&str; 7] = [
 pub struct FindStopsRequest {
     /// Where to look from.
     pub coordinate: Coordinate,
+    /// Metres, 1..3000 (default 500).
+    ///
     /// Walking radius in metres, 1..3000 (default 500).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub radius: Option<i64>,
@@ -50,6 +52,8 @@ pub struct FindStopsRequest {
     /// Keep stops whose name or code contains this text (case-insensitive).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text_filter: Option<String>,
+    /// fi, sv or en (default).
+    ///
     /// Language of stop names: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<Language>,

@@ -11,8 +11,12 @@ use super::response::{Failure, Warning, WarningCode};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct Coordinate {
+    /// -90..90.
+    ///
     /// Latitude, -90..90.
     pub lat: f64,
+    /// -180..180.
+    ///
     /// Longitude, -180..180.
     pub lon: f64,
 }

@@ -17,7 +17,7 @@ pub struct GetAlertsRequest {
     /// riders know (`550`, case-insensitive). At most 20.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub routes: Option<Vec<String>>,
-    /// Routes: ids (HSL:2550) or short names (550); at most 20.
+    /// Stop ids (HSL:1040129); at most 20.
     ///
     /// Keep alerts touching one of these stops (GTFS ids such as `HSL:1040129`). At most 20.
     /// With `routes` too, an alert touching either is kept.
@@ -28,6 +28,8 @@ pub struct GetAlertsRequest {
     /// Keep alerts at least this severe: `INFO` (all), `WARNING` or `SEVERE`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub severity: Option<String>,
+    /// fi, sv or en (default).
+    ///
     /// Language of the alerts' texts: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<Language>,

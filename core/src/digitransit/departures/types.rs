@@ -33,11 +33,17 @@ pub enum StopRef {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GetDeparturesRequest {
+    /// The stop.
+    ///
     /// The stop or station.
     pub stop: StopRef,
+    /// Minutes ahead, 1..120 (default 30).
+    ///
     /// How far ahead to look, 1..120 minutes (default 30).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub window_minutes: Option<i64>,
+    /// 1..50 (default 10).
+    ///
     /// Most departures returned, 1..50 (default 10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,

@@ -72,9 +72,13 @@ pub enum Optimize {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct AccessibilityInput {
+    /// Step-free (wheelchair) only.
+    ///
     /// Step-free (wheelchair) routes only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub step_free: Option<bool>,
+    /// Walk as little as can be.
+    ///
     /// Walk as little as possible.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub low_walking_distance: Option<bool>,
@@ -88,15 +92,21 @@ pub struct PlanConstraintsInput {
     /// `balanced` (default), `few_transfers` or `shortest_time`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub optimize: Option<Optimize>,
+    /// Metres of walking, 1..3000 (default 1500).
+    ///
     /// Most walking in one itinerary, 1..3000 m (default 1500).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_walking_distance: Option<f64>,
+    /// 0..8 (default 4).
+    ///
     /// Most transfers, 0..8 (default 4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_transfers: Option<i64>,
     /// Accessibility wishes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accessibility: Option<AccessibilityInput>,
+    /// fi, sv or en (default).
+    ///
     /// Language of names and headsigns: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<Language>,

@@ -13,6 +13,8 @@ use crate::digitransit::response::Warning;
 pub struct FindRentalVehiclesRequest {
     /// Where to look from.
     pub coordinate: Coordinate,
+    /// Metres, 1..2000 (default 500).
+    ///
     /// Radius in metres, 1..2000 (default 500).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub radius: Option<i64>,

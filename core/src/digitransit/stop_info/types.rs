@@ -12,6 +12,8 @@ use crate::digitransit::place::Language;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GetStopInfoRequest {
+    /// As get_departures takes it.
+    ///
     /// The stop or station, as `get_departures` takes it.
     pub stop: StopRef,
     /// fi, sv or en (default).
@@ -84,6 +86,8 @@ pub struct StopPattern {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct GetStopInfoResult {
+    /// The stop.
+    ///
     /// The stop or station.
     pub stop: StopDetails,
     /// Routes serving it, by short name.

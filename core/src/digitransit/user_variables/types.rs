@@ -40,16 +40,26 @@ impl UserVariableType {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SavedLocation {
+    /// -90..90.
+    ///
     /// Latitude, -90..90.
     pub lat: f64,
+    /// -180..180.
+    ///
     /// Longitude, -180..180.
     pub lon: f64,
+    /// Display label.
+    ///
     /// A short display label, e.g. "Home".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub label: Option<String>,
+    /// Its name.
+    ///
     /// The place's name, e.g. "Kamppi".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub name: Option<String>,
+    /// Address.
+    ///
     /// A one-line address.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<String>,
@@ -65,6 +75,8 @@ pub struct SavedLocation {
 pub enum UserVariableValue {
     /// A place (for `type: location`).
     Location(SavedLocation),
+    /// Text, 1..500 characters.
+    ///
     /// Text (for `type: preference` or `other`), 1..500 characters.
     Text(String),
 }
@@ -134,6 +146,8 @@ pub struct SaveUserVariableResult {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct GetUserVariablesRequest {
+    /// Only this type.
+    ///
     /// Only variables of this type (all when absent).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub r#type: Option<UserVariableType>,

@@ -18,7 +18,7 @@ use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct SearchElementsRequest {
-    /// Path to the loko project (default: the current directory).
+    /// The loko project's path (default: here).
     ///
     /// Alias: `project_root`.
     #[serde(
@@ -32,16 +32,24 @@ pub struct SearchElementsRequest {
     /// A glob (`*` any run, `?` one character; case is ignored) for the qualified id,
     /// the id or the name, e.g. `*payment*`.
     pub query: String,
+    /// `system`, `container` or `component`.
+    ///
     /// Only `system`, `container` or `component` elements.
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     #[schemars(extend("enum" = ["system", "container", "component"]))]
     pub kind: Option<String>,
+    /// Only this technology.
+    ///
     /// Only elements with this technology (case ignored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
+    /// Only this tag.
+    ///
     /// Only elements with this tag (case ignored).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tag: Option<String>,
+    /// Default 20, at most 100.
+    ///
     /// The most results (default 20, at most 100).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,

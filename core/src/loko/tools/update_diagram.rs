@@ -24,7 +24,7 @@ pub const MAX_D2_BYTES: usize = 1 << 20;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct UpdateDiagramRequest {
-    /// Path to the loko project.
+    /// The loko project's path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
@@ -46,7 +46,7 @@ pub struct UpdateDiagramRequest {
     /// Alias: `d2_source`.
     #[serde(alias = "d2_source")]
     pub d2_code: String,
-    /// The container inside `system_name`.
+    /// The system (loko's spelling of the target).
     ///
     /// loko's spelling of the target: the system.
     #[serde(default, skip_serializing_if = "Option::is_none")]

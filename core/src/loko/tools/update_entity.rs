@@ -29,40 +29,60 @@ const UPDATES: Annotations = Annotations::REPLACES_LOCAL;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct UpdateSystemRequest {
-    /// Path to the loko project.
+    /// The loko project's path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
     /// The system (id or name).
     pub system_name: String,
+    /// New description (blank: keep).
+    ///
     /// A new description (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// New technology (blank: keep).
+    ///
     /// A new technology (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
+    /// Replaces them.
+    ///
     /// Replaces the key responsibilities.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub responsibilities: Option<Vec<String>>,
+    /// Replaces them.
+    ///
     /// Replaces the key users.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key_users: Option<Vec<String>>,
+    /// Replaces them.
+    ///
     /// Replaces the dependencies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dependencies: Option<Vec<String>>,
+    /// Replaces them.
+    ///
     /// Replaces the external systems.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_systems: Option<Vec<String>>,
+    /// New primary language (blank: keep).
+    ///
     /// A new primary language (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub primary_language: Option<String>,
+    /// New framework (blank: keep).
+    ///
     /// A new framework (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framework: Option<String>,
+    /// New database (blank: keep).
+    ///
     /// A new database (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub database: Option<String>,
+    /// Replaces them.
+    ///
     /// Replaces the tags.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
@@ -73,21 +93,31 @@ pub struct UpdateSystemRequest {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct UpdateContainerRequest {
-    /// Path to the loko project.
+    /// The loko project's path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
+    /// Its system (id or name).
+    ///
     /// The parent system (id or name).
     pub system_name: String,
+    /// The container.
+    ///
     /// The container (id or name).
     pub container_name: String,
+    /// New description (blank: keep).
+    ///
     /// A new description (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// New technology (blank: keep).
+    ///
     /// A new technology (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
+    /// Replaces them.
+    ///
     /// Replaces the tags.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
@@ -98,23 +128,35 @@ pub struct UpdateContainerRequest {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct UpdateComponentRequest {
-    /// Path to the loko project.
+    /// The loko project's path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
+    /// Its system (id or name).
+    ///
     /// The parent system (id or name).
     pub system_name: String,
+    /// Its container (id or name).
+    ///
     /// The parent container (id or name).
     pub container_name: String,
+    /// The component.
+    ///
     /// The component (id or name).
     pub component_name: String,
+    /// New description (blank: keep).
+    ///
     /// A new description (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// New technology (blank: keep).
+    ///
     /// A new technology (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
+    /// Replaces them.
+    ///
     /// Replaces the tags.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,

@@ -16,12 +16,18 @@ pub struct ArrivalsRequest {
     /// every station and stop of the hub), or a name ("Oxford Circus"), resolved as
     /// `stationToilets` resolves names, then by TfL's stop search.
     pub stop: String,
+    /// Only these line ids.
+    ///
     /// Only these lines (ids such as `victoria`, `25`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<Vec<String>>,
+    /// `inbound` or `outbound`.
+    ///
     /// Only arrivals heading this way: `inbound` or `outbound`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub direction: Option<ArrivalDirection>,
+    /// Default 10, at most 50.
+    ///
     /// Most arrivals in the answer: default 10, at most 50.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,

@@ -11,9 +11,13 @@ use crate::tfl::TflCode;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BikePointsRequest {
+    /// Latitude of the point.
+    ///
     /// Latitude of the point to search around, in degrees (WGS 84).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lat: Option<f64>,
+    /// Longitude of the point.
+    ///
     /// Longitude of the point to search around, in degrees (WGS 84).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lon: Option<f64>,
@@ -28,24 +32,28 @@ pub struct BikePointsRequest {
     /// appear in the name, in any case.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
+    /// Ids (BikePoints_1), at most 50.
+    ///
     /// Bike point ids, e.g. `BikePoints_1`; at most 50.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ids: Option<Vec<String>>,
-    /// Only docks with at least this many bikes.
+    /// At least this many bikes.
     ///
     /// Keep only bike points with at least this many bikes (standard and e-bikes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_bikes: Option<u32>,
-    /// Only docks with at least this many bikes.
+    /// At least this many bikes.
     ///
     /// Keep only bike points with at least this many e-bikes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_e_bikes: Option<u32>,
-    /// Only docks with at least this many bikes.
+    /// At least this many bikes.
     ///
     /// Keep only bike points with at least this many empty docks (to return a bike).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_docks: Option<u32>,
+    /// Default 10, at most 50.
+    ///
     /// Most bike points in the answer: default 10, at most 50.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,

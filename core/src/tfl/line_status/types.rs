@@ -23,6 +23,8 @@ pub struct LineStatusRequest {
     /// overground, dlr and tram.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub modes: Option<Vec<String>>,
+    /// Only lines without a good service.
+    ///
     /// Only the lines without a good service now (default false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disrupted_only: Option<bool>,

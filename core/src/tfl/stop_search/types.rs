@@ -10,12 +10,18 @@ use crate::tfl::TflCode;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StopSearchRequest {
+    /// A name, e.g. "Bank".
+    ///
     /// A stop or station name, e.g. "Bank" or "King's Cross".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
+    /// Latitude of the point.
+    ///
     /// Latitude of the point to search around, in degrees (WGS 84).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lat: Option<f64>,
+    /// Longitude of the point.
+    ///
     /// Longitude of the point to search around, in degrees (WGS 84).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lon: Option<f64>,
@@ -24,9 +30,13 @@ pub struct StopSearchRequest {
     /// Search radius around the point, in metres: default 300, at most 2,000.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub radius: Option<u32>,
+    /// Only these modes (tube, bus, dlr).
+    ///
     /// Only stops served by these modes, e.g. `tube`, `bus`, `dlr`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub modes: Option<Vec<String>>,
+    /// Default 10, at most 50.
+    ///
     /// Most stops in the answer: default 10, at most 50.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,

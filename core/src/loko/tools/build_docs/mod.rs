@@ -44,7 +44,7 @@ pub const PRINT_PAGE: &str = "print.html";
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct BuildDocsRequest {
-    /// Path to the loko project.
+    /// The loko project's path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]

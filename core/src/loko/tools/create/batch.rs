@@ -15,19 +15,29 @@ use crate::tool::{Tool, ToolSpec, Toolset};
 /// The most components one call creates.
 pub const MAX_BATCH: usize = 100;
 
+/// A component.
+///
 /// One component of a `create_components` call.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct NewComponent {
+    /// Its name.
+    ///
     /// The component's name; its id is the slug.
     pub name: String,
+    /// What it does.
+    ///
     /// What the component does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Its technology.
+    ///
     /// The component's technology.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
+    /// Tags.
+    ///
     /// Tags for grouping and search.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub tags: Option<Vec<String>>,
@@ -38,15 +48,21 @@ pub struct NewComponent {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct CreateComponentsRequest {
-    /// Path to the loko project.
+    /// The loko project's path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
+    /// Its system (id or name).
+    ///
     /// The parent system (id or name).
     pub system_name: String,
+    /// Its container (id or name).
+    ///
     /// The parent container (id or name).
     pub container_name: String,
+    /// 1 to 100 components.
+    ///
     /// The components to create (1 to 100).
     pub components: Vec<NewComponent>,
 }

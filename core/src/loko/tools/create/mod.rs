@@ -49,6 +49,8 @@ pub struct CreateSystemRequest {
     /// Alias: `name`.
     #[serde(alias = "name")]
     pub system_name: String,
+    /// What it does.
+    ///
     /// What the system does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -57,15 +59,17 @@ pub struct CreateSystemRequest {
     /// Template: `system` (default) or a project template in `.loko/templates/<name>/`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<String>,
+    /// Main technology.
+    ///
     /// The system's main technology.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
-    /// Key responsibilities, e.g. `Process payments`.
+    /// Responsibilities.
     ///
     /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub responsibilities: Option<Vec<String>>,
-    /// Primary users and actors, e.g. `Customer`, `Admin`.
+    /// Users and actors.
     ///
     /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -77,27 +81,27 @@ pub struct CreateSystemRequest {
     /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dependencies: Option<Vec<String>>,
-    /// External systems it integrates with, e.g. `Payment API`.
+    /// Systems it integrates with.
     ///
     /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_systems: Option<Vec<String>>,
-    /// Primary programming language, e.g. `Go`.
+    /// Main programming language.
     ///
     /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub primary_language: Option<String>,
-    /// Framework, e.g. `Django`.
+    /// Framework.
     ///
     /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framework: Option<String>,
-    /// Database technology, e.g. `PostgreSQL`.
+    /// Database technology.
     ///
     /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub database: Option<String>,
-    /// Tags for grouping and search.
+    /// Tags.
     ///
     /// loko v0.3; kept in the frontmatter's `tags`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -109,18 +113,22 @@ pub struct CreateSystemRequest {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct CreateContainerRequest {
-    /// Path to the loko project.
+    /// The loko project's path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
+    /// Its system (id or name).
+    ///
     /// The parent system (id or name).
     pub system_name: String,
-    /// The container's name, e.g. `API Service`.
+    /// Its name, e.g. `API Service`.
     ///
     /// Alias: `name`.
     #[serde(alias = "name")]
     pub container_name: String,
+    /// What it does.
+    ///
     /// What the container does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
@@ -129,10 +137,12 @@ pub struct CreateContainerRequest {
     /// Container type, e.g. `Web Service`, `Database` (a store is drawn as a cylinder).
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     pub kind: Option<String>,
+    /// Its technology.
+    ///
     /// The container's technology, e.g. `Node.js`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
-    /// Tags for grouping and search.
+    /// Tags.
     ///
     /// loko v0.3; kept in the frontmatter's `tags`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -144,27 +154,35 @@ pub struct CreateContainerRequest {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct CreateComponentRequest {
-    /// Path to the loko project.
+    /// The loko project's path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
+    /// Its system (id or name).
+    ///
     /// The parent system (id or name).
     pub system_name: String,
+    /// Its container (id or name).
+    ///
     /// The parent container (id or name).
     pub container_name: String,
-    /// The component's name.
+    /// Its name.
     ///
     /// Alias: `name`.
     #[serde(alias = "name")]
     pub component_name: String,
+    /// What it does.
+    ///
     /// What the component does.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
+    /// Its technology.
+    ///
     /// The component's technology.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
-    /// Tags for grouping and search.
+    /// Tags.
     ///
     /// loko v0.3; kept in the frontmatter's `tags`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -18,7 +18,7 @@ use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct QueryDependenciesRequest {
-    /// Path to the loko project (default: the current directory).
+    /// The loko project's path (default: here).
     ///
     /// Alias: `project_root`.
     #[serde(
@@ -32,7 +32,7 @@ pub struct QueryDependenciesRequest {
     /// Alias: `system_name`.
     #[serde(alias = "system_name")]
     pub system_id: String,
-    /// The container (id or name).
+    /// The container.
     ///
     /// Alias: `container_name`.
     #[serde(alias = "container_name")]

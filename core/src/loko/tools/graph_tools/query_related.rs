@@ -18,7 +18,7 @@ use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct QueryRelatedComponentsRequest {
-    /// Path to the loko project (default: the current directory).
+    /// The loko project's path (default: here).
     ///
     /// Alias: `project_root`.
     #[serde(
@@ -27,7 +27,7 @@ pub struct QueryRelatedComponentsRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub project_path: Option<String>,
-    /// The system (id or name), to look the component up in.
+    /// The system (id or name).
     ///
     /// Alias: `system_name`.
     #[serde(
@@ -36,7 +36,7 @@ pub struct QueryRelatedComponentsRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub system_id: Option<String>,
-    /// The container (id or name) inside `system_id`.
+    /// The container (id or name).
     ///
     /// Alias: `container_name`.
     #[serde(

@@ -11,7 +11,7 @@ use crate::loko::tools::project_tool::EntityRef;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct QueryArchitectureRequest {
-    /// Path to the loko project (default: the current directory).
+    /// The loko project's path (default: here).
     ///
     /// Alias: `project_root`.
     #[serde(
@@ -24,7 +24,7 @@ pub struct QueryArchitectureRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("enum" = ["project", "system", "container"]))]
     pub scope: Option<String>,
-    /// The system id, or `system/container`, for those scopes.
+    /// The system, or `system/container`.
     ///
     /// For `system`/`container` scope: the system id, or the container as
     /// `system/container` (a container id alone works when it is unique). Ids or names.
@@ -43,9 +43,13 @@ pub struct QueryArchitectureRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("enum" = ["json", "toon"]))]
     pub format: Option<String>,
+    /// The system (instead of scope and target).
+    ///
     /// loko's spelling: the system (instead of `scope` + `target`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub system_name: Option<String>,
+    /// The container inside `system_name`.
+    ///
     /// loko's spelling: the container inside `system_name`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub container_name: Option<String>,

@@ -25,12 +25,12 @@ const DIRECTIONS: [&str; 2] = ["forward", "bidirectional"];
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct CreateRelationshipRequest {
-    /// Path to the loko project.
+    /// The loko project's path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
-    /// The system whose relationships.toml keeps it.
+    /// The system that keeps it.
     ///
     /// The system whose `relationships.toml` keeps the edge (id or name).
     pub system_name: String,
@@ -39,6 +39,8 @@ pub struct CreateRelationshipRequest {
     /// The source: `system/container/component`, `system/container` (all its
     /// components) or a short id, counted from the project.
     pub source: String,
+    /// As `source`.
+    ///
     /// The target, in the same forms.
     pub target: String,
     /// What the source does, e.g. `Reads orders from`.
@@ -49,6 +51,8 @@ pub struct CreateRelationshipRequest {
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     #[schemars(extend("enum" = ["sync", "async", "event"]))]
     pub kind: Option<String>,
+    /// e.g. `gRPC`.
+    ///
     /// The technology, e.g. `gRPC`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,

@@ -15,12 +15,12 @@ use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct DeleteRelationshipRequest {
-    /// Path to the loko project.
+    /// The loko project's path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
-    /// The system whose relationships.toml keeps it.
+    /// The system that keeps it.
     ///
     /// The system whose `relationships.toml` keeps the edge (id or name).
     pub system_name: String,

@@ -22,7 +22,7 @@ pub const MAX_LIMIT: u32 = 100;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct FindRelationshipsRequest {
-    /// Path to the loko project (default: the current directory).
+    /// The loko project's path (default: here).
     ///
     /// Alias: `project_root`.
     #[serde(
@@ -40,11 +40,13 @@ pub struct FindRelationshipsRequest {
     /// A glob for the target's qualified id.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target_pattern: Option<String>,
-    /// Only edges of this type: `sync`, `async` or `event`.
+    /// `sync`, `async` or `event`.
     ///
     /// Alias: `type`.
     #[serde(default, alias = "type", skip_serializing_if = "Option::is_none")]
     pub relationship_type: Option<String>,
+    /// Default 20, at most 100.
+    ///
     /// The most results (default 20, at most 100).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,

@@ -29,11 +29,13 @@ pub use graph::HIGH_COUPLING;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct ValidateRequest {
-    /// Path to the loko project.
+    /// The loko project's path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
+    /// Warnings fail too.
+    ///
     /// Treat warnings as errors (default false).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strict: Option<bool>,
