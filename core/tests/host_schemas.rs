@@ -206,3 +206,79 @@ fn the_compact_forms_refuse_every_vector_argument_the_full_forms_refused() {
     }
     assert!(refused > 50, "the vectors hold bad arguments: {refused}");
 }
+
+/// Every property path of `schema` (through properties, items and unions), with its
+/// enum (without `null`) where it has one.
+fn fields(schema: &Value, at: &str, found: &mut Vec<(String, Option<Vec<Value>>)>) {
+    let Some(object) = schema.as_object() else {
+        return;
+    };
+    let enumerated = object.get("enum").and_then(Value::as_array).map(|values| {
+        values
+            .iter()
+            .filter(|v| !v.is_null())
+            .cloned()
+            .collect::<Vec<_>>()
+    });
+    if enumerated.is_some() {
+        found.push((at.to_owned(), enumerated));
+    }
+    if let Some(Value::Object(properties)) = object.get("properties") {
+        for (name, sub) in properties {
+            found.push((format!("{at}/{name}"), None));
+            fields(sub, &format!("{at}/{name}"), found);
+        }
+    }
+    for key in ["items", "anyOf", "oneOf"] {
+        match object.get(key) {
+            Some(Value::Array(branches)) => {
+                for branch in branches {
+                    fields(branch, at, found);
+                }
+            }
+            Some(sub) => fields(sub, at, found),
+            None => {}
+        }
+    }
+    // A union of constants is served as an enum of them.
+    for key in ["anyOf", "oneOf"] {
+        if let Some(Value::Array(branches)) = object.get(key) {
+            let constants: Vec<Value> = branches
+                .iter()
+                .filter_map(|b| b.get("const").cloned())
+                .collect();
+            if !constants.is_empty()
+                && constants.len()
+                    == branches
+                        .iter()
+                        .filter(|b| b.get("type") != Some(&json!("null")))
+                        .count()
+            {
+                found.push((at.to_owned(), Some(constants)));
+            }
+        }
+    }
+}
+
+#[test]
+fn every_tool_keeps_every_field_and_enum_value() {
+    for entry in Catalog::get().entries() {
+        let full = Value::Object(toolpack::schema::inline_refs(
+            entry.input_type_schema.as_ref().clone(),
+        ));
+        let (mut before, mut after) = (Vec::new(), Vec::new());
+        fields(&full, "", &mut before);
+        fields(
+            &Value::Object(entry.input_schema.as_ref().clone()),
+            "",
+            &mut after,
+        );
+        for field in &before {
+            assert!(
+                after.contains(field),
+                "{}: {field:?} is not served",
+                entry.spec.name
+            );
+        }
+    }
+}

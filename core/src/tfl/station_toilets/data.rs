@@ -28,6 +28,10 @@ const BUNDLED_TOILETS: &str = include_str!("../../../data/tfl-station-data/Toile
 const BUNDLED_PLATFORMS: &str = include_str!("../../../data/tfl-station-data/Platforms.csv");
 const BUNDLED_SERVICES: &str = include_str!("../../../data/tfl-station-data/PlatformServices.csv");
 const STATIONS_FILE: &str = "Stations.csv";
+/// The file naming each platform's station.
+const PLATFORMS_FILE: &str = "Platforms.csv";
+/// The file naming the lines at each platform.
+const SERVICES_FILE: &str = "PlatformServices.csv";
 const TOILETS_FILE: &str = "Toilets.csv";
 
 /// Where station data comes from.
@@ -116,10 +120,7 @@ impl StationData {
                 let stations = read_file(&dir.join(STATIONS_FILE))?;
                 let toilets = read_file(&dir.join(TOILETS_FILE))?;
                 let data = Self::parse(stations.as_slice(), toilets.as_slice())?;
-                let (platforms, services) = (
-                    dir.join(station_lines::PLATFORMS_FILE),
-                    dir.join(station_lines::SERVICES_FILE),
-                );
+                let (platforms, services) = (dir.join(PLATFORMS_FILE), dir.join(SERVICES_FILE));
                 // A directory of the two files alone: no lines, titles by kind.
                 if !platforms.is_file() || !services.is_file() {
                     return Ok(data);
@@ -179,13 +180,41 @@ impl StationData {
     }
 
     /// The data with each station's lines, from the feed's platform and service files
-    /// ([`station_lines`]).
+    /// (`Platforms.csv` and `PlatformServices.csv`), joined by platform id.
     pub fn with_lines(
         mut self,
         platforms_csv: impl Read,
         services_csv: impl Read,
     ) -> Result<Self, StationDataError> {
-        let mut lines = station_lines::parse(platforms_csv, services_csv)?;
+        let mut platforms = Table::open(
+            PLATFORMS_FILE,
+            platforms_csv,
+            &["UniqueId", "StationUniqueId"],
+        )?;
+        let platforms = platforms
+            .rows()
+            .map(|row| {
+                row.map(|row| {
+                    (
+                        row.get("UniqueId").to_owned(),
+                        row.get("StationUniqueId").to_owned(),
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut services = Table::open(SERVICES_FILE, services_csv, &["PlatformUniqueId", "Line"])?;
+        let services = services
+            .rows()
+            .map(|row| {
+                row.map(|row| {
+                    (
+                        row.get("PlatformUniqueId").to_owned(),
+                        row.get("Line").to_owned(),
+                    )
+                })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut lines = station_lines::join(platforms, services);
         for station in &mut self.stations {
             station.lines = lines.remove(&station.unique_id).unwrap_or_default();
         }
@@ -242,18 +271,14 @@ fn read_file(path: &Path) -> Result<Vec<u8>, StationDataError> {
 
 /// A CSV reader that trims cells and tolerates ragged rows; yields each row with a
 /// column lookup by header name.
-pub(super) struct Table<R: Read> {
+struct Table<R: Read> {
     file: &'static str,
     reader: csv::Reader<R>,
     columns: HashMap<String, usize>,
 }
 
 impl<R: Read> Table<R> {
-    pub(super) fn open(
-        file: &'static str,
-        input: R,
-        required: &[&str],
-    ) -> Result<Self, StationDataError> {
+    fn open(file: &'static str, input: R, required: &[&str]) -> Result<Self, StationDataError> {
         let mut reader = ReaderBuilder::new()
             .trim(Trim::All)
             .flexible(true)
@@ -277,7 +302,7 @@ impl<R: Read> Table<R> {
         })
     }
 
-    pub(super) fn rows(&mut self) -> impl Iterator<Item = Result<Row<'_>, StationDataError>> + '_ {
+    fn rows(&mut self) -> impl Iterator<Item = Result<Row<'_>, StationDataError>> + '_ {
         let file = self.file;
         let columns = &self.columns;
         self.reader.records().map(move |r| {
@@ -287,13 +312,13 @@ impl<R: Read> Table<R> {
     }
 }
 
-pub(super) struct Row<'a> {
+struct Row<'a> {
     record: StringRecord,
     columns: &'a HashMap<String, usize>,
 }
 
 impl Row<'_> {
-    pub(super) fn get(&self, column: &str) -> &str {
+    fn get(&self, column: &str) -> &str {
         self.columns
             .get(column)
             .and_then(|&i| self.record.get(i))
