@@ -282,6 +282,46 @@ impl ToolEntry {
         crate::views::of_tool(self.spec.name)
     }
 
+    /// The MCP annotations a host is sent: the hints that differ from the spec's defaults
+    /// (read-only false, destructive true, idempotent false, open world true; the middle
+    /// two only for a tool that writes), without the title the tool itself carries.
+    pub fn served_annotations(&self) -> JsonObject {
+        let hints = self.spec.annotations;
+        let mut served = JsonObject::new();
+        if hints.read_only {
+            served.insert("readOnlyHint".into(), Value::Bool(true));
+        } else {
+            if !hints.destructive {
+                served.insert("destructiveHint".into(), Value::Bool(false));
+            }
+            if hints.idempotent {
+                served.insert("idempotentHint".into(), Value::Bool(true));
+            }
+        }
+        if !hints.open_world {
+            served.insert("openWorldHint".into(), Value::Bool(false));
+        }
+        served
+    }
+
+    /// What a model reads of this tool's definition, as a host puts it in its context:
+    /// name, title, description, the served input schema and annotations.
+    pub fn model_visible(&self) -> Value {
+        serde_json::json!({
+            "name": self.spec.name,
+            "title": self.spec.title,
+            "description": self.spec.description,
+            "inputSchema": *self.input_schema,
+            "annotations": self.served_annotations(),
+        })
+    }
+
+    /// The compact JSON bytes of [`Self::model_visible`]: what the definition costs on every
+    /// turn.
+    pub fn model_visible_bytes(&self) -> usize {
+        json_string(&self.model_visible()).len()
+    }
+
     /// Why this tool cannot run with `config` (e.g. a missing key), or `None`.
     pub fn missing_prerequisite(&self, config: &Config) -> Option<String> {
         (self.missing_prerequisite)(config)

@@ -77,6 +77,10 @@ fn tool_contract_json(entry: &ToolEntry) -> Value {
         map.insert("needs".into(), entry.spec.needs.into());
         map.insert("toolsetTitle".into(), entry.spec.toolset.title().into());
         map.insert(
+            "modelVisibleBytes".into(),
+            entry.model_visible_bytes().into(),
+        );
+        map.insert(
             "view".into(),
             entry
                 .view()
@@ -107,7 +111,7 @@ impl Catalog {
     /// The whole contract as JSON, what the code generators and the docs read:
     /// `{"tools": [...], "errorKinds": [...]}`. Each tool has the fields of
     /// [`Catalog::to_json`] plus `summary`, `needs` and `toolsetTitle` (for the README's
-    /// tool table), `view` (its MCP Apps view's `uri` and `title`, or `null`), `inputTypeSchema` (the input schema with its `$defs`, to name types),
+    /// tool table), `modelVisibleBytes` ([`crate::ToolEntry::model_visible_bytes`]), `view` (its MCP Apps view's `uri` and `title`, or `null`), `inputTypeSchema` (the input schema with its `$defs`, to name types),
     /// `successSchema`, `errorSchema` and `errorCodes`
     /// (`code`, `kind`, `description`); each error kind has its `name`, `variant`,
     /// `description`, `codes` and its class in each language (`python`, `typescript`,

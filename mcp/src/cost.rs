@@ -160,6 +160,19 @@ mod tests {
     }
 
     #[test]
+    fn the_cores_figure_is_what_tools_list_sends() {
+        let server = everything();
+        for ((tool, _), entry) in server.listed_tools().zip(server.tools()) {
+            assert_eq!(
+                json_bytes(&model_visible(tool)),
+                entry.model_visible_bytes(),
+                "{}",
+                entry.spec.name
+            );
+        }
+    }
+
+    #[test]
     fn a_model_sees_the_five_keys_a_host_shows() {
         let server = everything();
         let (tool, _) = server.listed_tools().next().unwrap();

@@ -184,19 +184,12 @@ impl ToolpackServer {
 
 /// The MCP description of a catalog entry, as small as its meaning allows: the input
 /// schema in its served form, the output schema without its prose
-/// ([`toolpack::schema::compact_output`]), the title once (not again in the annotations),
-/// and only the hints that differ from the spec's defaults (read-only false, destructive
-/// true, idempotent false, open world true; the last three only for a tool that writes).
+/// ([`toolpack::schema::compact_output`]), and the served annotations
+/// ([`ToolEntry::served_annotations`]).
 fn mcp_tool(entry: &ToolEntry) -> Tool {
     let spec = entry.spec;
-    let hints = spec.annotations;
-    let mut annotations = ToolAnnotations::default();
-    annotations.read_only_hint = hints.read_only.then_some(true);
-    if !hints.read_only {
-        annotations.destructive_hint = (!hints.destructive).then_some(false);
-        annotations.idempotent_hint = hints.idempotent.then_some(true);
-    }
-    annotations.open_world_hint = (!hints.open_world).then_some(false);
+    let annotations: ToolAnnotations =
+        serde_json::from_value(Value::Object(entry.served_annotations())).unwrap_or_default();
     Tool::new(spec.name, spec.description, entry.input_schema.clone())
         .with_title(spec.title)
         .with_icons(crate::icons::of(spec.toolset))

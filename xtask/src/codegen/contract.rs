@@ -30,6 +30,8 @@ pub struct Tool {
     pub view: Option<View>,
     /// MCP annotations (`readOnlyHint`, …).
     pub annotations: Value,
+    /// The bytes of its definition a model reads on every turn.
+    pub model_visible_bytes: u64,
     /// What it does.
     pub description: String,
     /// Its arguments' schema.
@@ -99,6 +101,7 @@ impl Contract {
                         }),
                     },
                     annotations: tool["annotations"].clone(),
+                    model_visible_bytes: tool["modelVisibleBytes"].as_u64().unwrap_or_default(),
                     description: text(tool, "description")?,
                     input_schema: tool["inputTypeSchema"].clone(),
                     success_schema: tool["successSchema"].clone(),

@@ -43,7 +43,8 @@ fn tool_section(tool: &Tool) -> Result<String> {
     .map(|(_, said)| said)
     .collect();
     let mut out = format!(
-        "\n### `{}` — {}\n\n{}\n\n*{}.*\n\n**Arguments**\n\n",
+        "\n### `{}` — {}\n\n{}\n\n*{}. Its definition costs a model {} bytes (about {} \
+tokens) on every turn.*\n\n**Arguments**\n\n",
         tool.name,
         tool.title,
         tool.description,
@@ -51,7 +52,9 @@ fn tool_section(tool: &Tool) -> Result<String> {
             "Writes".to_owned()
         } else {
             capitalised(&hints.join(", "))
-        }
+        },
+        tool.model_visible_bytes,
+        tool.model_visible_bytes.div_ceil(4)
     );
     if let Some(view) = &tool.view {
         out = out.replacen(
