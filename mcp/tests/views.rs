@@ -125,9 +125,10 @@ async fn the_views_are_resources_with_their_mime_type_csp_and_page() {
     }
 }
 
-#[tokio::test]
-async fn an_unknown_resource_is_resource_not_found() {
-    let client = common::duplex_client(common::server_with(&with_keys()), ()).await;
+/// The JSON-RPC error `client` gets reading a view that does not exist.
+async fn unknown_read<H: rmcp::handler::client::ClientHandler>(
+    client: &RunningService<RoleClient, H>,
+) -> rmcp::model::ErrorCode {
     let error = client
         .read_resource(ReadResourceRequestParams::new("ui://toolpack/nope"))
         .await
@@ -135,22 +136,26 @@ async fn an_unknown_resource_is_resource_not_found() {
     let rmcp::ServiceError::McpError(error) = error else {
         panic!("a JSON-RPC error: {error:?}");
     };
-    assert_eq!(error.code, rmcp::model::ErrorCode::RESOURCE_NOT_FOUND);
+    error.code
+}
 
+#[tokio::test]
+async fn an_unknown_resource_is_resource_not_found() {
+    let client = common::duplex_client(common::server_with(&with_keys()), ()).await;
+    assert_eq!(
+        unknown_read(&client).await,
+        rmcp::model::ErrorCode::RESOURCE_NOT_FOUND
+    );
     // A client on 2026-07-28 gets that version's invalid-params code (docs/views.md).
     let later = common::duplex_client_on_2026_07_28(
         common::server_with(&with_keys()),
         (),
         ClientCapabilities::default(),
     );
-    let error = later
-        .read_resource(ReadResourceRequestParams::new("ui://toolpack/nope"))
-        .await
-        .unwrap_err();
-    let rmcp::ServiceError::McpError(error) = error else {
-        panic!("a JSON-RPC error: {error:?}");
-    };
-    assert_eq!(error.code, rmcp::model::ErrorCode::INVALID_PARAMS);
+    assert_eq!(
+        unknown_read(&later).await,
+        rmcp::model::ErrorCode::INVALID_PARAMS
+    );
 }
 
 #[tokio::test]

@@ -186,34 +186,12 @@ impl StationData {
         platforms_csv: impl Read,
         services_csv: impl Read,
     ) -> Result<Self, StationDataError> {
-        let mut platforms = Table::open(
+        let platforms = column_pairs(
             PLATFORMS_FILE,
             platforms_csv,
-            &["UniqueId", "StationUniqueId"],
+            ["UniqueId", "StationUniqueId"],
         )?;
-        let platforms = platforms
-            .rows()
-            .map(|row| {
-                row.map(|row| {
-                    (
-                        row.get("UniqueId").to_owned(),
-                        row.get("StationUniqueId").to_owned(),
-                    )
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
-        let mut services = Table::open(SERVICES_FILE, services_csv, &["PlatformUniqueId", "Line"])?;
-        let services = services
-            .rows()
-            .map(|row| {
-                row.map(|row| {
-                    (
-                        row.get("PlatformUniqueId").to_owned(),
-                        row.get("Line").to_owned(),
-                    )
-                })
-            })
-            .collect::<Result<Vec<_>, _>>()?;
+        let services = column_pairs(SERVICES_FILE, services_csv, ["PlatformUniqueId", "Line"])?;
         let mut lines = station_lines::join(platforms, services);
         for station in &mut self.stations {
             station.lines = lines.remove(&station.unique_id).unwrap_or_default();
@@ -260,6 +238,26 @@ impl StationData {
     pub fn toilets_of(&self, unique_id: &str) -> &[StationToiletDetail] {
         self.toilets.get(unique_id).map_or(&[], Vec::as_slice)
     }
+}
+
+/// Each row's cells of the two `columns` of `file`.
+fn column_pairs(
+    file: &'static str,
+    csv: impl Read,
+    columns: [&str; 2],
+) -> Result<Vec<(String, String)>, StationDataError> {
+    let mut table = Table::open(file, csv, &columns)?;
+    table
+        .rows()
+        .map(|row| {
+            row.map(|row| {
+                (
+                    row.get(columns[0]).to_owned(),
+                    row.get(columns[1]).to_owned(),
+                )
+            })
+        })
+        .collect()
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>, StationDataError> {
