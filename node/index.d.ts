@@ -3418,7 +3418,7 @@ export declare class Toolpack {
   /** Calls tool `name`; resolves to the MCP result JSON (contract errors resolve, not reject). */
   call(name: string, args?: Record<string, unknown> | null, options?: CallOptions): Promise<CallToolResult>
   /**
-   * How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey Planner): the fastest routes with times, legs, disruptions and fare. Takes place or station names, postcodes, lat,lon or stop ids; needAccessibleRoute asks TfL for StepFreeToVehicle.
+   * How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey Planner): the fastest routes with times, legs, disruptions and fare. Takes place or station names, postcodes, lat,lon or stop ids; needAccessibleRoute sends accessibilityPreference=StepFreeToVehicle (step-free).
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */

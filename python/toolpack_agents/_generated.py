@@ -3251,7 +3251,7 @@ class AsyncTools:
 
     async def plan_journey(self, *, from_: str, to: str, need_accessible_route: bool | None = None) -> JourneyPlanToolResponse:
         """
-        How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey Planner): the fastest routes with times, legs, disruptions and fare. Takes place or station names, postcodes, lat,lon or stop ids; needAccessibleRoute asks TfL for StepFreeToVehicle.
+        How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey Planner): the fastest routes with times, legs, disruptions and fare. Takes place or station names, postcodes, lat,lon or stop ids; needAccessibleRoute sends accessibilityPreference=StepFreeToVehicle (step-free).
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3933,7 +3933,7 @@ class SyncTools:
 
     def plan_journey(self, *, from_: str, to: str, need_accessible_route: bool | None = None) -> JourneyPlanToolResponse:
         """
-        How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey Planner): the fastest routes with times, legs, disruptions and fare. Takes place or station names, postcodes, lat,lon or stop ids; needAccessibleRoute asks TfL for StepFreeToVehicle.
+        How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey Planner): the fastest routes with times, legs, disruptions and fare. Takes place or station names, postcodes, lat,lon or stop ids; needAccessibleRoute sends accessibilityPreference=StepFreeToVehicle (step-free).
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
