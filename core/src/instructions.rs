@@ -103,7 +103,11 @@ pub fn instructions(tools: &[&ToolEntry], config: &Config) -> String {
                 said.push(clause.text);
             }
         }
-        lines.push(format!("{place}: {}.", said.join("; ")));
+        lines.push(if said.is_empty() {
+            format!("{place}.")
+        } else {
+            format!("{place}: {}.", said.join("; "))
+        });
     }
     if lines.is_empty() {
         return String::new();
@@ -177,5 +181,13 @@ mod tests {
             .build();
         assert!(instructions(&of(&["plan_trip"]), &hsl).contains("Helsinki region"));
         assert_eq!(instructions(&[], &Config::default()), "");
+        // A family whose served tools no clause names is still named, without an empty list.
+        let lone = instructions(&of(&["reverse_geocode"]), &Config::default());
+        assert!(
+            lone.starts_with(
+                "Finnish public transport (Digitransit, trips anywhere in Finland).\n"
+            ),
+            "{lone}"
+        );
     }
 }
