@@ -149,7 +149,6 @@ pub fn router(
     }
     app = app
         .layer(middleware::from_fn(deleted_is_no_content))
-        .layer(middleware::from_fn(choose_tools))
         .layer(middleware::from_fn_with_state(
             auth_gate.clone(),
             authenticate,
@@ -207,7 +206,9 @@ fn host_of(headers: &HeaderMap) -> &str {
 /// Finds the request's caller from its credential (401 with the resource-metadata
 /// challenge when there is none or it is refused), refuses a tool call beyond the
 /// caller's scopes (403, the step-up challenge), and hands the caller to the MCP
-/// handler in the request's extensions. Credentials are never logged.
+/// handler in the request's extensions, with the tools its `X-MCP-*` headers choose when
+/// they choose any (400 when they name no valid toolset or tool). Credentials are never
+/// logged. One middleware does both: every layer costs each request its own boxed call.
 async fn authenticate(
     State(auth_gate): State<Arc<AuthGate>>,
     mut request: Request,
@@ -248,6 +249,13 @@ async fn authenticate(
         }
         request = Request::from_parts(parts, axum::body::Body::from(bytes));
     }
+    let choice = match crate::toolsets::ToolChoice::from_headers(request.headers()) {
+        Ok(choice) => choice,
+        Err(message) => return refused_choice(message),
+    };
+    if choice != crate::toolsets::ToolChoice::default() {
+        request.extensions_mut().insert(choice);
+    }
     request.extensions_mut().insert(caller);
     next.run(request).await
 }
@@ -280,24 +288,17 @@ fn challenge(status: StatusCode, www_authenticate: &str, message: &str) -> Respo
     response
 }
 
-/// Reads the tools a request chooses from its `X-MCP-*` headers into its extensions, or
-/// answers HTTP 400 with a JSON-RPC error naming the valid toolsets or tools.
-async fn choose_tools(mut request: Request, next: Next) -> Response {
-    match crate::toolsets::ToolChoice::from_headers(request.headers()) {
-        Ok(choice) => {
-            request.extensions_mut().insert(choice);
-            next.run(request).await
-        }
-        Err(message) => (
-            StatusCode::BAD_REQUEST,
-            axum::Json(json!({
-                "jsonrpc": "2.0",
-                "id": null,
-                "error": {"code": -32602, "message": message},
-            })),
-        )
-            .into_response(),
-    }
+/// HTTP 400 with a JSON-RPC error: the request's `X-MCP-*` headers name no valid choice.
+fn refused_choice(message: String) -> Response {
+    (
+        StatusCode::BAD_REQUEST,
+        axum::Json(json!({
+            "jsonrpc": "2.0",
+            "id": null,
+            "error": {"code": -32602, "message": message},
+        })),
+    )
+        .into_response()
 }
 
 /// Session termination (`DELETE /mcp`) answers 204 No Content (rmcp answers 202, which

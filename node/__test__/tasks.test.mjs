@@ -3,7 +3,7 @@
 // stdio and an HTTP session. A client that declares the extension in its capabilities gets
 // a task at once, polls tasks/get (whose status message is the build's progress) until the
 // result comes, and can cancel it with tasks/cancel; a client without the extension gets
-// the build's result as a plain call. (Whose tasks are whose: mcp/tests/tasks.rs.) The SDK
+// the build's result as a plain call. (Whose tasks are whose: mcp/tests/it/tasks.rs.) The SDK
 // has no typed API for this extension: its requests go through client.request with a
 // passthrough schema. The test command sets TOOLPACK_MCP_BIN, TOOLPACK_TESTS_DIR and puts
 // d2 on PATH.

@@ -30,6 +30,8 @@ pub const CRATES: &[&str] = &[
     "tests/testkit/src",
     "tests/cost-guard/src",
     "examples/rust/src",
+    "core/tests/it",
+    "mcp/tests/it",
 ];
 
 /// Prints the circles of every crate of [`CRATES`] and fails when there is one.

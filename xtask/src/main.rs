@@ -33,6 +33,9 @@ mod package;
 mod public_api;
 mod shell;
 mod suites;
+#[cfg(test)]
+mod test_binaries;
+mod timings;
 mod tools;
 mod version;
 mod views;
@@ -163,29 +166,36 @@ fn main() -> anyhow::Result<()> {
     shell::start_clock();
     let cli = Cli::parse();
     let sh = shell::workspace()?;
-    match cli.task {
-        Task::Codegen { check } => codegen::run(&sh, check),
-        Task::Test { suites } => suites::run(&sh, &suites),
+    let outcome = run_task(&sh, cli.task);
+    // A run's record (`scripts/test-all` keeps one) gets this task's steps too.
+    timings::save();
+    outcome
+}
+
+fn run_task(sh: &xshell::Shell, task: Task) -> anyhow::Result<()> {
+    match task {
+        Task::Codegen { check } => codegen::run(sh, check),
+        Task::Test { suites } => suites::run(sh, &suites),
         Task::Tools { tools, for_suites } => {
-            tools::install(&sh, &suites::with_needs_of(tools, &for_suites))
+            tools::install(sh, &suites::with_needs_of(tools, &for_suites))
         }
-        Task::Bindings { language, out } => bindings::generate(&sh, language, &out),
-        Task::Cycles => cycles::report(&sh),
-        Task::LintProbe => lint_probe::run(&sh),
-        Task::PublicApi { check } => public_api::run(&sh, check),
-        Task::Hack { check } => hack::run(&sh, check),
-        Task::Package => package::run(&sh),
-        Task::Views { check } => views::run(&sh, check),
+        Task::Bindings { language, out } => bindings::generate(sh, language, &out),
+        Task::Cycles => cycles::report(sh),
+        Task::LintProbe => lint_probe::run(sh),
+        Task::PublicApi { check } => public_api::run(sh, check),
+        Task::Hack { check } => hack::run(sh, check),
+        Task::Package => package::run(sh),
+        Task::Views { check } => views::run(sh, check),
         Task::Fuzz {
             targets,
             time,
             jobs,
         } => match targets.as_slice() {
-            [only] if only == "seed" => fuzz::seed(&sh),
-            _ => fuzz::run(&sh, &targets, time, jobs),
+            [only] if only == "seed" => fuzz::seed(sh),
+            _ => fuzz::run(sh, &targets, time, jobs),
         },
-        Task::ColdStart { runs } => install_hosts::cold_start(&sh, runs),
-        Task::Bench { bless } => bench::run(&sh, bless),
+        Task::ColdStart { runs } => install_hosts::cold_start(sh, runs),
+        Task::Bench { bless } => bench::run(sh, bless),
     }
 }
 

@@ -37,13 +37,16 @@ pub fn start_clock() {
 /// Prints a section heading, as every suite and install step starts with one, with the
 /// minutes and seconds since the run started and the processor time this process and the
 /// children it has waited for have used so far (`cpu`): on a machine whose cores are all
-/// busy, the difference between two headings is what the section between them cost.
+/// busy, the difference between two headings is what the section between them cost. It
+/// also starts a step of the run's table ([`crate::timings`]).
 pub fn section(title: &str) {
     let elapsed = STARTED
         .get_or_init(std::time::Instant::now)
         .elapsed()
         .as_secs();
-    let cpu = cpu_seconds()
+    crate::timings::begin(title);
+    let cpu = crate::timings::cpu_seconds()
+        .map(|s| s as u64)
         .map(|s| format!(", cpu {:02}:{:02}", s / 60, s % 60))
         .unwrap_or_default();
     println!(
@@ -51,22 +54,6 @@ pub fn section(title: &str) {
         elapsed / 60,
         elapsed % 60
     );
-}
-
-/// User and system time of this process and its waited-for children, in whole seconds
-/// (`/proc/self/stat`, in the kernel's 100 Hz ticks); `None` off Linux.
-fn cpu_seconds() -> Option<u64> {
-    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
-    // The fields after the command name (which may hold spaces) in parentheses: utime,
-    // stime, cutime and cstime are the 12th to the 15th of them.
-    let after_name = stat.rsplit_once(')')?.1;
-    let ticks: u64 = after_name
-        .split_whitespace()
-        .skip(11)
-        .take(4)
-        .map(|field| field.parse::<u64>().ok())
-        .sum::<Option<u64>>()?;
-    Some(ticks / 100)
 }
 
 /// Whether an executable called `name` is on `PATH`.

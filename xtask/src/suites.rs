@@ -93,8 +93,22 @@ pub fn with_needs_of(mut tools: Vec<ToolName>, suites: &[Suite]) -> Vec<ToolName
     tools
 }
 
-/// Runs `suites` (every suite when empty), in order; stops at the first failure.
+/// Runs `suites` (every suite when empty), in order; stops at the first failure. Then, unless
+/// it runs in the background of another run, prints the table of where the time went, the
+/// costliest step first ([`crate::timings`]), failed or not.
 pub fn run(sh: &Shell, suites: &[Suite]) -> Result<()> {
+    crate::timings::keep_record(&sh.current_dir());
+    let outcome = run_suites(sh, suites);
+    if std::env::var_os(crate::timings::IN_BACKGROUND).is_some() {
+        crate::timings::save();
+    } else {
+        println!("\n=== where the time went: each step's processor and wall time (m:ss)");
+        print!("{}", crate::timings::table(&crate::timings::run_steps()));
+    }
+    outcome
+}
+
+fn run_suites(sh: &Shell, suites: &[Suite]) -> Result<()> {
     let suites = if suites.is_empty() {
         Suite::ALL
     } else {

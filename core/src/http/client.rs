@@ -27,7 +27,9 @@ const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 /// key for every tool and caller).
 #[derive(Debug, Clone)]
 pub struct HttpClient {
-    client: reqwest::Client,
+    /// Built on the first request ([`HttpClient::connection_pool`]): building it reads the
+    /// platform's CA certificates, which a toolpack that never calls out never needs.
+    client: Arc<tokio::sync::OnceCell<reqwest::Client>>,
     layer: Arc<SharedLayer>,
 }
 
@@ -187,6 +189,20 @@ impl UpstreamRequest {
     }
 }
 
+/// A reqwest client with a connect timeout, no redirects and a `toolpack` user agent; ring
+/// is installed as rustls' provider first. Blocking: it loads the platform's CA certificates.
+fn build_reqwest_client() -> Result<reqwest::Client, HttpError> {
+    super::install_crypto_provider();
+    reqwest::Client::builder()
+        .connect_timeout(CONNECT_TIMEOUT)
+        .redirect(reqwest::redirect::Policy::none())
+        .user_agent(concat!("toolpack/", env!("CARGO_PKG_VERSION")))
+        .build()
+        .map_err(|e| HttpError::InvalidRequest {
+            message: e.to_string(),
+        })
+}
+
 impl HttpClient {
     /// A client with a connect timeout, no redirects (a redirect could carry a key
     /// elsewhere), a `toolpack` user agent, and the shared layer's default settings.
@@ -196,19 +212,25 @@ impl HttpClient {
 
     /// [`HttpClient::new`] with the shared layer's `settings`.
     pub fn with_layer(settings: LayerSettings) -> Result<Self, HttpError> {
-        super::install_crypto_provider();
-        let client = reqwest::Client::builder()
-            .connect_timeout(CONNECT_TIMEOUT)
-            .redirect(reqwest::redirect::Policy::none())
-            .user_agent(concat!("toolpack/", env!("CARGO_PKG_VERSION")))
-            .build()
-            .map_err(|e| HttpError::InvalidRequest {
-                message: e.to_string(),
-            })?;
         Ok(Self {
-            client,
+            client: Arc::default(),
             layer: Arc::new(SharedLayer::new(settings)),
         })
+    }
+
+    /// The reqwest client, built by the first request that needs it, on tokio's blocking
+    /// pool (it reads the platform's CA certificates from disk); every later request, and
+    /// every request waiting on that first build, shares it.
+    async fn connection_pool(&self) -> Result<&reqwest::Client, HttpError> {
+        self.client
+            .get_or_try_init(|| async {
+                tokio::task::spawn_blocking(build_reqwest_client)
+                    .await
+                    .map_err(|e| HttpError::InvalidRequest {
+                        message: format!("building the HTTP client failed: {e}"),
+                    })?
+            })
+            .await
     }
 
     /// Bytes the shared response cache holds now.
@@ -495,7 +517,8 @@ impl HttpClient {
         policy: &RequestPolicy,
     ) -> Result<UpstreamResponse, HttpError> {
         let mut builder = self
-            .client
+            .connection_pool()
+            .await?
             .request(request.method.clone(), &request.url)
             .query(&request.query);
         for (name, value) in &request.headers {
@@ -567,5 +590,23 @@ fn classify(request: &UpstreamRequest, error: reqwest::Error) -> HttpError {
     }
     HttpError::Transport {
         message: request.redact(&message),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::HttpClient;
+
+    #[tokio::test]
+    async fn the_reqwest_client_is_built_on_first_use_and_once() {
+        let http = HttpClient::new().unwrap();
+        let copy = http.clone();
+        assert!(
+            http.client.get().is_none(),
+            "no CA certificates read before a request needs them"
+        );
+        let first: *const reqwest::Client = http.connection_pool().await.unwrap();
+        let again: *const reqwest::Client = copy.connection_pool().await.unwrap();
+        assert_eq!(first, again, "every clone shares the one client");
     }
 }

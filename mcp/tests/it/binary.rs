@@ -1,7 +1,7 @@
 //! The built `toolpack-mcp` binary: stdio with a real rmcp client, streamable HTTP,
 //! and the `tools` / `call` subcommands with their exit statuses.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::process::{Command, Stdio};

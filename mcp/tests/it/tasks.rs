@@ -3,7 +3,7 @@
 //! result when done, and can cancel it; a client without it gets the build's result as a
 //! call, under the long-call deadline rather than the default one.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::time::Duration;

@@ -2,7 +2,7 @@
 //! extension, the views as resources (listed and read, with their mime type and CSP), and
 //! only the views of tools the caller may call.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

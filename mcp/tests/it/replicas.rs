@@ -3,7 +3,7 @@
 //! concurrent saves across both lose nothing, and a database outage answers the storage
 //! error in time while other tools keep answering, then heals with no restart.
 
-mod common;
+use crate::common;
 
 use std::process::Stdio;
 use std::time::{Duration, Instant};

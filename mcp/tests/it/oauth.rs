@@ -7,7 +7,7 @@
 //! The test command installs the issuer into `target/oauth` and sets
 //! `TOOLPACK_OAUTH_ISSUER_DIR`; without it this test says so and does nothing.
 
-mod common;
+use crate::common;
 
 use std::io::{BufRead, BufReader};
 use std::process::{Child, Command, Stdio};

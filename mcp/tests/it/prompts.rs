@@ -3,7 +3,7 @@
 //! from the station data (offline), the geocoder (through the fake upstream) and a loko
 //! project; the server declares prompts, completions and logging.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

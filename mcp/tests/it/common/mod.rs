@@ -1,7 +1,5 @@
 //! Helpers shared by the MCP test files: run every shared vector through an MCP client.
 
-#![allow(dead_code)]
-
 use std::collections::BTreeMap;
 use std::future::Future;
 

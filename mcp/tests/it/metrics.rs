@@ -5,7 +5,7 @@
 //! `--metrics-public`, is absent with `--no-metrics`, and no label holds a caller,
 //! token or argument.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 use std::process::Stdio;

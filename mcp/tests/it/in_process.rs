@@ -1,6 +1,6 @@
 //! A real rmcp client talking to the server over an in-process duplex transport.
 
-mod common;
+use crate::common;
 
 use std::collections::BTreeMap;
 

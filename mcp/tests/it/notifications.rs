@@ -3,7 +3,7 @@
 //! call with a progress token gets `notifications/progress` before its response.
 #![allow(deprecated)] // MCP logging (SEP-2577): still part of the protocol versions served.
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 

@@ -5,7 +5,7 @@
 //! person chooses; a client on protocol 2026-07-28 gets the input-required result and
 //! completes the call by retrying it, with a sealed state it cannot forge.
 
-mod common;
+use crate::common;
 
 use std::sync::{Arc, Mutex};
 use std::time::Duration;

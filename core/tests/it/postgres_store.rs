@@ -8,8 +8,7 @@ use serde_json::{Value, json};
 use toolpack::Toolpack;
 use toolpack_testkit::postgres::{PASSWORD, PgCluster};
 
-#[path = "support/on_postgres.rs"]
-mod on_postgres;
+use crate::on_postgres;
 
 use on_postgres::toolpack;
 

@@ -2,7 +2,7 @@
 //! termination with 204, stateless replicas, the body-size limit, the Host allow-list,
 //! and the in-flight and deadline limits.
 
-mod common;
+use crate::common;
 
 use std::time::Duration;
 
