@@ -198,6 +198,32 @@ impl ToolResult {
 }
 
 /// `value` as compact JSON.
+/// The input schema form a framework adapter gives its model ([`ToolEntry::adapter_bytes`]).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AdapterSchema {
+    /// The served (inlined) schema, as MCP hosts get it: LangChain, the Vercel AI SDK,
+    /// pydantic-ai on models other than OpenAI's and Gemini.
+    Served,
+    /// The OpenAI strict form: the OpenAI Agents SDK, pydantic-ai on OpenAI models.
+    Strict,
+    /// The Gemini form: pydantic-ai on Gemini.
+    Gemini,
+}
+
+impl AdapterSchema {
+    /// Every form, in the order the docs list them.
+    pub const ALL: [Self; 3] = [Self::Served, Self::Strict, Self::Gemini];
+
+    /// Its key in the contract JSON (`adapterBytes`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Served => "served",
+            Self::Strict => "strict",
+            Self::Gemini => "gemini",
+        }
+    }
+}
+
 fn json_string<T: serde::Serialize + ?Sized>(value: &T) -> String {
     let mut text = Vec::with_capacity(256);
     // A `Value` or a `str` always serialises, and into UTF-8.
@@ -320,6 +346,27 @@ impl ToolEntry {
     /// turn.
     pub fn model_visible_bytes(&self) -> usize {
         json_string(&self.model_visible()).len()
+    }
+
+    /// The compact JSON bytes of what a framework adapter of the Python and Node libraries
+    /// gives a model for this tool: its name, description and input schema in `form`
+    /// (`{"name", "description", "parameters"}`). The strict form falls back to the served
+    /// one for an input that has none, as the OpenAI Agents adapters do.
+    pub fn adapter_bytes(&self, form: AdapterSchema) -> usize {
+        let parameters = match form {
+            AdapterSchema::Served => &self.input_schema,
+            AdapterSchema::Strict => self
+                .strict_input_schema
+                .as_ref()
+                .unwrap_or(&self.input_schema),
+            AdapterSchema::Gemini => &self.gemini_input_schema,
+        };
+        json_string(&serde_json::json!({
+            "name": self.spec.name,
+            "description": self.spec.description,
+            "parameters": **parameters,
+        }))
+        .len()
     }
 
     /// Why this tool cannot run with `config` (e.g. a missing key), or `None`.

@@ -81,6 +81,14 @@ fn tool_contract_json(entry: &ToolEntry) -> Value {
             entry.model_visible_bytes().into(),
         );
         map.insert(
+            "adapterBytes".into(),
+            crate::catalog::AdapterSchema::ALL
+                .iter()
+                .map(|form| (form.as_str().to_owned(), entry.adapter_bytes(*form).into()))
+                .collect::<serde_json::Map<_, _>>()
+                .into(),
+        );
+        map.insert(
             "view".into(),
             entry
                 .view()
@@ -111,7 +119,7 @@ impl Catalog {
     /// The whole contract as JSON, what the code generators and the docs read:
     /// `{"tools": [...], "errorKinds": [...]}`. Each tool has the fields of
     /// [`Catalog::to_json`] plus `summary`, `needs` and `toolsetTitle` (for the README's
-    /// tool table), `modelVisibleBytes` ([`crate::ToolEntry::model_visible_bytes`]), `view` (its MCP Apps view's `uri` and `title`, or `null`), `inputTypeSchema` (the input schema with its `$defs`, to name types),
+    /// tool table), `modelVisibleBytes` ([`crate::ToolEntry::model_visible_bytes`]), `adapterBytes` (`served`, `strict` and `gemini`: [`crate::ToolEntry::adapter_bytes`]), `view` (its MCP Apps view's `uri` and `title`, or `null`), `inputTypeSchema` (the input schema with its `$defs`, to name types),
     /// `successSchema`, `errorSchema` and `errorCodes`
     /// (`code`, `kind`, `description`); each error kind has its `name`, `variant`,
     /// `description`, `codes` and its class in each language (`python`, `typescript`,

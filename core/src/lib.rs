@@ -75,7 +75,7 @@ pub mod loko;
 pub mod tfl;
 
 pub use caller::{Caller, Scope, Scopes};
-pub use catalog::{Catalog, ToolEntry, ToolResult, UnknownTool};
+pub use catalog::{AdapterSchema, Catalog, ToolEntry, ToolResult, UnknownTool};
 pub use config::{Config, ConfigBuilder, ConfigError};
 pub use error_code::ErrorCode;
 pub use error_kind::ErrorKind;

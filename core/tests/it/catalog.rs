@@ -351,3 +351,41 @@ fn every_tool_a_view_names_is_a_catalog_tool_whose_view_it_is() {
         .count();
     assert_eq!(counted, with_views, "no tool is in two views");
 }
+
+/// What the adapters' definitions cost is computed from the very schemas the libraries
+/// hand their adapters (`Catalog::to_json`, which the Python and Node bindings return), and
+/// the strict form falls back to the served one only where an input has no strict form.
+#[test]
+fn adapter_bytes_measure_what_the_bindings_hand_the_adapters() {
+    use toolpack::AdapterSchema;
+    let listed = Catalog::get().to_json();
+    let listed = listed.as_array().expect("a list of tools");
+    let mut strict_differs = 0;
+    for (entry, tool) in Catalog::get().entries().iter().zip(listed) {
+        let strict = match &tool["strictInputSchema"] {
+            Value::Null => &tool["inputSchema"],
+            given => {
+                strict_differs += 1;
+                given
+            }
+        };
+        for (form, parameters) in [
+            (AdapterSchema::Served, &tool["inputSchema"]),
+            (AdapterSchema::Strict, strict),
+            (AdapterSchema::Gemini, &tool["geminiInputSchema"]),
+        ] {
+            let definition = json!({
+                "name": tool["name"],
+                "description": tool["description"],
+                "parameters": parameters,
+            });
+            assert_eq!(
+                entry.adapter_bytes(form),
+                serde_json::to_string(&definition).unwrap().len(),
+                "{} {form:?}",
+                entry.spec.name
+            );
+        }
+    }
+    assert!(strict_differs > 0, "some inputs have a strict form");
+}

@@ -32,6 +32,9 @@ pub struct Tool {
     pub annotations: Value,
     /// The bytes of its definition a model reads on every turn.
     pub model_visible_bytes: u64,
+    /// The bytes of what the framework adapters give a model for it, by input schema form:
+    /// served (LangChain, the AI SDK), strict (OpenAI Agents), Gemini (pydantic-ai there).
+    pub adapter_bytes: [u64; 3],
     /// What it does.
     pub description: String,
     /// Its arguments' schema.
@@ -102,6 +105,8 @@ impl Contract {
                     },
                     annotations: tool["annotations"].clone(),
                     model_visible_bytes: tool["modelVisibleBytes"].as_u64().unwrap_or_default(),
+                    adapter_bytes: ["served", "strict", "gemini"]
+                        .map(|form| tool["adapterBytes"][form].as_u64().unwrap_or_default()),
                     description: text(tool, "description")?,
                     input_schema: tool["inputTypeSchema"].clone(),
                     success_schema: tool["successSchema"].clone(),

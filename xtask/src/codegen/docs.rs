@@ -268,6 +268,8 @@ pub enum Section {
     Listing,
     /// The deployment guide's list of the tools with side effects.
     SideEffects,
+    /// The hosts guide's table of what each toolset's definitions cost, on each surface.
+    Costs,
 }
 
 impl Section {
@@ -277,6 +279,7 @@ impl Section {
             Self::Tools => "tools",
             Self::Listing => "listing",
             Self::SideEffects => "side effects",
+            Self::Costs => "costs",
         }
     }
 }

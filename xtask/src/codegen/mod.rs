@@ -3,6 +3,7 @@
 //! command runs it.
 
 mod contract;
+mod costs;
 mod docs;
 mod python;
 pub mod server_json;
@@ -64,6 +65,10 @@ fn generate(sh: &Shell) -> Result<Vec<Generated>> {
     )
     .map_err(|e| anyhow::anyhow!("docs/deploy.md: {e}"))?;
     files.push(Generated::new("docs/deploy.md", text));
+    let hosts = sh.read_file("docs/hosts.md")?;
+    let text = docs::with_section(&hosts, Section::Costs, &costs::table(&contract))
+        .map_err(|e| anyhow::anyhow!("docs/hosts.md: {e}"))?;
+    files.push(Generated::new("docs/hosts.md", text));
     let listing = Listing::read(sh)?;
     files.push(Generated::new(
         "server.json",
