@@ -6,82 +6,26 @@
 //! token or argument.
 
 use crate::common;
+use crate::common::stateless::{StatelessServer, serve, tool_call_result};
 
 use std::collections::BTreeMap;
-use std::process::Stdio;
 
 use serde_json::{Value, json};
 use toolpack_testkit::fake_upstream::{FakeUpstream, Scenario};
 use toolpack_testkit::loko_project::{Shape, generate};
 
-const BIN: &str = env!("CARGO_BIN_EXE_toolpack-mcp");
 const TOKEN: &str = "metrics-test-token-5d1e";
 const SECRET_PLACE: &str = "Alicestreet 42 never in metrics";
 
-/// A running server (killed on drop) and its base URL.
-struct Server {
-    _child: tokio::process::Child,
-    base: String,
-}
+type Server = StatelessServer;
 
 async fn server(flags: &[&str], env: &[(&str, String)]) -> Server {
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let mut command = tokio::process::Command::new(BIN);
-    command
-        .args([
-            "serve",
-            "--http",
-            &format!("127.0.0.1:{port}"),
-            "--stateless",
-        ])
-        .args(flags)
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("TOOLPACK_HTTP_TOKENS", format!("alice:{TOKEN}"))
-        .stderr(Stdio::null())
-        .kill_on_drop(true);
-    for (name, value) in env {
-        command.env(name, value);
-    }
-    let child = command.spawn().unwrap();
-    let base = format!("http://127.0.0.1:{port}");
-    assert!(
-        toolpack_testkit::wait_until_healthy(&base).await,
-        "the server did not start"
-    );
-    Server {
-        _child: child,
-        base,
-    }
+    serve(TOKEN, flags, env).await
 }
 
 /// Calls `tool`; its contract error code, or `None` on success.
 async fn call(server: &Server, tool: &str, arguments: Value) -> Option<String> {
-    let response = common::http_client()
-        .post(format!("{}/mcp", server.base))
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-06-18")
-        .bearer_auth(TOKEN)
-        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                      "params": {"name": tool, "arguments": arguments}}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    // JSON, or an event stream when the call sent notifications first (a retry warning).
-    let text = response.text().await.unwrap();
-    let answer = text
-        .lines()
-        .filter_map(|line| line.strip_prefix("data:"))
-        .next_back()
-        .unwrap_or(&text);
-    let body: Value = serde_json::from_str(answer).unwrap_or_else(|e| panic!("{e}: {text}"));
-    let result = &body["result"];
-    assert!(result.is_object(), "{body}");
+    let result = tool_call_result(&server.base, TOKEN, tool, arguments).await;
     if result["isError"] != json!(true) {
         return None;
     }

@@ -3,74 +3,36 @@
 //! concurrent saves across both lose nothing, and a database outage answers the storage
 //! error in time while other tools keep answering, then heals with no restart.
 
-use crate::common;
+use crate::common::stateless::{StatelessServer, serve, tool_call_result};
 
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::{Value, json};
 use toolpack_testkit::postgres::{PASSWORD, PgCluster};
 
-const BIN: &str = env!("CARGO_BIN_EXE_toolpack-mcp");
 const TOKEN: &str = "replica-test-token";
 
 /// One replica: the process (killed on drop), its URL and its own data directory.
 struct Replica {
-    _child: tokio::process::Child,
-    base: String,
+    server: StatelessServer,
     _data: tempfile::TempDir,
 }
 
 async fn replica(database_url: &str) -> Replica {
     let data = tempfile::tempdir().unwrap();
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .unwrap()
-        .local_addr()
-        .unwrap()
-        .port();
-    let child = tokio::process::Command::new(BIN)
-        .args([
-            "serve",
-            "--http",
-            &format!("127.0.0.1:{port}"),
-            "--stateless",
-        ])
-        .env_clear()
-        .env("PATH", std::env::var("PATH").unwrap_or_default())
-        .env("TOOLPACK_HTTP_TOKENS", format!("alice:{TOKEN}"))
-        .env("TOOLPACK_DATABASE_URL", database_url)
-        .env("TOOLPACK_DATA_DIR", data.path())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .unwrap();
-    let base = format!("http://127.0.0.1:{port}");
-    assert!(
-        toolpack_testkit::wait_until_healthy(&base).await,
-        "a replica did not start"
-    );
+    let env = [
+        ("TOOLPACK_DATABASE_URL", database_url.to_owned()),
+        ("TOOLPACK_DATA_DIR", data.path().display().to_string()),
+    ];
     Replica {
-        _child: child,
-        base,
+        server: serve(TOKEN, &[], &env).await,
         _data: data,
     }
 }
 
 /// Calls `tool` on `replica`; the structured result and whether it is an error.
 async fn call(replica: &Replica, tool: &str, arguments: Value) -> (bool, Value) {
-    let response = common::http_client()
-        .post(format!("{}/mcp", replica.base))
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-06-18")
-        .bearer_auth(TOKEN)
-        .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                      "params": {"name": tool, "arguments": arguments}}))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(response.status(), 200);
-    let body: Value = response.json().await.unwrap();
-    let result = &body["result"];
+    let result = tool_call_result(&replica.server.base, TOKEN, tool, arguments).await;
     (
         result["isError"] == json!(true),
         result["structuredContent"].clone(),

@@ -1,5 +1,7 @@
 //! Helpers shared by the MCP test files: run every shared vector through an MCP client.
 
+pub mod stateless;
+
 use std::collections::BTreeMap;
 use std::future::Future;
 
