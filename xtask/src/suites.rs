@@ -171,6 +171,9 @@ fn run_suites(sh: &Shell, suites: &[Suite]) -> Result<()> {
             Suite::Package => {
                 match early_package.take() {
                     Some(background) => {
+                        // What this wait takes is the run's critical path: the release
+                        // build outlasting the suites in the foreground.
+                        section("package: the release build in the background, waited for");
                         background.finish()?;
                         crate::package::adopt(sh)?;
                     }
@@ -458,6 +461,8 @@ fn kotlin(sh: &Shell) -> Result<()> {
         .collect();
     // The Swift sources below come from the same library.
     let _library = library.map(|library| sh.push_env("TOOLPACK_UNIFFI_LIBRARY", library));
+    // A step of its own in the run's table: the natives above may print a heading.
+    section("kotlin: mvn test");
     let output = cmd!(sh, "mvn -B -f bindings/kotlin/pom.xml test {release...}")
         .ignore_status()
         .output()?;

@@ -1,6 +1,6 @@
 //! The core's integration tests, as modules of one test binary: one link of the whole
-//! dependency graph instead of one per file. Each module is one subject; `postgres_tls`
-//! alone stays a binary of its own, since it sets a process-wide variable.
+//! dependency graph instead of one per file. Each module is one subject. Two stay binaries
+//! of their own (`xtask/src/test_binaries.rs` says why): `postgres_tls` and `loko_stall`.
 #![allow(
     clippy::disallowed_methods,
     reason = "tests, not a server's async path: blocking file work is fine here"
@@ -18,7 +18,6 @@ mod host_schemas;
 mod http_layer;
 mod loko_build;
 mod loko_projects;
-mod loko_stall;
 mod loko_tools;
 mod plan_journey;
 mod postgres_store;
