@@ -59,20 +59,30 @@ struct Open {
 }
 
 /// This process's finished steps and the step under way.
-static STEPS: Mutex<(Vec<Step>, Option<Open>)> = Mutex::new((Vec::new(), None));
+type Steps = (Vec<Step>, Option<Open>);
+
+/// This process's [`Steps`].
+static STEPS: Mutex<Steps> = Mutex::new((Vec::new(), None));
 
 /// Ends the step under way and begins the one headed `title`.
 pub fn begin(title: &str) {
+    let (mut steps, (started, cpu_at_start)) = with_step_ended();
+    steps.1 = Some(Open {
+        title: title.to_owned(),
+        started,
+        cpu_at_start,
+    });
+}
+
+/// This process's steps, the one under way ended now, and now (the instant and the
+/// processor time).
+fn with_step_ended() -> (std::sync::MutexGuard<'static, Steps>, (Instant, f64)) {
     let mut steps = STEPS.lock().unwrap_or_else(|e| e.into_inner());
     let now = (Instant::now(), cpu_seconds().unwrap_or(0.0));
     if let Some(open) = steps.1.take() {
         steps.0.push(close(open, now));
     }
-    steps.1 = Some(Open {
-        title: title.to_owned(),
-        started: now.0,
-        cpu_at_start: now.1,
-    });
+    (steps, now)
 }
 
 /// Takes `cpu` seconds out of the step under way: a child whose own steps are recorded
@@ -86,13 +96,9 @@ pub fn discount(cpu: f64) {
 }
 
 /// Ends the step under way and appends this process's steps to the run's record, when the
-/// run keeps one; returns the processor time this process and its children used in all.
-pub fn save() -> f64 {
-    let mut steps = STEPS.lock().unwrap_or_else(|e| e.into_inner());
-    let now = (Instant::now(), cpu_seconds().unwrap_or(0.0));
-    if let Some(open) = steps.1.take() {
-        steps.0.push(close(open, now));
-    }
+/// run keeps one.
+pub fn save() {
+    let (mut steps, _) = with_step_ended();
     if let Some(path) = record() {
         let lines: String = steps.0.drain(..).map(|step| to_line(&step)).collect();
         let appended = std::fs::OpenOptions::new()
@@ -104,7 +110,6 @@ pub fn save() -> f64 {
             eprintln!("(could not record the steps' times: {error})");
         }
     }
-    now.1
 }
 
 /// The run's steps, from its record (every process's, this one's saved first), or this
@@ -115,14 +120,7 @@ pub fn run_steps() -> Vec<Step> {
             save();
             parse(&std::fs::read_to_string(path).unwrap_or_default())
         }
-        None => {
-            let mut steps = STEPS.lock().unwrap_or_else(|e| e.into_inner());
-            let now = (Instant::now(), cpu_seconds().unwrap_or(0.0));
-            if let Some(open) = steps.1.take() {
-                steps.0.push(close(open, now));
-            }
-            steps.0.clone()
-        }
+        None => with_step_ended().0.0.clone(),
     }
 }
 
