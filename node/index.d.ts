@@ -12,13 +12,13 @@ export interface JourneyPlanRequest {
    */
   from: string
   /**
-   * Destination, in the forms `from` takes.
+   * As `from`.
    *
    * Destination, in the same forms as `from`. At most 200 characters.
    */
   to: string
   /**
-   * Step-free from street to vehicle (StepFreeToVehicle).
+   * Step-free, street to vehicle.
    *
    * `true` asks TfL for a route that is step-free from street to vehicle
    * (`accessibilityPreference=StepFreeToVehicle`); `false` or absent: no preference.
@@ -122,7 +122,7 @@ export interface JourneyDisambiguationSuggestion {
 /** `StationToiletLookupRequest`: which station to look up. */
 export interface StationToiletLookupRequest {
   /**
-   * A station name as a person writes it ("Kings Cross"), or a stationUniqueId.
+   * A station name ("Kings Cross") or stationUniqueId.
    *
    * User-facing station name, e.g. `Abbey Wood`, `King's Cross` or `Kings Cross St Pancras`.
    * Case, apostrophes and a trailing "station" do not matter. A station unique id
@@ -194,7 +194,7 @@ export interface LineStatusRequest {
    */
   lines?: string[] | null
   /**
-   * Modes (tube, dlr, overground, elizabeth-line, tram, bus), at most 10; default the rail modes.
+   * tube, dlr, overground, elizabeth-line, tram or bus; at most 10 (default: the rail modes).
    *
    * Modes, at most 10: `tube`, `dlr`, `overground`, `elizabeth-line`, `tram`, `bus`,
    * `cable-car`, `river-bus`, … Neither `lines` nor `modes`: tube, elizabeth-line,
@@ -405,19 +405,19 @@ export interface StopSearchRequest {
    */
   query?: string | null
   /**
-   * Latitude of the point.
+   * Latitude.
    *
    * Latitude of the point to search around, in degrees (WGS 84).
    */
   lat?: number | null
   /**
-   * Longitude of the point.
+   * Longitude.
    *
    * Longitude of the point to search around, in degrees (WGS 84).
    */
   lon?: number | null
   /**
-   * Metres around the point: default 300, at most 2,000.
+   * Metres, default 300, at most 2,000.
    *
    * Search radius around the point, in metres: default 300, at most 2,000.
    */
@@ -497,19 +497,19 @@ export interface StopSummary {
  */
 export interface BikePointsRequest {
   /**
-   * Latitude of the point.
+   * Latitude.
    *
    * Latitude of the point to search around, in degrees (WGS 84).
    */
   lat?: number | null
   /**
-   * Longitude of the point.
+   * Longitude.
    *
    * Longitude of the point to search around, in degrees (WGS 84).
    */
   lon?: number | null
   /**
-   * Metres around the point: default 300, at most 2,000.
+   * Metres, default 300, at most 2,000.
    *
    * Search radius around the point, in metres: default 500, at most 2,000.
    */
@@ -534,13 +534,13 @@ export interface BikePointsRequest {
    */
   minBikes?: number | null
   /**
-   * At least this many bikes.
+   * At least this many e-bikes.
    *
    * Keep only bike points with at least this many e-bikes.
    */
   minEBikes?: number | null
   /**
-   * At least this many bikes.
+   * At least this many free docks (to return a bike).
    *
    * Keep only bike points with at least this many empty docks (to return a bike).
    */
@@ -620,10 +620,10 @@ export interface LineRouteRequest {
    * A line id: `central`, `elizabeth`, `mildmay`, `dlr`, a bus route such as `25`.
    */
   line: string
-  /** `outbound` (the default) or `inbound`. */
+  /** Default outbound. */
   direction?: RouteDirection | null
   /**
-   * `Regular` (default) or `Night`.
+   * Default Regular.
    *
    * `Regular` (the default) or `Night` (the Night Tube and night buses).
    */
@@ -770,7 +770,7 @@ export interface GeocodeAddressRequest {
    */
   size?: number | null
   /**
-   * fi, sv or en (default).
+   * Default en.
    *
    * Language of names and labels: `fi`, `sv` or `en` (default).
    */
@@ -795,13 +795,13 @@ export type Language = "fi" | "sv" | "en"
 /** A WGS 84 point. */
 export interface Coordinate {
   /**
-   * -90..90.
+   * Latitude.
    *
    * Latitude, -90..90.
    */
   lat: number
   /**
-   * -180..180.
+   * Longitude.
    *
    * Longitude, -180..180.
    */
@@ -888,19 +888,19 @@ export type WarningCode = "truncated-results" | "unsupported-accessibility-flag"
 /** `reverse_geocode` arguments. */
 export interface ReverseGeocodeRequest {
   /**
-   * -90..90.
+   * Latitude.
    *
    * Latitude, -90..90.
    */
   lat: number
   /**
-   * -180..180.
+   * Longitude.
    *
    * Longitude, -180..180.
    */
   lon: number
   /**
-   * fi, sv or en (default).
+   * Default en.
    *
    * Language of names and labels: `fi`, `sv` or `en` (default).
    */
@@ -949,7 +949,7 @@ export interface PlanTripRequest {
    */
   limit?: number | null
   /**
-   * Add relaxed alternatives when a leg is cancelled or late (default true).
+   * Also relaxed routes when a leg is cancelled or late (default true).
    *
    * When a leg is cancelled or over 5 min late, search once more with relaxed
    * constraints and add what it finds (default true).
@@ -968,7 +968,7 @@ export interface PlaceRef0 {
 }
 
 /**
- * `{type: 'label', value: 'home'}`: a place saved with save_user_variable.
+ * A place saved with save_user_variable.
  *
  * `{type: 'label', value: 'home'}`: a location saved with `save_user_variable`.
  */
@@ -980,11 +980,13 @@ export interface PlaceRef1 {
 
 /** When to travel. */
 export interface TripTime {
-  /** `depart` (default) or `arrive`. */
+  /** Default depart. */
   type?: WhenType | null
   /**
-   * `now` (default; not allowed with `arrive`) or ISO 8601, e.g. `2024-06-13T14:30:00+03:00`;
-   * a time without an offset is Helsinki time.
+   * ISO 8601 (no offset: Helsinki time) or `now` (default; not with `arrive`).
+   *
+   * `now` (the default; not allowed with `arrive`) or ISO 8601, e.g.
+   * `2024-06-13T14:30:00+03:00`; a time without an offset is Helsinki time.
    */
   time?: string | null
 }
@@ -994,10 +996,10 @@ export type WhenType = "depart" | "arrive"
 
 /** `constraints` of a `plan_trip` call. */
 export interface PlanConstraintsInput {
-  /** `balanced` (default), `few_transfers` or `shortest_time`. */
+  /** Default balanced. */
   optimize?: Optimize | null
   /**
-   * Metres of walking, 1..3000 (default 1500).
+   * Metres, 1..3000 (default 1500).
    *
    * Most walking in one itinerary, 1..3000 m (default 1500).
    */
@@ -1011,7 +1013,7 @@ export interface PlanConstraintsInput {
   /** Accessibility wishes. */
   accessibility?: AccessibilityInput | null
   /**
-   * fi, sv or en (default).
+   * Default en.
    *
    * Language of names and headsigns: `fi`, `sv` or `en` (default).
    */
@@ -1235,7 +1237,7 @@ export interface GetDeparturesRequest {
    */
   limit?: number | null
   /**
-   * fi, sv or en (default).
+   * Default en.
    *
    * Language of stop names and headsigns: `fi`, `sv` or `en` (default).
    */
@@ -1335,7 +1337,7 @@ export interface FindStopsRequest {
    */
   radius?: number | null
   /**
-   * Most stops (default 10, at most 25).
+   * Default 10, at most 25.
    *
    * Most stops returned (default 10; above 25 it is capped with a warning).
    */
@@ -1347,13 +1349,13 @@ export interface FindStopsRequest {
    */
   textFilter?: string | null
   /**
-   * fi, sv or en (default).
+   * Default en.
    *
    * Language of stop names: `fi`, `sv` or `en` (default).
    */
   language?: Language | null
   /**
-   * Only stops of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR.
+   * Only BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE or FUNICULAR stops.
    *
    * Keep stops served by one of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR.
    */
@@ -1404,7 +1406,7 @@ export interface NearbyStop {
 /** `get_alerts` arguments. With no filter, every alert the router knows is answered. */
 export interface GetAlertsRequest {
   /**
-   * Routes: ids (HSL:2550) or short names (550); at most 20.
+   * Ids (HSL:2550) or short names (550); at most 20.
    *
    * Keep alerts touching one of these routes: GTFS ids (`HSL:2550`) or the short names
    * riders know (`550`, case-insensitive). At most 20.
@@ -1424,13 +1426,13 @@ export interface GetAlertsRequest {
    */
   severity?: string | null
   /**
-   * fi, sv or en (default).
+   * Default en.
    *
    * Language of the alerts' texts: `fi`, `sv` or `en` (default).
    */
   language?: Language | null
   /**
-   * Most alerts (default 20, at most 100).
+   * Default 20, at most 100.
    *
    * Most alerts returned (default 20; above 100 it is capped with a warning).
    */
@@ -1621,7 +1623,7 @@ export interface GetStopInfoRequest {
    */
   stop: StopRef
   /**
-   * fi, sv or en (default).
+   * Default en.
    *
    * Language of names and alert texts: `fi`, `sv` or `en` (default).
    */
@@ -1702,16 +1704,22 @@ export interface StopPattern {
 /** `save_user_variable` arguments. */
 export interface SaveUserVariableRequest {
   /**
-   * The name, 1..50 characters, case-sensitive (home); saving it again replaces it.
+   * 1..50 characters, case-sensitive, e.g. `home`; saving it again replaces it.
    *
    * The name to save under: 1..50 characters, case-sensitive, e.g. `home`. Saving an
    * existing key replaces its value (the answer's `previous` says what it was).
    */
   key: string
-  /** What the value is. */
+  /**
+   * The type.
+   *
+   * What the value is.
+   */
   type: UserVariableType
   /**
-   * `{lat, lon, label?, name?, address?, stopId?}` for a location; text otherwise.
+   * The value.
+   *
+   * A place for `location`; text otherwise.
    *
    * A location object `{lat, lon, label?, name?, address?, stopId?}` for
    * `type: location`; text for `preference` and `other`.
@@ -1728,19 +1736,19 @@ export type UserVariableValue = SavedLocation | string
 /** A saved place. */
 export interface SavedLocation {
   /**
-   * -90..90.
+   * Latitude.
    *
    * Latitude, -90..90.
    */
   lat: number
   /**
-   * -180..180.
+   * Longitude.
    *
    * Longitude, -180..180.
    */
   lon: number
   /**
-   * Display label.
+   * The label.
    *
    * A short display label, e.g. "Home".
    */
@@ -1757,7 +1765,7 @@ export interface SavedLocation {
    * A one-line address.
    */
   address?: string | null
-  /** The OTP id of the stop or station to use for departures here, e.g. `HSL:1040129`. */
+  /** The stop for departures here, e.g. `HSL:1040129`. */
   stopId?: string | null
 }
 
@@ -1814,7 +1822,9 @@ export interface GetUserVariablesResult {
 /** `query_project` arguments. */
 export interface QueryProjectRequest {
   /**
-   * The loko project's path (default: here).
+   * The project path.
+   *
+   * Default: the working directory.
    *
    * Alias: `project_root`.
    */
@@ -1856,12 +1866,14 @@ export interface SystemOverview {
 /** `query_architecture` arguments. */
 export interface QueryArchitectureRequest {
   /**
-   * The loko project's path (default: here).
+   * The project path.
+   *
+   * Default: the working directory.
    *
    * Alias: `project_root`.
    */
   project_path?: string | null
-  /** `project` (default), `system` or `container`. */
+  /** Default project. */
   scope?: "project" | "system" | "container"
   /**
    * The system, or `system/container`.
@@ -1871,13 +1883,13 @@ export interface QueryArchitectureRequest {
    */
   target?: string | null
   /**
-   * `summary` (default), `structure` or `full` (needs a target).
+   * Default summary; full needs a target.
    *
    * `summary` (default), `structure` or `full` (which needs a target).
    */
   detail?: "summary" | "structure" | "full"
   /**
-   * `json` (default) or `toon` (fewer tokens).
+   * Default json; toon takes fewer tokens.
    *
    * `json` (default) or `toon` (the same answer as TOON text, fewer tokens; `text` is
    * accepted as `toon`).
@@ -2083,7 +2095,7 @@ export interface ToonView {
 /** `create_system` arguments. */
 export interface CreateSystemRequest {
   /**
-   * Path to the loko project; an empty directory becomes one.
+   * An empty directory becomes a project.
    *
    * Path to the loko project (created as a project, with a `loko.toml`, when it is
    * an empty directory).
@@ -2092,7 +2104,7 @@ export interface CreateSystemRequest {
    */
   project_path: string
   /**
-   * The system's name, e.g. `Payment Service`.
+   * e.g. `Payment Service`.
    *
    * The system's name, e.g. `Payment Service`; its id is the slug (`payment-service`).
    *
@@ -2112,7 +2124,7 @@ export interface CreateSystemRequest {
    */
   template?: string | null
   /**
-   * Main technology.
+   * The technology.
    *
    * The system's main technology.
    */
@@ -2144,7 +2156,7 @@ export interface CreateSystemRequest {
    */
   external_systems?: string[] | null
   /**
-   * Main programming language.
+   * The primary language.
    *
    * loko v0.3; kept in the frontmatter.
    */
@@ -2156,7 +2168,7 @@ export interface CreateSystemRequest {
    */
   framework?: string | null
   /**
-   * Database technology.
+   * The database.
    *
    * loko v0.3; kept in the frontmatter.
    */
@@ -2194,19 +2206,21 @@ export interface CreatedEntity {
 /** `create_container` arguments. */
 export interface CreateContainerRequest {
   /**
-   * The loko project's path.
+   * The project path.
    *
    * Alias: `project_root`.
    */
   project_path: string
   /**
-   * Its system (id or name).
+   * Its system.
+   *
+   * Its id or name.
    *
    * The parent system (id or name).
    */
   system_name: string
   /**
-   * Its name, e.g. `API Service`.
+   * e.g. `API Service`.
    *
    * Alias: `name`.
    */
@@ -2252,19 +2266,23 @@ export interface CreateContainerResult {
 /** `create_component` arguments. */
 export interface CreateComponentRequest {
   /**
-   * The loko project's path.
+   * The project path.
    *
    * Alias: `project_root`.
    */
   project_path: string
   /**
-   * Its system (id or name).
+   * Its system.
+   *
+   * Its id or name.
    *
    * The parent system (id or name).
    */
   system_name: string
   /**
-   * Its container (id or name).
+   * Its container.
+   *
+   * Its id or name.
    *
    * The parent container (id or name).
    */
@@ -2310,7 +2328,7 @@ export interface CreateComponentResult {
 /** `update_diagram` arguments. */
 export interface UpdateDiagramRequest {
   /**
-   * The loko project's path.
+   * The project path.
    *
    * Alias: `project_root`.
    */
@@ -2369,12 +2387,12 @@ export interface DiagramLocation {
 /** `build_docs` arguments. */
 export interface BuildDocsRequest {
   /**
-   * The loko project's path.
+   * The project path.
    *
    * Alias: `project_root`.
    */
   project_path: string
-  /** `html`, `markdown`, `pdf` or `all` (default). */
+  /** Default all. */
   format?: "html" | "markdown" | "pdf" | "all"
   /**
    * Redo only what changed (default true).
@@ -2420,7 +2438,7 @@ export interface BuildInfo {
 /** `validate` arguments. */
 export interface ValidateRequest {
   /**
-   * The loko project's path.
+   * The project path.
    *
    * Alias: `project_root`.
    */
@@ -2466,19 +2484,23 @@ export interface ValidationIssue {
 /** `create_components` arguments. */
 export interface CreateComponentsRequest {
   /**
-   * The loko project's path.
+   * The project path.
    *
    * Alias: `project_root`.
    */
   project_path: string
   /**
-   * Its system (id or name).
+   * Its system.
+   *
+   * Its id or name.
    *
    * The parent system (id or name).
    */
   system_name: string
   /**
-   * Its container (id or name).
+   * Its container.
+   *
+   * Its id or name.
    *
    * The parent container (id or name).
    */
@@ -2557,69 +2579,73 @@ export type LokoErrorCode = "INVALID_INPUT" | "NOT_FOUND" | "ALREADY_EXISTS" | "
 /** `update_system` arguments. */
 export interface UpdateSystemRequest {
   /**
-   * The loko project's path.
+   * The project path.
    *
    * Alias: `project_root`.
    */
   project_path: string
-  /** The system (id or name). */
+  /**
+   * The system.
+   *
+   * Its id or name.
+   */
   system_name: string
   /**
-   * New description (blank: keep).
+   * The description.
    *
    * A new description (blank keeps the current one).
    */
   description?: string | null
   /**
-   * New technology (blank: keep).
+   * The technology.
    *
    * A new technology (blank keeps the current one).
    */
   technology?: string | null
   /**
-   * Replaces them.
+   * The responsibilities.
    *
    * Replaces the key responsibilities.
    */
   responsibilities?: string[] | null
   /**
-   * Replaces them.
+   * The key users.
    *
    * Replaces the key users.
    */
   key_users?: string[] | null
   /**
-   * Replaces them.
+   * The dependencies.
    *
    * Replaces the dependencies.
    */
   dependencies?: string[] | null
   /**
-   * Replaces them.
+   * The external systems.
    *
    * Replaces the external systems.
    */
   external_systems?: string[] | null
   /**
-   * New primary language (blank: keep).
+   * The primary language.
    *
    * A new primary language (blank keeps the current one).
    */
   primary_language?: string | null
   /**
-   * New framework (blank: keep).
+   * The framework.
    *
    * A new framework (blank keeps the current one).
    */
   framework?: string | null
   /**
-   * New database (blank: keep).
+   * The database.
    *
    * A new database (blank keeps the current one).
    */
   database?: string | null
   /**
-   * Replaces them.
+   * The tags.
    *
    * Replaces the tags.
    */
@@ -2671,13 +2697,15 @@ export interface UpdatedEntity {
 /** `update_container` arguments. */
 export interface UpdateContainerRequest {
   /**
-   * The loko project's path.
+   * The project path.
    *
    * Alias: `project_root`.
    */
   project_path: string
   /**
-   * Its system (id or name).
+   * Its system.
+   *
+   * Its id or name.
    *
    * The parent system (id or name).
    */
@@ -2685,23 +2713,25 @@ export interface UpdateContainerRequest {
   /**
    * The container.
    *
-   * The container (id or name).
+   * The container.
+   *
+   * Its id or name.
    */
   container_name: string
   /**
-   * New description (blank: keep).
+   * The description.
    *
    * A new description (blank keeps the current one).
    */
   description?: string | null
   /**
-   * New technology (blank: keep).
+   * The technology.
    *
    * A new technology (blank keeps the current one).
    */
   technology?: string | null
   /**
-   * Replaces them.
+   * The tags.
    *
    * Replaces the tags.
    */
@@ -2711,19 +2741,23 @@ export interface UpdateContainerRequest {
 /** `update_component` arguments. */
 export interface UpdateComponentRequest {
   /**
-   * The loko project's path.
+   * The project path.
    *
    * Alias: `project_root`.
    */
   project_path: string
   /**
-   * Its system (id or name).
+   * Its system.
+   *
+   * Its id or name.
    *
    * The parent system (id or name).
    */
   system_name: string
   /**
-   * Its container (id or name).
+   * Its container.
+   *
+   * Its id or name.
    *
    * The parent container (id or name).
    */
@@ -2735,19 +2769,19 @@ export interface UpdateComponentRequest {
    */
   component_name: string
   /**
-   * New description (blank: keep).
+   * The description.
    *
    * A new description (blank keeps the current one).
    */
   description?: string | null
   /**
-   * New technology (blank: keep).
+   * The technology.
    *
    * A new technology (blank keeps the current one).
    */
   technology?: string | null
   /**
-   * Replaces them.
+   * The tags.
    *
    * Replaces the tags.
    */
@@ -2757,7 +2791,7 @@ export interface UpdateComponentRequest {
 /** `create_relationship` arguments. */
 export interface CreateRelationshipRequest {
   /**
-   * The loko project's path.
+   * The project path.
    *
    * Alias: `project_root`.
    */
@@ -2787,7 +2821,7 @@ export interface CreateRelationshipRequest {
    * What the source does with the target, e.g. `Reads orders from`.
    */
   label: string
-  /** `sync` (default), `async` or `event`. */
+  /** Default sync. */
   type?: "sync" | "async" | "event"
   /**
    * e.g. `gRPC`.
@@ -2795,7 +2829,7 @@ export interface CreateRelationshipRequest {
    * The technology, e.g. `gRPC`.
    */
   technology?: string | null
-  /** `forward` (default) or `bidirectional`. */
+  /** Default forward. */
   direction?: "forward" | "bidirectional"
 }
 
@@ -2841,7 +2875,7 @@ export interface RelationshipEntry {
 /** `delete_relationship` arguments. */
 export interface DeleteRelationshipRequest {
   /**
-   * The loko project's path.
+   * The project path.
    *
    * Alias: `project_root`.
    */
@@ -2853,7 +2887,7 @@ export interface DeleteRelationshipRequest {
    */
   system_name: string
   /**
-   * Its id, from list_relationships.
+   * From list_relationships.
    *
    * The relationship's id (from `create_relationship` or `list_relationships`).
    */
@@ -2886,12 +2920,18 @@ export interface DeleteRelationshipResult {
 /** `list_relationships` arguments. */
 export interface ListRelationshipsRequest {
   /**
-   * The loko project's path (default: here).
+   * The project path.
+   *
+   * Default: the working directory.
    *
    * Alias: `project_root`.
    */
   project_path?: string | null
-  /** The system (id or name). */
+  /**
+   * The system.
+   *
+   * Its id or name.
+   */
   system_name: string
   /**
    * Only edges from this element.
@@ -2916,7 +2956,9 @@ export interface ListRelationshipsResult {
 /** `find_relationships` arguments. */
 export interface FindRelationshipsRequest {
   /**
-   * The loko project's path (default: here).
+   * The project path.
+   *
+   * Default: the working directory.
    *
    * Alias: `project_root`.
    */
@@ -2973,7 +3015,9 @@ export interface FoundRelationship {
 /** `search_elements` arguments. */
 export interface SearchElementsRequest {
   /**
-   * The loko project's path (default: here).
+   * The project path.
+   *
+   * Default: the working directory.
    *
    * Alias: `project_root`.
    */
@@ -3048,13 +3092,17 @@ export interface FoundElement {
 /** `query_dependencies` arguments. */
 export interface QueryDependenciesRequest {
   /**
-   * The loko project's path (default: here).
+   * The project path.
+   *
+   * Default: the working directory.
    *
    * Alias: `project_root`.
    */
   project_path?: string | null
   /**
-   * The system (id or name).
+   * The system.
+   *
+   * Its id or name.
    *
    * Alias: `system_name`.
    */
@@ -3121,19 +3169,25 @@ export interface NodeRef {
 /** `query_related_components` arguments. */
 export interface QueryRelatedComponentsRequest {
   /**
-   * The loko project's path (default: here).
+   * The project path.
+   *
+   * Default: the working directory.
    *
    * Alias: `project_root`.
    */
   project_path?: string | null
   /**
-   * The system (id or name).
+   * The system.
+   *
+   * Its id or name.
    *
    * Alias: `system_name`.
    */
   system_id?: string | null
   /**
-   * The container (id or name).
+   * The container.
+   *
+   * Its id or name.
    *
    * Alias: `container_name`.
    */
@@ -3166,7 +3220,9 @@ export interface QueryRelatedComponentsResult {
 /** `analyze_coupling` arguments. */
 export interface AnalyzeCouplingRequest {
   /**
-   * The loko project's path (default: here).
+   * The project path.
+   *
+   * Default: the working directory.
    *
    * Alias: `project_root`.
    */
@@ -3256,7 +3312,9 @@ export interface DiagramError {
 /** `render_diagram` arguments. */
 export interface RenderDiagramRequest {
   /**
-   * The loko project's path (default: here).
+   * The project path.
+   *
+   * Default: the working directory.
    *
    * Alias: `project_root`.
    */
@@ -3418,25 +3476,25 @@ export declare class Toolpack {
   /** Calls tool `name`; resolves to the MCP result JSON (contract errors resolve, not reject). */
   call(name: string, args?: Record<string, unknown> | null, options?: CallOptions): Promise<CallToolResult>
   /**
-   * How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey Planner): the fastest routes with times, legs, disruptions and fare. Takes place or station names, postcodes, lat,lon or stop ids; needAccessibleRoute sends accessibilityPreference=StepFreeToVehicle (step-free).
+   * How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey Planner): the fastest routes with times, legs, disruptions and fare; needAccessibleRoute sends accessibilityPreference=StepFreeToVehicle.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   planJourney(args: JourneyPlanRequest): Promise<JourneyPlanToolResponse>
   /**
-   * Toilets at a London station: where in the station, accessible, baby changing, inside the gates, free or paid. Offline, from TfL station data.
+   * Toilets at a London station: where, accessible, baby changing, inside the gates, free or paid (TfL station data, offline).
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   stationToilets(args: StationToiletLookupRequest): Promise<StationToiletToolResponse>
   /**
-   * Is a London line running? Good service, delays, closures and why, now, for tube, Overground, Elizabeth line, DLR, tram or bus lines (TfL). By line id or mode; disruptedOnly lists only the troubled ones.
+   * Is a London line running? Good service, delays, closures and why, now, for tube, Overground, Elizabeth line, DLR, tram and bus lines (TfL).
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   lineStatus(args: LineStatusRequest): Promise<LineStatusResponse>
   /**
-   * Next trains, tubes, trams and buses due at a London station or bus stop, live (TfL): line, platform, destination, minutes away. Takes a stop id or a name.
+   * Next trains, tubes, trams and buses due at a London station or bus stop, live (TfL): line, platform, destination, minutes away.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
@@ -3460,55 +3518,55 @@ export declare class Toolpack {
    */
   lineRoute(args: LineRouteRequest): Promise<LineRouteResponse>
   /**
-   * Lifts out of service at London stations now (TfL): is the lift working, is there step-free access. One station by name or id, or every station.
+   * Lifts out of service at London stations now (TfL): is the lift working, is there step-free access.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   liftOutages(args: LiftOutagesRequest): Promise<LiftOutagesResponse>
   /**
-   * Coordinates of an address, place or stop in Finland (Digitransit geocoding), best match first; stops carry the id get_departures takes. The first step before plan_trip.
+   * Coordinates of an address, place or stop in Finland, best match first; stops carry the id get_departures takes. The first step before plan_trip.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   geocodeAddress(args: GeocodeAddressRequest): Promise<GeocodeAddressResult>
   /**
-   * The address, street, place or stop at a point in Finland (Digitransit reverse geocoding), and others nearby.
+   * The address, street, place or stop at a point in Finland (reverse geocoding), and others nearby.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   reverseGeocode(args: ReverseGeocodeRequest): Promise<ReverseGeocodeResult>
   /**
-   * How to get from A to B by public transport in Finland (Digitransit, Helsinki and other regions): itineraries with legs, realtime delays, cancellations and alerts; depart or arrive by a time; from coordinates or a saved place.
+   * How to get from A to B by public transport in Finland (Helsinki and other regions): itineraries with legs, live delays, cancellations and alerts; leave or arrive by a time.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   planTrip(args: PlanTripRequest): Promise<PlanTripResult>
   /**
-   * Next buses, trams, metros and trains leaving a stop or station in Finland, with realtime delays and cancellations (Digitransit), and the alerts there.
+   * Next buses, trams, metros and trains leaving a stop or station in Finland, with live delays, cancellations and the alerts there.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   getDepartures(args: GetDeparturesRequest): Promise<GetDeparturesResult>
   /**
-   * Public transport stops within walking distance of a point in Finland (Digitransit), nearest first, with the ids get_departures takes.
+   * Public transport stops within walking distance of a point in Finland, nearest first, with the ids get_departures takes.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   findStops(args: FindStopsRequest): Promise<FindStopsResult>
   /**
-   * Service alerts and disruptions in Finland (Digitransit): detours, closed stops, cancellations, by route (tram 4, bus 550), stop or severity.
+   * Service alerts and disruptions in Finland: detours, closed stops, cancellations, by route (tram 4, bus 550), stop or severity.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   getAlerts(args: GetAlertsRequest): Promise<GetAlertsResult>
   /**
-   * City bike stations and rental scooters near a point in Finland (Digitransit): bikes and free spaces now.
+   * City bike stations and rental scooters near a point in Finland: bikes and free spaces now.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   findRentalVehicles(args: FindRentalVehiclesRequest): Promise<FindRentalVehiclesResult>
   /**
-   * Which lines serve a stop or station in Finland, their directions, wheelchair access and the alerts in effect (Digitransit).
+   * Which lines serve a stop or station in Finland, their directions, wheelchair access and the alerts in effect.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
@@ -3568,7 +3626,7 @@ export declare class Toolpack {
    */
   buildDocs(args: BuildDocsRequest): Promise<BuildDocsResult>
   /**
-   * Check a loko architecture project for errors: ids, files, frontmatter, D2 syntax, orphans, missing descriptions, dependency cycles and coupling.
+   * Check a loko project for errors: ids, files, frontmatter, D2 syntax, orphans, missing descriptions, dependency cycles and coupling.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */

@@ -12,7 +12,9 @@ use crate::config::Config;
 use crate::error_code::{ErrorCode, error_codes};
 use crate::schema::gemini::gemini_variant;
 use crate::schema::strict::strict_variant;
-use crate::schema::{JsonObject, compact_input, inline_refs, input_type_schema, output_schema};
+use crate::schema::{
+    JsonObject, compact_input, inline_refs, input_type_schema, output_schema, served_input,
+};
 use crate::tool::{Tool, ToolOutput, ToolSpec};
 
 /// The one list of tools: calls `$callback!` with one entry per tool, in catalog order,
@@ -243,8 +245,8 @@ type Dispatch = fn(Toolpack, Arc<ArgumentSchema>, Value) -> BoxFuture<'static, T
 pub struct ToolEntry {
     /// Name, title, description, toolset and annotations.
     pub spec: ToolSpec,
-    /// Input JSON schema (root `type: object`), inlined (no `$ref`/`$defs`) and compact
-    /// ([`compact_input`]): what every surface serves.
+    /// Input JSON schema (root `type: object`), inlined (no `$ref`/`$defs`), compact
+    /// ([`compact_input`]) and lean ([`served_input`]): what every surface serves.
     pub input_schema: Arc<JsonObject>,
     /// The input schema with its named definitions (`$defs`), for code generators.
     pub input_type_schema: Arc<JsonObject>,
@@ -286,13 +288,13 @@ impl ToolEntry {
             T::SPEC.name,
         );
         let input_type_schema = input_type_schema::<T::Input>();
-        let input_schema = Arc::new(compact_input(&inline_refs(input_type_schema.clone())));
+        let compact = compact_input(&inline_refs(input_type_schema.clone()));
         Self {
             spec: T::SPEC,
-            strict_input_schema: strict_variant(&input_schema).map(Arc::new),
-            gemini_input_schema: Arc::new(gemini_variant(&input_schema)),
-            arguments: Arc::new(ArgumentSchema::new(Arc::clone(&input_schema))),
-            input_schema,
+            strict_input_schema: strict_variant(&compact).map(Arc::new),
+            gemini_input_schema: Arc::new(gemini_variant(&compact)),
+            input_schema: Arc::new(served_input(&compact)),
+            arguments: Arc::new(ArgumentSchema::new(Arc::new(compact))),
             input_type_schema: Arc::new(input_type_schema),
             output_schema: Arc::new(output_schema::<T::Output>()),
             success_schema: Arc::new(output_schema::<<T::Output as ToolOutput>::Success>()),

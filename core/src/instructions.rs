@@ -91,7 +91,9 @@ pub fn instructions(tools: &[&ToolEntry], config: &Config) -> String {
                 DIGITRANSIT,
             ),
             Toolset::Loko => (
-                "C4 architecture docs in a project on disk (loko, project_path)".to_owned(),
+                "C4 architecture docs in a project on disk (loko; project_path, default the \
+working directory; an element by its id or name)"
+                    .to_owned(),
                 LOKO,
             ),
         };
@@ -154,6 +156,7 @@ mod tests {
             "geocode_address → plan_trip",
             "anywhere in Finland",
             "query_project → query_architecture",
+            "project_path, default the working directory",
             "DISAMBIGUATION_REQUIRED",
         ] {
             assert!(text.contains(words), "{words} in {text}");

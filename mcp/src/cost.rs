@@ -6,12 +6,25 @@ use rmcp::model::{ListToolsResult, Tool};
 use serde_json::{Value, json};
 use toolpack::Toolset;
 
-/// Bytes a model reads of the widest tool definition, at most (its name, title,
-/// description, input schema and annotations as `tools/list` sends them). The aim is
-/// 1,500; `plan_trip` (3,206) is held where it is until its schema is smaller.
-pub const MOST_BYTES_PER_TOOL: usize = 3_250;
-/// Model-visible bytes of the average tool, at most. The aim is 700.
-pub const MOST_AVERAGE_BYTES: usize = 900;
+/// Bytes a model reads of one tool's definition, at most (its name, title, description,
+/// input schema and annotations as `tools/list` sends them), unless
+/// [`WIDER_TOOLS`] gives the tool a limit of its own.
+pub const MOST_BYTES_PER_TOOL: usize = 1_500;
+/// The tools whose contract needs more than [`MOST_BYTES_PER_TOOL`], each with its limit.
+/// `plan_trip`: its origin and destination are each the contract's tagged union (`coords`
+/// with a point, or a saved `label`), written out twice because hosts refuse `$ref`; the
+/// union is about 400 bytes at its smallest.
+pub const WIDER_TOOLS: [(&str, usize); 1] = [("plan_trip", 2_300)];
+/// Model-visible bytes of the average tool, at most.
+pub const MOST_AVERAGE_BYTES: usize = 700;
+
+/// The most model-visible bytes the tool `name` may cost.
+pub fn limit_of(name: &str) -> usize {
+    WIDER_TOOLS
+        .iter()
+        .find(|(wider, _)| *wider == name)
+        .map_or(MOST_BYTES_PER_TOOL, |(_, limit)| *limit)
+}
 /// Bytes of the whole `tools/list` result with every tool, at most (150 KiB).
 pub const MOST_REPLY_BYTES: usize = 150 * 1024;
 
@@ -142,12 +155,22 @@ mod tests {
         let costs = costs(server.listed_tools());
         let over: Vec<&ToolCost> = costs
             .iter()
-            .filter(|c| c.bytes > MOST_BYTES_PER_TOOL)
+            .filter(|c| c.bytes > limit_of(&c.name))
             .collect();
         assert!(
             over.is_empty(),
-            "over {MOST_BYTES_PER_TOOL} bytes: {over:?}"
+            "over {MOST_BYTES_PER_TOOL} bytes (or a wider tool's own limit): {over:?}"
         );
+        for (wider, limit) in WIDER_TOOLS {
+            let cost = costs
+                .iter()
+                .find(|c| c.name == wider)
+                .expect("a served tool");
+            assert!(
+                cost.bytes > MOST_BYTES_PER_TOOL,
+                "{wider} fits {MOST_BYTES_PER_TOOL} now: drop its limit of {limit}"
+            );
+        }
         let average = costs.iter().map(|c| c.bytes).sum::<usize>() / costs.len();
         assert!(
             average <= MOST_AVERAGE_BYTES,

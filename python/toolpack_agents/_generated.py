@@ -110,7 +110,7 @@ class StationToiletLookupRequest(TypedDict):
     """`StationToiletLookupRequest`: which station to look up."""
     stationName: str
     """
-    A station name as a person writes it ("Kings Cross"), or a stationUniqueId.
+    A station name ("Kings Cross") or stationUniqueId.
 
     User-facing station name, e.g. `Abbey Wood`, `King's Cross` or `Kings Cross St Pancras`.
     Case, apostrophes and a trailing "station" do not matter. A station unique id
@@ -183,7 +183,7 @@ class LineStatusRequest(TypedDict):
     """
     modes: NotRequired[list[str] | None]
     """
-    Modes (tube, dlr, overground, elizabeth-line, tram, bus), at most 10; default the rail modes.
+    tube, dlr, overground, elizabeth-line, tram or bus; at most 10 (default: the rail modes).
 
     Modes, at most 10: `tube`, `dlr`, `overground`, `elizabeth-line`, `tram`, `bus`,
     `cable-car`, `river-bus`, … Neither `lines` nor `modes`: tube, elizabeth-line,
@@ -375,19 +375,19 @@ class StopSearchRequest(TypedDict):
     """
     lat: NotRequired[float | None]
     """
-    Latitude of the point.
+    Latitude.
 
     Latitude of the point to search around, in degrees (WGS 84).
     """
     lon: NotRequired[float | None]
     """
-    Longitude of the point.
+    Longitude.
 
     Longitude of the point to search around, in degrees (WGS 84).
     """
     radius: NotRequired[int | None]
     """
-    Metres around the point: default 300, at most 2,000.
+    Metres, default 300, at most 2,000.
 
     Search radius around the point, in metres: default 300, at most 2,000.
     """
@@ -467,19 +467,19 @@ class BikePointsRequest(TypedDict):
     """
     lat: NotRequired[float | None]
     """
-    Latitude of the point.
+    Latitude.
 
     Latitude of the point to search around, in degrees (WGS 84).
     """
     lon: NotRequired[float | None]
     """
-    Longitude of the point.
+    Longitude.
 
     Longitude of the point to search around, in degrees (WGS 84).
     """
     radius: NotRequired[int | None]
     """
-    Metres around the point: default 300, at most 2,000.
+    Metres, default 300, at most 2,000.
 
     Search radius around the point, in metres: default 500, at most 2,000.
     """
@@ -504,13 +504,13 @@ class BikePointsRequest(TypedDict):
     """
     minEBikes: NotRequired[int | None]
     """
-    At least this many bikes.
+    At least this many e-bikes.
 
     Keep only bike points with at least this many e-bikes.
     """
     minDocks: NotRequired[int | None]
     """
-    At least this many bikes.
+    At least this many free docks (to return a bike).
 
     Keep only bike points with at least this many empty docks (to return a bike).
     """
@@ -598,10 +598,10 @@ class LineRouteRequest(TypedDict):
     A line id: `central`, `elizabeth`, `mildmay`, `dlr`, a bus route such as `25`.
     """
     direction: NotRequired[RouteDirection | None]
-    """`outbound` (the default) or `inbound`."""
+    """Default outbound."""
     serviceType: NotRequired[ServiceType | None]
     """
-    `Regular` (default) or `Night`.
+    Default Regular.
 
     `Regular` (the default) or `Night` (the Night Tube and night buses).
     """
@@ -733,13 +733,13 @@ class Coordinate(TypedDict):
     """A WGS 84 point."""
     lat: float
     """
-    -90..90.
+    Latitude.
 
     Latitude, -90..90.
     """
     lon: float
     """
-    -180..180.
+    Longitude.
 
     Longitude, -180..180.
     """
@@ -762,7 +762,7 @@ class GeocodeAddressRequest(TypedDict):
     """
     language: NotRequired[Language | None]
     """
-    fi, sv or en (default).
+    Default en.
 
     Language of names and labels: `fi`, `sv` or `en` (default).
     """
@@ -863,19 +863,19 @@ class ReverseGeocodeRequest(TypedDict):
     """`reverse_geocode` arguments."""
     lat: float
     """
-    -90..90.
+    Latitude.
 
     Latitude, -90..90.
     """
     lon: float
     """
-    -180..180.
+    Longitude.
 
     Longitude, -180..180.
     """
     language: NotRequired[Language | None]
     """
-    fi, sv or en (default).
+    Default en.
 
     Language of names and labels: `fi`, `sv` or `en` (default).
     """
@@ -915,7 +915,7 @@ class PlaceRef0(TypedDict):
 
 class PlaceRef1(TypedDict):
     """
-    `{type: 'label', value: 'home'}`: a place saved with save_user_variable.
+    A place saved with save_user_variable.
 
     `{type: 'label', value: 'home'}`: a location saved with `save_user_variable`.
     """
@@ -935,11 +935,13 @@ WhenType = Literal["depart", "arrive"]
 class TripTime(TypedDict):
     """When to travel."""
     type: NotRequired[WhenType | None]
-    """`depart` (default) or `arrive`."""
+    """Default depart."""
     time: NotRequired[str | None]
     """
-    `now` (default; not allowed with `arrive`) or ISO 8601, e.g. `2024-06-13T14:30:00+03:00`;
-    a time without an offset is Helsinki time.
+    ISO 8601 (no offset: Helsinki time) or `now` (default; not with `arrive`).
+
+    `now` (the default; not allowed with `arrive`) or ISO 8601, e.g.
+    `2024-06-13T14:30:00+03:00`; a time without an offset is Helsinki time.
     """
 
 
@@ -966,10 +968,10 @@ class AccessibilityInput(TypedDict):
 class PlanConstraintsInput(TypedDict):
     """`constraints` of a `plan_trip` call."""
     optimize: NotRequired[Optimize | None]
-    """`balanced` (default), `few_transfers` or `shortest_time`."""
+    """Default balanced."""
     maxWalkingDistance: NotRequired[float | None]
     """
-    Metres of walking, 1..3000 (default 1500).
+    Metres, 1..3000 (default 1500).
 
     Most walking in one itinerary, 1..3000 m (default 1500).
     """
@@ -983,7 +985,7 @@ class PlanConstraintsInput(TypedDict):
     """Accessibility wishes."""
     language: NotRequired[Language | None]
     """
-    fi, sv or en (default).
+    Default en.
 
     Language of names and headsigns: `fi`, `sv` or `en` (default).
     """
@@ -1007,7 +1009,7 @@ class PlanTripRequest(TypedDict):
     """
     includeDisruptionAlt: NotRequired[bool | None]
     """
-    Add relaxed alternatives when a leg is cancelled or late (default true).
+    Also relaxed routes when a leg is cancelled or late (default true).
 
     When a leg is cancelled or over 5 min late, search once more with relaxed
     constraints and add what it finds (default true).
@@ -1213,7 +1215,7 @@ class GetDeparturesRequest(TypedDict):
     """
     language: NotRequired[Language | None]
     """
-    fi, sv or en (default).
+    Default en.
 
     Language of stop names and headsigns: `fi`, `sv` or `en` (default).
     """
@@ -1288,7 +1290,7 @@ class FindStopsRequest(TypedDict):
     """
     maxResults: NotRequired[int | None]
     """
-    Most stops (default 10, at most 25).
+    Default 10, at most 25.
 
     Most stops returned (default 10; above 25 it is capped with a warning).
     """
@@ -1300,13 +1302,13 @@ class FindStopsRequest(TypedDict):
     """
     language: NotRequired[Language | None]
     """
-    fi, sv or en (default).
+    Default en.
 
     Language of stop names: `fi`, `sv` or `en` (default).
     """
     includeModes: NotRequired[list[str] | None]
     """
-    Only stops of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR.
+    Only BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE or FUNICULAR stops.
 
     Keep stops served by one of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR.
     """
@@ -1357,7 +1359,7 @@ class GetAlertsRequest(TypedDict):
     """`get_alerts` arguments. With no filter, every alert the router knows is answered."""
     routes: NotRequired[list[str] | None]
     """
-    Routes: ids (HSL:2550) or short names (550); at most 20.
+    Ids (HSL:2550) or short names (550); at most 20.
 
     Keep alerts touching one of these routes: GTFS ids (`HSL:2550`) or the short names
     riders know (`550`, case-insensitive). At most 20.
@@ -1377,13 +1379,13 @@ class GetAlertsRequest(TypedDict):
     """
     language: NotRequired[Language | None]
     """
-    fi, sv or en (default).
+    Default en.
 
     Language of the alerts' texts: `fi`, `sv` or `en` (default).
     """
     maxResults: NotRequired[int | None]
     """
-    Most alerts (default 20, at most 100).
+    Default 20, at most 100.
 
     Most alerts returned (default 20; above 100 it is capped with a warning).
     """
@@ -1574,7 +1576,7 @@ class GetStopInfoRequest(TypedDict):
     """
     language: NotRequired[Language | None]
     """
-    fi, sv or en (default).
+    Default en.
 
     Language of names and alert texts: `fi`, `sv` or `en` (default).
     """
@@ -1659,19 +1661,19 @@ class SavedLocation(TypedDict):
     """A saved place."""
     lat: float
     """
-    -90..90.
+    Latitude.
 
     Latitude, -90..90.
     """
     lon: float
     """
-    -180..180.
+    Longitude.
 
     Longitude, -180..180.
     """
     label: NotRequired[str | None]
     """
-    Display label.
+    The label.
 
     A short display label, e.g. "Home".
     """
@@ -1688,7 +1690,7 @@ class SavedLocation(TypedDict):
     A one-line address.
     """
     stopId: NotRequired[str | None]
-    """The OTP id of the stop or station to use for departures here, e.g. `HSL:1040129`."""
+    """The stop for departures here, e.g. `HSL:1040129`."""
 
 
 #: A saved value: a location object, or text.
@@ -1699,16 +1701,22 @@ class SaveUserVariableRequest(TypedDict):
     """`save_user_variable` arguments."""
     key: str
     """
-    The name, 1..50 characters, case-sensitive (home); saving it again replaces it.
+    1..50 characters, case-sensitive, e.g. `home`; saving it again replaces it.
 
     The name to save under: 1..50 characters, case-sensitive, e.g. `home`. Saving an
     existing key replaces its value (the answer's `previous` says what it was).
     """
     type: UserVariableType
-    """What the value is."""
+    """
+    The type.
+
+    What the value is.
+    """
     value: UserVariableValue
     """
-    `{lat, lon, label?, name?, address?, stopId?}` for a location; text otherwise.
+    The value.
+
+    A place for `location`; text otherwise.
 
     A location object `{lat, lon, label?, name?, address?, stopId?}` for
     `type: location`; text for `preference` and `other`.
@@ -1769,7 +1777,9 @@ class QueryProjectRequest(TypedDict):
     """`query_project` arguments."""
     project_path: NotRequired[str | None]
     """
-    The loko project's path (default: here).
+    The project path.
+
+    Default: the working directory.
 
     Alias: `project_root`.
     """
@@ -1811,12 +1821,14 @@ class QueryArchitectureRequest(TypedDict):
     """`query_architecture` arguments."""
     project_path: NotRequired[str | None]
     """
-    The loko project's path (default: here).
+    The project path.
+
+    Default: the working directory.
 
     Alias: `project_root`.
     """
     scope: NotRequired[Literal["project", "system", "container"]]
-    """`project` (default), `system` or `container`."""
+    """Default project."""
     target: NotRequired[str | None]
     """
     The system, or `system/container`.
@@ -1826,13 +1838,13 @@ class QueryArchitectureRequest(TypedDict):
     """
     detail: NotRequired[Literal["summary", "structure", "full"]]
     """
-    `summary` (default), `structure` or `full` (needs a target).
+    Default summary; full needs a target.
 
     `summary` (default), `structure` or `full` (which needs a target).
     """
     format: NotRequired[Literal["json", "toon"]]
     """
-    `json` (default) or `toon` (fewer tokens).
+    Default json; toon takes fewer tokens.
 
     `json` (default) or `toon` (the same answer as TOON text, fewer tokens; `text` is
     accepted as `toon`).
@@ -2041,7 +2053,7 @@ class CreateSystemRequest(TypedDict):
     """`create_system` arguments."""
     project_path: str
     """
-    Path to the loko project; an empty directory becomes one.
+    An empty directory becomes a project.
 
     Path to the loko project (created as a project, with a `loko.toml`, when it is
     an empty directory).
@@ -2050,7 +2062,7 @@ class CreateSystemRequest(TypedDict):
     """
     system_name: str
     """
-    The system's name, e.g. `Payment Service`.
+    e.g. `Payment Service`.
 
     The system's name, e.g. `Payment Service`; its id is the slug (`payment-service`).
 
@@ -2070,7 +2082,7 @@ class CreateSystemRequest(TypedDict):
     """
     technology: NotRequired[str | None]
     """
-    Main technology.
+    The technology.
 
     The system's main technology.
     """
@@ -2102,7 +2114,7 @@ class CreateSystemRequest(TypedDict):
     """
     primary_language: NotRequired[str | None]
     """
-    Main programming language.
+    The primary language.
 
     loko v0.3; kept in the frontmatter.
     """
@@ -2114,7 +2126,7 @@ class CreateSystemRequest(TypedDict):
     """
     database: NotRequired[str | None]
     """
-    Database technology.
+    The database.
 
     loko v0.3; kept in the frontmatter.
     """
@@ -2152,19 +2164,21 @@ class CreateContainerRequest(TypedDict):
     """`create_container` arguments."""
     project_path: str
     """
-    The loko project's path.
+    The project path.
 
     Alias: `project_root`.
     """
     system_name: str
     """
-    Its system (id or name).
+    Its system.
+
+    Its id or name.
 
     The parent system (id or name).
     """
     container_name: str
     """
-    Its name, e.g. `API Service`.
+    e.g. `API Service`.
 
     Alias: `name`.
     """
@@ -2210,19 +2224,23 @@ class CreateComponentRequest(TypedDict):
     """`create_component` arguments."""
     project_path: str
     """
-    The loko project's path.
+    The project path.
 
     Alias: `project_root`.
     """
     system_name: str
     """
-    Its system (id or name).
+    Its system.
+
+    Its id or name.
 
     The parent system (id or name).
     """
     container_name: str
     """
-    Its container (id or name).
+    Its container.
+
+    Its id or name.
 
     The parent container (id or name).
     """
@@ -2268,7 +2286,7 @@ class UpdateDiagramRequest(TypedDict):
     """`update_diagram` arguments."""
     project_path: str
     """
-    The loko project's path.
+    The project path.
 
     Alias: `project_root`.
     """
@@ -2327,12 +2345,12 @@ class BuildDocsRequest(TypedDict):
     """`build_docs` arguments."""
     project_path: str
     """
-    The loko project's path.
+    The project path.
 
     Alias: `project_root`.
     """
     format: NotRequired[Literal["html", "markdown", "pdf", "all"]]
-    """`html`, `markdown`, `pdf` or `all` (default)."""
+    """Default all."""
     incremental: NotRequired[bool | None]
     """
     Redo only what changed (default true).
@@ -2378,7 +2396,7 @@ class ValidateRequest(TypedDict):
     """`validate` arguments."""
     project_path: str
     """
-    The loko project's path.
+    The project path.
 
     Alias: `project_root`.
     """
@@ -2456,19 +2474,23 @@ class CreateComponentsRequest(TypedDict):
     """`create_components` arguments."""
     project_path: str
     """
-    The loko project's path.
+    The project path.
 
     Alias: `project_root`.
     """
     system_name: str
     """
-    Its system (id or name).
+    Its system.
+
+    Its id or name.
 
     The parent system (id or name).
     """
     container_name: str
     """
-    Its container (id or name).
+    Its container.
+
+    Its id or name.
 
     The parent container (id or name).
     """
@@ -2516,69 +2538,73 @@ class UpdateSystemRequest(TypedDict):
     """`update_system` arguments."""
     project_path: str
     """
-    The loko project's path.
+    The project path.
 
     Alias: `project_root`.
     """
     system_name: str
-    """The system (id or name)."""
+    """
+    The system.
+
+    Its id or name.
+    """
     description: NotRequired[str | None]
     """
-    New description (blank: keep).
+    The description.
 
     A new description (blank keeps the current one).
     """
     technology: NotRequired[str | None]
     """
-    New technology (blank: keep).
+    The technology.
 
     A new technology (blank keeps the current one).
     """
     responsibilities: NotRequired[list[str] | None]
     """
-    Replaces them.
+    The responsibilities.
 
     Replaces the key responsibilities.
     """
     key_users: NotRequired[list[str] | None]
     """
-    Replaces them.
+    The key users.
 
     Replaces the key users.
     """
     dependencies: NotRequired[list[str] | None]
     """
-    Replaces them.
+    The dependencies.
 
     Replaces the dependencies.
     """
     external_systems: NotRequired[list[str] | None]
     """
-    Replaces them.
+    The external systems.
 
     Replaces the external systems.
     """
     primary_language: NotRequired[str | None]
     """
-    New primary language (blank: keep).
+    The primary language.
 
     A new primary language (blank keeps the current one).
     """
     framework: NotRequired[str | None]
     """
-    New framework (blank: keep).
+    The framework.
 
     A new framework (blank keeps the current one).
     """
     database: NotRequired[str | None]
     """
-    New database (blank: keep).
+    The database.
 
     A new database (blank keeps the current one).
     """
     tags: NotRequired[list[str] | None]
     """
-    Replaces them.
+    The tags.
 
     Replaces the tags.
     """
@@ -2630,13 +2656,15 @@ class UpdateContainerRequest(TypedDict):
     """`update_container` arguments."""
     project_path: str
     """
-    The loko project's path.
+    The project path.
 
     Alias: `project_root`.
     """
     system_name: str
     """
-    Its system (id or name).
+    Its system.
+
+    Its id or name.
 
     The parent system (id or name).
     """
@@ -2644,23 +2672,25 @@ class UpdateContainerRequest(TypedDict):
     """
     The container.
 
-    The container (id or name).
+    The container.
+
+    Its id or name.
     """
     description: NotRequired[str | None]
     """
-    New description (blank: keep).
+    The description.
 
     A new description (blank keeps the current one).
     """
     technology: NotRequired[str | None]
     """
-    New technology (blank: keep).
+    The technology.
 
     A new technology (blank keeps the current one).
     """
     tags: NotRequired[list[str] | None]
     """
-    Replaces them.
+    The tags.
 
     Replaces the tags.
     """
@@ -2670,19 +2700,23 @@ class UpdateComponentRequest(TypedDict):
     """`update_component` arguments."""
     project_path: str
     """
-    The loko project's path.
+    The project path.
 
     Alias: `project_root`.
     """
     system_name: str
     """
-    Its system (id or name).
+    Its system.
+
+    Its id or name.
 
     The parent system (id or name).
     """
     container_name: str
     """
-    Its container (id or name).
+    Its container.
+
+    Its id or name.
 
     The parent container (id or name).
     """
@@ -2694,19 +2728,19 @@ class UpdateComponentRequest(TypedDict):
     """
     description: NotRequired[str | None]
     """
-    New description (blank: keep).
+    The description.
 
     A new description (blank keeps the current one).
     """
     technology: NotRequired[str | None]
     """
-    New technology (blank: keep).
+    The technology.
 
     A new technology (blank keeps the current one).
     """
     tags: NotRequired[list[str] | None]
     """
-    Replaces them.
+    The tags.
 
     Replaces the tags.
     """
@@ -2716,7 +2750,7 @@ class CreateRelationshipRequest(TypedDict):
     """`create_relationship` arguments."""
     project_path: str
     """
-    The loko project's path.
+    The project path.
 
     Alias: `project_root`.
     """
@@ -2746,7 +2780,7 @@ class CreateRelationshipRequest(TypedDict):
     What the source does with the target, e.g. `Reads orders from`.
     """
     type: NotRequired[Literal["sync", "async", "event"]]
-    """`sync` (default), `async` or `event`."""
+    """Default sync."""
     technology: NotRequired[str | None]
     """
     e.g. `gRPC`.
@@ -2754,7 +2788,7 @@ class CreateRelationshipRequest(TypedDict):
     The technology, e.g. `gRPC`.
     """
     direction: NotRequired[Literal["forward", "bidirectional"]]
-    """`forward` (default) or `bidirectional`."""
+    """Default forward."""
 
 
 class RelationshipEntry(TypedDict):
@@ -2800,7 +2834,7 @@ class DeleteRelationshipRequest(TypedDict):
     """`delete_relationship` arguments."""
     project_path: str
     """
-    The loko project's path.
+    The project path.
 
     Alias: `project_root`.
     """
@@ -2812,7 +2846,7 @@ class DeleteRelationshipRequest(TypedDict):
     """
     relationship_id: str
     """
-    Its id, from list_relationships.
+    From list_relationships.
 
     The relationship's id (from `create_relationship` or `list_relationships`).
     """
@@ -2845,12 +2879,18 @@ class ListRelationshipsRequest(TypedDict):
     """`list_relationships` arguments."""
     project_path: NotRequired[str | None]
     """
-    The loko project's path (default: here).
+    The project path.
+
+    Default: the working directory.
 
     Alias: `project_root`.
     """
     system_name: str
-    """The system (id or name)."""
+    """
+    The system.
+
+    Its id or name.
+    """
     source: NotRequired[str | None]
     """
     Only edges from this element.
@@ -2875,7 +2915,9 @@ class FindRelationshipsRequest(TypedDict):
     """`find_relationships` arguments."""
     project_path: NotRequired[str | None]
     """
-    The loko project's path (default: here).
+    The project path.
+
+    Default: the working directory.
 
     Alias: `project_root`.
     """
@@ -2932,7 +2974,9 @@ class SearchElementsRequest(TypedDict):
     """`search_elements` arguments."""
     project_path: NotRequired[str | None]
     """
-    The loko project's path (default: here).
+    The project path.
+
+    Default: the working directory.
 
     Alias: `project_root`.
     """
@@ -3007,13 +3051,17 @@ class QueryDependenciesRequest(TypedDict):
     """`query_dependencies` arguments."""
     project_path: NotRequired[str | None]
     """
-    The loko project's path (default: here).
+    The project path.
+
+    Default: the working directory.
 
     Alias: `project_root`.
     """
     system_id: str
     """
-    The system (id or name).
+    The system.
+
+    Its id or name.
 
     Alias: `system_name`.
     """
@@ -3080,19 +3128,25 @@ class QueryRelatedComponentsRequest(TypedDict):
     """`query_related_components` arguments."""
     project_path: NotRequired[str | None]
     """
-    The loko project's path (default: here).
+    The project path.
+
+    Default: the working directory.
 
     Alias: `project_root`.
     """
     system_id: NotRequired[str | None]
     """
-    The system (id or name).
+    The system.
+
+    Its id or name.
 
     Alias: `system_name`.
     """
     container_id: NotRequired[str | None]
     """
-    The container (id or name).
+    The container.
+
+    Its id or name.
 
     Alias: `container_name`.
     """
@@ -3125,7 +3179,9 @@ class AnalyzeCouplingRequest(TypedDict):
     """`analyze_coupling` arguments."""
     project_path: NotRequired[str | None]
     """
-    The loko project's path (default: here).
+    The project path.
+
+    Default: the working directory.
 
     Alias: `project_root`.
     """
@@ -3215,7 +3271,9 @@ class RenderDiagramRequest(TypedDict):
     """`render_diagram` arguments."""
     project_path: NotRequired[str | None]
     """
-    The loko project's path (default: here).
+    The project path.
+
+    Default: the working directory.
 
     Alias: `project_root`.
     """
@@ -3251,7 +3309,7 @@ class AsyncTools:
 
     async def plan_journey(self, *, from_: str, to: str, need_accessible_route: bool | None = None) -> JourneyPlanToolResponse:
         """
-        How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey Planner): the fastest routes with times, legs, disruptions and fare. Takes place or station names, postcodes, lat,lon or stop ids; needAccessibleRoute sends accessibilityPreference=StepFreeToVehicle (step-free).
+        How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey Planner): the fastest routes with times, legs, disruptions and fare; needAccessibleRoute sends accessibilityPreference=StepFreeToVehicle.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3264,7 +3322,7 @@ class AsyncTools:
 
     async def station_toilets(self, *, station_name: str) -> StationToiletToolResponse:
         """
-        Toilets at a London station: where in the station, accessible, baby changing, inside the gates, free or paid. Offline, from TfL station data.
+        Toilets at a London station: where, accessible, baby changing, inside the gates, free or paid (TfL station data, offline).
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3274,7 +3332,7 @@ class AsyncTools:
 
     async def line_status(self, *, lines: list[str] | None = None, modes: list[str] | None = None, disrupted_only: bool | None = None) -> LineStatusResponse:
         """
-        Is a London line running? Good service, delays, closures and why, now, for tube, Overground, Elizabeth line, DLR, tram or bus lines (TfL). By line id or mode; disruptedOnly lists only the troubled ones.
+        Is a London line running? Good service, delays, closures and why, now, for tube, Overground, Elizabeth line, DLR, tram and bus lines (TfL).
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3289,7 +3347,7 @@ class AsyncTools:
 
     async def arrivals(self, *, stop: str, lines: list[str] | None = None, direction: ArrivalDirection | None = None, limit: int | None = None) -> ArrivalsResponse:
         """
-        Next trains, tubes, trams and buses due at a London station or bus stop, live (TfL): line, platform, destination, minutes away. Takes a stop id or a name.
+        Next trains, tubes, trams and buses due at a London station or bus stop, live (TfL): line, platform, destination, minutes away.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3367,7 +3425,7 @@ class AsyncTools:
 
     async def lift_outages(self, *, station: str | None = None) -> LiftOutagesResponse:
         """
-        Lifts out of service at London stations now (TfL): is the lift working, is there step-free access. One station by name or id, or every station.
+        Lifts out of service at London stations now (TfL): is the lift working, is there step-free access.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3378,7 +3436,7 @@ class AsyncTools:
 
     async def geocode_address(self, *, text: str, size: int | None = None, language: Language | None = None, focus: Coordinate | None = None, layers: list[str] | None = None) -> GeocodeAddressResult:
         """
-        Coordinates of an address, place or stop in Finland (Digitransit geocoding), best match first; stops carry the id get_departures takes. The first step before plan_trip.
+        Coordinates of an address, place or stop in Finland, best match first; stops carry the id get_departures takes. The first step before plan_trip.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3396,7 +3454,7 @@ class AsyncTools:
 
     async def reverse_geocode(self, *, lat: float, lon: float, language: Language | None = None) -> ReverseGeocodeResult:
         """
-        The address, street, place or stop at a point in Finland (Digitransit reverse geocoding), and others nearby.
+        The address, street, place or stop at a point in Finland (reverse geocoding), and others nearby.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3409,7 +3467,7 @@ class AsyncTools:
 
     async def plan_trip(self, *, origin: PlaceRef, destination: PlaceRef, when: TripTime | None = None, constraints: PlanConstraintsInput | None = None, limit: int | None = None, include_disruption_alt: bool | None = None) -> PlanTripResult:
         """
-        How to get from A to B by public transport in Finland (Digitransit, Helsinki and other regions): itineraries with legs, realtime delays, cancellations and alerts; depart or arrive by a time; from coordinates or a saved place.
+        How to get from A to B by public transport in Finland (Helsinki and other regions): itineraries with legs, live delays, cancellations and alerts; leave or arrive by a time.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3428,7 +3486,7 @@ class AsyncTools:
 
     async def get_departures(self, *, stop: StopRef, window_minutes: int | None = None, limit: int | None = None, language: Language | None = None) -> GetDeparturesResult:
         """
-        Next buses, trams, metros and trains leaving a stop or station in Finland, with realtime delays and cancellations (Digitransit), and the alerts there.
+        Next buses, trams, metros and trains leaving a stop or station in Finland, with live delays, cancellations and the alerts there.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3444,7 +3502,7 @@ class AsyncTools:
 
     async def find_stops(self, *, coordinate: Coordinate, radius: int | None = None, max_results: int | None = None, text_filter: str | None = None, language: Language | None = None, include_modes: list[str] | None = None) -> FindStopsResult:
         """
-        Public transport stops within walking distance of a point in Finland (Digitransit), nearest first, with the ids get_departures takes.
+        Public transport stops within walking distance of a point in Finland, nearest first, with the ids get_departures takes.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3464,7 +3522,7 @@ class AsyncTools:
 
     async def get_alerts(self, *, routes: list[str] | None = None, stops: list[str] | None = None, severity: str | None = None, language: Language | None = None, max_results: int | None = None) -> GetAlertsResult:
         """
-        Service alerts and disruptions in Finland (Digitransit): detours, closed stops, cancellations, by route (tram 4, bus 550), stop or severity.
+        Service alerts and disruptions in Finland: detours, closed stops, cancellations, by route (tram 4, bus 550), stop or severity.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3483,7 +3541,7 @@ class AsyncTools:
 
     async def find_rental_vehicles(self, *, coordinate: Coordinate, radius: int | None = None, form_factors: list[str] | None = None, max_results: int | None = None) -> FindRentalVehiclesResult:
         """
-        City bike stations and rental scooters near a point in Finland (Digitransit): bikes and free spaces now.
+        City bike stations and rental scooters near a point in Finland: bikes and free spaces now.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3499,7 +3557,7 @@ class AsyncTools:
 
     async def get_stop_info(self, *, stop: StopRef, language: Language | None = None) -> GetStopInfoResult:
         """
-        Which lines serve a stop or station in Finland, their directions, wheelchair access and the alerts in effect (Digitransit).
+        Which lines serve a stop or station in Finland, their directions, wheelchair access and the alerts in effect.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3675,7 +3733,7 @@ class AsyncTools:
 
     async def validate(self, *, project_path: str, strict: bool | None = None) -> ValidateResult:
         """
-        Check a loko architecture project for errors: ids, files, frontmatter, D2 syntax, orphans, missing descriptions, dependency cycles and coupling.
+        Check a loko project for errors: ids, files, frontmatter, D2 syntax, orphans, missing descriptions, dependency cycles and coupling.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3933,7 +3991,7 @@ class SyncTools:
 
     def plan_journey(self, *, from_: str, to: str, need_accessible_route: bool | None = None) -> JourneyPlanToolResponse:
         """
-        How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey Planner): the fastest routes with times, legs, disruptions and fare. Takes place or station names, postcodes, lat,lon or stop ids; needAccessibleRoute sends accessibilityPreference=StepFreeToVehicle (step-free).
+        How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey Planner): the fastest routes with times, legs, disruptions and fare; needAccessibleRoute sends accessibilityPreference=StepFreeToVehicle.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3946,7 +4004,7 @@ class SyncTools:
 
     def station_toilets(self, *, station_name: str) -> StationToiletToolResponse:
         """
-        Toilets at a London station: where in the station, accessible, baby changing, inside the gates, free or paid. Offline, from TfL station data.
+        Toilets at a London station: where, accessible, baby changing, inside the gates, free or paid (TfL station data, offline).
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3956,7 +4014,7 @@ class SyncTools:
 
     def line_status(self, *, lines: list[str] | None = None, modes: list[str] | None = None, disrupted_only: bool | None = None) -> LineStatusResponse:
         """
-        Is a London line running? Good service, delays, closures and why, now, for tube, Overground, Elizabeth line, DLR, tram or bus lines (TfL). By line id or mode; disruptedOnly lists only the troubled ones.
+        Is a London line running? Good service, delays, closures and why, now, for tube, Overground, Elizabeth line, DLR, tram and bus lines (TfL).
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3971,7 +4029,7 @@ class SyncTools:
 
     def arrivals(self, *, stop: str, lines: list[str] | None = None, direction: ArrivalDirection | None = None, limit: int | None = None) -> ArrivalsResponse:
         """
-        Next trains, tubes, trams and buses due at a London station or bus stop, live (TfL): line, platform, destination, minutes away. Takes a stop id or a name.
+        Next trains, tubes, trams and buses due at a London station or bus stop, live (TfL): line, platform, destination, minutes away.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4049,7 +4107,7 @@ class SyncTools:
 
     def lift_outages(self, *, station: str | None = None) -> LiftOutagesResponse:
         """
-        Lifts out of service at London stations now (TfL): is the lift working, is there step-free access. One station by name or id, or every station.
+        Lifts out of service at London stations now (TfL): is the lift working, is there step-free access.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4060,7 +4118,7 @@ class SyncTools:
 
     def geocode_address(self, *, text: str, size: int | None = None, language: Language | None = None, focus: Coordinate | None = None, layers: list[str] | None = None) -> GeocodeAddressResult:
         """
-        Coordinates of an address, place or stop in Finland (Digitransit geocoding), best match first; stops carry the id get_departures takes. The first step before plan_trip.
+        Coordinates of an address, place or stop in Finland, best match first; stops carry the id get_departures takes. The first step before plan_trip.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4078,7 +4136,7 @@ class SyncTools:
 
     def reverse_geocode(self, *, lat: float, lon: float, language: Language | None = None) -> ReverseGeocodeResult:
         """
-        The address, street, place or stop at a point in Finland (Digitransit reverse geocoding), and others nearby.
+        The address, street, place or stop at a point in Finland (reverse geocoding), and others nearby.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4091,7 +4149,7 @@ class SyncTools:
 
     def plan_trip(self, *, origin: PlaceRef, destination: PlaceRef, when: TripTime | None = None, constraints: PlanConstraintsInput | None = None, limit: int | None = None, include_disruption_alt: bool | None = None) -> PlanTripResult:
         """
-        How to get from A to B by public transport in Finland (Digitransit, Helsinki and other regions): itineraries with legs, realtime delays, cancellations and alerts; depart or arrive by a time; from coordinates or a saved place.
+        How to get from A to B by public transport in Finland (Helsinki and other regions): itineraries with legs, live delays, cancellations and alerts; leave or arrive by a time.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4110,7 +4168,7 @@ class SyncTools:
 
     def get_departures(self, *, stop: StopRef, window_minutes: int | None = None, limit: int | None = None, language: Language | None = None) -> GetDeparturesResult:
         """
-        Next buses, trams, metros and trains leaving a stop or station in Finland, with realtime delays and cancellations (Digitransit), and the alerts there.
+        Next buses, trams, metros and trains leaving a stop or station in Finland, with live delays, cancellations and the alerts there.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4126,7 +4184,7 @@ class SyncTools:
 
     def find_stops(self, *, coordinate: Coordinate, radius: int | None = None, max_results: int | None = None, text_filter: str | None = None, language: Language | None = None, include_modes: list[str] | None = None) -> FindStopsResult:
         """
-        Public transport stops within walking distance of a point in Finland (Digitransit), nearest first, with the ids get_departures takes.
+        Public transport stops within walking distance of a point in Finland, nearest first, with the ids get_departures takes.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4146,7 +4204,7 @@ class SyncTools:
 
     def get_alerts(self, *, routes: list[str] | None = None, stops: list[str] | None = None, severity: str | None = None, language: Language | None = None, max_results: int | None = None) -> GetAlertsResult:
         """
-        Service alerts and disruptions in Finland (Digitransit): detours, closed stops, cancellations, by route (tram 4, bus 550), stop or severity.
+        Service alerts and disruptions in Finland: detours, closed stops, cancellations, by route (tram 4, bus 550), stop or severity.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4165,7 +4223,7 @@ class SyncTools:
 
     def find_rental_vehicles(self, *, coordinate: Coordinate, radius: int | None = None, form_factors: list[str] | None = None, max_results: int | None = None) -> FindRentalVehiclesResult:
         """
-        City bike stations and rental scooters near a point in Finland (Digitransit): bikes and free spaces now.
+        City bike stations and rental scooters near a point in Finland: bikes and free spaces now.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4181,7 +4239,7 @@ class SyncTools:
 
     def get_stop_info(self, *, stop: StopRef, language: Language | None = None) -> GetStopInfoResult:
         """
-        Which lines serve a stop or station in Finland, their directions, wheelchair access and the alerts in effect (Digitransit).
+        Which lines serve a stop or station in Finland, their directions, wheelchair access and the alerts in effect.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4357,7 +4415,7 @@ class SyncTools:
 
     def validate(self, *, project_path: str, strict: bool | None = None) -> ValidateResult:
         """
-        Check a loko architecture project for errors: ids, files, frontmatter, D2 syntax, orphans, missing descriptions, dependency cycles and coupling.
+        Check a loko project for errors: ids, files, frontmatter, D2 syntax, orphans, missing descriptions, dependency cycles and coupling.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """

@@ -42,7 +42,7 @@ pub struct FindStopsRequest {
     /// Walking radius in metres, 1..3000 (default 500).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub radius: Option<i64>,
-    /// Most stops (default 10, at most 25).
+    /// Default 10, at most 25.
     ///
     /// Most stops returned (default 10; above 25 it is capped with a warning).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -52,12 +52,12 @@ pub struct FindStopsRequest {
     /// Keep stops whose name or code contains this text (case-insensitive).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text_filter: Option<String>,
-    /// fi, sv or en (default).
+    /// Default en.
     ///
     /// Language of stop names: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<Language>,
-    /// Only stops of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR.
+    /// Only BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE or FUNICULAR stops.
     ///
     /// Keep stops served by one of these modes: BUS, TRAM, RAIL, METRO, FERRY, AIRPLANE, FUNICULAR.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -119,8 +119,8 @@ impl Tool for FindStops {
     const SPEC: ToolSpec = ToolSpec {
         name: "find_stops",
         title: "Stops near a point in Finland (Digitransit)",
-        description: "Public transport stops within walking distance of a point in Finland \
-(Digitransit), nearest first, with the ids get_departures takes.",
+        description: "Public transport stops within walking distance of a point in Finland, nearest first, \
+with the ids get_departures takes.",
         summary: "Stops within walking distance of a point, text and mode filters",
         ..upstream::LIVE_TOOL
     };

@@ -11,11 +11,11 @@ use super::response::{Failure, Warning, WarningCode};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct Coordinate {
-    /// -90..90.
+    /// Latitude.
     ///
     /// Latitude, -90..90.
     pub lat: f64,
-    /// -180..180.
+    /// Longitude.
     ///
     /// Longitude, -180..180.
     pub lon: f64,

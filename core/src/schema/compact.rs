@@ -23,6 +23,102 @@ pub fn compact_input(schema: &JsonObject) -> JsonObject {
     served
 }
 
+/// `schema` (a compacted input schema, [`compact_input`]) as every surface serves it: without
+/// `additionalProperties: false` (the core refuses an unknown field itself, naming it),
+/// without the `type` beside an `enum` or `const` whose values all have it, and with what
+/// every branch of a `oneOf` says alike said once beside it. The strict and Gemini forms are
+/// made from the compact form, which keeps all three.
+pub fn served_input(schema: &JsonObject) -> JsonObject {
+    shared_keywords_hoisted(lean(schema))
+}
+
+/// The keywords a `oneOf`'s branches must all say alike for [`shared_keywords_hoisted`].
+const HOISTED: [&str; 2] = ["type", "required"];
+
+/// `schema` with each of [`HOISTED`] that every branch of its `oneOf` says alike moved out
+/// of the branches: `A and exactly one of (B, C)` is `exactly one of (A and B, A and C)`.
+fn shared_keywords_hoisted(mut schema: JsonObject) -> JsonObject {
+    for value in schema.values_mut() {
+        match value {
+            Value::Object(sub) => *sub = shared_keywords_hoisted(std::mem::take(sub)),
+            Value::Array(items) => {
+                for item in items.iter_mut() {
+                    if let Value::Object(sub) = item {
+                        *sub = shared_keywords_hoisted(std::mem::take(sub));
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    let Some(Value::Array(branches)) = schema.get("oneOf") else {
+        return schema;
+    };
+    let mut hoisted = JsonObject::new();
+    for key in HOISTED {
+        let first = branches.first().and_then(|b| b.get(key));
+        if branches.len() > 1
+            && !schema.contains_key(key)
+            && first.is_some()
+            && branches.iter().all(|b| b.get(key) == first)
+        {
+            hoisted.insert(key.to_owned(), first.cloned().unwrap_or_default());
+        }
+    }
+    if let Some(Value::Array(branches)) = schema.get_mut("oneOf") {
+        for branch in branches.iter_mut() {
+            if let Value::Object(branch) = branch {
+                branch.retain(|key, _| !hoisted.contains_key(key));
+            }
+        }
+    }
+    schema.extend(hoisted);
+    schema
+}
+
+/// [`served_input`] before the hoisting.
+fn lean(schema: &JsonObject) -> JsonObject {
+    let mut served = JsonObject::new();
+    for (key, value) in schema {
+        match (key.as_str(), value) {
+            ("additionalProperties", Value::Bool(false)) => {}
+            ("type", Value::String(kind)) if typed_by_values(schema, kind) => {}
+            (_, Value::Object(sub)) => {
+                served.insert(key.clone(), Value::Object(lean(sub)));
+            }
+            (_, Value::Array(items)) => {
+                let items = items
+                    .iter()
+                    .map(|item| match item {
+                        Value::Object(sub) => Value::Object(lean(sub)),
+                        other => other.clone(),
+                    })
+                    .collect();
+                served.insert(key.clone(), Value::Array(items));
+            }
+            _ => {
+                served.insert(key.clone(), value.clone());
+            }
+        }
+    }
+    served
+}
+
+/// Whether `schema`'s `enum` or `const` already says its values are all of JSON type `kind`.
+fn typed_by_values(schema: &JsonObject, kind: &str) -> bool {
+    let of_kind = |value: &Value| match kind {
+        "string" => value.is_string(),
+        "boolean" => value.is_boolean(),
+        "integer" => value.is_i64() || value.is_u64(),
+        _ => false,
+    };
+    match (schema.get("enum"), schema.get("const")) {
+        (Some(Value::Array(values)), _) => !values.is_empty() && values.iter().all(of_kind),
+        (None, Some(value)) => of_kind(value),
+        _ => false,
+    }
+}
+
 /// `schema` (an output schema) as served beside a tool: every field, type, enum and code
 /// kept, the prose dropped (`description`, `title`): the Rust docs and `docs/tools.md`
 /// carry it, and no model reads an output schema to pick a tool.
@@ -75,7 +171,10 @@ fn compact(schema: &JsonObject) -> JsonObject {
                     .map(|(name, sub)| {
                         let sub = match sub {
                             Value::Object(sub) => {
-                                let sub = compact(sub);
+                                let mut sub = compact(sub);
+                                if key == "properties" {
+                                    drop_empty_descriptions(&mut sub, name);
+                                }
                                 let optional = key == "properties" && !required.contains(name);
                                 Value::Object(if optional { without_null(sub) } else { sub })
                             }
@@ -125,10 +224,14 @@ fn compact(schema: &JsonObject) -> JsonObject {
 }
 
 /// A union branch that says what it is (`{type: 'coords', value: {lat, lon}}`) without
-/// the descriptions of its own properties, which only repeat it ("The point.").
+/// the descriptions of its own properties, which only repeat it ("The point."), and
+/// without its own description when that is only its shape in code, which its schema says.
 fn without_repeated_prose(mut branch: JsonObject) -> JsonObject {
-    if !branch.contains_key("description") {
+    let Some(Value::String(description)) = branch.get("description") else {
         return branch;
+    };
+    if is_only_code(description) {
+        branch.remove("description");
     }
     if let Some(Value::Object(properties)) = branch.get_mut("properties") {
         for property in properties.values_mut() {
@@ -138,6 +241,89 @@ fn without_repeated_prose(mut branch: JsonObject) -> JsonObject {
         }
     }
     branch
+}
+
+/// Whether `text` is one code span and nothing else ("`{type: 'coords'}`.").
+fn is_only_code(text: &str) -> bool {
+    let text = text.trim().trim_end_matches('.');
+    text.len() > 2 && text.starts_with('`') && text.ends_with('`') && text.matches('`').count() == 2
+}
+
+/// Words a description may add to a property's name and still say nothing more.
+const EMPTY_WORDS: [&str; 8] = ["a", "an", "the", "its", "this", "of", "or", "and"];
+
+/// The short names a property goes by, with the word each stands for.
+const SHORT_NAMES: [(&str, &str); 2] = [("lat", "latitude"), ("lon", "longitude")];
+
+/// The property `name`'s schema without the descriptions that say nothing its schema does
+/// not: one that only restates the name ("Tags." on `tags`, "Its technology." on
+/// `technology`, "The container." on `container_name`), one that only lists its `enum`
+/// ("`inbound` or `outbound`."), and its items' when they restate the name ("A component."
+/// on `components`).
+fn drop_empty_descriptions(schema: &mut JsonObject, name: &str) {
+    let mut said = words(&split_camel(name));
+    for (short, long) in SHORT_NAMES {
+        if said.iter().any(|word| word == short) {
+            said.push(long.to_owned());
+        }
+    }
+    let items_enum = schema.get("items").and_then(|items| items.get("enum"));
+    for values in [schema.get("enum"), items_enum].into_iter().flatten() {
+        for value in values
+            .as_array()
+            .into_iter()
+            .flatten()
+            .filter_map(Value::as_str)
+        {
+            said.extend(words(value));
+        }
+    }
+    if says_nothing_more(schema, &said) {
+        schema.remove("description");
+    }
+    if let Some(Value::Object(items)) = schema.get_mut("items")
+        && says_nothing_more(items, &said)
+    {
+        items.remove("description");
+    }
+}
+
+/// Whether `schema`'s description uses only the words `said` and [`EMPTY_WORDS`].
+fn says_nothing_more(schema: &JsonObject, said: &[String]) -> bool {
+    let Some(Value::String(description)) = schema.get("description") else {
+        return false;
+    };
+    let words = words(description);
+    !words.is_empty()
+        && words
+            .iter()
+            .all(|word| EMPTY_WORDS.contains(&word.as_str()) || said.contains(word))
+}
+
+/// `name` with a space before each capital (`maxResults` → `max Results`).
+fn split_camel(name: &str) -> String {
+    let mut out = String::with_capacity(name.len() + 4);
+    for c in name.chars() {
+        if c.is_uppercase() {
+            out.push(' ');
+        }
+        out.push(c);
+    }
+    out
+}
+
+/// The lower-case words of `text`, each without a plural `s`.
+fn words(text: &str) -> Vec<String> {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|word| !word.is_empty())
+        .map(|word| {
+            let word = word.to_lowercase();
+            match word.strip_suffix('s') {
+                Some(stem) if stem.len() > 2 => stem.to_owned(),
+                _ => word,
+            }
+        })
+        .collect()
 }
 
 /// A `oneOf`/`anyOf` whose branches are each one constant (with at most a type and a
@@ -227,7 +413,7 @@ mod tests {
                 "language": {"anyOf": [
                     {"oneOf": [{"type": "string", "const": "fi", "description": "Finnish."},
                                {"type": "string", "const": "en"}]},
-                    {"type": "null"}], "description": "Language."}
+                    {"type": "null"}], "description": "Of the names (default en)."}
             },
             "required": ["title"]
         });
@@ -239,7 +425,7 @@ mod tests {
                 "properties": {
                     "limit": {"type": "integer", "minimum": 0, "description": "Most results (default 5)."},
                     "title": {"type": "string"},
-                    "language": {"type": "string", "enum": ["fi", "en"], "description": "Language."}
+                    "language": {"type": "string", "enum": ["fi", "en"], "description": "Of the names (default en)."}
                 },
                 "required": ["title"]
             })
@@ -277,6 +463,85 @@ mod tests {
             json!({"type": "string"})
         );
         assert_eq!(branches[1]["properties"]["value"]["description"], "Kept.");
+    }
+
+    #[test]
+    fn the_served_form_leaves_out_closed_objects_types_its_values_give_and_repeats() {
+        let schema = json!({"type": "object", "additionalProperties": false, "properties": {
+            "mode": {"type": "string", "enum": ["bus", "tram"]},
+            "kind": {"type": "string", "const": "coords"},
+            "mixed": {"type": "string", "enum": ["a", 1]},
+            "open": {"type": "object", "additionalProperties": {"type": "string"}},
+            "at": {"oneOf": [{"type": "object", "additionalProperties": false,
+                              "properties": {"lat": {"type": "number"}}}]},
+            "place": {"oneOf": [
+                {"type": "object", "required": ["kind"], "properties": {"kind": {"const": "a"}}},
+                {"type": "object", "required": ["kind"], "properties": {"kind": {"const": "b"}}}
+            ]},
+            "mixed_union": {"oneOf": [{"type": "string"}, {"type": "object"}]}
+        }});
+        let served = super::served_input(schema.as_object().unwrap());
+        assert_eq!(
+            Value::Object(served),
+            json!({"type": "object", "properties": {
+                "mode": {"enum": ["bus", "tram"]},
+                "kind": {"const": "coords"},
+                "mixed": {"type": "string", "enum": ["a", 1]},
+                "open": {"type": "object", "additionalProperties": {"type": "string"}},
+                "at": {"oneOf": [{"type": "object", "properties": {"lat": {"type": "number"}}}]},
+                "place": {"type": "object", "required": ["kind"], "oneOf": [
+                    {"properties": {"kind": {"const": "a"}}},
+                    {"properties": {"kind": {"const": "b"}}}
+                ]},
+                "mixed_union": {"oneOf": [{"type": "string"}, {"type": "object"}]}
+            }})
+        );
+    }
+
+    #[test]
+    fn a_description_that_only_restates_its_name_or_shape_goes() {
+        let schema = json!({"type": "object", "properties": {
+            "tags": {"type": "array", "description": "Tags."},
+            "technology": {"type": "string", "description": "Its technology."},
+            "container_name": {"type": "string", "description": "The container."},
+            "maxResults": {"type": "integer", "description": "Max results."},
+            "label": {"type": "string", "description": "Display label."},
+            "lat": {"type": "number", "description": "Latitude."},
+            "direction": {"enum": ["inbound", "outbound"], "description": "`inbound` or `outbound`."},
+            "level": {"enum": ["system", "container"], "description": "`system` (default) or `container`."},
+            "components": {"type": "array", "items": {"type": "object", "description": "A component."}},
+            "at": {"oneOf": [
+                {"type": "object", "description": "`{type: 'coords', value}`.",
+                 "properties": {"value": {"type": "string", "description": "The point."}}},
+                {"type": "object", "description": "`{type: 'label'}`: a saved place.",
+                 "properties": {"value": {"type": "string"}}}
+            ]}
+        }});
+        let served = compact_input(schema.as_object().unwrap());
+        let properties = &served["properties"];
+        for name in [
+            "tags",
+            "technology",
+            "container_name",
+            "maxResults",
+            "lat",
+            "direction",
+        ] {
+            assert_eq!(properties[name].get("description"), None, "{name}");
+        }
+        assert_eq!(properties["components"]["items"].get("description"), None);
+        assert_eq!(
+            properties["level"]["description"],
+            "`system` (default) or `container`."
+        );
+        assert_eq!(properties["label"]["description"], "Display label.");
+        let branches = &properties["at"]["oneOf"];
+        assert_eq!(branches[0].get("description"), None);
+        assert_eq!(branches[0]["properties"]["value"].get("description"), None);
+        assert_eq!(
+            branches[1]["description"],
+            "`{type: 'label'}`: a saved place."
+        );
     }
 
     #[test]

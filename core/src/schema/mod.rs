@@ -11,7 +11,7 @@ use schemars::JsonSchema;
 use schemars::generate::SchemaSettings;
 use serde_json::{Map, Value};
 
-pub use compact::{compact_input, compact_output};
+pub use compact::{compact_input, compact_output, served_input};
 pub use inline::inline_refs;
 
 /// A JSON object (a schema, or tool arguments).

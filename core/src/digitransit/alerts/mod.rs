@@ -45,8 +45,8 @@ impl Tool for GetAlerts {
     const SPEC: ToolSpec = ToolSpec {
         name: "get_alerts",
         title: "Disruptions in Finland (Digitransit)",
-        description: "Service alerts and disruptions in Finland (Digitransit): detours, closed stops, \
-cancellations, by route (tram 4, bus 550), stop or severity.",
+        description: "Service alerts and disruptions in Finland: detours, closed stops, cancellations, by \
+route (tram 4, bus 550), stop or severity.",
         summary: "Disruptions and service alerts, by route, stop or severity",
         ..upstream::LIVE_TOOL
     };

@@ -11,7 +11,7 @@ use crate::digitransit::response::Warning;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GetAlertsRequest {
-    /// Routes: ids (HSL:2550) or short names (550); at most 20.
+    /// Ids (HSL:2550) or short names (550); at most 20.
     ///
     /// Keep alerts touching one of these routes: GTFS ids (`HSL:2550`) or the short names
     /// riders know (`550`, case-insensitive). At most 20.
@@ -28,12 +28,12 @@ pub struct GetAlertsRequest {
     /// Keep alerts at least this severe: `INFO` (all), `WARNING` or `SEVERE`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub severity: Option<String>,
-    /// fi, sv or en (default).
+    /// Default en.
     ///
     /// Language of the alerts' texts: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<Language>,
-    /// Most alerts (default 20, at most 100).
+    /// Default 20, at most 100.
     ///
     /// Most alerts returned (default 20; above 100 it is capped with a warning).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -43,8 +43,8 @@ impl Tool for GetDepartures {
     const SPEC: ToolSpec = ToolSpec {
         name: "get_departures",
         title: "Next departures from a stop in Finland (Digitransit)",
-        description: "Next buses, trams, metros and trains leaving a stop or station in Finland, with \
-realtime delays and cancellations (Digitransit), and the alerts there.",
+        description: "Next buses, trams, metros and trains leaving a stop or station in Finland, with live \
+delays, cancellations and the alerts there.",
         summary: "Next departures from a stop or station, realtime delays and cancellations",
         ..upstream::LIVE_TOOL
     };

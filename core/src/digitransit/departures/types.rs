@@ -47,7 +47,7 @@ pub struct GetDeparturesRequest {
     /// Most departures returned, 1..50 (default 10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
-    /// fi, sv or en (default).
+    /// Default en.
     ///
     /// Language of stop names and headsigns: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]

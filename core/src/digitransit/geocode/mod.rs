@@ -41,8 +41,8 @@ impl Tool for GeocodeAddress {
     const SPEC: ToolSpec = ToolSpec {
         name: "geocode_address",
         title: "Find places in Finland (Digitransit)",
-        description: "Coordinates of an address, place or stop in Finland (Digitransit geocoding), \
-best match first; stops carry the id get_departures takes. The first step before plan_trip.",
+        description: "Coordinates of an address, place or stop in Finland, best match first; stops carry the \
+id get_departures takes. The first step before plan_trip.",
         summary: "Places in Finland matching a text (Pelias): coordinates, confidence, type, label, address, OTP stop id",
         ..upstream::LIVE_TOOL
     };
@@ -156,8 +156,8 @@ impl Tool for ReverseGeocode {
     const SPEC: ToolSpec = ToolSpec {
         name: "reverse_geocode",
         title: "What is at a point in Finland (Digitransit)",
-        description: "The address, street, place or stop at a point in Finland (Digitransit reverse \
-geocoding), and others nearby.",
+        description: "The address, street, place or stop at a point in Finland (reverse geocoding), and others \
+nearby.",
         summary: "The nearest address, place or stop to a point, and others nearby",
         ..upstream::LIVE_TOOL
     };

@@ -21,7 +21,7 @@ pub struct GeocodeAddressRequest {
     /// says `truncated`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
-    /// fi, sv or en (default).
+    /// Default en.
     ///
     /// Language of names and labels: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -128,15 +128,15 @@ pub struct GeocodeAddressResult {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct ReverseGeocodeRequest {
-    /// -90..90.
+    /// Latitude.
     ///
     /// Latitude, -90..90.
     pub lat: f64,
-    /// -180..180.
+    /// Longitude.
     ///
     /// Longitude, -180..180.
     pub lon: f64,
-    /// fi, sv or en (default).
+    /// Default en.
     ///
     /// Language of names and labels: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -47,9 +47,8 @@ impl Tool for PlanTrip {
     const SPEC: ToolSpec = ToolSpec {
         name: "plan_trip",
         title: "Plan a trip in Finland (Digitransit)",
-        description: "How to get from A to B by public transport in Finland (Digitransit, Helsinki and \
-other regions): itineraries with legs, realtime delays, cancellations and alerts; depart or \
-arrive by a time; from coordinates or a saved place.",
+        description: "How to get from A to B by public transport in Finland (Helsinki and other regions): \
+itineraries with legs, live delays, cancellations and alerts; leave or arrive by a time.",
         summary: "Public transport itineraries (OTP `planConnection`) with realtime leg status, disruption alternatives, dedupe",
         ..upstream::LIVE_TOOL
     };

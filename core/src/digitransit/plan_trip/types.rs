@@ -18,7 +18,7 @@ pub enum PlaceRef {
         /// The point.
         value: Coordinate,
     },
-    /// `{type: 'label', value: 'home'}`: a place saved with save_user_variable.
+    /// A place saved with save_user_variable.
     ///
     /// `{type: 'label', value: 'home'}`: a location saved with `save_user_variable`.
     Label {
@@ -44,11 +44,13 @@ pub enum WhenType {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct TripTime {
-    /// `depart` (default) or `arrive`.
+    /// Default depart.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub r#type: Option<WhenType>,
-    /// `now` (default; not allowed with `arrive`) or ISO 8601, e.g. `2024-06-13T14:30:00+03:00`;
-    /// a time without an offset is Helsinki time.
+    /// ISO 8601 (no offset: Helsinki time) or `now` (default; not with `arrive`).
+    ///
+    /// `now` (the default; not allowed with `arrive`) or ISO 8601, e.g.
+    /// `2024-06-13T14:30:00+03:00`; a time without an offset is Helsinki time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<String>,
 }
@@ -89,10 +91,10 @@ pub struct AccessibilityInput {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlanConstraintsInput {
-    /// `balanced` (default), `few_transfers` or `shortest_time`.
+    /// Default balanced.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub optimize: Option<Optimize>,
-    /// Metres of walking, 1..3000 (default 1500).
+    /// Metres, 1..3000 (default 1500).
     ///
     /// Most walking in one itinerary, 1..3000 m (default 1500).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -105,7 +107,7 @@ pub struct PlanConstraintsInput {
     /// Accessibility wishes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accessibility: Option<AccessibilityInput>,
-    /// fi, sv or en (default).
+    /// Default en.
     ///
     /// Language of names and headsigns: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -132,7 +134,7 @@ pub struct PlanTripRequest {
     /// Most itineraries returned, 1..3 (default 2), after duplicates are removed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
-    /// Add relaxed alternatives when a leg is cancelled or late (default true).
+    /// Also relaxed routes when a leg is cancelled or late (default true).
     ///
     /// When a leg is cancelled or over 5 min late, search once more with relaxed
     /// constraints and add what it finds (default true).

@@ -48,8 +48,8 @@ impl Tool for FindRentalVehicles {
     const SPEC: ToolSpec = ToolSpec {
         name: "find_rental_vehicles",
         title: "City bikes and scooters in Finland (Digitransit)",
-        description: "City bike stations and rental scooters near a point in Finland (Digitransit): \
-bikes and free spaces now.",
+        description: "City bike stations and rental scooters near a point in Finland: bikes and free spaces \
+now.",
         summary: "City bike stations and scooters near a point, with availability",
         ..upstream::LIVE_TOOL
     };

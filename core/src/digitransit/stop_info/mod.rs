@@ -37,8 +37,8 @@ impl Tool for GetStopInfo {
     const SPEC: ToolSpec = ToolSpec {
         name: "get_stop_info",
         title: "A stop's lines in Finland (Digitransit)",
-        description: "Which lines serve a stop or station in Finland, their directions, wheelchair \
-access and the alerts in effect (Digitransit).",
+        description: "Which lines serve a stop or station in Finland, their directions, wheelchair access and \
+the alerts in effect.",
         summary: "A stop's lines, directions, accessibility and active alerts",
         ..upstream::LIVE_TOOL
     };

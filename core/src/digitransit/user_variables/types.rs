@@ -40,15 +40,15 @@ impl UserVariableType {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct SavedLocation {
-    /// -90..90.
+    /// Latitude.
     ///
     /// Latitude, -90..90.
     pub lat: f64,
-    /// -180..180.
+    /// Longitude.
     ///
     /// Longitude, -180..180.
     pub lon: f64,
-    /// Display label.
+    /// The label.
     ///
     /// A short display label, e.g. "Home".
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -63,7 +63,7 @@ pub struct SavedLocation {
     /// A one-line address.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub address: Option<String>,
-    /// The OTP id of the stop or station to use for departures here, e.g. `HSL:1040129`.
+    /// The stop for departures here, e.g. `HSL:1040129`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_id: Option<String>,
 }
@@ -86,14 +86,18 @@ pub enum UserVariableValue {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct SaveUserVariableRequest {
-    /// The name, 1..50 characters, case-sensitive (home); saving it again replaces it.
+    /// 1..50 characters, case-sensitive, e.g. `home`; saving it again replaces it.
     ///
     /// The name to save under: 1..50 characters, case-sensitive, e.g. `home`. Saving an
     /// existing key replaces its value (the answer's `previous` says what it was).
     pub key: String,
+    /// The type.
+    ///
     /// What the value is.
     pub r#type: UserVariableType,
-    /// `{lat, lon, label?, name?, address?, stopId?}` for a location; text otherwise.
+    /// The value.
+    ///
+    /// A place for `location`; text otherwise.
     ///
     /// A location object `{lat, lon, label?, name?, address?, stopId?}` for
     /// `type: location`; text for `preference` and `other`.

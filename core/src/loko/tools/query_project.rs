@@ -13,7 +13,9 @@ use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct QueryProjectRequest {
-    /// The loko project's path (default: here).
+    /// The project path.
+    ///
+    /// Default: the working directory.
     ///
     /// Alias: `project_root`.
     #[serde(

@@ -29,59 +29,61 @@ const UPDATES: Annotations = Annotations::REPLACES_LOCAL;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct UpdateSystemRequest {
-    /// The loko project's path.
+    /// The project path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
-    /// The system (id or name).
+    /// The system.
+    ///
+    /// Its id or name.
     pub system_name: String,
-    /// New description (blank: keep).
+    /// The description.
     ///
     /// A new description (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// New technology (blank: keep).
+    /// The technology.
     ///
     /// A new technology (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
-    /// Replaces them.
+    /// The responsibilities.
     ///
     /// Replaces the key responsibilities.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub responsibilities: Option<Vec<String>>,
-    /// Replaces them.
+    /// The key users.
     ///
     /// Replaces the key users.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub key_users: Option<Vec<String>>,
-    /// Replaces them.
+    /// The dependencies.
     ///
     /// Replaces the dependencies.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dependencies: Option<Vec<String>>,
-    /// Replaces them.
+    /// The external systems.
     ///
     /// Replaces the external systems.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_systems: Option<Vec<String>>,
-    /// New primary language (blank: keep).
+    /// The primary language.
     ///
     /// A new primary language (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub primary_language: Option<String>,
-    /// New framework (blank: keep).
+    /// The framework.
     ///
     /// A new framework (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framework: Option<String>,
-    /// New database (blank: keep).
+    /// The database.
     ///
     /// A new database (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub database: Option<String>,
-    /// Replaces them.
+    /// The tags.
     ///
     /// Replaces the tags.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -93,30 +95,34 @@ pub struct UpdateSystemRequest {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct UpdateContainerRequest {
-    /// The loko project's path.
+    /// The project path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
-    /// Its system (id or name).
+    /// Its system.
+    ///
+    /// Its id or name.
     ///
     /// The parent system (id or name).
     pub system_name: String,
     /// The container.
     ///
-    /// The container (id or name).
+    /// The container.
+    ///
+    /// Its id or name.
     pub container_name: String,
-    /// New description (blank: keep).
+    /// The description.
     ///
     /// A new description (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// New technology (blank: keep).
+    /// The technology.
     ///
     /// A new technology (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
-    /// Replaces them.
+    /// The tags.
     ///
     /// Replaces the tags.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -128,16 +134,20 @@ pub struct UpdateContainerRequest {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct UpdateComponentRequest {
-    /// The loko project's path.
+    /// The project path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
-    /// Its system (id or name).
+    /// Its system.
+    ///
+    /// Its id or name.
     ///
     /// The parent system (id or name).
     pub system_name: String,
-    /// Its container (id or name).
+    /// Its container.
+    ///
+    /// Its id or name.
     ///
     /// The parent container (id or name).
     pub container_name: String,
@@ -145,17 +155,17 @@ pub struct UpdateComponentRequest {
     ///
     /// The component (id or name).
     pub component_name: String,
-    /// New description (blank: keep).
+    /// The description.
     ///
     /// A new description (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
-    /// New technology (blank: keep).
+    /// The technology.
     ///
     /// A new technology (blank keeps the current one).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
-    /// Replaces them.
+    /// The tags.
     ///
     /// Replaces the tags.
     #[serde(default, skip_serializing_if = "Option::is_none")]

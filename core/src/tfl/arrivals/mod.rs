@@ -38,8 +38,8 @@ impl Tool for Arrivals {
     const SPEC: ToolSpec = ToolSpec {
         name: "arrivals",
         title: "Next arrivals at a London stop (TfL)",
-        description: "Next trains, tubes, trams and buses due at a London station or bus stop, live \
-(TfL): line, platform, destination, minutes away. Takes a stop id or a name.",
+        description: "Next trains, tubes, trams and buses due at a London station or bus stop, live (TfL): \
+line, platform, destination, minutes away.",
         summary: "The next trains, trams and buses at a London stop (TfL live predictions), soonest first",
         needs: "nothing (`TFL_API_KEY` raises TfL's limit from 50 to 500 requests a minute)",
         toolset: Toolset::Tfl,

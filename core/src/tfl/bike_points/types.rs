@@ -11,17 +11,17 @@ use crate::tfl::TflCode;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct BikePointsRequest {
-    /// Latitude of the point.
+    /// Latitude.
     ///
     /// Latitude of the point to search around, in degrees (WGS 84).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lat: Option<f64>,
-    /// Longitude of the point.
+    /// Longitude.
     ///
     /// Longitude of the point to search around, in degrees (WGS 84).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lon: Option<f64>,
-    /// Metres around the point: default 300, at most 2,000.
+    /// Metres, default 300, at most 2,000.
     ///
     /// Search radius around the point, in metres: default 500, at most 2,000.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -42,12 +42,12 @@ pub struct BikePointsRequest {
     /// Keep only bike points with at least this many bikes (standard and e-bikes).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_bikes: Option<u32>,
-    /// At least this many bikes.
+    /// At least this many e-bikes.
     ///
     /// Keep only bike points with at least this many e-bikes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_e_bikes: Option<u32>,
-    /// At least this many bikes.
+    /// At least this many free docks (to return a bike).
     ///
     /// Keep only bike points with at least this many empty docks (to return a bike).
     #[serde(default, skip_serializing_if = "Option::is_none")]

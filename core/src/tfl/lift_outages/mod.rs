@@ -27,7 +27,7 @@ impl Tool for LiftOutages {
         name: "liftOutages",
         title: "London lift outages (TfL)",
         description: "Lifts out of service at London stations now (TfL): is the lift working, is there \
-step-free access. One station by name or id, or every station.",
+step-free access.",
         summary: "Lifts out of service at London stations now (TfL), by station: step-free access at a glance",
         needs: "nothing (TfL answers lift outages without a key)",
         toolset: Toolset::Tfl,

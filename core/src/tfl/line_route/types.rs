@@ -14,10 +14,10 @@ pub struct LineRouteRequest {
     ///
     /// A line id: `central`, `elizabeth`, `mildmay`, `dlr`, a bus route such as `25`.
     pub line: String,
-    /// `outbound` (the default) or `inbound`.
+    /// Default outbound.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub direction: Option<RouteDirection>,
-    /// `Regular` (default) or `Night`.
+    /// Default Regular.
     ///
     /// `Regular` (the default) or `Night` (the Night Tube and night buses).
     #[serde(default, skip_serializing_if = "Option::is_none")]

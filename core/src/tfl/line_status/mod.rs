@@ -71,8 +71,7 @@ impl Tool for LineStatus {
         name: "lineStatus",
         title: "London line status (TfL)",
         description: "Is a London line running? Good service, delays, closures and why, now, for tube, \
-Overground, Elizabeth line, DLR, tram or bus lines (TfL). By line id or mode; disruptedOnly \
-lists only the troubled ones.",
+Overground, Elizabeth line, DLR, tram and bus lines (TfL).",
         summary: "Whether London's lines are running now (TfL): good service or not, each status with its severity, reason and period",
         needs: "nothing (`TFL_API_KEY` raises TfL's limit from 50 to 500 requests a minute)",
         toolset: Toolset::Tfl,

@@ -16,7 +16,7 @@ pub struct LineStatusRequest {
     /// `25` or `n29`. Case does not matter. Give `lines` or `modes`, not both.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<Vec<String>>,
-    /// Modes (tube, dlr, overground, elizabeth-line, tram, bus), at most 10; default the rail modes.
+    /// tube, dlr, overground, elizabeth-line, tram or bus; at most 10 (default: the rail modes).
     ///
     /// Modes, at most 10: `tube`, `dlr`, `overground`, `elizabeth-line`, `tram`, `bus`,
     /// `cable-car`, `river-bus`, … Neither `lines` nor `modes`: tube, elizabeth-line,

@@ -39,9 +39,8 @@ impl Tool for PlanJourney {
         name: "planJourney",
         title: "Plan a London journey (TfL)",
         description: "How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey \
-Planner): the fastest routes with times, legs, disruptions and fare. Takes place or station \
-names, postcodes, lat,lon or stop ids; needAccessibleRoute sends \
-accessibilityPreference=StepFreeToVehicle (step-free).",
+Planner): the fastest routes with times, legs, disruptions and fare; needAccessibleRoute \
+sends accessibilityPreference=StepFreeToVehicle.",
         summary: "The 5 fastest London journeys between two places (TfL Journey Planner): times, legs with mode, line, instruction and disruptions, fare in pence; suggestions when a place name is ambiguous",
         needs: "`TFL_API_KEY`",
         toolset: Toolset::Tfl,

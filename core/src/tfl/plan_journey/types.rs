@@ -15,11 +15,11 @@ pub struct JourneyPlanRequest {
     /// ("51.5074,-0.1278"), a NaPTAN id ("940GZZLUBNK") or an ICS id ("1000013"), or a
     /// `parameterValue` from an earlier disambiguation. At most 200 characters.
     pub from: String,
-    /// Destination, in the forms `from` takes.
+    /// As `from`.
     ///
     /// Destination, in the same forms as `from`. At most 200 characters.
     pub to: String,
-    /// Step-free from street to vehicle (StepFreeToVehicle).
+    /// Step-free, street to vehicle.
     ///
     /// `true` asks TfL for a route that is step-free from street to vehicle
     /// (`accessibilityPreference=StepFreeToVehicle`); `false` or absent: no preference.

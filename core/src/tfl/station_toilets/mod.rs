@@ -38,8 +38,8 @@ impl Tool for StationToilets {
     const SPEC: ToolSpec = ToolSpec {
         name: "stationToilets",
         title: "London station toilets",
-        description: "Toilets at a London station: where in the station, accessible, baby changing, \
-inside the gates, free or paid. Offline, from TfL station data.",
+        description: "Toilets at a London station: where, accessible, baby changing, inside the gates, free or \
+paid (TfL station data, offline).",
         summary: "Toilets at a London station (location, platform numbers, accessible, baby changing, inside the gates, fee, type), from TfL station data bundled in the crate",
         needs: "nothing (offline)",
         toolset: Toolset::Tfl,

@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct StationToiletLookupRequest {
-    /// A station name as a person writes it ("Kings Cross"), or a stationUniqueId.
+    /// A station name ("Kings Cross") or stationUniqueId.
     ///
     /// User-facing station name, e.g. `Abbey Wood`, `King's Cross` or `Kings Cross St Pancras`.
     /// Case, apostrophes and a trailing "station" do not matter. A station unique id

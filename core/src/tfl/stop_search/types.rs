@@ -15,17 +15,17 @@ pub struct StopSearchRequest {
     /// A stop or station name, e.g. "Bank" or "King's Cross".
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub query: Option<String>,
-    /// Latitude of the point.
+    /// Latitude.
     ///
     /// Latitude of the point to search around, in degrees (WGS 84).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lat: Option<f64>,
-    /// Longitude of the point.
+    /// Longitude.
     ///
     /// Longitude of the point to search around, in degrees (WGS 84).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lon: Option<f64>,
-    /// Metres around the point: default 300, at most 2,000.
+    /// Metres, default 300, at most 2,000.
     ///
     /// Search radius around the point, in metres: default 300, at most 2,000.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -44,12 +44,12 @@ pub const PRINT_PAGE: &str = "print.html";
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct BuildDocsRequest {
-    /// The loko project's path.
+    /// The project path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
-    /// `html`, `markdown`, `pdf` or `all` (default).
+    /// Default all.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("enum" = ["html", "markdown", "pdf", "all"]))]
     pub format: Option<String>,

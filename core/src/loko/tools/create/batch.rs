@@ -48,16 +48,20 @@ pub struct NewComponent {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct CreateComponentsRequest {
-    /// The loko project's path.
+    /// The project path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
-    /// Its system (id or name).
+    /// Its system.
+    ///
+    /// Its id or name.
     ///
     /// The parent system (id or name).
     pub system_name: String,
-    /// Its container (id or name).
+    /// Its container.
+    ///
+    /// Its id or name.
     ///
     /// The parent container (id or name).
     pub container_name: String,

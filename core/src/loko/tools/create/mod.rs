@@ -34,7 +34,7 @@ const CREATES: Annotations = Annotations::CREATES_LOCAL;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct CreateSystemRequest {
-    /// Path to the loko project; an empty directory becomes one.
+    /// An empty directory becomes a project.
     ///
     /// Path to the loko project (created as a project, with a `loko.toml`, when it is
     /// an empty directory).
@@ -42,7 +42,7 @@ pub struct CreateSystemRequest {
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
-    /// The system's name, e.g. `Payment Service`.
+    /// e.g. `Payment Service`.
     ///
     /// The system's name, e.g. `Payment Service`; its id is the slug (`payment-service`).
     ///
@@ -59,7 +59,7 @@ pub struct CreateSystemRequest {
     /// Template: `system` (default) or a project template in `.loko/templates/<name>/`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub template: Option<String>,
-    /// Main technology.
+    /// The technology.
     ///
     /// The system's main technology.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -86,7 +86,7 @@ pub struct CreateSystemRequest {
     /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub external_systems: Option<Vec<String>>,
-    /// Main programming language.
+    /// The primary language.
     ///
     /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -96,7 +96,7 @@ pub struct CreateSystemRequest {
     /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub framework: Option<String>,
-    /// Database technology.
+    /// The database.
     ///
     /// loko v0.3; kept in the frontmatter.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -113,16 +113,18 @@ pub struct CreateSystemRequest {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct CreateContainerRequest {
-    /// The loko project's path.
+    /// The project path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
-    /// Its system (id or name).
+    /// Its system.
+    ///
+    /// Its id or name.
     ///
     /// The parent system (id or name).
     pub system_name: String,
-    /// Its name, e.g. `API Service`.
+    /// e.g. `API Service`.
     ///
     /// Alias: `name`.
     #[serde(alias = "name")]
@@ -154,16 +156,20 @@ pub struct CreateContainerRequest {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct CreateComponentRequest {
-    /// The loko project's path.
+    /// The project path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
     pub project_path: String,
-    /// Its system (id or name).
+    /// Its system.
+    ///
+    /// Its id or name.
     ///
     /// The parent system (id or name).
     pub system_name: String,
-    /// Its container (id or name).
+    /// Its container.
+    ///
+    /// Its id or name.
     ///
     /// The parent container (id or name).
     pub container_name: String,

@@ -22,7 +22,9 @@ pub const CENTRAL_ABOVE: usize = 2;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct AnalyzeCouplingRequest {
-    /// The loko project's path (default: here).
+    /// The project path.
+    ///
+    /// Default: the working directory.
     ///
     /// Alias: `project_root`.
     #[serde(

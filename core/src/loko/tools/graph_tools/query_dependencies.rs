@@ -18,7 +18,9 @@ use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct QueryDependenciesRequest {
-    /// The loko project's path (default: here).
+    /// The project path.
+    ///
+    /// Default: the working directory.
     ///
     /// Alias: `project_root`.
     #[serde(
@@ -27,7 +29,9 @@ pub struct QueryDependenciesRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub project_path: Option<String>,
-    /// The system (id or name).
+    /// The system.
+    ///
+    /// Its id or name.
     ///
     /// Alias: `system_name`.
     #[serde(alias = "system_name")]

@@ -11,7 +11,9 @@ use crate::loko::tools::project_tool::EntityRef;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct QueryArchitectureRequest {
-    /// The loko project's path (default: here).
+    /// The project path.
+    ///
+    /// Default: the working directory.
     ///
     /// Alias: `project_root`.
     #[serde(
@@ -20,7 +22,7 @@ pub struct QueryArchitectureRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub project_path: Option<String>,
-    /// `project` (default), `system` or `container`.
+    /// Default project.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("enum" = ["project", "system", "container"]))]
     pub scope: Option<String>,
@@ -30,13 +32,13 @@ pub struct QueryArchitectureRequest {
     /// `system/container` (a container id alone works when it is unique). Ids or names.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub target: Option<String>,
-    /// `summary` (default), `structure` or `full` (needs a target).
+    /// Default summary; full needs a target.
     ///
     /// `summary` (default), `structure` or `full` (which needs a target).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("enum" = ["summary", "structure", "full"]))]
     pub detail: Option<String>,
-    /// `json` (default) or `toon` (fewer tokens).
+    /// Default json; toon takes fewer tokens.
     ///
     /// `json` (default) or `toon` (the same answer as TOON text, fewer tokens; `text` is
     /// accepted as `toon`).

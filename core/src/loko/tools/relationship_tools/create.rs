@@ -25,7 +25,7 @@ const DIRECTIONS: [&str; 2] = ["forward", "bidirectional"];
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct CreateRelationshipRequest {
-    /// The loko project's path.
+    /// The project path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
@@ -47,7 +47,7 @@ pub struct CreateRelationshipRequest {
     ///
     /// What the source does with the target, e.g. `Reads orders from`.
     pub label: String,
-    /// `sync` (default), `async` or `event`.
+    /// Default sync.
     #[serde(default, rename = "type", skip_serializing_if = "Option::is_none")]
     #[schemars(extend("enum" = ["sync", "async", "event"]))]
     pub kind: Option<String>,
@@ -56,7 +56,7 @@ pub struct CreateRelationshipRequest {
     /// The technology, e.g. `gRPC`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub technology: Option<String>,
-    /// `forward` (default) or `bidirectional`.
+    /// Default forward.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[schemars(extend("enum" = ["forward", "bidirectional"]))]
     pub direction: Option<String>,

@@ -15,7 +15,7 @@ use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct DeleteRelationshipRequest {
-    /// The loko project's path.
+    /// The project path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
@@ -24,7 +24,7 @@ pub struct DeleteRelationshipRequest {
     ///
     /// The system whose `relationships.toml` keeps the edge (id or name).
     pub system_name: String,
-    /// Its id, from list_relationships.
+    /// From list_relationships.
     ///
     /// The relationship's id (from `create_relationship` or `list_relationships`).
     pub relationship_id: String,

@@ -22,7 +22,9 @@ pub const MAX_LIMIT: u32 = 100;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct FindRelationshipsRequest {
-    /// The loko project's path (default: here).
+    /// The project path.
+    ///
+    /// Default: the working directory.
     ///
     /// Alias: `project_root`.
     #[serde(

@@ -16,7 +16,9 @@ use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct ListRelationshipsRequest {
-    /// The loko project's path (default: here).
+    /// The project path.
+    ///
+    /// Default: the working directory.
     ///
     /// Alias: `project_root`.
     #[serde(
@@ -25,7 +27,9 @@ pub struct ListRelationshipsRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub project_path: Option<String>,
-    /// The system (id or name).
+    /// The system.
+    ///
+    /// Its id or name.
     pub system_name: String,
     /// Only edges from this element.
     ///

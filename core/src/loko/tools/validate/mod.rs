@@ -29,7 +29,7 @@ pub use graph::HIGH_COUPLING;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct ValidateRequest {
-    /// The loko project's path.
+    /// The project path.
     ///
     /// Alias: `project_root`.
     #[serde(alias = "project_root")]
@@ -88,8 +88,8 @@ impl Tool for Validate {
     const SPEC: ToolSpec = ToolSpec {
         name: "validate",
         title: "loko: validate the project",
-        description: "Check a loko architecture project for errors: ids, files, frontmatter, D2 \
-syntax, orphans, missing descriptions, dependency cycles and coupling.",
+        description: "Check a loko project for errors: ids, files, frontmatter, D2 syntax, orphans, missing \
+descriptions, dependency cycles and coupling.",
         summary: "Checks ids, files, frontmatter, D2 syntax, orphans, descriptions, and the component graph (cycles, dangling references, coupling)",
         needs: "nothing (`d2` for D2 syntax)",
         toolset: Toolset::Loko,
