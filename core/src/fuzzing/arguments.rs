@@ -66,7 +66,14 @@ fn from_schema(input: &mut Unstructured, schema: &Value, depth: usize) -> Result
         if let Some(Value::Array(options)) = schema.get(key)
             && !options.is_empty()
         {
-            let option = input.choose(options)?.clone();
+            // A branch means itself and what its parent says beside it (the served form
+            // says a `type` or `required` all branches share once, beside the `oneOf`).
+            let mut option = input.choose(options)?.clone();
+            if let (Value::Object(branch), Some(parent)) = (&mut option, schema.as_object()) {
+                for (name, value) in parent.iter().filter(|(name, _)| *name != key) {
+                    branch.entry(name.clone()).or_insert_with(|| value.clone());
+                }
+            }
             return from_schema(input, &option, depth + 1);
         }
     }
