@@ -8,8 +8,28 @@ from typing import Any, Literal, NotRequired, TypedDict
 #: Every tool of the catalog, in catalog order.
 TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "get_alerts", "find_rental_vehicles", "get_stop_info", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram",)
 
-#: `JourneyPlanRequest`: where from, where to, and whether the route must be step-free.
-JourneyPlanRequest = TypedDict("JourneyPlanRequest", {"from": str, "to": str, "needAccessibleRoute": NotRequired[bool | None]})
+#: Whether `time` is when to leave or when to be there.
+TimeIs = Literal["departing", "arriving"]
+
+
+#: A TfL mode a journey may use (`/Journey/Meta/Modes`).
+JourneyMode = Literal["tube", "bus", "dlr", "overground", "elizabeth-line", "national-rail", "tram", "river-bus", "cable-car", "coach", "walking", "cycle"]
+
+
+#: A step-free wish, as TfL's `accessibilityPreference` names it.
+AccessibilityWish = Literal["noSolidStairs", "noEscalators", "noElevators", "stepFreeToVehicle", "stepFreeToPlatform"]
+
+
+#: How fast the traveller walks.
+WalkingSpeed = Literal["slow", "average", "fast"]
+
+
+#: What the planner puts first.
+JourneyPreference = Literal["leastTime", "leastInterchange", "leastWalking"]
+
+
+#: `JourneyPlanRequest`: where from, where to, and how: when, by what, how step-free,
+JourneyPlanRequest = TypedDict("JourneyPlanRequest", {"from": str, "to": str, "needAccessibleRoute": NotRequired[bool | None], "time": NotRequired[str | None], "timeIs": NotRequired[TimeIs | None], "modes": NotRequired[list[JourneyMode] | None], "accessibility": NotRequired[list[AccessibilityWish] | None], "via": NotRequired[str | None], "walkingSpeed": NotRequired[WalkingSpeed | None], "maxWalkingMinutes": NotRequired[int | None], "journeyPreference": NotRequired[JourneyPreference | None]})
 
 
 #: Result or error code of `planJourney`.
@@ -79,6 +99,28 @@ class JourneyDisambiguationSuggestion(TypedDict):
     """
 
 
+class JourneyRequested(TypedDict):
+    """What was asked for, beyond `from` and `to`: on every answer that reached TfL's plan."""
+    time: str | None
+    """The London time asked for, with its offset (`2026-12-05T09:00:00+00:00`); null: now."""
+    timeZone: str | None
+    """`GMT` or `BST`, the clock `time` is on; null with `time`."""
+    timeIs: TimeIs
+    """Whether `time` is when to leave or when to be there."""
+    modes: list[JourneyMode]
+    """The modes the journeys may use; empty: any."""
+    accessibility: list[AccessibilityWish]
+    """The step-free wishes (`needAccessibleRoute` among them); empty: none."""
+    via: str | None
+    """The place to go through, as given; null: none."""
+    walkingSpeed: WalkingSpeed | None
+    """How fast the traveller walks; null: TfL's default."""
+    maxWalkingMinutes: int | None
+    """Most minutes of walking; null: TfL's default."""
+    journeyPreference: JourneyPreference | None
+    """What the planner puts first; null: TfL's default."""
+
+
 class JourneyPlanToolResponse(TypedDict):
     """`JourneyPlanToolResponse`: every field is always present (`null` when unused)."""
     success: bool
@@ -93,6 +135,13 @@ class JourneyPlanToolResponse(TypedDict):
     """Suggestions for `from` (on `DISAMBIGUATION_REQUIRED` only; `[]` when `from` resolved)."""
     toLocationDisambiguation: list[JourneyDisambiguationSuggestion] | None
     """Suggestions for `to` (on `DISAMBIGUATION_REQUIRED` only; `[]` when `to` resolved)."""
+    viaLocationDisambiguation: list[JourneyDisambiguationSuggestion] | None
+    """
+    Suggestions for `via` (on `DISAMBIGUATION_REQUIRED` when a `via` was given; `[]`
+    when it resolved).
+    """
+    requested: JourneyRequested | None
+    """What was asked beyond `from` and `to` (on `OK` and `DISAMBIGUATION_REQUIRED`)."""
     asOf: NotRequired[str]
     """
     When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
@@ -176,14 +225,14 @@ class LineStatusRequest(TypedDict):
     """`LineStatusRequest`: which lines to report on."""
     lines: NotRequired[list[str] | None]
     """
-    Line ids (central, elizabeth, 25), at most 20; or give `modes`.
+    e.g. central, elizabeth, 25; at most 20; or give `modes`.
 
     Line ids, at most 20: `central`, `elizabeth`, `liberty`, `dlr`, bus routes such as
     `25` or `n29`. Case does not matter. Give `lines` or `modes`, not both.
     """
     modes: NotRequired[list[str] | None]
     """
-    tube, dlr, overground, elizabeth-line, tram or bus; at most 10 (default: the rail modes).
+    tube, dlr, overground, elizabeth-line, tram or bus; at most 10 (default: rail).
 
     Modes, at most 10: `tube`, `dlr`, `overground`, `elizabeth-line`, `tram`, `bus`,
     `cable-car`, `river-bus`, … Neither `lines` nor `modes`: tube, elizabeth-line,
@@ -393,7 +442,7 @@ class StopSearchRequest(TypedDict):
     """
     modes: NotRequired[list[str] | None]
     """
-    Only these modes (tube, bus, dlr).
+    e.g. tube, bus, dlr.
 
     Only stops served by these modes, e.g. `tube`, `bus`, `dlr`.
     """
@@ -510,7 +559,7 @@ class BikePointsRequest(TypedDict):
     """
     minDocks: NotRequired[int | None]
     """
-    At least this many free docks (to return a bike).
+    At least this many free docks.
 
     Keep only bike points with at least this many empty docks (to return a bike).
     """
@@ -593,7 +642,7 @@ class LineRouteRequest(TypedDict):
     """`LineRouteRequest`: one line, one direction, one kind of service."""
     line: str
     """
-    A line id: central, elizabeth, mildmay, dlr or a bus route (25).
+    e.g. central, elizabeth, mildmay, dlr or a bus route (25).
 
     A line id: `central`, `elizabeth`, `mildmay`, `dlr`, a bus route such as `25`.
     """
@@ -998,7 +1047,7 @@ class PlanTripRequest(TypedDict):
     destination: PlaceRef
     """Where to."""
     when: NotRequired[TripTime | None]
-    """When (default: depart now)."""
+    """Default: leave now."""
     constraints: NotRequired[PlanConstraintsInput | None]
     """Routing constraints."""
     limit: NotRequired[int | None]
@@ -1009,7 +1058,7 @@ class PlanTripRequest(TypedDict):
     """
     includeDisruptionAlt: NotRequired[bool | None]
     """
-    Also relaxed routes when a leg is cancelled or late (default true).
+    Relaxed routes too if a leg is cancelled or late (default true).
 
     When a leg is cancelled or over 5 min late, search once more with relaxed
     constraints and add what it finds (default true).
@@ -1169,7 +1218,7 @@ class PlanTripResult(TypedDict):
 
 class StopRef0(TypedDict):
     """
-    A stop or station id, e.g. `HSL:1040129`.
+    A stop or station id (`HSL:1040129`).
 
     A stop or station id, e.g. `HSL:1040129` (from `find_stops` or `geocode_address`).
     """
@@ -1281,7 +1330,11 @@ class GetDeparturesResult(TypedDict):
 class FindStopsRequest(TypedDict):
     """`find_stops` arguments."""
     coordinate: Coordinate
-    """Where to look from."""
+    """
+    The coordinate.
+
+    Where to look from.
+    """
     radius: NotRequired[int | None]
     """
     Metres, 1..3000 (default 500).
@@ -1473,7 +1526,11 @@ class GetAlertsResult(TypedDict):
 class FindRentalVehiclesRequest(TypedDict):
     """`find_rental_vehicles` arguments."""
     coordinate: Coordinate
-    """Where to look from."""
+    """
+    The coordinate.
+
+    Where to look from.
+    """
     radius: NotRequired[int | None]
     """
     Metres, 1..2000 (default 500).
@@ -1482,7 +1539,7 @@ class FindRentalVehiclesRequest(TypedDict):
     """
     formFactors: NotRequired[list[str] | None]
     """
-    Only these: BICYCLE, SCOOTER, SCOOTER_STANDING, SCOOTER_SEATED, CARGO_BICYCLE, CAR, MOPED, OTHER.
+    BICYCLE, SCOOTER, SCOOTER_STANDING, SCOOTER_SEATED, CARGO_BICYCLE, CAR, MOPED, OTHER.
 
     Keep stations offering, and vehicles of, these form factors: BICYCLE, SCOOTER,
     SCOOTER_STANDING, SCOOTER_SEATED, CARGO_BICYCLE, CAR, MOPED, OTHER.
@@ -1570,6 +1627,8 @@ class GetStopInfoRequest(TypedDict):
     """`get_stop_info` arguments."""
     stop: StopRef
     """
+    The stop.
+
     As get_departures takes it.
 
     The stop or station, as `get_departures` takes it.
@@ -1701,7 +1760,7 @@ class SaveUserVariableRequest(TypedDict):
     """`save_user_variable` arguments."""
     key: str
     """
-    1..50 characters, case-sensitive, e.g. `home`; saving it again replaces it.
+    1..50 characters, case-sensitive (`home`); saving again replaces it.
 
     The name to save under: 1..50 characters, case-sensitive, e.g. `home`. Saving an
     existing key replaces its value (the answer's `previous` says what it was).
@@ -2053,6 +2112,8 @@ class CreateSystemRequest(TypedDict):
     """`create_system` arguments."""
     project_path: str
     """
+    The project path.
+
     An empty directory becomes a project.
 
     Path to the loko project (created as a project, with a `loko.toml`, when it is
@@ -2359,7 +2420,7 @@ class BuildDocsRequest(TypedDict):
     """
     output_dir: NotRequired[str | None]
     """
-    Where to build, inside the project (default: loko.toml's output).
+    Inside the project (default: loko.toml's output).
 
     Where to build, inside the project (loko's argument): project-relative, or an
     absolute path under the project. Default: `[paths] output` of `loko.toml` (`dist`).
@@ -2923,7 +2984,7 @@ class FindRelationshipsRequest(TypedDict):
     """
     source_pattern: NotRequired[str | None]
     """
-    A glob (`*`, `?`) for the source id, e.g. `shop/api/` and a star.
+    A glob (`*`, `?`) for the source id.
 
     A glob for the source's qualified id (`*` any run, `?` one character; case is
     ignored), e.g. `shop/api/` then `*` for everything in that container.
@@ -3073,7 +3134,7 @@ class QueryDependenciesRequest(TypedDict):
     """
     component_id: NotRequired[str | None]
     """
-    The component; omit for the whole container.
+    Omit for the whole container.
 
     The component (id or name); omit it for the dependencies of the whole container.
 
@@ -3152,7 +3213,7 @@ class QueryRelatedComponentsRequest(TypedDict):
     """
     component_id: str
     """
-    The component: id, name or qualified id.
+    Id, name or qualified id.
 
     The component: its id or name inside the container given, else its qualified id
     or a short id that is unique.
@@ -3187,7 +3248,7 @@ class AnalyzeCouplingRequest(TypedDict):
     """
     system_id: NotRequired[str | None]
     """
-    The system (id or name); omit for the whole project.
+    Omit for the whole project.
 
     The system to analyse (id or name); the whole project when omitted. Alias:
     `system_name`.
@@ -3307,7 +3368,7 @@ class AsyncTools:
     async def _typed(self, name: str, arguments: dict[str, Any]) -> Any:
         raise NotImplementedError
 
-    async def plan_journey(self, *, from_: str, to: str, need_accessible_route: bool | None = None) -> JourneyPlanToolResponse:
+    async def plan_journey(self, *, from_: str, to: str, need_accessible_route: bool | None = None, time: str | None = None, time_is: TimeIs | None = None, modes: list[JourneyMode] | None = None, accessibility: list[AccessibilityWish] | None = None, via: str | None = None, walking_speed: WalkingSpeed | None = None, max_walking_minutes: int | None = None, journey_preference: JourneyPreference | None = None) -> JourneyPlanToolResponse:
         """
         How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey Planner): the fastest routes with times, legs, disruptions and fare; needAccessibleRoute sends accessibilityPreference=StepFreeToVehicle.
 
@@ -3318,6 +3379,22 @@ class AsyncTools:
         arguments["to"] = to
         if need_accessible_route is not None:
             arguments["needAccessibleRoute"] = need_accessible_route
+        if time is not None:
+            arguments["time"] = time
+        if time_is is not None:
+            arguments["timeIs"] = time_is
+        if modes is not None:
+            arguments["modes"] = modes
+        if accessibility is not None:
+            arguments["accessibility"] = accessibility
+        if via is not None:
+            arguments["via"] = via
+        if walking_speed is not None:
+            arguments["walkingSpeed"] = walking_speed
+        if max_walking_minutes is not None:
+            arguments["maxWalkingMinutes"] = max_walking_minutes
+        if journey_preference is not None:
+            arguments["journeyPreference"] = journey_preference
         return await self._typed("planJourney", arguments)  # type: ignore[no-any-return]
 
     async def station_toilets(self, *, station_name: str) -> StationToiletToolResponse:
@@ -3603,7 +3680,7 @@ class AsyncTools:
 
     async def query_architecture(self, *, project_path: str | None = None, scope: Literal["project", "system", "container"] | None = None, target: str | None = None, detail: Literal["summary", "structure", "full"] | None = None, format: Literal["json", "toon"] | None = None, system_name: str | None = None, container_name: str | None = None) -> ArchitectureView:
         """
-        The architecture of a loko project, a system or a container: counts, the tree of names, or every field with relationships; as JSON or TOON.
+        A loko project's, system's or container's architecture: counts, the tree of names, or every field with relationships; as JSON or TOON.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3626,7 +3703,7 @@ class AsyncTools:
 
     async def create_system(self, *, project_path: str, system_name: str, description: str | None = None, template: str | None = None, technology: str | None = None, responsibilities: list[str] | None = None, key_users: list[str] | None = None, dependencies: list[str] | None = None, external_systems: list[str] | None = None, primary_language: str | None = None, framework: str | None = None, database: str | None = None, tags: list[str] | None = None) -> CreateSystemResult:
         """
-        Add a software system to a loko architecture project (its markdown and D2 diagram); starts a project in an empty directory.
+        Add a software system (its markdown and D2 diagram) to a loko project; an empty directory becomes one.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3659,7 +3736,7 @@ class AsyncTools:
 
     async def create_container(self, *, project_path: str, system_name: str, container_name: str, description: str | None = None, type: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> CreateContainerResult:
         """
-        Add a container (an app, service or database) to a system of a loko architecture project.
+        Add a container (an app, service or database) to a system of a loko project.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3679,7 +3756,7 @@ class AsyncTools:
 
     async def create_component(self, *, project_path: str, system_name: str, container_name: str, component_name: str, description: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> CreateComponentResult:
         """
-        Add a component (a module or class group) to a container of a loko architecture project.
+        Add a component (a module or class group) to a container of a loko project.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3858,7 +3935,7 @@ class AsyncTools:
 
     async def list_relationships(self, *, project_path: str | None = None, system_name: str, source: str | None = None, target: str | None = None) -> ListRelationshipsResult:
         """
-        The relationships (links) stored for one system of a loko project, optionally from or to an element.
+        One system's relationships (links) in a loko project, optionally from or to an element.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3959,7 +4036,7 @@ class AsyncTools:
 
     async def validate_diagram(self, *, d2_source: str, level: Literal["system", "container", "component"] | None = None) -> ValidateDiagramResult:
         """
-        Check D2 diagram code with d2 and the C4 rules before writing it: is it valid. Writes nothing.
+        Check D2 diagram code with d2 and the C4 rules before writing it; writes nothing.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3989,7 +4066,7 @@ class SyncTools:
     def _typed(self, name: str, arguments: dict[str, Any]) -> Any:
         raise NotImplementedError
 
-    def plan_journey(self, *, from_: str, to: str, need_accessible_route: bool | None = None) -> JourneyPlanToolResponse:
+    def plan_journey(self, *, from_: str, to: str, need_accessible_route: bool | None = None, time: str | None = None, time_is: TimeIs | None = None, modes: list[JourneyMode] | None = None, accessibility: list[AccessibilityWish] | None = None, via: str | None = None, walking_speed: WalkingSpeed | None = None, max_walking_minutes: int | None = None, journey_preference: JourneyPreference | None = None) -> JourneyPlanToolResponse:
         """
         How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey Planner): the fastest routes with times, legs, disruptions and fare; needAccessibleRoute sends accessibilityPreference=StepFreeToVehicle.
 
@@ -4000,6 +4077,22 @@ class SyncTools:
         arguments["to"] = to
         if need_accessible_route is not None:
             arguments["needAccessibleRoute"] = need_accessible_route
+        if time is not None:
+            arguments["time"] = time
+        if time_is is not None:
+            arguments["timeIs"] = time_is
+        if modes is not None:
+            arguments["modes"] = modes
+        if accessibility is not None:
+            arguments["accessibility"] = accessibility
+        if via is not None:
+            arguments["via"] = via
+        if walking_speed is not None:
+            arguments["walkingSpeed"] = walking_speed
+        if max_walking_minutes is not None:
+            arguments["maxWalkingMinutes"] = max_walking_minutes
+        if journey_preference is not None:
+            arguments["journeyPreference"] = journey_preference
         return self._typed("planJourney", arguments)  # type: ignore[no-any-return]
 
     def station_toilets(self, *, station_name: str) -> StationToiletToolResponse:
@@ -4285,7 +4378,7 @@ class SyncTools:
 
     def query_architecture(self, *, project_path: str | None = None, scope: Literal["project", "system", "container"] | None = None, target: str | None = None, detail: Literal["summary", "structure", "full"] | None = None, format: Literal["json", "toon"] | None = None, system_name: str | None = None, container_name: str | None = None) -> ArchitectureView:
         """
-        The architecture of a loko project, a system or a container: counts, the tree of names, or every field with relationships; as JSON or TOON.
+        A loko project's, system's or container's architecture: counts, the tree of names, or every field with relationships; as JSON or TOON.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4308,7 +4401,7 @@ class SyncTools:
 
     def create_system(self, *, project_path: str, system_name: str, description: str | None = None, template: str | None = None, technology: str | None = None, responsibilities: list[str] | None = None, key_users: list[str] | None = None, dependencies: list[str] | None = None, external_systems: list[str] | None = None, primary_language: str | None = None, framework: str | None = None, database: str | None = None, tags: list[str] | None = None) -> CreateSystemResult:
         """
-        Add a software system to a loko architecture project (its markdown and D2 diagram); starts a project in an empty directory.
+        Add a software system (its markdown and D2 diagram) to a loko project; an empty directory becomes one.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4341,7 +4434,7 @@ class SyncTools:
 
     def create_container(self, *, project_path: str, system_name: str, container_name: str, description: str | None = None, type: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> CreateContainerResult:
         """
-        Add a container (an app, service or database) to a system of a loko architecture project.
+        Add a container (an app, service or database) to a system of a loko project.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4361,7 +4454,7 @@ class SyncTools:
 
     def create_component(self, *, project_path: str, system_name: str, container_name: str, component_name: str, description: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> CreateComponentResult:
         """
-        Add a component (a module or class group) to a container of a loko architecture project.
+        Add a component (a module or class group) to a container of a loko project.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4540,7 +4633,7 @@ class SyncTools:
 
     def list_relationships(self, *, project_path: str | None = None, system_name: str, source: str | None = None, target: str | None = None) -> ListRelationshipsResult:
         """
-        The relationships (links) stored for one system of a loko project, optionally from or to an element.
+        One system's relationships (links) in a loko project, optionally from or to an element.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4641,7 +4734,7 @@ class SyncTools:
 
     def validate_diagram(self, *, d2_source: str, level: Literal["system", "container", "component"] | None = None) -> ValidateDiagramResult:
         """
-        Check D2 diagram code with d2 and the C4 rules before writing it: is it valid. Writes nothing.
+        Check D2 diagram code with d2 and the C4 rules before writing it; writes nothing.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """

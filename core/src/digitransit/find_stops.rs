@@ -35,6 +35,8 @@ pub const MODES: [&str; 7] = [
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FindStopsRequest {
+    /// The coordinate.
+    ///
     /// Where to look from.
     pub coordinate: Coordinate,
     /// Metres, 1..3000 (default 500).
@@ -118,7 +120,7 @@ impl Tool for FindStops {
     type Output = DigitransitResponse<FindStopsResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "find_stops",
-        title: "Stops near a point in Finland (Digitransit)",
+        title: "Stops near a point in Finland",
         description: "Public transport stops within walking distance of a point in Finland, nearest first, \
 with the ids get_departures takes.",
         summary: "Stops within walking distance of a point, text and mode filters",

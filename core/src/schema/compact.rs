@@ -171,12 +171,13 @@ fn compact(schema: &JsonObject) -> JsonObject {
                     .map(|(name, sub)| {
                         let sub = match sub {
                             Value::Object(sub) => {
-                                let mut sub = compact(sub);
+                                let sub = compact(sub);
+                                let optional = key == "properties" && !required.contains(name);
+                                let mut sub = if optional { without_null(sub) } else { sub };
                                 if key == "properties" {
                                     drop_empty_descriptions(&mut sub, name);
                                 }
-                                let optional = key == "properties" && !required.contains(name);
-                                Value::Object(if optional { without_null(sub) } else { sub })
+                                Value::Object(sub)
                             }
                             other => other.clone(),
                         };
@@ -259,7 +260,7 @@ const SHORT_NAMES: [(&str, &str); 2] = [("lat", "latitude"), ("lon", "longitude"
 /// not: one that only restates the name ("Tags." on `tags`, "Its technology." on
 /// `technology`, "The container." on `container_name`), one that only lists its `enum`
 /// ("`inbound` or `outbound`."), and its items' when they restate the name ("A component."
-/// on `components`).
+/// on `components`) or are constants, whose values say what they are.
 fn drop_empty_descriptions(schema: &mut JsonObject, name: &str) {
     let mut said = words(&split_camel(name));
     for (short, long) in SHORT_NAMES {
@@ -282,7 +283,7 @@ fn drop_empty_descriptions(schema: &mut JsonObject, name: &str) {
         schema.remove("description");
     }
     if let Some(Value::Object(items)) = schema.get_mut("items")
-        && says_nothing_more(items, &said)
+        && (items.contains_key("enum") || says_nothing_more(items, &said))
     {
         items.remove("description");
     }
@@ -510,6 +511,9 @@ mod tests {
             "direction": {"enum": ["inbound", "outbound"], "description": "`inbound` or `outbound`."},
             "level": {"enum": ["system", "container"], "description": "`system` (default) or `container`."},
             "components": {"type": "array", "items": {"type": "object", "description": "A component."}},
+            "modes": {"type": "array", "items": {"enum": ["bus"], "description": "A mode a journey may use."}},
+            "speed": {"anyOf": [{"enum": ["slow"], "description": "How fast one walks."}, {"type": "null"}],
+                      "description": "The speed."},
             "at": {"oneOf": [
                 {"type": "object", "description": "`{type: 'coords', value}`.",
                  "properties": {"value": {"type": "string", "description": "The point."}}},
@@ -530,6 +534,9 @@ mod tests {
             assert_eq!(properties[name].get("description"), None, "{name}");
         }
         assert_eq!(properties["components"]["items"].get("description"), None);
+        assert_eq!(properties["modes"]["items"].get("description"), None);
+        // The type's own words do not take the place of a description that said nothing.
+        assert_eq!(properties["speed"], json!({"enum": ["slow"]}));
         assert_eq!(
             properties["level"]["description"],
             "`system` (default) or `container`."

@@ -90,9 +90,10 @@ pub use line_status::{
 };
 
 pub use plan_journey::{
-    DEFAULT_TIMEOUT as PLAN_JOURNEY_DEFAULT_TIMEOUT, JourneyDisambiguationSuggestion,
-    JourneyLegSummary, JourneyOptionSummary, JourneyPlanRequest, JourneyPlanToolResponse,
-    PlanJourney, PlanJourneyCode,
+    AccessibilityWish, DEFAULT_TIMEOUT as PLAN_JOURNEY_DEFAULT_TIMEOUT,
+    JourneyDisambiguationSuggestion, JourneyLegSummary, JourneyMode, JourneyOptionSummary,
+    JourneyPlanRequest, JourneyPlanToolResponse, JourneyPreference, JourneyRequested,
+    MAX_WALKING_MINUTES, PlanJourney, PlanJourneyCode, TimeIs, WalkingSpeed,
 };
 
 pub use station_toilets::data::{StationData, StationDataError, StationDataSource};

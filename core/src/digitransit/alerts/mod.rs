@@ -44,7 +44,7 @@ impl Tool for GetAlerts {
     type Output = DigitransitResponse<GetAlertsResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "get_alerts",
-        title: "Disruptions in Finland (Digitransit)",
+        title: "Disruptions in Finland",
         description: "Service alerts and disruptions in Finland: detours, closed stops, cancellations, by \
 route (tram 4, bus 550), stop or severity.",
         summary: "Disruptions and service alerts, by route, stop or severity",

@@ -42,7 +42,7 @@ impl Tool for GetDepartures {
     type Output = DigitransitResponse<GetDeparturesResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "get_departures",
-        title: "Next departures from a stop in Finland (Digitransit)",
+        title: "Next departures from a stop in Finland",
         description: "Next buses, trams, metros and trains leaving a stop or station in Finland, with live \
 delays, cancellations and the alerts there.",
         summary: "Next departures from a stop or station, realtime delays and cancellations",

@@ -12,7 +12,7 @@ use crate::digitransit::response::Warning;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
 pub enum StopRef {
-    /// A stop or station id, e.g. `HSL:1040129`.
+    /// A stop or station id (`HSL:1040129`).
     ///
     /// A stop or station id, e.g. `HSL:1040129` (from `find_stops` or `geocode_address`).
     Id {

@@ -40,7 +40,7 @@ impl Tool for GeocodeAddress {
     type Output = DigitransitResponse<GeocodeAddressResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "geocode_address",
-        title: "Find places in Finland (Digitransit)",
+        title: "Find places in Finland",
         description: "Coordinates of an address, place or stop in Finland, best match first; stops carry the \
 id get_departures takes. The first step before plan_trip.",
         summary: "Places in Finland matching a text (Pelias): coordinates, confidence, type, label, address, OTP stop id",
@@ -155,7 +155,7 @@ impl Tool for ReverseGeocode {
     type Output = DigitransitResponse<ReverseGeocodeResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "reverse_geocode",
-        title: "What is at a point in Finland (Digitransit)",
+        title: "What is at a point in Finland",
         description: "The address, street, place or stop at a point in Finland (reverse geocoding), and others \
 nearby.",
         summary: "The nearest address, place or stop to a point, and others nearby",

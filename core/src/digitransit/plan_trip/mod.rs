@@ -46,7 +46,7 @@ impl Tool for PlanTrip {
     type Output = DigitransitResponse<PlanTripResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "plan_trip",
-        title: "Plan a trip in Finland (Digitransit)",
+        title: "Plan a trip in Finland",
         description: "How to get from A to B by public transport in Finland (Helsinki and other regions): \
 itineraries with legs, live delays, cancellations and alerts; leave or arrive by a time.",
         summary: "Public transport itineraries (OTP `planConnection`) with realtime leg status, disruption alternatives, dedupe",

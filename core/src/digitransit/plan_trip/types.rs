@@ -123,7 +123,7 @@ pub struct PlanTripRequest {
     pub origin: PlaceRef,
     /// Where to.
     pub destination: PlaceRef,
-    /// When (default: depart now).
+    /// Default: leave now.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<TripTime>,
     /// Routing constraints.
@@ -134,7 +134,7 @@ pub struct PlanTripRequest {
     /// Most itineraries returned, 1..3 (default 2), after duplicates are removed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
-    /// Also relaxed routes when a leg is cancelled or late (default true).
+    /// Relaxed routes too if a leg is cancelled or late (default true).
     ///
     /// When a leg is cancelled or over 5 min late, search once more with relaxed
     /// constraints and add what it finds (default true).

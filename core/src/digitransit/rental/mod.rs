@@ -47,7 +47,7 @@ impl Tool for FindRentalVehicles {
     type Output = DigitransitResponse<FindRentalVehiclesResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "find_rental_vehicles",
-        title: "City bikes and scooters in Finland (Digitransit)",
+        title: "City bikes and scooters in Finland",
         description: "City bike stations and rental scooters near a point in Finland: bikes and free spaces \
 now.",
         summary: "City bike stations and scooters near a point, with availability",

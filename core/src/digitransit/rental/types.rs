@@ -11,6 +11,8 @@ use crate::digitransit::response::Warning;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct FindRentalVehiclesRequest {
+    /// The coordinate.
+    ///
     /// Where to look from.
     pub coordinate: Coordinate,
     /// Metres, 1..2000 (default 500).
@@ -18,7 +20,7 @@ pub struct FindRentalVehiclesRequest {
     /// Radius in metres, 1..2000 (default 500).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub radius: Option<i64>,
-    /// Only these: BICYCLE, SCOOTER, SCOOTER_STANDING, SCOOTER_SEATED, CARGO_BICYCLE, CAR, MOPED, OTHER.
+    /// BICYCLE, SCOOTER, SCOOTER_STANDING, SCOOTER_SEATED, CARGO_BICYCLE, CAR, MOPED, OTHER.
     ///
     /// Keep stations offering, and vehicles of, these form factors: BICYCLE, SCOOTER,
     /// SCOOTER_STANDING, SCOOTER_SEATED, CARGO_BICYCLE, CAR, MOPED, OTHER.

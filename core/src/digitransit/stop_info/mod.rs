@@ -36,7 +36,7 @@ impl Tool for GetStopInfo {
     type Output = DigitransitResponse<GetStopInfoResult>;
     const SPEC: ToolSpec = ToolSpec {
         name: "get_stop_info",
-        title: "A stop's lines in Finland (Digitransit)",
+        title: "A stop's lines in Finland",
         description: "Which lines serve a stop or station in Finland, their directions, wheelchair access and \
 the alerts in effect.",
         summary: "A stop's lines, directions, accessibility and active alerts",

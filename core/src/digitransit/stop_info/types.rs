@@ -12,6 +12,8 @@ use crate::digitransit::place::Language;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GetStopInfoRequest {
+    /// The stop.
+    ///
     /// As get_departures takes it.
     ///
     /// The stop or station, as `get_departures` takes it.

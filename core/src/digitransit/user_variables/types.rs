@@ -73,7 +73,7 @@ pub struct SavedLocation {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 #[serde(untagged)]
 pub enum UserVariableValue {
-    /// A place (for `type: location`).
+    /// For `location`.
     Location(SavedLocation),
     /// Text, 1..500 characters.
     ///
@@ -86,7 +86,7 @@ pub enum UserVariableValue {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct SaveUserVariableRequest {
-    /// 1..50 characters, case-sensitive, e.g. `home`; saving it again replaces it.
+    /// 1..50 characters, case-sensitive (`home`); saving again replaces it.
     ///
     /// The name to save under: 1..50 characters, case-sensitive, e.g. `home`. Saving an
     /// existing key replaces its value (the answer's `previous` says what it was).

@@ -76,7 +76,7 @@ impl Tool for ValidateDiagram {
     const SPEC: ToolSpec = ToolSpec {
         name: "validate_diagram",
         title: "loko: validate a diagram",
-        description: "Check D2 diagram code with d2 and the C4 rules before writing it: is it valid. Writes nothing.",
+        description: "Check D2 diagram code with d2 and the C4 rules before writing it; writes nothing.",
         summary: "Checks D2 source with the real d2, plus C4 level checks",
         needs: "`d2` (for the syntax)",
         toolset: Toolset::Loko,

@@ -37,7 +37,7 @@ impl Tool for Arrivals {
     type Output = ArrivalsResponse;
     const SPEC: ToolSpec = ToolSpec {
         name: "arrivals",
-        title: "Next arrivals at a London stop (TfL)",
+        title: "Next arrivals at a London stop",
         description: "Next trains, tubes, trams and buses due at a London station or bus stop, live (TfL): \
 line, platform, destination, minutes away.",
         summary: "The next trains, trams and buses at a London stop (TfL live predictions), soonest first",

@@ -35,7 +35,7 @@ impl Tool for BikePoints {
     type Output = BikePointsResponse;
     const SPEC: ToolSpec = ToolSpec {
         name: "bikePoints",
-        title: "London cycle hire docks (TfL)",
+        title: "London cycle hire docks",
         description: "Santander Cycles hire bike docks in London (TfL): bikes, e-bikes and free spaces \
 now, near a point, by name or by id.",
         summary: "Santander Cycles docks near a point, by name or by id (TfL): bikes, e-bikes and free docks now",

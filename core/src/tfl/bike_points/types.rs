@@ -47,7 +47,7 @@ pub struct BikePointsRequest {
     /// Keep only bike points with at least this many e-bikes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub min_e_bikes: Option<u32>,
-    /// At least this many free docks (to return a bike).
+    /// At least this many free docks.
     ///
     /// Keep only bike points with at least this many empty docks (to return a bike).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -25,7 +25,7 @@ impl Tool for LiftOutages {
     type Output = LiftOutagesResponse;
     const SPEC: ToolSpec = ToolSpec {
         name: "liftOutages",
-        title: "London lift outages (TfL)",
+        title: "London lift outages",
         description: "Lifts out of service at London stations now (TfL): is the lift working, is there \
 step-free access.",
         summary: "Lifts out of service at London stations now (TfL), by station: step-free access at a glance",

@@ -29,7 +29,7 @@ impl Tool for LineRoute {
     type Output = LineRouteResponse;
     const SPEC: ToolSpec = ToolSpec {
         name: "lineRoute",
-        title: "A London line's stops in order (TfL)",
+        title: "A London line's stops in order",
         description: "Which stations a London line calls at, in order, each branch a route (TfL): \
 tube, rail, DLR or bus route.",
         summary: "A London line's stops in order, one route per branch (TfL)",

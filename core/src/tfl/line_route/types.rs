@@ -10,7 +10,7 @@ use crate::tfl::TflCode;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LineRouteRequest {
-    /// A line id: central, elizabeth, mildmay, dlr or a bus route (25).
+    /// e.g. central, elizabeth, mildmay, dlr or a bus route (25).
     ///
     /// A line id: `central`, `elizabeth`, `mildmay`, `dlr`, a bus route such as `25`.
     pub line: String,

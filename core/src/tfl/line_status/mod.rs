@@ -69,7 +69,7 @@ impl Tool for LineStatus {
     type Output = LineStatusResponse;
     const SPEC: ToolSpec = ToolSpec {
         name: "lineStatus",
-        title: "London line status (TfL)",
+        title: "London line status",
         description: "Is a London line running? Good service, delays, closures and why, now, for tube, \
 Overground, Elizabeth line, DLR, tram and bus lines (TfL).",
         summary: "Whether London's lines are running now (TfL): good service or not, each status with its severity, reason and period",

@@ -10,13 +10,13 @@ use crate::tfl::TflCode;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct LineStatusRequest {
-    /// Line ids (central, elizabeth, 25), at most 20; or give `modes`.
+    /// e.g. central, elizabeth, 25; at most 20; or give `modes`.
     ///
     /// Line ids, at most 20: `central`, `elizabeth`, `liberty`, `dlr`, bus routes such as
     /// `25` or `n29`. Case does not matter. Give `lines` or `modes`, not both.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<Vec<String>>,
-    /// tube, dlr, overground, elizabeth-line, tram or bus; at most 10 (default: the rail modes).
+    /// tube, dlr, overground, elizabeth-line, tram or bus; at most 10 (default: rail).
     ///
     /// Modes, at most 10: `tube`, `dlr`, `overground`, `elizabeth-line`, `tram`, `bus`,
     /// `cable-car`, `river-bus`, … Neither `lines` nor `modes`: tube, elizabeth-line,

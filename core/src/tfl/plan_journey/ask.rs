@@ -1,4 +1,4 @@
-//! When `from` or `to` names several places: titles that tell same-named places apart,
+//! When `from`, `to` or `via` names several places: titles that tell same-named places apart,
 //! and asking the person which place each side means ([`crate::ask`]).
 
 use std::collections::HashMap;
@@ -29,6 +29,10 @@ pub(super) async fn tell_apart(
         (
             answer.to_location_disambiguation.as_mut(),
             read.to_location_disambiguation.as_ref(),
+        ),
+        (
+            answer.via_location_disambiguation.as_mut(),
+            read.via_location_disambiguation.as_ref(),
         ),
     ];
     let mut alike: Vec<(&mut JourneyDisambiguationSuggestion, String)> = Vec::new();
@@ -77,16 +81,34 @@ fn naptan_ids(side: &Disambiguation) -> HashMap<String, String> {
         .collect()
 }
 
-/// Asks the person which place each ambiguous side of `answer` means: the `from` and `to`
-/// to plan with once every ambiguous side is picked; `None` when any is not.
-pub(super) async fn picked(
-    answer: &JourneyPlanToolResponse,
-    from: &str,
-    to: &str,
-) -> Option<(String, String)> {
-    let from = pick("from", from, answer.from_location_disambiguation.as_deref()).await?;
-    let to = pick("to", to, answer.to_location_disambiguation.as_deref()).await?;
-    Some((from, to))
+/// The places a journey is planned between: `from`, `to` and the `via` it goes through.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(super) struct Places {
+    pub(super) from: String,
+    pub(super) to: String,
+    pub(super) via: Option<String>,
+}
+
+/// Asks the person which place each ambiguous side of `answer` means: the places to plan
+/// with once every ambiguous side is picked; `None` when any is not.
+pub(super) async fn picked(answer: &JourneyPlanToolResponse, given: &Places) -> Option<Places> {
+    let from = pick(
+        "from",
+        &given.from,
+        answer.from_location_disambiguation.as_deref(),
+    )
+    .await?;
+    let to = pick(
+        "to",
+        &given.to,
+        answer.to_location_disambiguation.as_deref(),
+    )
+    .await?;
+    let via = match &given.via {
+        Some(via) => Some(pick("via", via, answer.via_location_disambiguation.as_deref()).await?),
+        None => None,
+    };
+    Some(Places { from, to, via })
 }
 
 /// The value `field` goes on with: as given when it needed no choosing, else the picked

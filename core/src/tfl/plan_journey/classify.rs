@@ -18,11 +18,12 @@ use super::wire::{Disambiguation, JourneyResponse};
 use crate::http::UpstreamResponse;
 use crate::tfl::upstream;
 
-/// The contract response for one upstream answer to `from` → `to`.
+/// The contract response for one upstream answer to `from` → `to` (through `via`).
 pub(crate) fn classify(
     response: &UpstreamResponse,
     from: &str,
     to: &str,
+    via: Option<&str>,
 ) -> JourneyPlanToolResponse {
     if upstream::refused_key(response) {
         return JourneyPlanToolResponse::error(
@@ -60,6 +61,7 @@ pub(crate) fn classify(
         return JourneyPlanToolResponse {
             from_location_disambiguation: Some(suggestions(sides[0])),
             to_location_disambiguation: Some(suggestions(sides[1])),
+            via_location_disambiguation: via.map(|_| suggestions(sides[2])),
             ..JourneyPlanToolResponse::error(
                 PlanJourneyCode::DisambiguationRequired,
                 "Input location is ambiguous. Choose one of the suggested parameterValue values.",
@@ -81,10 +83,18 @@ pub(crate) fn classify(
             top_journeys: Some(top),
             from_location_disambiguation: None,
             to_location_disambiguation: None,
+            via_location_disambiguation: None,
+            requested: None,
         };
     }
-    let unidentified: Vec<String> = [("from", from, sides[0]), ("to", to, sides[1])]
+    let given = [
+        ("from", Some(from), sides[0]),
+        ("to", Some(to), sides[1]),
+        ("via", via, sides[2]),
+    ];
+    let unidentified: Vec<String> = given
         .into_iter()
+        .filter_map(|(field, value, side)| Some((field, value?, side)))
         .filter(|(_, _, side)| side.is_some_and(Disambiguation::not_identified))
         .map(|(field, value, _)| format!("'{field}' (\"{value}\")"))
         .collect();

@@ -3,16 +3,24 @@
 
 mod ask;
 mod classify;
+mod options;
 mod rank;
 mod types;
 mod wire;
 
 use std::time::Duration;
 
+pub use options::{
+    AccessibilityWish, JourneyMode, JourneyPreference, JourneyRequested, MAX_WALKING_MINUTES,
+    TimeIs, WalkingSpeed,
+};
 pub use types::{
     JourneyDisambiguationSuggestion, JourneyLegSummary, JourneyOptionSummary, JourneyPlanRequest,
     JourneyPlanToolResponse, PlanJourneyCode,
 };
+
+use ask::Places;
+use options::Wishes;
 
 use crate::Toolpack;
 use crate::config::{Config, env};
@@ -24,9 +32,6 @@ use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 pub const MAX_LOCATION_CHARS: usize = 200;
 /// TfL's upstream timeout unless `TOOLPACK_UPSTREAM_TIMEOUT_MS` overrides it.
 pub const DEFAULT_TIMEOUT: Duration = upstream::DEFAULT_TIMEOUT;
-/// The `accessibilityPreference` sent when `needAccessibleRoute` is true: the strictest,
-/// step-free from street to vehicle.
-pub const ACCESSIBLE_PREFERENCE: &str = "StepFreeToVehicle";
 
 /// The `planJourney` tool.
 #[derive(Debug, Clone, Copy)]
@@ -37,7 +42,7 @@ impl Tool for PlanJourney {
     type Output = JourneyPlanToolResponse;
     const SPEC: ToolSpec = ToolSpec {
         name: "planJourney",
-        title: "Plan a London journey (TfL)",
+        title: "Plan a London journey",
         description: "How to get from A to B in London by tube, bus, rail, DLR or on foot (TfL Journey \
 Planner): the fastest routes with times, legs, disruptions and fare; needAccessibleRoute \
 sends accessibilityPreference=StepFreeToVehicle.",
@@ -55,18 +60,27 @@ sends accessibilityPreference=StepFreeToVehicle.",
     }
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
-        if let Err(message) = validate(&input) {
-            return JourneyPlanToolResponse::error(PlanJourneyCode::ValidationError, message);
-        }
-        let (from, to) = (input.from.trim(), input.to.trim());
-        let accessible = input.need_accessible_route;
-        let (answer, served) = plan(toolpack, from, to, accessible).await;
+        let wishes = match validate(&input).and_then(|()| Wishes::of(&input)) {
+            Ok(wishes) => wishes,
+            Err(message) => {
+                return JourneyPlanToolResponse::error(PlanJourneyCode::ValidationError, message);
+            }
+        };
+        let places = Places {
+            from: input.from.trim().to_owned(),
+            to: input.to.trim().to_owned(),
+            via: wishes.requested.via.clone(),
+        };
+        let (answer, served) = plan(toolpack, &places, &wishes).await;
         match served {
             Some(served) if answer.code == PlanJourneyCode::DisambiguationRequired => {
                 let mut answer = answer;
                 ask::tell_apart(toolpack, &served.body, &mut answer).await;
-                match ask::picked(&answer, from, to).await {
-                    Some((from, to)) => plan(toolpack, &from, &to, accessible).await.0,
+                match ask::picked(&answer, &places).await {
+                    Some(picked) => {
+                        let wishes = wishes.via(picked.via.clone());
+                        plan(toolpack, &picked, &wishes).await.0
+                    }
                     None => answer,
                 }
             }
@@ -75,24 +89,29 @@ sends accessibilityPreference=StepFreeToVehicle.",
     }
 }
 
-/// One Journey Planner request and its answer, with TfL's body when it answered.
+/// One Journey Planner request and its answer (with what was asked, when TfL planned or
+/// asked back), and TfL's body when it answered.
 async fn plan(
     toolpack: &Toolpack,
-    from: &str,
-    to: &str,
-    need_accessible_route: Option<bool>,
+    places: &Places,
+    wishes: &Wishes,
 ) -> (JourneyPlanToolResponse, Option<Served>) {
-    let request = journey_request(toolpack.config(), from, to, need_accessible_route)
-        .answer_kind(AnswerKind::Journeys);
+    let request =
+        journey_request(toolpack.config(), places, wishes).answer_kind(AnswerKind::Journeys);
     match toolpack
         .http()
         .send(&request, &policy(toolpack.config()))
         .await
     {
         Ok(response) => {
-            let answer = classify::classify(&response, from, to);
-            if answer.code == PlanJourneyCode::UpstreamError {
-                toolpack.http().forget(&request);
+            let mut answer =
+                classify::classify(&response, &places.from, &places.to, places.via.as_deref());
+            match answer.code {
+                PlanJourneyCode::UpstreamError => toolpack.http().forget(&request),
+                PlanJourneyCode::Ok | PlanJourneyCode::DisambiguationRequired => {
+                    answer.requested = Some(wishes.requested.clone());
+                }
+                _ => {}
             }
             (answer, Some(response))
         }
@@ -112,40 +131,38 @@ fn validate(input: &JourneyPlanRequest) -> Result<(), String> {
         return Err("Both 'from' and 'to' must be provided.".into());
     }
     for (field, value) in [("from", &input.from), ("to", &input.to)] {
-        let value = value.trim();
-        if value.chars().count() > MAX_LOCATION_CHARS {
-            return Err(format!(
-                "Field '{field}' must be at most {MAX_LOCATION_CHARS} characters."
-            ));
-        }
-        if value.chars().any(char::is_control) {
-            return Err(format!(
-                "Field '{field}' must not contain control characters."
-            ));
-        }
+        check_place(field, value.trim())?;
+    }
+    Ok(())
+}
+
+/// Why the place given as `field` cannot be sent (too long, a control character).
+fn check_place(field: &str, value: &str) -> Result<(), String> {
+    if value.chars().count() > MAX_LOCATION_CHARS {
+        return Err(format!(
+            "Field '{field}' must be at most {MAX_LOCATION_CHARS} characters."
+        ));
+    }
+    if value.chars().any(char::is_control) {
+        return Err(format!(
+            "Field '{field}' must not contain control characters."
+        ));
     }
     Ok(())
 }
 
 /// The Journey Planner request: each location one percent-encoded path segment, the
-/// key (when set) only in the `app_key` header, never in the URL.
-fn journey_request(
-    config: &Config,
-    from: &str,
-    to: &str,
-    need_accessible_route: Option<bool>,
-) -> UpstreamRequest {
+/// wishes its query ([`Wishes::query`], `via` among them), the key (when set) only in the `app_key` header,
+/// never in the URL.
+fn journey_request(config: &Config, places: &Places, wishes: &Wishes) -> UpstreamRequest {
     let path = format!(
         "/Journey/JourneyResults/{}/to/{}",
-        encode_segment(from),
-        encode_segment(to)
+        encode_segment(&places.from),
+        encode_segment(&places.to)
     );
-    let query: &[(&str, &str)] = if need_accessible_route == Some(true) {
-        &[("accessibilityPreference", ACCESSIBLE_PREFERENCE)]
-    } else {
-        &[]
-    };
-    upstream::request(config, &path, query)
+    let query = wishes.query();
+    let query: Vec<(&str, &str)> = query.iter().map(|(n, v)| (*n, v.as_str())).collect();
+    upstream::request(config, &path, &query)
 }
 
 /// Percent-encodes a path segment (see [`crate::http::encode_component`]).
@@ -203,10 +220,21 @@ mod tests {
         assert!(validate(&JourneyPlanRequest::new(exactly_max.as_str(), "Bank")).is_ok());
     }
 
+    fn request_of(config: &Config, input: JourneyPlanRequest) -> UpstreamRequest {
+        let wishes = Wishes::of(&input).unwrap();
+        let places = Places {
+            from: input.from.clone(),
+            to: input.to.clone(),
+            via: wishes.requested.via.clone(),
+        };
+        journey_request(config, &places, &wishes)
+    }
+
     #[test]
     fn the_key_is_a_header_and_only_when_set() {
         let with_key = Config::builder().tfl_api_key("sekrit").build();
-        let shown = format!("{:?}", journey_request(&with_key, "a", "b", Some(true)));
+        let asked = JourneyPlanRequest::new("a", "b").accessible(true);
+        let shown = format!("{:?}", request_of(&with_key, asked));
         assert!(!shown.contains("sekrit"), "{shown}");
         assert!(
             shown.contains("app_key") && shown.contains("StepFreeToVehicle"),
@@ -214,7 +242,10 @@ mod tests {
         );
         let without = format!(
             "{:?}",
-            journey_request(&Config::default(), "a", "b", Some(false))
+            request_of(
+                &Config::default(),
+                JourneyPlanRequest::new("a", "b").accessible(false)
+            )
         );
         assert!(
             !without.contains("app_key") && !without.contains("accessibility"),

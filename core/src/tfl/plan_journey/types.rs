@@ -4,12 +4,17 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-/// `JourneyPlanRequest`: where from, where to, and whether the route must be step-free.
+use super::options::{
+    AccessibilityWish, JourneyMode, JourneyPreference, JourneyRequested, TimeIs, WalkingSpeed,
+};
+
+/// `JourneyPlanRequest`: where from, where to, and how: when, by what, how step-free,
+/// through where, how far and how fast on foot.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct JourneyPlanRequest {
-    /// A place or station name, postcode, "lat,lon", stop id or a disambiguation's parameterValue; at most 200 characters.
+    /// A place, station, postcode, "lat,lon", stop id or suggested parameterValue; at most 200 characters.
     ///
     /// Start: a place name ("Bank"), a postcode ("SW1A 2AA"), `"lat,lon"`
     /// ("51.5074,-0.1278"), a NaPTAN id ("940GZZLUBNK") or an ICS id ("1000013"), or a
@@ -19,12 +24,65 @@ pub struct JourneyPlanRequest {
     ///
     /// Destination, in the same forms as `from`. At most 200 characters.
     pub to: String,
+    /// Need accessible route.
+    ///
     /// Step-free, street to vehicle.
     ///
     /// `true` asks TfL for a route that is step-free from street to vehicle
     /// (`accessibilityPreference=StepFreeToVehicle`); `false` or absent: no preference.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub need_accessible_route: Option<bool>,
+    /// ISO 8601; no offset: London time. Default now.
+    ///
+    /// When to leave or arrive. Without an offset it is London time; with one (or `Z`) it
+    /// is converted to London time (GMT or BST). A clock time London skips is refused.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "uniffi", uniffi(default))]
+    pub time: Option<String>,
+    /// Default departing.
+    ///
+    /// Whether `time` is when to leave (`departing`) or when to be there (`arriving`,
+    /// which needs a `time`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "uniffi", uniffi(default))]
+    pub time_is: Option<TimeIs>,
+    /// Only these; default any.
+    ///
+    /// The modes the journeys may use (TfL's `/Journey/Meta/Modes` ids); absent: any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "uniffi", uniffi(default))]
+    pub modes: Option<Vec<JourneyMode>>,
+    /// The accessibility.
+    ///
+    /// Step-free wishes, sent to TfL together with `needAccessibleRoute`'s.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "uniffi", uniffi(default))]
+    pub accessibility: Option<Vec<AccessibilityWish>>,
+    /// Through here, as `from`.
+    ///
+    /// A place the journeys go through, in the forms `from` takes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "uniffi", uniffi(default))]
+    pub via: Option<String>,
+    /// The walking speed.
+    ///
+    /// How fast the traveller walks; absent: TfL's default (average).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "uniffi", uniffi(default))]
+    pub walking_speed: Option<WalkingSpeed>,
+    /// 0..120.
+    ///
+    /// Most minutes of walking, 0..120.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "uniffi", uniffi(default))]
+    pub max_walking_minutes: Option<u32>,
+    /// The journey preference.
+    ///
+    /// What the planner puts first: the least time, the fewest changes or the least
+    /// walking; absent: TfL's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "uniffi", uniffi(default))]
+    pub journey_preference: Option<JourneyPreference>,
 }
 
 impl JourneyPlanRequest {
@@ -34,6 +92,14 @@ impl JourneyPlanRequest {
             from: from.into(),
             to: to.into(),
             need_accessible_route: None,
+            time: None,
+            time_is: None,
+            modes: None,
+            accessibility: None,
+            via: None,
+            walking_speed: None,
+            max_walking_minutes: None,
+            journey_preference: None,
         }
     }
 
@@ -102,6 +168,11 @@ pub struct JourneyPlanToolResponse {
     pub from_location_disambiguation: Option<Vec<JourneyDisambiguationSuggestion>>,
     /// Suggestions for `to` (on `DISAMBIGUATION_REQUIRED` only; `[]` when `to` resolved).
     pub to_location_disambiguation: Option<Vec<JourneyDisambiguationSuggestion>>,
+    /// Suggestions for `via` (on `DISAMBIGUATION_REQUIRED` when a `via` was given; `[]`
+    /// when it resolved).
+    pub via_location_disambiguation: Option<Vec<JourneyDisambiguationSuggestion>>,
+    /// What was asked beyond `from` and `to` (on `OK` and `DISAMBIGUATION_REQUIRED`).
+    pub requested: Option<JourneyRequested>,
     /// When the upstream answer was fetched, and whether it is stale (success only).
     #[serde(flatten)]
     pub served: Option<crate::http::ServedFields>,
@@ -118,6 +189,8 @@ impl JourneyPlanToolResponse {
             top_journeys: None,
             from_location_disambiguation: None,
             to_location_disambiguation: None,
+            via_location_disambiguation: None,
+            requested: None,
         }
     }
 }

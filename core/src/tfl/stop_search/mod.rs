@@ -38,7 +38,7 @@ impl Tool for StopSearch {
     type Output = StopSearchResponse;
     const SPEC: ToolSpec = ToolSpec {
         name: "stopSearch",
-        title: "Find London stops and stations (TfL)",
+        title: "Find London stops and stations",
         description: "Find London stations and bus stops by name or near a point (TfL): the stop id \
 arrivals takes, modes, lines, zone, distance.",
         summary: "London stops and stations by name or near a point (TfL): ids for arrivals, modes, lines, zone",

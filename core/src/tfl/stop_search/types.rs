@@ -30,7 +30,7 @@ pub struct StopSearchRequest {
     /// Search radius around the point, in metres: default 300, at most 2,000.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub radius: Option<u32>,
-    /// Only these modes (tube, bus, dlr).
+    /// e.g. tube, bus, dlr.
     ///
     /// Only stops served by these modes, e.g. `tube`, `bus`, `dlr`.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -58,7 +58,7 @@ pub struct BuildDocsRequest {
     /// Only re-render and re-write what changed (default true); false rebuilds everything.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub incremental: Option<bool>,
-    /// Where to build, inside the project (default: loko.toml's output).
+    /// Inside the project (default: loko.toml's output).
     ///
     /// Where to build, inside the project (loko's argument): project-relative, or an
     /// absolute path under the project. Default: `[paths] output` of `loko.toml` (`dist`).

@@ -34,6 +34,8 @@ const CREATES: Annotations = Annotations::CREATES_LOCAL;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct CreateSystemRequest {
+    /// The project path.
+    ///
     /// An empty directory becomes a project.
     ///
     /// Path to the loko project (created as a project, with a `loko.toml`, when it is
@@ -297,8 +299,8 @@ impl Tool for CreateSystem {
     const SPEC: ToolSpec = ToolSpec {
         name: "create_system",
         title: "loko: create a system",
-        description: "Add a software system to a loko architecture project (its markdown and D2 \
-diagram); starts a project in an empty directory.",
+        description: "Add a software system (its markdown and D2 diagram) to a loko project; an empty \
+directory becomes one.",
         summary: "Scaffolds a system (`system.md` with frontmatter, `system.d2`); makes an empty directory a project",
         needs: "",
         toolset: Toolset::Loko,
@@ -353,8 +355,7 @@ impl Tool for CreateContainer {
     const SPEC: ToolSpec = ToolSpec {
         name: "create_container",
         title: "loko: create a container",
-        description: "Add a container (an app, service or database) to a system of a loko architecture \
-project.",
+        description: "Add a container (an app, service or database) to a system of a loko project.",
         summary: "Scaffolds a container in a system",
         needs: "",
         toolset: Toolset::Loko,
@@ -400,7 +401,7 @@ impl Tool for CreateComponent {
     const SPEC: ToolSpec = ToolSpec {
         name: "create_component",
         title: "loko: create a component",
-        description: "Add a component (a module or class group) to a container of a loko architecture project.",
+        description: "Add a component (a module or class group) to a container of a loko project.",
         summary: "Scaffolds a component in a container",
         needs: "",
         toolset: Toolset::Loko,

@@ -33,7 +33,7 @@ pub struct AnalyzeCouplingRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub project_path: Option<String>,
-    /// The system (id or name); omit for the whole project.
+    /// Omit for the whole project.
     ///
     /// The system to analyse (id or name); the whole project when omitted. Alias:
     /// `system_name`.

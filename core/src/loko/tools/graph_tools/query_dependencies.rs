@@ -41,7 +41,7 @@ pub struct QueryDependenciesRequest {
     /// Alias: `container_name`.
     #[serde(alias = "container_name")]
     pub container_id: String,
-    /// The component; omit for the whole container.
+    /// Omit for the whole container.
     ///
     /// The component (id or name); omit it for the dependencies of the whole container.
     ///

@@ -51,7 +51,7 @@ pub struct QueryRelatedComponentsRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub container_id: Option<String>,
-    /// The component: id, name or qualified id.
+    /// Id, name or qualified id.
     ///
     /// The component: its id or name inside the container given, else its qualified id
     /// or a short id that is unique.

@@ -38,8 +38,8 @@ impl Tool for QueryArchitecture {
     const SPEC: ToolSpec = ToolSpec {
         name: "query_architecture",
         title: "loko: query the architecture",
-        description: "The architecture of a loko project, a system or a container: counts, the tree of \
-names, or every field with relationships; as JSON or TOON.",
+        description: "A loko project's, system's or container's architecture: counts, the tree of names, or \
+every field with relationships; as JSON or TOON.",
         summary: "The architecture at a scope (project, system, container) and detail (summary, structure, full), as JSON or TOON",
         needs: "",
         toolset: Toolset::Loko,

@@ -33,7 +33,7 @@ pub struct FindRelationshipsRequest {
         skip_serializing_if = "Option::is_none"
     )]
     pub project_path: Option<String>,
-    /// A glob (`*`, `?`) for the source id, e.g. `shop/api/` and a star.
+    /// A glob (`*`, `?`) for the source id.
     ///
     /// A glob for the source's qualified id (`*` any run, `?` one character; case is
     /// ignored), e.g. `shop/api/` then `*` for everything in that container.

@@ -64,7 +64,7 @@ impl Tool for ListRelationships {
     const SPEC: ToolSpec = ToolSpec {
         name: "list_relationships",
         title: "loko: list relationships",
-        description: "The relationships (links) stored for one system of a loko project, optionally from or to an element.",
+        description: "One system's relationships (links) in a loko project, optionally from or to an element.",
         summary: "A system's relationships.toml edges, filtered by source and target",
         needs: "",
         toolset: Toolset::Loko,
