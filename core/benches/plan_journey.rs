@@ -1,6 +1,8 @@
 //! `planJourney` end to end against the fake upstream on loopback, beside a bare HTTP
 //! GET of the same recorded 200, interleaved (see `support`): the tool's own cost
-//! (validate, encode, classify, map, rank, serialise).
+//! (validate, encode, classify, map, rank, serialise), and the same call with every
+//! planning option (time, modes, step-free wishes, via, walking), whose extra cost is
+//! the options' own.
 //! Run: `cargo bench -p toolpack --bench plan_journey`.
 
 mod support;
@@ -9,11 +11,29 @@ use std::hint::black_box;
 use std::time::Instant;
 
 use serde_json::json;
-use toolpack::tfl::JourneyPlanRequest;
+use toolpack::tfl::{
+    AccessibilityWish, JourneyMode, JourneyPlanRequest, JourneyPreference, TimeIs, WalkingSpeed,
+};
 use toolpack::{Config, Toolpack};
 
 const FROM: &str = "Bank Underground Station";
 const TO: &str = "Mile End Underground Station";
+
+/// The request with every planning option: arrive by nine, step-free, no buses, via a
+/// chosen place, walking slowly and little.
+fn with_every_option() -> JourneyPlanRequest {
+    JourneyPlanRequest {
+        time: Some("2026-12-05T09:00:00Z".into()),
+        time_is: Some(TimeIs::Arriving),
+        modes: Some(vec![JourneyMode::Tube, JourneyMode::ElizabethLine]),
+        accessibility: Some(vec![AccessibilityWish::NoSolidStairs]),
+        via: Some("1000007".into()),
+        walking_speed: Some(WalkingSpeed::Slow),
+        max_walking_minutes: Some(10),
+        journey_preference: Some(JourneyPreference::LeastWalking),
+        ..JourneyPlanRequest::new(FROM, TO).accessible(true)
+    }
+}
 
 fn main() {
     let rounds = support::rounds();
@@ -38,7 +58,12 @@ fn main() {
         TO.replace(' ', "%20")
     );
     let mut laps = support::Laps::new(
-        &["bare HTTP GET", "tool, typed", "tool, catalog JSON"],
+        &[
+            "bare HTTP GET",
+            "tool, typed",
+            "tool, catalog JSON",
+            "tool, typed, every option",
+        ],
         rounds,
     );
     runtime.block_on(async {
@@ -62,7 +87,10 @@ fn main() {
                 .await
                 .unwrap();
             black_box(json);
-            laps.record(round, &[t0, t1, t2, Instant::now()]);
+            let t3 = Instant::now();
+            let planned = toolpack.plan_journey(with_every_option()).await;
+            assert!(planned.success, "{}", planned.message);
+            laps.record(round, &[t0, t1, t2, t3, Instant::now()]);
             if round % 1000 == 0 {
                 fake.clear_requests();
             }

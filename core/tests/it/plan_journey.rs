@@ -275,3 +275,54 @@ async fn when_nobody_picks_the_answer_is_the_disambiguation_as_always() {
         assert_eq!(journeys.len(), 1, "{journeys:?}");
     }
 }
+
+#[tokio::test]
+async fn an_ambiguous_via_is_asked_and_the_pick_is_sent_as_via_with_the_other_wishes() {
+    let fake = fake().await;
+    fake.push_scenario(
+        Scenario::on("/journey").file("tfl/journey/itinerary-200-bank-to-mile-end-2015.json"),
+    );
+    fake.push_scenario(
+        Scenario::on("/journey")
+            .status(300)
+            .file("tfl/journey/synthetic-disambiguation-300-via.json")
+            .times(1),
+    );
+    let asker = std::sync::Arc::new(Picks(vec![Some(0)], Default::default()));
+    let toolpack = toolpack(&fake, Some("k"));
+    let call = toolpack.call_json(
+        "planJourney",
+        json!({"from": "Bank Underground Station", "to": "Mile End Underground Station",
+               "via": "Angel", "modes": ["tube"], "time": "2026-12-05T08:30"}),
+    );
+    let answer = toolpack::ask::with_asker(Some(asker.clone()), call)
+        .await
+        .unwrap();
+    let body = answer.body;
+    assert_eq!(body["code"], "OK", "{body}");
+    assert_eq!(body["requested"]["via"], "1000007", "{body}");
+    assert_eq!(body["requested"]["time"], "2026-12-05T08:30:00+00:00");
+    let asked = asker.1.lock().unwrap().clone();
+    assert_eq!(
+        asked.iter().map(|q| q.field.as_str()).collect::<Vec<_>>(),
+        ["via"],
+        "the ends that resolved are not asked"
+    );
+    assert_eq!(
+        asked[0].message,
+        "Which place do you mean by \"Angel\" (via)?"
+    );
+    let queries: Vec<_> = fake
+        .requests()
+        .into_iter()
+        .filter(|r| r.path.to_ascii_lowercase().starts_with("/journey"))
+        .map(|r| r.query)
+        .collect();
+    assert_eq!(queries.len(), 2, "{queries:?}");
+    assert_eq!(queries[0]["via"], "Angel");
+    assert_eq!(queries[1]["via"], "1000007");
+    for query in &queries {
+        assert_eq!(query["mode"], "tube");
+        assert_eq!(query["time"], "0830");
+    }
+}
