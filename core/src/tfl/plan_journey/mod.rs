@@ -2,6 +2,7 @@
 //! (`GET {TFL_API_BASE_URL}/Journey/JourneyResults/{from}/to/{to}`).
 
 mod ask;
+mod choices;
 mod classify;
 mod options;
 mod rank;
@@ -10,13 +11,12 @@ mod wire;
 
 use std::time::Duration;
 
-pub use options::{
-    AccessibilityWish, JourneyMode, JourneyPreference, JourneyRequested, MAX_WALKING_MINUTES,
-    TimeIs, WalkingSpeed,
+pub use choices::{
+    AccessibilityWish, JourneyMode, JourneyPreference, MAX_WALKING_MINUTES, TimeIs, WalkingSpeed,
 };
 pub use types::{
     JourneyDisambiguationSuggestion, JourneyLegSummary, JourneyOptionSummary, JourneyPlanRequest,
-    JourneyPlanToolResponse, PlanJourneyCode,
+    JourneyPlanToolResponse, JourneyRequested, PlanJourneyCode,
 };
 
 use ask::Places;

@@ -10,111 +10,10 @@
 use jiff::civil::DateTime;
 use jiff::tz::{AmbiguousOffset, TimeZone};
 use jiff::{Timestamp, Zoned};
-use schemars::JsonSchema;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
-use super::types::JourneyPlanRequest;
-
-/// Whether `time` is when to leave or when to be there.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
-#[serde(rename_all = "lowercase")]
-pub enum TimeIs {
-    /// Leave at `time` (the default).
-    #[default]
-    Departing,
-    /// Be there by `time`.
-    Arriving,
-}
-
-/// A TfL mode a journey may use (`/Journey/Meta/Modes`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
-#[serde(rename_all = "kebab-case")]
-#[allow(missing_docs)]
-pub enum JourneyMode {
-    Tube,
-    Bus,
-    Dlr,
-    Overground,
-    ElizabethLine,
-    NationalRail,
-    Tram,
-    RiverBus,
-    CableCar,
-    Coach,
-    Walking,
-    Cycle,
-}
-
-/// A step-free wish, as TfL's `accessibilityPreference` names it.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
-#[serde(rename_all = "camelCase")]
-pub enum AccessibilityWish {
-    /// No fixed stairs.
-    NoSolidStairs,
-    /// No escalators.
-    NoEscalators,
-    /// No lifts.
-    NoElevators,
-    /// Step-free from street to vehicle.
-    StepFreeToVehicle,
-    /// Step-free from street to platform.
-    StepFreeToPlatform,
-}
-
-/// How fast the traveller walks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
-#[serde(rename_all = "lowercase")]
-#[allow(missing_docs)]
-pub enum WalkingSpeed {
-    Slow,
-    Average,
-    Fast,
-}
-
-/// What the planner puts first.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
-#[serde(rename_all = "camelCase")]
-pub enum JourneyPreference {
-    /// The fastest.
-    LeastTime,
-    /// The fewest changes.
-    LeastInterchange,
-    /// The least walking.
-    LeastWalking,
-}
-
-/// Most minutes of walking a journey may ask for.
-pub const MAX_WALKING_MINUTES: u32 = 120;
-
-/// What was asked for, beyond `from` and `to`: on every answer that reached TfL's plan.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
-#[serde(rename_all = "camelCase")]
-pub struct JourneyRequested {
-    /// The London time asked for, with its offset (`2026-12-05T09:00:00+00:00`); null: now.
-    pub time: Option<String>,
-    /// `GMT` or `BST`, the clock `time` is on; null with `time`.
-    pub time_zone: Option<String>,
-    /// Whether `time` is when to leave or when to be there.
-    pub time_is: TimeIs,
-    /// The modes the journeys may use; empty: any.
-    pub modes: Vec<JourneyMode>,
-    /// The step-free wishes (`needAccessibleRoute` among them); empty: none.
-    pub accessibility: Vec<AccessibilityWish>,
-    /// The place to go through, as given; null: none.
-    pub via: Option<String>,
-    /// How fast the traveller walks; null: TfL's default.
-    pub walking_speed: Option<WalkingSpeed>,
-    /// Most minutes of walking; null: TfL's default.
-    pub max_walking_minutes: Option<u32>,
-    /// What the planner puts first; null: TfL's default.
-    pub journey_preference: Option<JourneyPreference>,
-}
+use super::choices::{AccessibilityWish, JourneyMode, MAX_WALKING_MINUTES, TimeIs};
+use super::types::{JourneyPlanRequest, JourneyRequested};
 
 /// The wishes of one request, checked: the query they become and what to say back.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -279,6 +178,7 @@ fn joined<T>(items: &[T], name: impl Fn(&T) -> String) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::tfl::plan_journey::choices::{JourneyPreference, WalkingSpeed};
 
     fn wishes(input: JourneyPlanRequest) -> Result<Wishes, String> {
         Wishes::of(&input)

@@ -4,9 +4,7 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
-use super::options::{
-    AccessibilityWish, JourneyMode, JourneyPreference, JourneyRequested, TimeIs, WalkingSpeed,
-};
+use super::choices::{AccessibilityWish, JourneyMode, JourneyPreference, TimeIs, WalkingSpeed};
 
 /// `JourneyPlanRequest`: where from, where to, and how: when, by what, how step-free,
 /// through where, how far and how fast on foot.
@@ -261,4 +259,29 @@ pub struct JourneyDisambiguationSuggestion {
     /// when another suggestion has the same name (TfL's stop data), else its modes
     /// ("Edgware Road — Bakerloo"). What a person is shown when asked to pick.
     pub title: String,
+}
+
+/// What was asked for, beyond `from` and `to`: on every answer that reached TfL's plan.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct JourneyRequested {
+    /// The London time asked for, with its offset (`2026-12-05T09:00:00+00:00`); null: now.
+    pub time: Option<String>,
+    /// `GMT` or `BST`, the clock `time` is on; null with `time`.
+    pub time_zone: Option<String>,
+    /// Whether `time` is when to leave or when to be there.
+    pub time_is: TimeIs,
+    /// The modes the journeys may use; empty: any.
+    pub modes: Vec<JourneyMode>,
+    /// The step-free wishes (`needAccessibleRoute` among them); empty: none.
+    pub accessibility: Vec<AccessibilityWish>,
+    /// The place to go through, as given; null: none.
+    pub via: Option<String>,
+    /// How fast the traveller walks; null: TfL's default.
+    pub walking_speed: Option<WalkingSpeed>,
+    /// Most minutes of walking; null: TfL's default.
+    pub max_walking_minutes: Option<u32>,
+    /// What the planner puts first; null: TfL's default.
+    pub journey_preference: Option<JourneyPreference>,
 }
