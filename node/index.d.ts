@@ -3714,13 +3714,13 @@ export declare class Toolpack {
    */
   createSystem(args: CreateSystemRequest): Promise<CreateSystemResult>
   /**
-   * Add a container (an app, service or database) to a system of a loko project.
+   * Add a container (an app, service or database) to a system of a loko C4 architecture.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   createContainer(args: CreateContainerRequest): Promise<CreateContainerResult>
   /**
-   * Add a component (a module or class group) to a container of a loko project.
+   * Add a component (a module or class group) to a container of a loko C4 architecture.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */

@@ -3736,7 +3736,7 @@ class AsyncTools:
 
     async def create_container(self, *, project_path: str, system_name: str, container_name: str, description: str | None = None, type: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> CreateContainerResult:
         """
-        Add a container (an app, service or database) to a system of a loko project.
+        Add a container (an app, service or database) to a system of a loko C4 architecture.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -3756,7 +3756,7 @@ class AsyncTools:
 
     async def create_component(self, *, project_path: str, system_name: str, container_name: str, component_name: str, description: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> CreateComponentResult:
         """
-        Add a component (a module or class group) to a container of a loko project.
+        Add a component (a module or class group) to a container of a loko C4 architecture.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4434,7 +4434,7 @@ class SyncTools:
 
     def create_container(self, *, project_path: str, system_name: str, container_name: str, description: str | None = None, type: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> CreateContainerResult:
         """
-        Add a container (an app, service or database) to a system of a loko project.
+        Add a container (an app, service or database) to a system of a loko C4 architecture.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4454,7 +4454,7 @@ class SyncTools:
 
     def create_component(self, *, project_path: str, system_name: str, container_name: str, component_name: str, description: str | None = None, technology: str | None = None, tags: list[str] | None = None) -> CreateComponentResult:
         """
-        Add a component (a module or class group) to a container of a loko project.
+        Add a component (a module or class group) to a container of a loko C4 architecture.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """

@@ -355,7 +355,7 @@ impl Tool for CreateContainer {
     const SPEC: ToolSpec = ToolSpec {
         name: "create_container",
         title: "loko: create a container",
-        description: "Add a container (an app, service or database) to a system of a loko project.",
+        description: "Add a container (an app, service or database) to a system of a loko C4 architecture.",
         summary: "Scaffolds a container in a system",
         needs: "",
         toolset: Toolset::Loko,
@@ -401,7 +401,7 @@ impl Tool for CreateComponent {
     const SPEC: ToolSpec = ToolSpec {
         name: "create_component",
         title: "loko: create a component",
-        description: "Add a component (a module or class group) to a container of a loko project.",
+        description: "Add a component (a module or class group) to a container of a loko C4 architecture.",
         summary: "Scaffolds a component in a container",
         needs: "",
         toolset: Toolset::Loko,
