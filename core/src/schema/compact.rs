@@ -76,6 +76,17 @@ fn shared_keywords_hoisted(mut schema: JsonObject) -> JsonObject {
     schema
 }
 
+/// `items` with `schema` applied to each object among them, the rest as they are.
+fn each_object(items: &[Value], schema: impl Fn(&JsonObject) -> JsonObject) -> Vec<Value> {
+    items
+        .iter()
+        .map(|item| match item {
+            Value::Object(sub) => Value::Object(schema(sub)),
+            other => other.clone(),
+        })
+        .collect()
+}
+
 /// [`served_input`] before the hoisting.
 fn lean(schema: &JsonObject) -> JsonObject {
     let mut served = JsonObject::new();
@@ -87,14 +98,7 @@ fn lean(schema: &JsonObject) -> JsonObject {
                 served.insert(key.clone(), Value::Object(lean(sub)));
             }
             (_, Value::Array(items)) => {
-                let items = items
-                    .iter()
-                    .map(|item| match item {
-                        Value::Object(sub) => Value::Object(lean(sub)),
-                        other => other.clone(),
-                    })
-                    .collect();
-                served.insert(key.clone(), Value::Array(items));
+                served.insert(key.clone(), Value::Array(each_object(items, lean)));
             }
             _ => {
                 served.insert(key.clone(), value.clone());
@@ -207,14 +211,7 @@ fn compact(schema: &JsonObject) -> JsonObject {
                 out.insert(key.clone(), Value::Array(branches));
             }
             (_, Value::Array(items)) => {
-                let items = items
-                    .iter()
-                    .map(|item| match item {
-                        Value::Object(sub) => Value::Object(compact(sub)),
-                        other => other.clone(),
-                    })
-                    .collect();
-                out.insert(key.clone(), Value::Array(items));
+                out.insert(key.clone(), Value::Array(each_object(items, compact)));
             }
             _ => {
                 out.insert(key.clone(), value.clone());

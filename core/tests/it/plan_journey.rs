@@ -196,20 +196,26 @@ impl toolpack::ask::Asker for Picks {
     }
 }
 
-async fn ambiguous_both_sides(
-    picks: Vec<Option<usize>>,
-) -> (Value, Vec<String>, Vec<toolpack::ask::Question>) {
+/// A fake upstream whose journey planner answers `disambiguation` (a 300) once, then the
+/// Bank → Mile End itinerary: the latest scenario applies first.
+async fn ambiguous_once(disambiguation: &str) -> FakeUpstream {
     let fake = fake().await;
-    // The latest scenario applies first: the 300 once, then the itinerary.
     fake.push_scenario(
         Scenario::on("/journey").file("tfl/journey/itinerary-200-bank-to-mile-end-2015.json"),
     );
     fake.push_scenario(
         Scenario::on("/journey")
             .status(300)
-            .file("tfl/journey/synthetic-disambiguation-300-from-and-to.json")
+            .file(format!("tfl/journey/{disambiguation}"))
             .times(1),
     );
+    fake
+}
+
+async fn ambiguous_both_sides(
+    picks: Vec<Option<usize>>,
+) -> (Value, Vec<String>, Vec<toolpack::ask::Question>) {
+    let fake = ambiguous_once("synthetic-disambiguation-300-from-and-to.json").await;
     let asker = std::sync::Arc::new(Picks(picks, Default::default()));
     let toolpack = toolpack(&fake, Some("k"));
     let call = toolpack.call_json(
@@ -278,16 +284,7 @@ async fn when_nobody_picks_the_answer_is_the_disambiguation_as_always() {
 
 #[tokio::test]
 async fn an_ambiguous_via_is_asked_and_the_pick_is_sent_as_via_with_the_other_wishes() {
-    let fake = fake().await;
-    fake.push_scenario(
-        Scenario::on("/journey").file("tfl/journey/itinerary-200-bank-to-mile-end-2015.json"),
-    );
-    fake.push_scenario(
-        Scenario::on("/journey")
-            .status(300)
-            .file("tfl/journey/synthetic-disambiguation-300-via.json")
-            .times(1),
-    );
+    let fake = ambiguous_once("synthetic-disambiguation-300-via.json").await;
     let asker = std::sync::Arc::new(Picks(vec![Some(0)], Default::default()));
     let toolpack = toolpack(&fake, Some("k"));
     let call = toolpack.call_json(

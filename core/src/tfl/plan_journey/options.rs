@@ -47,21 +47,10 @@ impl Wishes {
             }
             None => None,
         };
-        let mut accessibility = Vec::new();
-        let asked = input.accessibility.iter().flatten().copied();
         let flag = (input.need_accessible_route == Some(true))
             .then_some(AccessibilityWish::StepFreeToVehicle);
-        for wish in asked.chain(flag) {
-            if !accessibility.contains(&wish) {
-                accessibility.push(wish);
-            }
-        }
-        let mut modes: Vec<JourneyMode> = Vec::new();
-        for mode in input.modes.iter().flatten() {
-            if !modes.contains(mode) {
-                modes.push(*mode);
-            }
-        }
+        let accessibility = distinct(input.accessibility.iter().flatten().copied().chain(flag));
+        let modes: Vec<JourneyMode> = distinct(input.modes.iter().flatten().copied());
         Ok(Self {
             requested: JourneyRequested {
                 time: when
@@ -90,7 +79,7 @@ impl Wishes {
             query.push(("timeIs", pascal(asked.time_is)));
         }
         if !asked.modes.is_empty() {
-            query.push(("mode", joined(&asked.modes, |m| kebab(*m))));
+            query.push(("mode", joined(&asked.modes, |m| json_name(*m))));
         }
         if !asked.accessibility.is_empty() {
             query.push((
@@ -152,9 +141,20 @@ fn london_time(text: &str) -> Result<Zoned, String> {
         .map_err(|error| format!("Field 'time': {error}"))
 }
 
+/// `values` in their first order, each once.
+fn distinct<T: PartialEq>(values: impl Iterator<Item = T>) -> Vec<T> {
+    let mut kept = Vec::new();
+    for value in values {
+        if !kept.contains(&value) {
+            kept.push(value);
+        }
+    }
+    kept
+}
+
 /// `value`'s JSON name (`stepFreeToVehicle`), as TfL writes it (`StepFreeToVehicle`).
 fn pascal(value: impl Serialize) -> String {
-    let name = kebab(value);
+    let name = json_name(value);
     let mut chars = name.chars();
     chars
         .next()
@@ -162,8 +162,8 @@ fn pascal(value: impl Serialize) -> String {
         .unwrap_or_default()
 }
 
-/// `value`'s JSON name.
-fn kebab(value: impl Serialize) -> String {
+/// `value`'s JSON name (`elizabeth-line`).
+fn json_name(value: impl Serialize) -> String {
     serde_json::to_value(value)
         .ok()
         .and_then(|v| v.as_str().map(str::to_owned))
