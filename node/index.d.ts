@@ -338,7 +338,7 @@ export interface LineStatusResponse {
  * Result or error code of a live TfL tool. A code whose description starts with tool
  * names belongs to those tools only.
  */
-export type TflCode = "OK" | "VALIDATION_ERROR" | "LINE_NOT_FOUND" | "MODE_NOT_FOUND" | "STOP_NOT_FOUND" | "STATION_NOT_FOUND" | "BIKE_POINT_NOT_FOUND" | "DISAMBIGUATION_REQUIRED" | "RATE_LIMIT_EXCEEDED" | "INVALID_API_KEY" | "UPSTREAM_TIMEOUT" | "UPSTREAM_ERROR" | "INTERNAL_ERROR"
+export type TflCode = "OK" | "VALIDATION_ERROR" | "LINE_NOT_FOUND" | "MODE_NOT_FOUND" | "STOP_NOT_FOUND" | "STOP_NOT_ON_LINE" | "STATION_NOT_FOUND" | "BIKE_POINT_NOT_FOUND" | "DISAMBIGUATION_REQUIRED" | "RATE_LIMIT_EXCEEDED" | "INVALID_API_KEY" | "UPSTREAM_TIMEOUT" | "UPSTREAM_ERROR" | "INTERNAL_ERROR"
 
 /** One line and its statuses now. */
 export interface LineStatusLine {
@@ -852,6 +852,156 @@ export interface LiftOutage {
    * out of service".
    */
   message: string
+}
+
+/** `TimetableRequest`: a line, a stop on it, and optionally a direction and a window. */
+export interface TimetableRequest {
+  /**
+   * e.g. victoria, dlr, 25 (a bus).
+   *
+   * A line id: `victoria`, `dlr`, `elizabeth`, a bus route such as `25`.
+   */
+  line: string
+  /**
+   * Stop id or name.
+   *
+   * The stop the departures leave from: a NaPTAN id (`940GZZDLPOP`) or a name
+   * ("Poplar"), resolved as `arrivals` resolves it.
+   */
+  stop: string
+  /**
+   * Default both.
+   *
+   * `inbound` or `outbound`; without it, every direction TfL has from the stop.
+   */
+  direction?: RouteDirection | null
+  /**
+   * HH:MM, London: list departures from then.
+   *
+   * Also list each day's departures from this London time (`HH:MM`).
+   */
+  after?: string | null
+  /**
+   * HH:MM; before 04:00 is after midnight.
+   *
+   * The window's end (`HH:MM`, London). A window's time before 04:00 is after midnight,
+   * as in TfL's service day. Without `after`, the window starts at the first departure.
+   */
+  before?: string | null
+}
+
+/** `TimetableResponse`: every field is always present (`null` when unused). */
+export interface TimetableResponse {
+  /** Whether the timetable was retrieved. */
+  success: boolean
+  /** Machine-readable result or error code. */
+  code: TflCode
+  /** Human-readable summary: each direction's first and last departures. */
+  message: string
+  /** The line (success only). */
+  line: TimetableLine | null
+  /** The stop the departures leave from (success only). */
+  stop: TimetableStop | null
+  /** One timetable per direction (success only). */
+  directions: DirectionTimetable[] | null
+  /**
+   * On `DISAMBIGUATION_REQUIRED`: the stops the name may mean; call again with one's
+   * `id` as `stop`.
+   */
+  stopDisambiguation: StopCandidate[] | null
+  /**
+   * On `STOP_NOT_ON_LINE`: the line's stops nearest to the name; on `LINE_NOT_FOUND`:
+   * the nearest line ids; on `DISAMBIGUATION_REQUIRED` for a direction: TfL's choices.
+   */
+  suggestions: string[] | null
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
+}
+
+/** The line of a timetable. */
+export interface TimetableLine {
+  /** Its id, e.g. `dlr`. */
+  id: string
+  /** Its name, e.g. "DLR". */
+  name: string
+}
+
+/** The stop a timetable's departures leave from. */
+export interface TimetableStop {
+  /** Its id, e.g. `940GZZDLPOP`. */
+  id: string
+  /** Its name, e.g. "Poplar DLR Station". */
+  name: string
+}
+
+/** The timetable one way from the stop. */
+export interface DirectionTimetable {
+  /** `inbound` or `outbound`. */
+  direction: string
+  /**
+   * One schedule per kind of day, in TfL's order ("Monday - Friday", "Saturday",
+   * "Sunday").
+   */
+  schedules: DaySchedule[]
+  /**
+   * The stop patterns the departures run: the stops that follow and the minutes to
+   * each. A departure's `pattern` is an index into this list.
+   */
+  patterns: TimetablePattern[]
+}
+
+/** The departures of one kind of day. */
+export interface DaySchedule {
+  /** TfL's name for the days, e.g. "Monday - Friday", "Saturdays and Public Holidays". */
+  name: string
+  /** How many departures the day has. */
+  count: number
+  /** The first departure. */
+  first: ScheduledDeparture | null
+  /** The last departure: the last train (or bus) of the day. */
+  last: ScheduledDeparture | null
+  /**
+   * The departures inside the asked window (`after`, `before`), in order; empty without
+   * a window. At most 60.
+   */
+  departures: ScheduledDeparture[]
+}
+
+/** One scheduled departure. */
+export interface ScheduledDeparture {
+  /** London time, `HH:MM` on a 24-hour clock (TfL's 24:30 is `00:30` with `nextDay`). */
+  time: string
+  /** Whether it leaves after midnight, on the day after the schedule's day. */
+  nextDay: boolean
+  /** Index of its stop pattern in the direction's `patterns`. */
+  pattern: number | null
+  /** The last stop of its pattern, e.g. "Beckton DLR Station". */
+  towards: string | null
+}
+
+/** A stop pattern: the stops after the departure stop, in order. */
+export interface TimetablePattern {
+  /** The stops, each with the minutes from the departure. */
+  stops: FollowingStop[]
+}
+
+/** A stop of a pattern. */
+export interface FollowingStop {
+  /** Its id. */
+  id: string
+  /** Its name. */
+  name: string
+  /** Minutes from the departure to here. */
+  minutes: number
 }
 
 /** `geocode_address` arguments. */
@@ -3563,7 +3713,7 @@ export declare class ToolpackError extends Error {
 }
 
 /** Every tool of the catalog, in catalog order. */
-export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "get_alerts", "find_rental_vehicles", "get_stop_info", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram"]
+export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "timetable", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "get_alerts", "find_rental_vehicles", "get_stop_info", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram"]
 
 /** The toolpack client: one async method per catalog tool, plus `call` and `tools`. */
 export declare class Toolpack {
@@ -3635,6 +3785,12 @@ export declare class Toolpack {
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   liftOutages(args: LiftOutagesRequest): Promise<LiftOutagesResponse>
+  /**
+   * A London line's timetable at a stop: the first and last train or bus each day, departures between two times, stops after.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  timetable(args: TimetableRequest): Promise<TimetableResponse>
   /**
    * Coordinates of an address, place or stop in Finland, best match first; stops carry the id get_departures takes. The first step before plan_trip.
    *

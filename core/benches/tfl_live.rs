@@ -8,7 +8,8 @@
 //! hand, without the catalog's JSON (issue 42's bound: at most 50 µs).
 //! `bikePoints` reads 800 docks, as London has: the 25 recorded ones
 //! (`tests/fixtures/tfl/bike-point/all-first25-2017.json`), copied 32 times with new ids,
-//! each copy moved across central London.
+//! each copy moved across central London. `timetable` reads the recorded Poplar timetable
+//! (1,400 departures on two routes) and lists those between 23:00 and 01:00.
 //! Run: `cargo bench -p toolpack --bench tfl_live`.
 
 mod support;
@@ -47,6 +48,11 @@ const CASES: &[(&str, &str, &str)] = &[
         "/Line/victoria/Route/Sequence/inbound?serviceTypes=Regular&excludeCrowding=true",
     ),
     ("liftOutages", "{}", "/Disruptions/Lifts/v2"),
+    (
+        "timetable",
+        r#"{"line": "dlr", "stop": "940GZZDLPOP", "direction": "outbound", "after": "23:00", "before": "01:00"}"#,
+        "/Line/dlr/Timetable/940GZZDLPOP?direction=outbound",
+    ),
 ];
 
 fn main() {
@@ -141,6 +147,9 @@ async fn typed_call(toolpack: &Toolpack, tool: &str, arguments: &Value) {
         )),
         "liftOutages" => drop(black_box(
             toolpack.call::<LiftOutages>(request(arguments)).await,
+        )),
+        "timetable" => drop(black_box(
+            toolpack.call::<Timetable>(request(arguments)).await,
         )),
         other => panic!("no typed call for {other}"),
     }

@@ -46,6 +46,8 @@ macro_rules! with_every_tool {
                 $crate::tfl::LineRouteRequest => $crate::tfl::LineRouteResponse;
             "tfl" lift_outages: $crate::tfl::LiftOutages,
                 $crate::tfl::LiftOutagesRequest => $crate::tfl::LiftOutagesResponse;
+            "tfl" timetable: $crate::tfl::Timetable,
+                $crate::tfl::TimetableRequest => $crate::tfl::TimetableResponse;
             "digitransit" geocode_address: $crate::digitransit::GeocodeAddress,
                 $crate::digitransit::GeocodeAddressRequest => $crate::digitransit::GeocodeAddressResult;
             "digitransit" reverse_geocode: $crate::digitransit::ReverseGeocode,

@@ -91,6 +91,8 @@ mod tests {
     /// Questions as people ask them, never with a tool's name, and the tool that answers.
     const QUESTIONS: &[(&str, &str)] = &[
         ("is the Central line running", "lineStatus"),
+        ("when is the last train from Poplar on the DLR", "timetable"),
+        ("first tube from Brixton on Sunday morning", "timetable"),
         ("any delays on the tube today", "lineStatus"),
         ("how do I get from King's Cross to Waterloo", "planJourney"),
         ("fastest way from Bank to Mile End in London", "planJourney"),

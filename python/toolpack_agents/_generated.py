@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict
 
 #: Every tool of the catalog, in catalog order.
-TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "get_alerts", "find_rental_vehicles", "get_stop_info", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram",)
+TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "timetable", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "get_alerts", "find_rental_vehicles", "get_stop_info", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram",)
 
 #: Whether `time` is when to leave or when to be there.
 TimeIs = Literal["departing", "arriving"]
@@ -247,7 +247,7 @@ class LineStatusRequest(TypedDict):
 
 
 #: Result or error code of a live TfL tool. A code whose description starts with tool
-TflCode = Literal["OK", "VALIDATION_ERROR", "LINE_NOT_FOUND", "MODE_NOT_FOUND", "STOP_NOT_FOUND", "STATION_NOT_FOUND", "BIKE_POINT_NOT_FOUND", "DISAMBIGUATION_REQUIRED", "RATE_LIMIT_EXCEEDED", "INVALID_API_KEY", "UPSTREAM_TIMEOUT", "UPSTREAM_ERROR", "INTERNAL_ERROR"]
+TflCode = Literal["OK", "VALIDATION_ERROR", "LINE_NOT_FOUND", "MODE_NOT_FOUND", "STOP_NOT_FOUND", "STOP_NOT_ON_LINE", "STATION_NOT_FOUND", "BIKE_POINT_NOT_FOUND", "DISAMBIGUATION_REQUIRED", "RATE_LIMIT_EXCEEDED", "INVALID_API_KEY", "UPSTREAM_TIMEOUT", "UPSTREAM_ERROR", "INTERNAL_ERROR"]
 
 
 #: One status of a line.
@@ -760,6 +760,156 @@ class LiftOutagesResponse(TypedDict):
     """
     On `DISAMBIGUATION_REQUIRED`: the stations the name matches; call again with one's
     `stationUniqueId`.
+    """
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    """
+
+
+class TimetableRequest(TypedDict):
+    """`TimetableRequest`: a line, a stop on it, and optionally a direction and a window."""
+    line: str
+    """
+    e.g. victoria, dlr, 25 (a bus).
+
+    A line id: `victoria`, `dlr`, `elizabeth`, a bus route such as `25`.
+    """
+    stop: str
+    """
+    Stop id or name.
+
+    The stop the departures leave from: a NaPTAN id (`940GZZDLPOP`) or a name
+    ("Poplar"), resolved as `arrivals` resolves it.
+    """
+    direction: NotRequired[RouteDirection | None]
+    """
+    Default both.
+
+    `inbound` or `outbound`; without it, every direction TfL has from the stop.
+    """
+    after: NotRequired[str | None]
+    """
+    HH:MM, London: list departures from then.
+
+    Also list each day's departures from this London time (`HH:MM`).
+    """
+    before: NotRequired[str | None]
+    """
+    HH:MM; before 04:00 is after midnight.
+
+    The window's end (`HH:MM`, London). A window's time before 04:00 is after midnight,
+    as in TfL's service day. Without `after`, the window starts at the first departure.
+    """
+
+
+class TimetableLine(TypedDict):
+    """The line of a timetable."""
+    id: str
+    """Its id, e.g. `dlr`."""
+    name: str
+    """Its name, e.g. "DLR"."""
+
+
+class TimetableStop(TypedDict):
+    """The stop a timetable's departures leave from."""
+    id: str
+    """Its id, e.g. `940GZZDLPOP`."""
+    name: str
+    """Its name, e.g. "Poplar DLR Station"."""
+
+
+class ScheduledDeparture(TypedDict):
+    """One scheduled departure."""
+    time: str
+    """London time, `HH:MM` on a 24-hour clock (TfL's 24:30 is `00:30` with `nextDay`)."""
+    nextDay: bool
+    """Whether it leaves after midnight, on the day after the schedule's day."""
+    pattern: int | None
+    """Index of its stop pattern in the direction's `patterns`."""
+    towards: str | None
+    """The last stop of its pattern, e.g. "Beckton DLR Station"."""
+
+
+class DaySchedule(TypedDict):
+    """The departures of one kind of day."""
+    name: str
+    """TfL's name for the days, e.g. "Monday - Friday", "Saturdays and Public Holidays"."""
+    count: int
+    """How many departures the day has."""
+    first: ScheduledDeparture | None
+    """The first departure."""
+    last: ScheduledDeparture | None
+    """The last departure: the last train (or bus) of the day."""
+    departures: list[ScheduledDeparture]
+    """
+    The departures inside the asked window (`after`, `before`), in order; empty without
+    a window. At most 60.
+    """
+
+
+class FollowingStop(TypedDict):
+    """A stop of a pattern."""
+    id: str
+    """Its id."""
+    name: str
+    """Its name."""
+    minutes: float
+    """Minutes from the departure to here."""
+
+
+class TimetablePattern(TypedDict):
+    """A stop pattern: the stops after the departure stop, in order."""
+    stops: list[FollowingStop]
+    """The stops, each with the minutes from the departure."""
+
+
+class DirectionTimetable(TypedDict):
+    """The timetable one way from the stop."""
+    direction: str
+    """`inbound` or `outbound`."""
+    schedules: list[DaySchedule]
+    """
+    One schedule per kind of day, in TfL's order ("Monday - Friday", "Saturday",
+    "Sunday").
+    """
+    patterns: list[TimetablePattern]
+    """
+    The stop patterns the departures run: the stops that follow and the minutes to
+    each. A departure's `pattern` is an index into this list.
+    """
+
+
+class TimetableResponse(TypedDict):
+    """`TimetableResponse`: every field is always present (`null` when unused)."""
+    success: bool
+    """Whether the timetable was retrieved."""
+    code: TflCode
+    """Machine-readable result or error code."""
+    message: str
+    """Human-readable summary: each direction's first and last departures."""
+    line: TimetableLine | None
+    """The line (success only)."""
+    stop: TimetableStop | None
+    """The stop the departures leave from (success only)."""
+    directions: list[DirectionTimetable] | None
+    """One timetable per direction (success only)."""
+    stopDisambiguation: list[StopCandidate] | None
+    """
+    On `DISAMBIGUATION_REQUIRED`: the stops the name may mean; call again with one's
+    `id` as `stop`.
+    """
+    suggestions: list[str] | None
+    """
+    On `STOP_NOT_ON_LINE`: the line's stops nearest to the name; on `LINE_NOT_FOUND`:
+    the nearest line ids; on `DISAMBIGUATION_REQUIRED` for a direction: TfL's choices.
     """
     asOf: NotRequired[str]
     """
@@ -3511,6 +3661,23 @@ class AsyncTools:
             arguments["station"] = station
         return await self._typed("liftOutages", arguments)  # type: ignore[no-any-return]
 
+    async def timetable(self, *, line: str, stop: str, direction: RouteDirection | None = None, after: str | None = None, before: str | None = None) -> TimetableResponse:
+        """
+        A London line's timetable at a stop: the first and last train or bus each day, departures between two times, stops after.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["line"] = line
+        arguments["stop"] = stop
+        if direction is not None:
+            arguments["direction"] = direction
+        if after is not None:
+            arguments["after"] = after
+        if before is not None:
+            arguments["before"] = before
+        return await self._typed("timetable", arguments)  # type: ignore[no-any-return]
+
     async def geocode_address(self, *, text: str, size: int | None = None, language: Language | None = None, focus: Coordinate | None = None, layers: list[str] | None = None) -> GeocodeAddressResult:
         """
         Coordinates of an address, place or stop in Finland, best match first; stops carry the id get_departures takes. The first step before plan_trip.
@@ -4208,6 +4375,23 @@ class SyncTools:
         if station is not None:
             arguments["station"] = station
         return self._typed("liftOutages", arguments)  # type: ignore[no-any-return]
+
+    def timetable(self, *, line: str, stop: str, direction: RouteDirection | None = None, after: str | None = None, before: str | None = None) -> TimetableResponse:
+        """
+        A London line's timetable at a stop: the first and last train or bus each day, departures between two times, stops after.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["line"] = line
+        arguments["stop"] = stop
+        if direction is not None:
+            arguments["direction"] = direction
+        if after is not None:
+            arguments["after"] = after
+        if before is not None:
+            arguments["before"] = before
+        return self._typed("timetable", arguments)  # type: ignore[no-any-return]
 
     def geocode_address(self, *, text: str, size: int | None = None, language: Language | None = None, focus: Coordinate | None = None, layers: list[str] | None = None) -> GeocodeAddressResult:
         """

@@ -14,18 +14,21 @@ pub enum TflCode {
     Ok,
     /// Invalid request input; the message names the field.
     ValidationError,
-    /// `lineStatus`, `lineRoute`: TfL knows no line with a given id; `suggestions` holds
+    /// `lineStatus`, `lineRoute`, `timetable`: TfL knows no line with a given id; `suggestions` holds
     /// the nearest line ids (the six Overground lines for the retired `london-overground`).
     LineNotFound,
     /// `lineStatus`: TfL knows no such mode; `suggestions` holds the nearest modes.
     ModeNotFound,
-    /// `arrivals`, `stopSearch`: no stop matches the given name or id.
+    /// `arrivals`, `stopSearch`, `timetable`: no stop matches the given name or id.
     StopNotFound,
+    /// `timetable`: the line does not call at the stop; `suggestions` holds the line's
+    /// stops nearest to its name.
+    StopNotOnLine,
     /// `liftOutages`: no station matches the given name or id.
     StationNotFound,
     /// `bikePoints`: no bike point has a given id, or a name that matches the query.
     BikePointNotFound,
-    /// `arrivals`, `liftOutages`: several stops or stations match the name; retry with one
+    /// `arrivals`, `liftOutages`, `timetable`: several stops or stations match the name; retry with one
     /// of the candidates (`stopDisambiguation`, `stationDisambiguation`).
     DisambiguationRequired,
     /// The local rate limit for the tool was exceeded, or the TfL key's budget of requests
@@ -52,6 +55,7 @@ impl TflCode {
             Self::LineNotFound => "LINE_NOT_FOUND",
             Self::ModeNotFound => "MODE_NOT_FOUND",
             Self::StopNotFound => "STOP_NOT_FOUND",
+            Self::StopNotOnLine => "STOP_NOT_ON_LINE",
             Self::StationNotFound => "STATION_NOT_FOUND",
             Self::BikePointNotFound => "BIKE_POINT_NOT_FOUND",
             Self::DisambiguationRequired => "DISAMBIGUATION_REQUIRED",

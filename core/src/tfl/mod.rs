@@ -72,6 +72,7 @@ mod station_toilets;
 mod stop_point;
 mod stop_search;
 mod stops;
+mod timetable;
 mod upstream;
 
 pub use arrivals::{
@@ -87,6 +88,10 @@ pub use line_route::{
 pub use line_status::{
     DEFAULT_MODES as LINE_STATUS_DEFAULT_MODES, LineStatus, LineStatusEntry, LineStatusLine,
     LineStatusRequest, LineStatusResponse,
+};
+pub use timetable::{
+    DaySchedule, DirectionTimetable, FollowingStop, ScheduledDeparture, Timetable, TimetableLine,
+    TimetablePattern, TimetableRequest, TimetableResponse, TimetableStop,
 };
 
 pub use plan_journey::{

@@ -22,6 +22,7 @@ mod loko_tools;
 mod plan_journey;
 mod postgres_store;
 mod saved_places;
+mod timetable;
 mod toon_reference;
 mod upstream_chaos;
 mod upstream_layer;

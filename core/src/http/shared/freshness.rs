@@ -19,7 +19,7 @@ pub enum AnswerKind {
     Disruptions,
     /// Bike and rental availability (about 60 s).
     Bikes,
-    /// Stop searches, routes and geocoding (about 12 h).
+    /// Stop searches, routes, timetables and geocoding (about 12 h).
     Places,
 }
 

@@ -9,6 +9,7 @@ pub use types::{
 };
 
 use std::collections::HashMap;
+use std::sync::Arc;
 
 use serde::Deserialize;
 
@@ -54,10 +55,7 @@ tube, rail, DLR or bus route.",
         if retired(&line).is_some() {
             return not_found(toolpack, &ids, None).await;
         }
-        let direction = match input.direction.unwrap_or(RouteDirection::Outbound) {
-            RouteDirection::Outbound => "outbound",
-            RouteDirection::Inbound => "inbound",
-        };
+        let direction = input.direction.unwrap_or(RouteDirection::Outbound).as_str();
         let service_type = match input.service_type.unwrap_or(ServiceType::Regular) {
             ServiceType::Regular => "Regular",
             ServiceType::Night => "Night",
@@ -78,6 +76,33 @@ crate::tfl::tfl_tool_output!(
     "Unexpected error while getting the line's route.",
     live
 );
+
+/// The names of the stations `line` calls at going `direction` (its regular service), in
+/// TfL's order, each once: the same upstream answer `lineRoute` reads.
+pub(crate) async fn station_names(
+    toolpack: &Toolpack,
+    line: &str,
+    direction: RouteDirection,
+) -> Result<Vec<String>, Failure> {
+    let path = format!("/Line/{line}/Route/Sequence/{}", direction.as_str());
+    let query = [("serviceTypes", "Regular"), ("excludeCrowding", "true")];
+    let sequence: Arc<Sequence> =
+        upstream::get_shared(toolpack, AnswerKind::Places, &path, &query).await?;
+    let mut names: Vec<String> = Vec::new();
+    for stop in sequence
+        .stop_point_sequences
+        .iter()
+        .flat_map(|s| &s.stop_point)
+        .chain(&sequence.stations)
+    {
+        if let Some(name) = stop.name.as_deref().map(clean)
+            && !names.contains(&name)
+        {
+            names.push(name);
+        }
+    }
+    Ok(names)
+}
 
 async fn not_found(toolpack: &Toolpack, ids: &[String], said: Option<String>) -> LineRouteResponse {
     let (message, suggestions) = unknown_lines(toolpack, ids, said.as_deref()).await;

@@ -46,6 +46,16 @@ pub enum RouteDirection {
     Inbound,
 }
 
+impl RouteDirection {
+    /// The direction as TfL's paths and queries write it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Outbound => "outbound",
+            Self::Inbound => "inbound",
+        }
+    }
+}
+
 /// Which timetable.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]

@@ -1,0 +1,266 @@
+//! A timetable answer from TfL's bodies: the schedules of every route from the stop merged
+//! by kind of day, each departure on the clock (the hours of 24 and more as the next day's),
+//! and each route's stop patterns numbered once per direction.
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::Asked;
+use super::types::{
+    DaySchedule, DirectionTimetable, FollowingStop, ScheduledDeparture, TimetableLine,
+    TimetablePattern, TimetableResponse, TimetableStop,
+};
+use super::window::{Window, clock};
+use super::wire::TimetableBody;
+use crate::tfl::TflCode;
+
+/// A departure as TfL times it: its minute of the service day, and its pattern's index.
+type Timed = (u32, Option<u32>);
+
+/// The most departures of one day listed for a window.
+pub(super) const MAX_DEPARTURES: usize = 60;
+/// The most stops suggested for a stop the line does not call at.
+const MAX_SUGGESTIONS: usize = 5;
+
+/// The answer for `asked` from stop `id`, one direction per body.
+pub(super) fn answer(
+    bodies: &[Arc<TimetableBody>],
+    asked: &Asked,
+    id: &str,
+    window: Option<Window>,
+) -> TimetableResponse {
+    let names = stop_names(bodies);
+    let name = asked
+        .name
+        .clone()
+        .or_else(|| names.get(id).map(|n| (*n).to_owned()))
+        .unwrap_or_else(|| id.to_owned());
+    let first = bodies.first().map(Arc::as_ref);
+    let line_id = first
+        .and_then(|b| b.line_id.clone())
+        .unwrap_or_else(|| asked.line.clone());
+    let line_name = first
+        .and_then(|b| b.line_name.clone())
+        .unwrap_or_else(|| line_id.clone());
+    let asked_direction = asked.direction.map(|d| d.as_str());
+    let directions: Vec<DirectionTimetable> = bodies
+        .iter()
+        .map(|body| direction(body, asked_direction, &names, window))
+        .collect();
+    let message = summary(&line_name, &name, &directions);
+    TimetableResponse {
+        served: None,
+        success: true,
+        code: TflCode::Ok,
+        message,
+        line: Some(TimetableLine {
+            id: line_id,
+            name: line_name,
+        }),
+        stop: Some(TimetableStop {
+            id: id.to_owned(),
+            name,
+        }),
+        directions: Some(directions),
+        stop_disambiguation: None,
+        suggestions: None,
+    }
+}
+
+/// Every stop the bodies name, by its id and its station's id.
+fn stop_names(bodies: &[Arc<TimetableBody>]) -> HashMap<&str, &str> {
+    let mut names = HashMap::new();
+    for stop in bodies
+        .iter()
+        .flat_map(|b| b.stations.iter().chain(&b.stops))
+    {
+        let Some(name) = stop.name.as_deref() else {
+            continue;
+        };
+        for id in [stop.id.as_deref(), stop.station_id.as_deref()]
+            .into_iter()
+            .flatten()
+        {
+            names.entry(id).or_insert(name);
+        }
+    }
+    names
+}
+
+/// One direction's timetable: its patterns, then its schedules merged by name.
+fn direction(
+    body: &TimetableBody,
+    asked: Option<&str>,
+    names: &HashMap<&str, &str>,
+    window: Option<Window>,
+) -> DirectionTimetable {
+    let routes = body.timetable.as_ref().map_or(&[][..], |t| &t.routes[..]);
+    let mut patterns = Vec::new();
+    // (route, TfL's interval id) → index in `patterns`.
+    let mut pattern_of: HashMap<(usize, i64), u32> = HashMap::new();
+    for (r, route) in routes.iter().enumerate() {
+        for interval in &route.station_intervals {
+            let index = u32::try_from(patterns.len()).unwrap_or(u32::MAX);
+            if let Some(id) = interval.id {
+                pattern_of.insert((r, id), index);
+            }
+            let mut stops: Vec<FollowingStop> = Vec::new();
+            for stop in &interval.intervals {
+                let (Some(id), Some(minutes)) = (stop.stop_id.as_deref(), stop.time_to_arrival)
+                else {
+                    continue;
+                };
+                // TfL lists a stop twice in a row, arriving and leaving: it is kept once,
+                // at its arrival.
+                if stops.last().is_some_and(|last| last.id == id) {
+                    continue;
+                }
+                stops.push(FollowingStop {
+                    id: id.to_owned(),
+                    name: names.get(id).map_or(id, |n| n).to_owned(),
+                    minutes,
+                });
+            }
+            patterns.push(TimetablePattern { stops });
+        }
+    }
+    let mut days: Vec<(&str, Vec<Timed>)> = Vec::new();
+    for (r, route) in routes.iter().enumerate() {
+        for schedule in &route.schedules {
+            let name = schedule.name.as_deref().map_or("", str::trim);
+            let at = match days.iter().position(|(n, _)| *n == name) {
+                Some(at) => at,
+                None => {
+                    days.push((name, Vec::new()));
+                    days.len() - 1
+                }
+            };
+            days[at]
+                .1
+                .extend(schedule.known_journeys.iter().filter_map(|j| {
+                    let (hour, minute) = (j.hour?, j.minute?);
+                    let minutes = (0..48).contains(&hour) && (0..60).contains(&minute);
+                    let pattern = j
+                        .interval_id
+                        .and_then(|id| pattern_of.get(&(r, id)).copied());
+                    minutes.then(|| (u32::try_from(hour * 60 + minute).unwrap_or(0), pattern))
+                }));
+        }
+    }
+    let departure = |&(at, pattern): &Timed| {
+        let (time, next_day) = clock(at);
+        ScheduledDeparture {
+            time,
+            next_day,
+            pattern,
+            towards: pattern
+                .and_then(|p| patterns.get(p as usize))
+                .and_then(|p| p.stops.last())
+                .map(|stop| stop.name.clone()),
+        }
+    };
+    let schedules = days
+        .into_iter()
+        .map(|(name, mut times)| {
+            times.sort_unstable();
+            DaySchedule {
+                name: name.to_owned(),
+                count: u32::try_from(times.len()).unwrap_or(u32::MAX),
+                first: times.first().map(departure),
+                last: times.last().map(departure),
+                departures: window.map_or_else(Vec::new, |window| {
+                    times
+                        .iter()
+                        .filter(|(at, _)| window.holds(*at))
+                        .take(MAX_DEPARTURES)
+                        .map(departure)
+                        .collect()
+                }),
+            }
+        })
+        .collect();
+    DirectionTimetable {
+        direction: body
+            .direction
+            .clone()
+            .or_else(|| asked.map(str::to_owned))
+            .unwrap_or_default(),
+        schedules,
+        patterns,
+    }
+}
+
+/// "DLR from Poplar DLR Station, outbound: Monday - Friday 05:30 to 00:35 (next day); …".
+fn summary(line: &str, stop: &str, directions: &[DirectionTimetable]) -> String {
+    let ways: Vec<String> = directions
+        .iter()
+        .map(|d| {
+            let days: Vec<String> = d
+                .schedules
+                .iter()
+                .filter_map(|s| {
+                    let (first, last) = (s.first.as_ref()?, s.last.as_ref()?);
+                    let next_day = if last.next_day { " (next day)" } else { "" };
+                    Some(format!(
+                        "{} {} to {}{next_day}",
+                        s.name, first.time, last.time
+                    ))
+                })
+                .collect();
+            format!("{}: {}", d.direction, days.join("; "))
+        })
+        .collect();
+    format!(
+        "{line} from {stop}, first to last departure. {}.",
+        ways.join(". ")
+    )
+}
+
+/// The names among `names` (a line's stops) nearest to `wanted`, compared without the
+/// words every station name ends in ("Underground Station").
+pub(super) fn nearest_stops(wanted: &str, names: &[String]) -> Vec<String> {
+    let plain: Vec<String> = names.iter().map(|n| plain_name(n)).collect();
+    crate::nearest::nearest(
+        &plain_name(wanted),
+        plain.iter().map(String::as_str),
+        MAX_SUGGESTIONS,
+    )
+    .into_iter()
+    .filter_map(|near| plain.iter().position(|p| p == near))
+    .map(|at| names[at].clone())
+    .collect()
+}
+
+/// A stop's name lower case, without its trailing "Underground Station", "DLR Station", ….
+fn plain_name(name: &str) -> String {
+    let mut plain = name.trim().to_lowercase();
+    for suffix in [" station", " underground", " dlr", " rail", " (london)"] {
+        if let Some(rest) = plain.strip_suffix(suffix) {
+            plain = rest.to_owned();
+        }
+    }
+    plain
+}
+
+#[cfg(test)]
+mod tests {
+    use super::nearest_stops;
+
+    #[test]
+    fn a_stops_nearest_names_leave_out_the_words_every_station_has() {
+        let names = [
+            "Euston Underground Station".to_owned(),
+            "Warren Street Underground Station".to_owned(),
+            "Brixton Underground Station".to_owned(),
+        ];
+        assert_eq!(
+            nearest_stops("Euston Square", &names),
+            ["Euston Underground Station"]
+        );
+        assert_eq!(
+            nearest_stops("Brixtn", &names),
+            ["Brixton Underground Station"]
+        );
+        assert!(nearest_stops("Poplar", &names).is_empty());
+    }
+}
