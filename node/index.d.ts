@@ -146,10 +146,31 @@ export interface JourneyOptionSummary {
   legCount: number
   /** The single adult pay-as-you-go fare in pence, when TfL gives one (walks have none). */
   totalFarePence: number | null
+  /**
+   * The fare's parts as TfL prices them (a part spans the legs between two taps), each
+   * with its peak and off-peak price; empty when TfL gives no fare.
+   */
+  fares: JourneyFare[]
   /** Whether any leg is disrupted. */
   isDisrupted: boolean
   /** The legs, in travel order. */
   legs: JourneyLegSummary[]
+}
+
+/** One priced part of a journey. */
+export interface JourneyFare {
+  /** What it costs at the planned time, in pence. */
+  costPence: number | null
+  /** Its peak price in pence. */
+  peakPence: number | null
+  /** Its off-peak price in pence. */
+  offPeakPence: number | null
+  /** Which price applies at the planned time, e.g. "Peak", "Off Peak". */
+  chargeLevel: string | null
+  /** The lowest fare zone it crosses. */
+  lowZone: number | null
+  /** The highest fare zone it crosses. */
+  highZone: number | null
 }
 
 /** One leg of a journey. */
@@ -177,6 +198,23 @@ export interface JourneyLegSummary {
   departurePoint: string | null
   /** Where the leg ends: where a traveller gets off or changes; null when TfL gives none. */
   arrivalPoint: string | null
+  /**
+   * The stops the leg calls at after it starts, its last stop included (TfL's
+   * `path.stopPoints`); their count is how many stops the traveller rides.
+   */
+  stops: string[]
+  /** What is in the way of a step-free journey on this leg: stairs, escalators or lifts. */
+  obstacles: JourneyObstacle[]
+}
+
+/** Something in the way of a step-free journey. */
+export interface JourneyObstacle {
+  /** What it is, as TfL says: `STAIRS`, `ESCALATOR`, `LIFT`, `WALKWAY`. */
+  kind: string | null
+  /** `UP`, `DOWN` or `LEVEL`. */
+  incline: string | null
+  /** Where: `BEFORE` or `AFTER` the leg, or `IDEST` at its end. */
+  position: string | null
 }
 
 /** `JourneyDisambiguationSuggestion`: one candidate place for an ambiguous location. */

@@ -36,6 +36,32 @@ JourneyPlanRequest = TypedDict("JourneyPlanRequest", {"from": str, "to": str, "n
 PlanJourneyCode = Literal["OK", "VALIDATION_ERROR", "DISAMBIGUATION_REQUIRED", "RATE_LIMIT_EXCEEDED", "INVALID_API_KEY", "UPSTREAM_TIMEOUT", "UPSTREAM_ERROR", "INTERNAL_ERROR"]
 
 
+class JourneyFare(TypedDict):
+    """One priced part of a journey."""
+    costPence: int | None
+    """What it costs at the planned time, in pence."""
+    peakPence: int | None
+    """Its peak price in pence."""
+    offPeakPence: int | None
+    """Its off-peak price in pence."""
+    chargeLevel: str | None
+    """Which price applies at the planned time, e.g. "Peak", "Off Peak"."""
+    lowZone: int | None
+    """The lowest fare zone it crosses."""
+    highZone: int | None
+    """The highest fare zone it crosses."""
+
+
+class JourneyObstacle(TypedDict):
+    """Something in the way of a step-free journey."""
+    kind: str | None
+    """What it is, as TfL says: `STAIRS`, `ESCALATOR`, `LIFT`, `WALKWAY`."""
+    incline: str | None
+    """`UP`, `DOWN` or `LEVEL`."""
+    position: str | None
+    """Where: `BEFORE` or `AFTER` the leg, or `IDEST` at its end."""
+
+
 class JourneyLegSummary(TypedDict):
     """One leg of a journey."""
     mode: str | None
@@ -61,6 +87,13 @@ class JourneyLegSummary(TypedDict):
     """
     arrivalPoint: str | None
     """Where the leg ends: where a traveller gets off or changes; null when TfL gives none."""
+    stops: list[str]
+    """
+    The stops the leg calls at after it starts, its last stop included (TfL's
+    `path.stopPoints`); their count is how many stops the traveller rides.
+    """
+    obstacles: list[JourneyObstacle]
+    """What is in the way of a step-free journey on this leg: stairs, escalators or lifts."""
 
 
 class JourneyOptionSummary(TypedDict):
@@ -75,6 +108,11 @@ class JourneyOptionSummary(TypedDict):
     """Number of legs."""
     totalFarePence: int | None
     """The single adult pay-as-you-go fare in pence, when TfL gives one (walks have none)."""
+    fares: list[JourneyFare]
+    """
+    The fare's parts as TfL prices them (a part spans the legs between two taps), each
+    with its peak and off-peak price; empty when TfL gives no fare.
+    """
     isDisrupted: bool
     """Whether any leg is disrupted."""
     legs: list[JourneyLegSummary]

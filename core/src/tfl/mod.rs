@@ -96,9 +96,9 @@ pub use timetable::{
 
 pub use plan_journey::{
     AccessibilityWish, DEFAULT_TIMEOUT as PLAN_JOURNEY_DEFAULT_TIMEOUT,
-    JourneyDisambiguationSuggestion, JourneyLegSummary, JourneyMode, JourneyOptionSummary,
-    JourneyPlanRequest, JourneyPlanToolResponse, JourneyPreference, JourneyRequested,
-    MAX_WALKING_MINUTES, PlanJourney, PlanJourneyCode, TimeIs, WalkingSpeed,
+    JourneyDisambiguationSuggestion, JourneyFare, JourneyLegSummary, JourneyMode, JourneyObstacle,
+    JourneyOptionSummary, JourneyPlanRequest, JourneyPlanToolResponse, JourneyPreference,
+    JourneyRequested, MAX_WALKING_MINUTES, PlanJourney, PlanJourneyCode, TimeIs, WalkingSpeed,
 };
 
 pub use station_toilets::data::{StationData, StationDataError, StationDataSource};

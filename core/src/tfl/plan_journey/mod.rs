@@ -15,8 +15,9 @@ pub use choices::{
     AccessibilityWish, JourneyMode, JourneyPreference, MAX_WALKING_MINUTES, TimeIs, WalkingSpeed,
 };
 pub use types::{
-    JourneyDisambiguationSuggestion, JourneyLegSummary, JourneyOptionSummary, JourneyPlanRequest,
-    JourneyPlanToolResponse, JourneyRequested, PlanJourneyCode,
+    JourneyDisambiguationSuggestion, JourneyFare, JourneyLegSummary, JourneyObstacle,
+    JourneyOptionSummary, JourneyPlanRequest, JourneyPlanToolResponse, JourneyRequested,
+    PlanJourneyCode,
 };
 
 use ask::Places;

@@ -2,7 +2,10 @@
 
 use std::cmp::Ordering;
 
-use super::types::{JourneyDisambiguationSuggestion, JourneyLegSummary, JourneyOptionSummary};
+use super::types::{
+    JourneyDisambiguationSuggestion, JourneyFare, JourneyLegSummary, JourneyObstacle,
+    JourneyOptionSummary,
+};
 use super::wire::{Disambiguation, Journey, Leg};
 
 /// How many journeys and suggestions per side an answer carries.
@@ -44,7 +47,20 @@ fn summarise(journey: Journey) -> JourneyOptionSummary {
         start_date_time: journey.start_date_time,
         arrival_date_time: journey.arrival_date_time,
         leg_count: u32::try_from(legs.len()).unwrap_or(u32::MAX),
-        total_fare_pence: journey.fare.and_then(|f| f.total_cost),
+        total_fare_pence: journey.fare.as_ref().and_then(|f| f.total_cost),
+        fares: journey
+            .fare
+            .into_iter()
+            .flat_map(|f| f.fares)
+            .map(|part| JourneyFare {
+                cost_pence: part.cost,
+                peak_pence: part.peak,
+                off_peak_pence: part.off_peak,
+                charge_level: non_blank(part.charge_level),
+                low_zone: part.low_zone,
+                high_zone: part.high_zone,
+            })
+            .collect(),
         is_disrupted: legs.iter().any(|l| l.is_disrupted),
         legs,
     }
@@ -81,6 +97,21 @@ fn summarise_leg(leg: Leg) -> JourneyLegSummary {
         disruptions,
         departure_point: leg.departure_point.and_then(|p| non_blank(p.common_name)),
         arrival_point: leg.arrival_point.and_then(|p| non_blank(p.common_name)),
+        stops: leg
+            .path
+            .into_iter()
+            .flat_map(|p| p.stop_points)
+            .filter_map(|stop| non_blank(stop.name))
+            .collect(),
+        obstacles: leg
+            .obstacles
+            .into_iter()
+            .map(|o| JourneyObstacle {
+                kind: non_blank(o.kind),
+                incline: non_blank(o.incline),
+                position: non_blank(o.position),
+            })
+            .collect(),
     }
 }
 

@@ -208,6 +208,9 @@ pub struct JourneyOptionSummary {
     pub leg_count: u32,
     /// The single adult pay-as-you-go fare in pence, when TfL gives one (walks have none).
     pub total_fare_pence: Option<i64>,
+    /// The fare's parts as TfL prices them (a part spans the legs between two taps), each
+    /// with its peak and off-peak price; empty when TfL gives no fare.
+    pub fares: Vec<JourneyFare>,
     /// Whether any leg is disrupted.
     pub is_disrupted: bool,
     /// The legs, in travel order.
@@ -240,6 +243,43 @@ pub struct JourneyLegSummary {
     pub departure_point: Option<String>,
     /// Where the leg ends: where a traveller gets off or changes; null when TfL gives none.
     pub arrival_point: Option<String>,
+    /// The stops the leg calls at after it starts, its last stop included (TfL's
+    /// `path.stopPoints`); their count is how many stops the traveller rides.
+    pub stops: Vec<String>,
+    /// What is in the way of a step-free journey on this leg: stairs, escalators or lifts.
+    pub obstacles: Vec<JourneyObstacle>,
+}
+
+/// One priced part of a journey.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct JourneyFare {
+    /// What it costs at the planned time, in pence.
+    pub cost_pence: Option<i64>,
+    /// Its peak price in pence.
+    pub peak_pence: Option<i64>,
+    /// Its off-peak price in pence.
+    pub off_peak_pence: Option<i64>,
+    /// Which price applies at the planned time, e.g. "Peak", "Off Peak".
+    pub charge_level: Option<String>,
+    /// The lowest fare zone it crosses.
+    pub low_zone: Option<i64>,
+    /// The highest fare zone it crosses.
+    pub high_zone: Option<i64>,
+}
+
+/// Something in the way of a step-free journey.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct JourneyObstacle {
+    /// What it is, as TfL says: `STAIRS`, `ESCALATOR`, `LIFT`, `WALKWAY`.
+    pub kind: Option<String>,
+    /// `UP`, `DOWN` or `LEVEL`.
+    pub incline: Option<String>,
+    /// Where: `BEFORE` or `AFTER` the leg, or `IDEST` at its end.
+    pub position: Option<String>,
 }
 
 /// `JourneyDisambiguationSuggestion`: one candidate place for an ambiguous location.

@@ -30,6 +30,27 @@ pub(crate) struct Journey {
 #[serde(rename_all = "camelCase", default)]
 pub(crate) struct Fare {
     pub total_cost: Option<i64>,
+    #[serde(deserialize_with = "crate::tfl::lenient::list")]
+    pub fares: Vec<FarePart>,
+}
+
+/// One priced part of a journey (TfL's `Fare`): its zones, what it costs at this time, and
+/// at peak and off-peak times.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct FarePart {
+    #[serde(default, deserialize_with = "crate::tfl::lenient::int")]
+    pub cost: Option<i64>,
+    #[serde(default, deserialize_with = "crate::tfl::lenient::int")]
+    pub peak: Option<i64>,
+    #[serde(default, deserialize_with = "crate::tfl::lenient::int")]
+    pub off_peak: Option<i64>,
+    #[serde(default, deserialize_with = "crate::tfl::lenient::string")]
+    pub charge_level: Option<String>,
+    #[serde(default, deserialize_with = "crate::tfl::lenient::int")]
+    pub low_zone: Option<i64>,
+    #[serde(default, deserialize_with = "crate::tfl::lenient::int")]
+    pub high_zone: Option<i64>,
 }
 
 #[derive(Debug, Default, Deserialize)]
@@ -45,6 +66,42 @@ pub(crate) struct Leg {
     pub disruptions: Vec<Disruption>,
     pub departure_point: Option<Point>,
     pub arrival_point: Option<Point>,
+    pub path: Option<Path>,
+    #[serde(deserialize_with = "crate::tfl::lenient::list")]
+    pub obstacles: Vec<Obstacle>,
+}
+
+/// The way a leg goes: only the stops it calls at are read.
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub(crate) struct Path {
+    #[serde(deserialize_with = "crate::tfl::lenient::list")]
+    pub stop_points: Vec<PathStop>,
+}
+
+/// A stop of a leg's path (TfL's `Identifier`).
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct PathStop {
+    #[serde(default, deserialize_with = "crate::tfl::lenient::string")]
+    pub name: Option<String>,
+}
+
+/// Something in the way of a step-free journey (TfL's `Obstacle`): stairs, an escalator or a
+/// lift, going up or down, before or after the leg.
+#[derive(Debug, Default, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct Obstacle {
+    #[serde(
+        default,
+        rename = "type",
+        deserialize_with = "crate::tfl::lenient::string"
+    )]
+    pub kind: Option<String>,
+    #[serde(default, deserialize_with = "crate::tfl::lenient::string")]
+    pub incline: Option<String>,
+    #[serde(default, deserialize_with = "crate::tfl::lenient::string")]
+    pub position: Option<String>,
 }
 
 /// Where a leg starts or ends (TfL's `StopPoint` or `Place`): only its name is read.
