@@ -1,6 +1,9 @@
 //! TfL's stops as its `/StopPoint` endpoints send them, read leniently: `StopPoint` (one
 //! stop, a station or a hub with `children`), `SearchResponse` (a search by name) and
-//! `StopPointsResponse` (stops near a point).
+//! `StopPointsResponse` (stops near a point), and the stops a line's answers name
+//! (`NamedStop`: route sequences, timetables).
+
+use std::collections::HashMap;
 
 use serde::Deserialize;
 
@@ -127,4 +130,36 @@ pub(crate) struct MatchedStop {
 pub(crate) struct StopPointsResponse {
     #[serde(default, deserialize_with = "lenient::list")]
     pub(crate) stop_points: Vec<StopPoint>,
+}
+
+/// A stop as a line's answers name it (route sequences, timetables): by its id, its
+/// station's id, or both.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(crate) struct NamedStop {
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub(crate) id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub(crate) station_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    pub(crate) name: Option<String>,
+}
+
+/// The names of `stops` by stop id and by station id; the first name given for an id wins.
+pub(crate) fn names_by_id<'a>(
+    stops: impl IntoIterator<Item = &'a NamedStop>,
+) -> HashMap<&'a str, &'a str> {
+    let mut names = HashMap::new();
+    for stop in stops {
+        let Some(name) = stop.name.as_deref() else {
+            continue;
+        };
+        for id in [stop.id.as_deref(), stop.station_id.as_deref()]
+            .into_iter()
+            .flatten()
+        {
+            names.entry(id).or_insert(name);
+        }
+    }
+    names
 }

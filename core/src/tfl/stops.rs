@@ -11,6 +11,7 @@ use serde::{Deserialize, Serialize};
 use crate::Toolpack;
 use crate::http::AnswerKind;
 use crate::http::encode_component as encode_segment;
+use crate::tfl::lenient;
 use crate::tfl::station_toilets::{NormalizedName, Resolution, resolve, station_data};
 use crate::tfl::stop_point::{SearchResponse, StopPoint};
 use crate::tfl::upstream::{self, Failure};
@@ -88,6 +89,24 @@ pub(crate) fn is_stop_id(text: &str) -> bool {
             upper.len() >= 7 && upper.chars().take(3).all(|c| c.is_ascii_digit()) && alnum(&upper)
         }
     }
+}
+
+/// TfL's stop `id` (`GET /StopPoint/{id}`, which answers one id with an object), or why
+/// there is none: a hub's children are its stations and stop clusters.
+pub(crate) async fn stop_point(toolpack: &Toolpack, id: &str) -> Result<StopPoint, Failure> {
+    let value: serde_json::Value = upstream::get(
+        toolpack,
+        AnswerKind::Places,
+        &format!("/StopPoint/{id}"),
+        &[],
+    )
+    .await?;
+    lenient::one_or_many(value)
+        .ok()
+        .and_then(|mut stops: Vec<StopPoint>| (!stops.is_empty()).then(|| stops.remove(0)))
+        .ok_or_else(|| {
+            Failure::Other("TfL API returned an unexpected response for the hub.".into())
+        })
 }
 
 /// Resolves `raw` (already checked, normalised as `query`).

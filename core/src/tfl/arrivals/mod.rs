@@ -15,8 +15,7 @@ use crate::Toolpack;
 use crate::http::AnswerKind;
 use crate::tfl::checks::is_id;
 use crate::tfl::station_toilets::validate_station_name;
-use crate::tfl::stop_point::StopPoint;
-use crate::tfl::stops::{Stop, resolve_stop};
+use crate::tfl::stops::{Stop, resolve_stop, stop_point};
 use crate::tfl::upstream::{self, Failure};
 use crate::tfl::{TflCode, lenient};
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
@@ -190,19 +189,7 @@ async fn predictions(
             None,
         ));
     }
-    let value: serde_json::Value = upstream::get(
-        toolpack,
-        AnswerKind::Places,
-        &format!("/StopPoint/{id}"),
-        &[],
-    )
-    .await?;
-    let hub: StopPoint = lenient::one_or_many(value)
-        .ok()
-        .and_then(|mut hubs: Vec<StopPoint>| (!hubs.is_empty()).then(|| hubs.remove(0)))
-        .ok_or_else(|| {
-            Failure::Other("TfL API returned an unexpected response for the hub.".into())
-        })?;
+    let hub = stop_point(toolpack, id).await?;
     let children: Vec<String> = hub
         .children
         .iter()

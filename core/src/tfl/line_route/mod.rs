@@ -8,7 +8,6 @@ pub use types::{
     ServiceType,
 };
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use serde::Deserialize;
@@ -17,6 +16,7 @@ use crate::Toolpack;
 use crate::http::AnswerKind;
 use crate::tfl::checks::is_id;
 use crate::tfl::line_status::{retired, unknown_lines};
+use crate::tfl::stop_point::{NamedStop, names_by_id};
 use crate::tfl::upstream::{self, Failure};
 use crate::tfl::{TflCode, lenient};
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
@@ -89,12 +89,7 @@ pub(crate) async fn station_names(
     let sequence: Arc<Sequence> =
         upstream::get_shared(toolpack, AnswerKind::Places, &path, &query).await?;
     let mut names: Vec<String> = Vec::new();
-    for stop in sequence
-        .stop_point_sequences
-        .iter()
-        .flat_map(|s| &s.stop_point)
-        .chain(&sequence.stations)
-    {
+    for stop in sequence.stops() {
         if let Some(name) = stop.name.as_deref().map(clean)
             && !names.contains(&name)
         {
@@ -129,22 +124,21 @@ struct Sequence {
     ordered_line_routes: Vec<OrderedRoute>,
 }
 
+impl Sequence {
+    /// Every stop the answer names: its stop sequences', then its stations.
+    fn stops(&self) -> impl Iterator<Item = &NamedStop> {
+        self.stop_point_sequences
+            .iter()
+            .flat_map(|s| &s.stop_point)
+            .chain(&self.stations)
+    }
+}
+
 #[derive(Debug, Clone, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct StopSequence {
     #[serde(default, deserialize_with = "lenient::list")]
     stop_point: Vec<NamedStop>,
-}
-
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-struct NamedStop {
-    #[serde(default, deserialize_with = "lenient::string")]
-    id: Option<String>,
-    #[serde(default, deserialize_with = "lenient::string")]
-    station_id: Option<String>,
-    #[serde(default, deserialize_with = "lenient::string")]
-    name: Option<String>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -157,23 +151,7 @@ struct OrderedRoute {
 }
 
 fn answer(sequence: Sequence, asked: &str) -> LineRouteResponse {
-    let mut names: HashMap<&str, &str> = HashMap::new();
-    let stops = sequence
-        .stop_point_sequences
-        .iter()
-        .flat_map(|s| &s.stop_point)
-        .chain(&sequence.stations);
-    for stop in stops {
-        let Some(name) = stop.name.as_deref() else {
-            continue;
-        };
-        for id in [stop.id.as_deref(), stop.station_id.as_deref()]
-            .into_iter()
-            .flatten()
-        {
-            names.entry(id).or_insert(name);
-        }
-    }
+    let names = names_by_id(sequence.stops());
     let routes: Vec<RouteBranch> = sequence
         .ordered_line_routes
         .iter()

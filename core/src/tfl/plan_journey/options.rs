@@ -109,9 +109,12 @@ impl Wishes {
     }
 }
 
-/// London's time zone, from the tz database built in (no system files needed).
+/// London's time zone, from the tz database built in (no system files needed), read once:
+/// a lookup parses the zone's rules again.
 fn london() -> TimeZone {
-    TimeZone::get("Europe/London").unwrap_or(TimeZone::UTC)
+    static LONDON: std::sync::LazyLock<TimeZone> =
+        std::sync::LazyLock::new(|| TimeZone::get("Europe/London").unwrap_or(TimeZone::UTC));
+    LONDON.clone()
 }
 
 /// `text` (ISO 8601) as a London time: converted when it has an offset, read as London's

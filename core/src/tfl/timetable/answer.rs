@@ -13,6 +13,7 @@ use super::types::{
 use super::window::{Window, clock};
 use super::wire::TimetableBody;
 use crate::tfl::TflCode;
+use crate::tfl::stop_point::names_by_id;
 
 /// A departure as TfL times it: its minute of the service day, and its pattern's index.
 type Timed = (u32, Option<u32>);
@@ -69,22 +70,11 @@ pub(super) fn answer(
 
 /// Every stop the bodies name, by its id and its station's id.
 fn stop_names(bodies: &[Arc<TimetableBody>]) -> HashMap<&str, &str> {
-    let mut names = HashMap::new();
-    for stop in bodies
-        .iter()
-        .flat_map(|b| b.stations.iter().chain(&b.stops))
-    {
-        let Some(name) = stop.name.as_deref() else {
-            continue;
-        };
-        for id in [stop.id.as_deref(), stop.station_id.as_deref()]
-            .into_iter()
-            .flatten()
-        {
-            names.entry(id).or_insert(name);
-        }
-    }
-    names
+    names_by_id(
+        bodies
+            .iter()
+            .flat_map(|b| b.stations.iter().chain(&b.stops)),
+    )
 }
 
 /// One direction's timetable: its patterns, then its schedules merged by name.
@@ -96,13 +86,14 @@ fn direction(
 ) -> DirectionTimetable {
     let routes = body.timetable.as_ref().map_or(&[][..], |t| &t.routes[..]);
     let mut patterns = Vec::new();
-    // (route, TfL's interval id) → index in `patterns`.
-    let mut pattern_of: HashMap<(usize, i64), u32> = HashMap::new();
+    // For each route, its TfL interval ids and their indexes in `patterns` (a route has a
+    // few: a list is quicker to search than a map to hash, once per departure).
+    let mut pattern_of: Vec<Vec<(i64, u32)>> = vec![Vec::new(); routes.len()];
     for (r, route) in routes.iter().enumerate() {
         for interval in &route.station_intervals {
             let index = u32::try_from(patterns.len()).unwrap_or(u32::MAX);
             if let Some(id) = interval.id {
-                pattern_of.insert((r, id), index);
+                pattern_of[r].push((id, index));
             }
             let mut stops: Vec<FollowingStop> = Vec::new();
             for stop in &interval.intervals {
@@ -140,9 +131,11 @@ fn direction(
                 .extend(schedule.known_journeys.iter().filter_map(|j| {
                     let (hour, minute) = (j.hour?, j.minute?);
                     let minutes = (0..48).contains(&hour) && (0..60).contains(&minute);
-                    let pattern = j
-                        .interval_id
-                        .and_then(|id| pattern_of.get(&(r, id)).copied());
+                    let pattern = j.interval_id.and_then(|id| {
+                        pattern_of[r]
+                            .iter()
+                            .find_map(|&(of, index)| (of == id).then_some(index))
+                    });
                     minutes.then(|| (u32::try_from(hour * 60 + minute).unwrap_or(0), pattern))
                 }));
         }

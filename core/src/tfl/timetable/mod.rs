@@ -27,10 +27,9 @@ use crate::tfl::checks::is_id;
 use crate::tfl::line_route::station_names;
 use crate::tfl::line_status::{retired, unknown_lines};
 use crate::tfl::station_toilets::validate_station_name;
-use crate::tfl::stop_point::StopPoint;
-use crate::tfl::stops::{Stop, resolve_stop};
+use crate::tfl::stops::{Stop, resolve_stop, stop_point};
 use crate::tfl::upstream::{self, Failure};
-use crate::tfl::{RouteDirection, TflCode, lenient};
+use crate::tfl::{RouteDirection, TflCode};
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 use window::Window;
 use wire::TimetableBody;
@@ -224,17 +223,10 @@ async fn station_of_hub(
     hub: &str,
     line: &str,
 ) -> Result<Option<String>, Failure> {
-    let value: serde_json::Value = upstream::get(
-        toolpack,
-        AnswerKind::Places,
-        &format!("/StopPoint/{hub}"),
-        &[],
-    )
-    .await?;
-    let hubs: Vec<StopPoint> = lenient::one_or_many(value).unwrap_or_default();
-    Ok(hubs
+    let hub = stop_point(toolpack, hub).await?;
+    Ok(hub
+        .children
         .iter()
-        .flat_map(|hub| &hub.children)
         .filter(|child| child.line_ids().iter().any(|id| id == line))
         .find_map(|child| child.stop_id().map(str::to_owned)))
 }

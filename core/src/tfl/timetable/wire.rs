@@ -5,6 +5,7 @@
 use serde::Deserialize;
 
 use crate::tfl::lenient;
+use crate::tfl::stop_point::NamedStop;
 
 /// The whole body: a timetable, or (asked without a direction at a stop several routes
 /// serve) a disambiguation of directions.
@@ -25,18 +26,6 @@ pub(super) struct TimetableBody {
     pub(super) timetable: Option<Timetable>,
     #[serde(default)]
     pub(super) disambiguation: Option<Disambiguation>,
-}
-
-/// A stop of the line, by id.
-#[derive(Debug, Clone, Deserialize)]
-#[serde(rename_all = "camelCase")]
-pub(super) struct NamedStop {
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub(super) id: Option<String>,
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub(super) station_id: Option<String>,
-    #[serde(default, deserialize_with = "lenient::string")]
-    pub(super) name: Option<String>,
 }
 
 /// The timetable from one stop.
