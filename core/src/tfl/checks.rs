@@ -10,6 +10,20 @@ pub(crate) fn is_id(id: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
+/// The line id in field `line` (`raw` trimmed, lower case), or why it is not one.
+pub(crate) fn line_id(raw: &str) -> Result<String, String> {
+    let line = raw.trim().to_ascii_lowercase();
+    if is_id(&line) {
+        Ok(line)
+    } else {
+        Err(format!(
+            "Field 'line' holds \"{}\", which is not a line id (letters, digits and '-', at \
+most 40).",
+            crate::tfl::upstream::clip(raw, 60)
+        ))
+    }
+}
+
 /// The point `lat`/`lon` and the search radius in metres (`default_m` when not given,
 /// at most `max_m`), or why they are not one.
 pub(crate) fn point(

@@ -14,7 +14,7 @@ use serde::Deserialize;
 
 use crate::Toolpack;
 use crate::http::AnswerKind;
-use crate::tfl::checks::is_id;
+use crate::tfl::checks::line_id;
 use crate::tfl::line_status::{retired, unknown_lines};
 use crate::tfl::stop_point::{NamedStop, names_by_id};
 use crate::tfl::upstream::{self, Failure};
@@ -40,17 +40,10 @@ tube, rail, DLR or bus route.",
     };
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
-        let line = input.line.trim().to_ascii_lowercase();
-        if !is_id(&line) {
-            return LineRouteResponse::error(
-                TflCode::ValidationError,
-                format!(
-                    "Field 'line' holds \"{}\", which is not a line id (letters, digits and \
-'-', at most 40).",
-                    upstream::clip(&input.line, 60)
-                ),
-            );
-        }
+        let line = match line_id(&input.line) {
+            Ok(line) => line,
+            Err(message) => return LineRouteResponse::error(TflCode::ValidationError, message),
+        };
         let ids = [line.clone()];
         if retired(&line).is_some() {
             return not_found(toolpack, &ids, None).await;

@@ -23,7 +23,7 @@ use futures_util::future::join;
 
 use crate::Toolpack;
 use crate::http::AnswerKind;
-use crate::tfl::checks::is_id;
+use crate::tfl::checks::line_id;
 use crate::tfl::line_route::station_names;
 use crate::tfl::line_status::{retired, unknown_lines};
 use crate::tfl::station_toilets::validate_station_name;
@@ -54,14 +54,10 @@ those in a window, and the stops that follow (TfL)",
     };
 
     async fn run(toolpack: &Toolpack, input: Self::Input) -> Self::Output {
-        let line = input.line.trim().to_ascii_lowercase();
-        if !is_id(&line) {
-            return invalid(format!(
-                "Field 'line' holds \"{}\", which is not a line id (letters, digits and '-', \
-at most 40).",
-                upstream::clip(&input.line, 60)
-            ));
-        }
+        let line = match line_id(&input.line) {
+            Ok(line) => line,
+            Err(message) => return invalid(message),
+        };
         let query = match validate_station_name("stop", &input.stop) {
             Ok(query) => query,
             Err(message) => return invalid(message),
