@@ -109,3 +109,30 @@ fn copy_tree(sh: &Shell, from: &Path, to: &Path) -> Result<()> {
     }
     Ok(())
 }
+
+#[cfg(test)]
+mod tests {
+    /// The version of the registry package `name` in the workspace's lock file.
+    fn locked_version(lock: &str, name: &str) -> String {
+        let heading = format!("name = \"{name}\"\nversion = \"");
+        let start = lock.find(&heading).expect("the package in Cargo.lock") + heading.len();
+        lock[start..]
+            .split('"')
+            .next()
+            .unwrap_or_default()
+            .to_owned()
+    }
+
+    /// The generator (`bindings/uniffi-bindgen`, on `uniffi_bindgen` itself) must read the
+    /// metadata the library's `uniffi` wrote: the same version, or the sources drift.
+    #[test]
+    fn the_generator_is_the_version_of_the_librarys_uniffi() {
+        let lock = crate::shell::workspace()
+            .unwrap()
+            .read_file("Cargo.lock")
+            .unwrap();
+        let library = locked_version(&lock, "uniffi");
+        assert!(library.starts_with("0."), "{library}");
+        assert_eq!(locked_version(&lock, "uniffi_bindgen"), library);
+    }
+}
