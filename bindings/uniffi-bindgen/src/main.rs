@@ -12,11 +12,27 @@ use std::process::ExitCode;
 use camino::Utf8PathBuf;
 use uniffi_bindgen::bindings::{GenerateOptions, TargetLanguage, generate};
 
+/// A language the bindings are generated in.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Language {
+    Kotlin,
+    Swift,
+}
+
+impl Language {
+    fn target(self) -> TargetLanguage {
+        match self {
+            Self::Kotlin => TargetLanguage::Kotlin,
+            Self::Swift => TargetLanguage::Swift,
+        }
+    }
+}
+
 /// What the command line asks for.
 #[derive(Debug, PartialEq)]
 struct Generate {
     library: Utf8PathBuf,
-    languages: Vec<&'static str>,
+    languages: Vec<Language>,
     out_dir: Utf8PathBuf,
     format: bool,
 }
@@ -35,8 +51,8 @@ fn parse(mut args: impl Iterator<Item = String>) -> Result<Generate, String> {
             "--library" => library = Some(Utf8PathBuf::from(value()?)),
             "--out-dir" => out_dir = Some(Utf8PathBuf::from(value()?)),
             "--language" => languages.push(match value()?.as_str() {
-                "kotlin" => "kotlin",
-                "swift" => "swift",
+                "kotlin" => Language::Kotlin,
+                "swift" => Language::Swift,
                 other => return Err(format!("unknown language {other:?} (kotlin, swift)")),
             }),
             "--no-format" => format = false,
@@ -62,14 +78,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    let languages = asked
-        .languages
-        .iter()
-        .map(|language| match *language {
-            "kotlin" => TargetLanguage::Kotlin,
-            _ => TargetLanguage::Swift,
-        })
-        .collect();
+    let languages = asked.languages.iter().map(|l| l.target()).collect();
     let options = GenerateOptions {
         languages,
         source: asked.library,
@@ -109,7 +118,7 @@ mod tests {
             asked,
             Generate {
                 library: "lib.so".into(),
-                languages: vec!["kotlin"],
+                languages: vec![Language::Kotlin],
                 out_dir: "out".into(),
                 format: false,
             }
