@@ -27,29 +27,30 @@ impl Language {
 }
 
 /// Writes `language`'s sources into `out` (replacing it), read from the library that
-/// `TOOLPACK_UNIFFI_LIBRARY` names by the `uniffi-bindgen` built beside it (the release
-/// build, when packaging), or else from a debug build of both made here.
+/// `TOOLPACK_UNIFFI_LIBRARY` names (the release build, when packaging), or else from a
+/// debug build of it made here. The generator is always the debug `uniffi-bindgen`: it
+/// runs for a moment, and its optimized build cost more than any crate of the release
+/// build but the core.
 pub fn generate(sh: &Shell, language: Language, out: &Path) -> Result<()> {
     let target = crate::shell::target_dir();
-    let (library, bindgen) = match sh.var("TOOLPACK_UNIFFI_LIBRARY") {
-        Ok(built) if !built.is_empty() => {
-            let beside = Path::new(&built).with_file_name("uniffi-bindgen");
-            (built, beside.display().to_string())
-        }
-        _ => {
-            // With the testkit, whose dev hack makes this build resolve like the test
-            // build and reuse its dependencies (xtask/src/hack.rs).
-            cmd!(
-                sh,
-                "cargo build -q --locked -p toolpack-uniffi -p uniffi-bindgen -p toolpack-testkit"
-            )
-            .run()?;
-            (
-                format!("{target}/debug/libtoolpack_uniffi.so"),
-                format!("{target}/debug/uniffi-bindgen"),
-            )
-        }
+    let given = sh
+        .var("TOOLPACK_UNIFFI_LIBRARY")
+        .ok()
+        .filter(|built| !built.is_empty());
+    // With the testkit, whose dev hack makes this build resolve like the test build and
+    // reuse its dependencies (xtask/src/hack.rs).
+    let library_too: &[&str] = if given.is_none() {
+        &["-p", "toolpack-uniffi"]
+    } else {
+        &[]
     };
+    cmd!(
+        sh,
+        "cargo build -q --locked {library_too...} -p uniffi-bindgen -p toolpack-testkit"
+    )
+    .run()?;
+    let library = given.unwrap_or_else(|| format!("{target}/debug/libtoolpack_uniffi.so"));
+    let bindgen = format!("{target}/debug/uniffi-bindgen");
     let raw = format!("{target}/uniffi/{}", language.flag());
     sh.remove_path(&raw)?;
     let flag = language.flag();

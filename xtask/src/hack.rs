@@ -40,7 +40,7 @@ struct Hack {
 
 /// The release build: the crates built alone by their own tool (maturin, and any one of
 /// them by hand), and the instruction-count guard's program (`cargo xtask bench`), like the
-/// release build of every native artifact (and the uniffi-bindgen that reads one).
+/// release build of every native artifact.
 const RELEASE: Hack = Hack {
     manifest: "workspace-hack/Cargo.toml",
     name: "toolpack-workspace-hack",
@@ -52,7 +52,6 @@ const RELEASE: Hack = Hack {
         "toolpack-node",
         "toolpack-uniffi",
         "toolpack-mcp",
-        "uniffi-bindgen",
     ],
     dev: false,
     alone: &[
@@ -65,7 +64,8 @@ const RELEASE: Hack = Hack {
 
 /// The debug build: `cargo xtask` (xtask alone), the suites' helper binaries
 /// ([`crate::shell::helper_binaries`]), the fake upstream Maven builds, and the uniffi
-/// library the Kotlin tests load ([`crate::bindings`]), like `cargo test --workspace`.
+/// library the Kotlin tests load and the `uniffi-bindgen` that reads any library, the
+/// release one too ([`crate::bindings`]), like `cargo test --workspace`.
 const DEV: Hack = Hack {
     manifest: "dev-hack/Cargo.toml",
     name: "toolpack-dev-hack",
@@ -79,6 +79,7 @@ const DEV: Hack = Hack {
         &["toolpack-testkit"],
         &["toolpack-testkit", "toolpack-mcp"],
         &["toolpack-uniffi", "uniffi-bindgen", "toolpack-testkit"],
+        &["uniffi-bindgen", "toolpack-testkit"],
     ],
 };
 

@@ -57,17 +57,9 @@ pub fn natives(sh: &Shell) -> Result<Natives> {
         return Ok(Natives { dir: dir.clone() });
     }
     section(&format!(
-        "package: release build of toolpack-mcp, the Node addon, the uniffi library and its bindgen (zig, glibc {GLIBC})"
+        "package: release build of toolpack-mcp, the Node addon and the uniffi library (zig, glibc {GLIBC})"
     ));
-    let dir = release_build(
-        sh,
-        &[
-            "toolpack-mcp",
-            "toolpack-node",
-            "toolpack-uniffi",
-            "uniffi-bindgen",
-        ],
-    )?;
+    let dir = release_build(sh, &["toolpack-mcp", "toolpack-node", "toolpack-uniffi"])?;
     Ok(Natives {
         dir: BUILT.get_or_init(|| dir).clone(),
     })
