@@ -29,7 +29,7 @@ impl Language {
 /// Writes `language`'s sources into `out` (replacing it), read from the library that
 /// `TOOLPACK_UNIFFI_LIBRARY` names (the release build, when packaging), or else from a
 /// debug build of it made here. The generator is always the debug `uniffi-bindgen`: it
-/// runs for a moment, and its optimized build cost more than any crate of the release
+/// runs for a moment, and its release build cost more than any other crate of the release
 /// build but the core.
 pub fn generate(sh: &Shell, language: Language, out: &Path) -> Result<()> {
     let target = crate::shell::target_dir();
@@ -37,13 +37,13 @@ pub fn generate(sh: &Shell, language: Language, out: &Path) -> Result<()> {
         .var("TOOLPACK_UNIFFI_LIBRARY")
         .ok()
         .filter(|built| !built.is_empty());
-    // With the testkit, whose dev hack makes this build resolve like the test build and
-    // reuse its dependencies (xtask/src/hack.rs).
     let library_too: &[&str] = if given.is_none() {
         &["-p", "toolpack-uniffi"]
     } else {
         &[]
     };
+    // With the testkit, whose dev hack makes this build resolve like the test build and
+    // reuse its dependencies (xtask/src/hack.rs).
     cmd!(
         sh,
         "cargo build -q --locked {library_too...} -p uniffi-bindgen -p toolpack-testkit"
