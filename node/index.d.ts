@@ -1058,7 +1058,7 @@ export interface GeocodeAddressRequest {
    */
   size?: number | null
   /**
-   * Default en.
+   * The language.
    *
    * Language of names and labels: `fi`, `sv` or `en` (default).
    */
@@ -1188,7 +1188,7 @@ export interface ReverseGeocodeRequest {
    */
   lon: number
   /**
-   * Default en.
+   * The language.
    *
    * Language of names and labels: `fi`, `sv` or `en` (default).
    */
@@ -1226,9 +1226,17 @@ export interface PlanTripRequest {
   origin: PlaceRef
   /** Where to. */
   destination: PlaceRef
-  /** Default: leave now. */
+  /**
+   * When.
+   *
+   * When to travel (default: leave now).
+   */
   when?: TripTime | null
-  /** Routing constraints. */
+  /**
+   * Constraints.
+   *
+   * Routing constraints.
+   */
   constraints?: PlanConstraintsInput | null
   /**
    * Itineraries, 1..3 (default 2).
@@ -1237,7 +1245,7 @@ export interface PlanTripRequest {
    */
   limit?: number | null
   /**
-   * Relaxed routes too if a leg is cancelled or late (default true).
+   * Also relaxed routes if a leg is cancelled or late.
    *
    * When a leg is cancelled or over 5 min late, search once more with relaxed
    * constraints and add what it finds (default true).
@@ -1256,7 +1264,7 @@ export interface PlaceRef0 {
 }
 
 /**
- * A place saved with save_user_variable.
+ * Saved with save_user_variable.
  *
  * `{type: 'label', value: 'home'}`: a location saved with `save_user_variable`.
  */
@@ -1268,10 +1276,14 @@ export interface PlaceRef1 {
 
 /** When to travel. */
 export interface TripTime {
-  /** Default depart. */
+  /**
+   * The type.
+   *
+   * `depart` (the default) or `arrive`.
+   */
   type?: WhenType | null
   /**
-   * ISO 8601 (no offset: Helsinki time) or `now` (default; not with `arrive`).
+   * ISO 8601 (no offset: Helsinki time) or `now`.
    *
    * `now` (the default; not allowed with `arrive`) or ISO 8601, e.g.
    * `2024-06-13T14:30:00+03:00`; a time without an offset is Helsinki time.
@@ -1284,7 +1296,11 @@ export type WhenType = "depart" | "arrive"
 
 /** `constraints` of a `plan_trip` call. */
 export interface PlanConstraintsInput {
-  /** Default balanced. */
+  /**
+   * Optimize.
+   *
+   * What to optimise for: `balanced` (the default), `few_transfers` or `shortest_time`.
+   */
   optimize?: Optimize | null
   /**
    * Metres, 1..3000 (default 1500).
@@ -1298,14 +1314,45 @@ export interface PlanConstraintsInput {
    * Most transfers, 0..8 (default 4).
    */
   maxTransfers?: number | null
-  /** Accessibility wishes. */
+  /**
+   * Accessibility.
+   *
+   * Accessibility wishes.
+   */
   accessibility?: AccessibilityInput | null
   /**
-   * Default en.
+   * The language.
    *
    * Language of names and headsigns: `fi`, `sv` or `en` (default).
    */
   language?: Language | null
+  /**
+   * Modes.
+   *
+   * Only these transit modes, sent as `modes.transit.transit` (default: every mode).
+   */
+  modes?: TransitMode[] | null
+  /**
+   * Stop id, lat,lon or saved label.
+   *
+   * A stop or station id such as `HSL:1000003` (passed on board or changed at), a point
+   * `60.2,24.9` or a saved place's label (visited), sent as OTP's `via`.
+   */
+  via?: string | null
+  /**
+   * Walking speed.
+   *
+   * How fast you walk: `slow` 0.97 m/s, `average` 1.2 m/s, `fast` 1.67 m/s (default:
+   * the router's own).
+   */
+  walkingSpeed?: WalkingSpeed | null
+  /**
+   * Own bike aboard, city bikes, or bike and ride.
+   *
+   * `own` (your bike on board), `cityBike` (city bikes to, from or instead of transit) or
+   * `park` (ride to a bike park, then transit).
+   */
+  bike?: BikeUse | null
 }
 
 /** What to optimise for. */
@@ -1326,6 +1373,12 @@ export interface AccessibilityInput {
    */
   lowWalkingDistance?: boolean | null
 }
+
+/** A transit mode a traveller may pick (OTP's `TransitMode`). */
+export type TransitMode = "BUS" | "TRAM" | "RAIL" | "SUBWAY" | "FERRY"
+
+/** How a bike comes along. */
+export type BikeUse = "own" | "cityBike" | "park"
 
 /** `plan_trip` success body. */
 export interface PlanTripResult {
@@ -1402,6 +1455,14 @@ export interface PlanConstraints {
   accessibility: Accessibility
   /** Language of names and headsigns. */
   language: Language
+  /** The transit modes allowed, when limited. */
+  modes?: TransitMode[] | null
+  /** The place gone through, when asked. */
+  via?: ViaPoint | null
+  /** The walking speed asked for. */
+  walkingSpeed?: WalkingSpeed | null
+  /** How a bike comes along, when asked. */
+  bike?: BikeUse | null
 }
 
 /** Accessibility wishes as applied. */
@@ -1410,6 +1471,18 @@ export interface Accessibility {
   stepFree: boolean
   /** Less walking asked for. */
   lowWalkingDistance: boolean
+}
+
+/** The via point as applied: the stop passed, or the point visited. */
+export interface ViaPoint {
+  /** The stop or station passed, for a stop. */
+  stopId?: string | null
+  /** The point visited, for a point or a saved place. */
+  coordinate?: Coordinate | null
+  /** The saved key, for a saved place. */
+  label?: string | null
+  /** The saved place's name, when known. */
+  name?: string | null
 }
 
 /** One way to make the trip. */
@@ -1432,6 +1505,8 @@ export interface Itinerary {
   fingerprint: string
   /** `true` when it came from the relaxed search run because of a disruption. */
   disruptionFlag?: boolean | null
+  /** Grams of CO₂ per person, as OTP estimates them. */
+  co2GramsPerPerson?: number | null
 }
 
 /** One leg of an itinerary. */
@@ -1465,6 +1540,10 @@ export interface Leg {
    * full); absent when there are none.
    */
   alerts?: AlertSummary[] | null
+  /** `true` on a city bike (rented) leg. */
+  rentedBike?: boolean | null
+  /** The tickets that cover this leg, as OTP prices them; absent when it gives none. */
+  fareProducts?: LegFare[] | null
 }
 
 /** One end of a leg. */
@@ -1493,6 +1572,18 @@ export interface AlertSummary {
   header: string
   /** `SEVERE`, `WARNING`, `INFO` or `UNKNOWN`. */
   severity: string
+}
+
+/** A ticket that covers a leg. */
+export interface LegFare {
+  /** The ticket, e.g. `HSL AB`. */
+  name: string
+  /** Its price, in `currency`, when OTP gives one. */
+  price?: number | null
+  /** ISO 4217 code, e.g. `EUR`. */
+  currency?: string | null
+  /** The ticket's use: legs with the same `useId` share one ticket. */
+  useId: string
 }
 
 /** Whether realtime data backs an itinerary (or the whole answer). */
@@ -1525,11 +1616,24 @@ export interface GetDeparturesRequest {
    */
   limit?: number | null
   /**
-   * Default en.
+   * The language.
    *
    * Language of stop names and headsigns: `fi`, `sv` or `en` (default).
    */
   language?: Language | null
+  /**
+   * ISO 8601.
+   *
+   * Departures from this time on, ISO 8601 such as `2026-12-05T07:30` (without an offset it
+   * is Helsinki time; default now).
+   */
+  startTime?: string | null
+  /**
+   * Modes.
+   *
+   * Only departures of these transit modes: BUS, TRAM, RAIL, SUBWAY, FERRY (default all).
+   */
+  modes?: TransitMode[] | null
 }
 
 /** Which stop: an OTP stop or station id, or the label of a saved place with a `stopId`. */
@@ -1641,7 +1745,7 @@ export interface FindStopsRequest {
    */
   textFilter?: string | null
   /**
-   * Default en.
+   * The language.
    *
    * Language of stop names: `fi`, `sv` or `en` (default).
    */
@@ -1718,7 +1822,7 @@ export interface GetAlertsRequest {
    */
   severity?: string | null
   /**
-   * Default en.
+   * The language.
    *
    * Language of the alerts' texts: `fi`, `sv` or `en` (default).
    */
@@ -1921,7 +2025,7 @@ export interface GetStopInfoRequest {
    */
   stop: StopRef
   /**
-   * Default en.
+   * The language.
    *
    * Language of names and alert texts: `fi`, `sv` or `en` (default).
    */

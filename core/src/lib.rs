@@ -66,6 +66,7 @@ mod tool_spec;
 mod toolpack;
 mod toolset;
 pub mod views;
+pub mod walking_speed;
 
 #[cfg(feature = "digitransit")]
 pub mod digitransit;

@@ -999,7 +999,7 @@ class GeocodeAddressRequest(TypedDict):
     """
     language: NotRequired[Language | None]
     """
-    Default en.
+    The language.
 
     Language of names and labels: `fi`, `sv` or `en` (default).
     """
@@ -1112,7 +1112,7 @@ class ReverseGeocodeRequest(TypedDict):
     """
     language: NotRequired[Language | None]
     """
-    Default en.
+    The language.
 
     Language of names and labels: `fi`, `sv` or `en` (default).
     """
@@ -1152,7 +1152,7 @@ class PlaceRef0(TypedDict):
 
 class PlaceRef1(TypedDict):
     """
-    A place saved with save_user_variable.
+    Saved with save_user_variable.
 
     `{type: 'label', value: 'home'}`: a location saved with `save_user_variable`.
     """
@@ -1172,10 +1172,14 @@ WhenType = Literal["depart", "arrive"]
 class TripTime(TypedDict):
     """When to travel."""
     type: NotRequired[WhenType | None]
-    """Default depart."""
+    """
+    The type.
+
+    `depart` (the default) or `arrive`.
+    """
     time: NotRequired[str | None]
     """
-    ISO 8601 (no offset: Helsinki time) or `now` (default; not with `arrive`).
+    ISO 8601 (no offset: Helsinki time) or `now`.
 
     `now` (the default; not allowed with `arrive`) or ISO 8601, e.g.
     `2024-06-13T14:30:00+03:00`; a time without an offset is Helsinki time.
@@ -1202,10 +1206,22 @@ class AccessibilityInput(TypedDict):
     """
 
 
+#: A transit mode a traveller may pick (OTP's `TransitMode`).
+TransitMode = Literal["BUS", "TRAM", "RAIL", "SUBWAY", "FERRY"]
+
+
+#: How a bike comes along.
+BikeUse = Literal["own", "cityBike", "park"]
+
+
 class PlanConstraintsInput(TypedDict):
     """`constraints` of a `plan_trip` call."""
     optimize: NotRequired[Optimize | None]
-    """Default balanced."""
+    """
+    Optimize.
+
+    What to optimise for: `balanced` (the default), `few_transfers` or `shortest_time`.
+    """
     maxWalkingDistance: NotRequired[float | None]
     """
     Metres, 1..3000 (default 1500).
@@ -1219,12 +1235,43 @@ class PlanConstraintsInput(TypedDict):
     Most transfers, 0..8 (default 4).
     """
     accessibility: NotRequired[AccessibilityInput | None]
-    """Accessibility wishes."""
+    """
+    Accessibility.
+
+    Accessibility wishes.
+    """
     language: NotRequired[Language | None]
     """
-    Default en.
+    The language.
 
     Language of names and headsigns: `fi`, `sv` or `en` (default).
+    """
+    modes: NotRequired[list[TransitMode] | None]
+    """
+    Modes.
+
+    Only these transit modes, sent as `modes.transit.transit` (default: every mode).
+    """
+    via: NotRequired[str | None]
+    """
+    Stop id, lat,lon or saved label.
+
+    A stop or station id such as `HSL:1000003` (passed on board or changed at), a point
+    `60.2,24.9` or a saved place's label (visited), sent as OTP's `via`.
+    """
+    walkingSpeed: NotRequired[WalkingSpeed | None]
+    """
+    Walking speed.
+
+    How fast you walk: `slow` 0.97 m/s, `average` 1.2 m/s, `fast` 1.67 m/s (default:
+    the router's own).
+    """
+    bike: NotRequired[BikeUse | None]
+    """
+    Own bike aboard, city bikes, or bike and ride.
+
+    `own` (your bike on board), `cityBike` (city bikes to, from or instead of transit) or
+    `park` (ride to a bike park, then transit).
     """
 
 
@@ -1235,9 +1282,17 @@ class PlanTripRequest(TypedDict):
     destination: PlaceRef
     """Where to."""
     when: NotRequired[TripTime | None]
-    """Default: leave now."""
+    """
+    When.
+
+    When to travel (default: leave now).
+    """
     constraints: NotRequired[PlanConstraintsInput | None]
-    """Routing constraints."""
+    """
+    Constraints.
+
+    Routing constraints.
+    """
     limit: NotRequired[int | None]
     """
     Itineraries, 1..3 (default 2).
@@ -1246,7 +1301,7 @@ class PlanTripRequest(TypedDict):
     """
     includeDisruptionAlt: NotRequired[bool | None]
     """
-    Relaxed routes too if a leg is cancelled or late (default true).
+    Also relaxed routes if a leg is cancelled or late.
 
     When a leg is cancelled or over 5 min late, search once more with relaxed
     constraints and add what it finds (default true).
@@ -1287,6 +1342,18 @@ class Accessibility(TypedDict):
     """Less walking asked for."""
 
 
+class ViaPoint(TypedDict):
+    """The via point as applied: the stop passed, or the point visited."""
+    stopId: NotRequired[str | None]
+    """The stop or station passed, for a stop."""
+    coordinate: NotRequired[Coordinate | None]
+    """The point visited, for a point or a saved place."""
+    label: NotRequired[str | None]
+    """The saved key, for a saved place."""
+    name: NotRequired[str | None]
+    """The saved place's name, when known."""
+
+
 class PlanConstraints(TypedDict):
     """The constraints as applied, defaults filled in."""
     optimize: Optimize
@@ -1299,6 +1366,14 @@ class PlanConstraints(TypedDict):
     """Accessibility wishes."""
     language: Language
     """Language of names and headsigns."""
+    modes: NotRequired[list[TransitMode] | None]
+    """The transit modes allowed, when limited."""
+    via: NotRequired[ViaPoint | None]
+    """The place gone through, when asked."""
+    walkingSpeed: NotRequired[WalkingSpeed | None]
+    """The walking speed asked for."""
+    bike: NotRequired[BikeUse | None]
+    """How a bike comes along, when asked."""
 
 
 class LegPlace(TypedDict):
@@ -1330,8 +1405,20 @@ class AlertSummary(TypedDict):
     """`SEVERE`, `WARNING`, `INFO` or `UNKNOWN`."""
 
 
+class LegFare(TypedDict):
+    """A ticket that covers a leg."""
+    name: str
+    """The ticket, e.g. `HSL AB`."""
+    price: NotRequired[float | None]
+    """Its price, in `currency`, when OTP gives one."""
+    currency: NotRequired[str | None]
+    """ISO 4217 code, e.g. `EUR`."""
+    useId: str
+    """The ticket's use: legs with the same `useId` share one ticket."""
+
+
 #: One leg of an itinerary.
-Leg = TypedDict("Leg", {"mode": str, "line": NotRequired[str | None], "headsign": NotRequired[str | None], "from": LegPlace, "to": LegPlace, "scheduledDeparture": str, "realtimeDeparture": NotRequired[str | None], "scheduledArrival": str, "realtimeArrival": NotRequired[str | None], "realtimeDelaySeconds": NotRequired[int | None], "status": TransitStatus, "distanceMeters": float, "alerts": NotRequired[list[AlertSummary] | None]})
+Leg = TypedDict("Leg", {"mode": str, "line": NotRequired[str | None], "headsign": NotRequired[str | None], "from": LegPlace, "to": LegPlace, "scheduledDeparture": str, "realtimeDeparture": NotRequired[str | None], "scheduledArrival": str, "realtimeArrival": NotRequired[str | None], "realtimeDelaySeconds": NotRequired[int | None], "status": TransitStatus, "distanceMeters": float, "alerts": NotRequired[list[AlertSummary] | None], "rentedBike": NotRequired[bool | None], "fareProducts": NotRequired[list[LegFare] | None]})
 
 
 #: Whether realtime data backs an itinerary (or the whole answer).
@@ -1358,6 +1445,8 @@ class Itinerary(TypedDict):
     """`sha1:…` of its legs and start time: equal fingerprints are the same trip."""
     disruptionFlag: NotRequired[bool | None]
     """`true` when it came from the relaxed search run because of a disruption."""
+    co2GramsPerPerson: NotRequired[float | None]
+    """Grams of CO₂ per person, as OTP estimates them."""
 
 
 class PlanMeta(TypedDict):
@@ -1452,9 +1541,22 @@ class GetDeparturesRequest(TypedDict):
     """
     language: NotRequired[Language | None]
     """
-    Default en.
+    The language.
 
     Language of stop names and headsigns: `fi`, `sv` or `en` (default).
+    """
+    startTime: NotRequired[str | None]
+    """
+    ISO 8601.
+
+    Departures from this time on, ISO 8601 such as `2026-12-05T07:30` (without an offset it
+    is Helsinki time; default now).
+    """
+    modes: NotRequired[list[TransitMode] | None]
+    """
+    Modes.
+
+    Only departures of these transit modes: BUS, TRAM, RAIL, SUBWAY, FERRY (default all).
     """
 
 
@@ -1543,7 +1645,7 @@ class FindStopsRequest(TypedDict):
     """
     language: NotRequired[Language | None]
     """
-    Default en.
+    The language.
 
     Language of stop names: `fi`, `sv` or `en` (default).
     """
@@ -1620,7 +1722,7 @@ class GetAlertsRequest(TypedDict):
     """
     language: NotRequired[Language | None]
     """
-    Default en.
+    The language.
 
     Language of the alerts' texts: `fi`, `sv` or `en` (default).
     """
@@ -1823,7 +1925,7 @@ class GetStopInfoRequest(TypedDict):
     """
     language: NotRequired[Language | None]
     """
-    Default en.
+    The language.
 
     Language of names and alert texts: `fi`, `sv` or `en` (default).
     """
@@ -3766,7 +3868,7 @@ class AsyncTools:
             arguments["includeDisruptionAlt"] = include_disruption_alt
         return await self._typed("plan_trip", arguments)  # type: ignore[no-any-return]
 
-    async def get_departures(self, *, stop: StopRef, window_minutes: int | None = None, limit: int | None = None, language: Language | None = None) -> GetDeparturesResult:
+    async def get_departures(self, *, stop: StopRef, window_minutes: int | None = None, limit: int | None = None, language: Language | None = None, start_time: str | None = None, modes: list[TransitMode] | None = None) -> GetDeparturesResult:
         """
         Next buses, trams, metros and trains leaving a stop or station in Finland, with live delays, cancellations and the alerts there.
 
@@ -3780,6 +3882,10 @@ class AsyncTools:
             arguments["limit"] = limit
         if language is not None:
             arguments["language"] = language
+        if start_time is not None:
+            arguments["startTime"] = start_time
+        if modes is not None:
+            arguments["modes"] = modes
         return await self._typed("get_departures", arguments)  # type: ignore[no-any-return]
 
     async def find_stops(self, *, coordinate: Coordinate, radius: int | None = None, max_results: int | None = None, text_filter: str | None = None, language: Language | None = None, include_modes: list[str] | None = None) -> FindStopsResult:
@@ -4481,7 +4587,7 @@ class SyncTools:
             arguments["includeDisruptionAlt"] = include_disruption_alt
         return self._typed("plan_trip", arguments)  # type: ignore[no-any-return]
 
-    def get_departures(self, *, stop: StopRef, window_minutes: int | None = None, limit: int | None = None, language: Language | None = None) -> GetDeparturesResult:
+    def get_departures(self, *, stop: StopRef, window_minutes: int | None = None, limit: int | None = None, language: Language | None = None, start_time: str | None = None, modes: list[TransitMode] | None = None) -> GetDeparturesResult:
         """
         Next buses, trams, metros and trains leaving a stop or station in Finland, with live delays, cancellations and the alerts there.
 
@@ -4495,6 +4601,10 @@ class SyncTools:
             arguments["limit"] = limit
         if language is not None:
             arguments["language"] = language
+        if start_time is not None:
+            arguments["startTime"] = start_time
+        if modes is not None:
+            arguments["modes"] = modes
         return self._typed("get_departures", arguments)  # type: ignore[no-any-return]
 
     def find_stops(self, *, coordinate: Coordinate, radius: int | None = None, max_results: int | None = None, text_filter: str | None = None, language: Language | None = None, include_modes: list[str] | None = None) -> FindStopsResult:

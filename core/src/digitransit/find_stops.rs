@@ -54,7 +54,7 @@ pub struct FindStopsRequest {
     /// Keep stops whose name or code contains this text (case-insensitive).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub text_filter: Option<String>,
-    /// Default en.
+    /// The language.
     ///
     /// Language of stop names: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -17,6 +17,7 @@ mod rental;
 mod response;
 mod stop_info;
 mod time;
+mod transit_mode;
 mod upstream;
 mod user_variables;
 
@@ -34,9 +35,9 @@ pub use geocode::{
 };
 pub use place::{Coordinate, Language};
 pub use plan_trip::{
-    Accessibility, AccessibilityInput, Itinerary, Leg, LegPlace, LocationRef, Optimize, PlaceRef,
-    PlanConstraints, PlanConstraintsInput, PlanMeta, PlanTrip, PlanTripRequest, PlanTripResult,
-    RawSource, RequestedTime, ScheduleType, TripTime, WhenType,
+    Accessibility, AccessibilityInput, BikeUse, Itinerary, Leg, LegFare, LegPlace, LocationRef,
+    Optimize, PlaceRef, PlanConstraints, PlanConstraintsInput, PlanMeta, PlanTrip, PlanTripRequest,
+    PlanTripResult, RawSource, RequestedTime, ScheduleType, TripTime, ViaPoint, WhenType,
 };
 pub use rental::{
     FindRentalVehicles, FindRentalVehiclesRequest, FindRentalVehiclesResult, RentalStation,
@@ -49,6 +50,7 @@ pub use response::{
 pub use stop_info::{
     GetStopInfo, GetStopInfoRequest, GetStopInfoResult, StopDetails, StopPattern, StopRoute,
 };
+pub use transit_mode::TransitMode;
 pub use user_variables::{
     DATABASE_FILE, GetUserVariables, GetUserVariablesRequest, GetUserVariablesResult,
     PreviousVariable, SaveUserVariable, SaveUserVariableRequest, SaveUserVariableResult,

@@ -28,7 +28,7 @@ pub struct GetAlertsRequest {
     /// Keep alerts at least this severe: `INFO` (all), `WARNING` or `SEVERE`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub severity: Option<String>,
-    /// Default en.
+    /// The language.
     ///
     /// Language of the alerts' texts: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -13,7 +13,8 @@ use super::place::{Language, OtpRoute, checked_range, checked_text, contract_mod
 use super::response::{
     DigitransitErrorCode, DigitransitResponse, Failure, Warning, WarningCode, warnings,
 };
-use super::time::{fetched_at, helsinki_iso, utc_iso};
+use super::time::{fetched_at, helsinki_iso, parse_time_argument, utc_iso};
+use super::transit_mode::checked_modes;
 use super::upstream::{self, UpstreamFailure};
 use super::user_variables::saved_location;
 use crate::Toolpack;
@@ -28,6 +29,10 @@ pub const QUERY: &str = concat!(
 );
 /// Longest stop id, in characters.
 pub const MAX_ID_CHARS: usize = 100;
+/// With a mode filter, OTP is asked for this many times the departures wanted.
+pub const MODE_FILTER_FACTOR: usize = 10;
+/// The most departures asked of OTP in one request.
+pub const MAX_ASKED_OF_OTP: usize = 300;
 /// A delay beyond this many seconds either way is `delayed`.
 pub const ON_TIME_TOLERANCE_SECS: i64 = 60;
 
@@ -144,12 +149,27 @@ async fn departures(
 ) -> Result<GetDeparturesResult, Failure> {
     let window = checked_range("windowMinutes", input.window_minutes, 1..=120, 30)?;
     let limit = checked_range("limit", input.limit, 1..=50, 10)? as usize;
+    let modes = checked_modes("modes", input.modes)?;
+    let start = input
+        .start_time
+        .as_deref()
+        .map(|text| {
+            parse_time_argument(text).ok_or_else(|| {
+                Failure::validation(format!(
+                    "startTime must be ISO 8601 such as 2026-12-05T07:30:00+02:00; got '{text}'."
+                ))
+            })
+        })
+        .transpose()?;
     let id = stop_id(toolpack, &input.stop).await?;
-    let variables = json!({
+    let mut variables = json!({
         "id": id,
         "timeRange": window * 60,
-        "numberOfDepartures": limit + 1,
+        "numberOfDepartures": asked_of_otp(limit, modes.is_some()),
     });
+    if let Some(start) = start {
+        variables["startTime"] = start.as_second().into();
+    }
     let language = input.language.unwrap_or(Language::En);
     let board = upstream::graphql_shaped(
         toolpack,
@@ -167,8 +187,16 @@ async fn departures(
         return Err(no_such_stop(&id));
     };
     let mut notes = Vec::new();
-    let shown = &place.departures[..place.departures.len().min(limit)];
-    if place.departures.len() > limit {
+    let kept: Vec<&Departure> = match &modes {
+        Some(modes) => place
+            .departures
+            .iter()
+            .filter(|d| modes.iter().any(|m| m.serves(&d.mode)))
+            .collect(),
+        None => place.departures.iter().collect(),
+    };
+    let shown = &kept[..kept.len().min(limit)];
+    if kept.len() > limit {
         notes.push(Warning::new(
             WarningCode::TruncatedResults,
             format!("More departures exist in the window; the first {limit} are returned."),
@@ -180,11 +208,22 @@ async fn departures(
         stop_name: place.name.clone(),
         realtime_used: shown.iter().any(|d| d.realtime_time.is_some()),
         data_freshness: utc_iso(received),
-        departures: shown.to_vec(),
+        departures: shown.iter().map(|d| (*d).clone()).collect(),
         alerts: place.alerts.clone(),
         correlation_id,
         warnings: warnings(notes),
     })
+}
+
+/// Departures asked of OTP: one more than `limit` (to tell whether more exist), or, when a
+/// mode filter will drop some, [`MODE_FILTER_FACTOR`] times that (at most
+/// [`MAX_ASKED_OF_OTP`]), since OTP's stoptimes take no mode.
+fn asked_of_otp(limit: usize, filtered: bool) -> usize {
+    if filtered {
+        ((limit + 1) * MODE_FILTER_FACTOR).min(MAX_ASKED_OF_OTP)
+    } else {
+        limit + 1
+    }
 }
 
 /// The stop or station id `stop` names: the id given, or the `stopId` of the saved place

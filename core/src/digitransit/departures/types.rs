@@ -6,6 +6,7 @@ use serde::{Deserialize, Serialize};
 use crate::digitransit::alerts::AlertSummary;
 use crate::digitransit::place::Language;
 use crate::digitransit::response::Warning;
+use crate::digitransit::transit_mode::TransitMode;
 
 /// Which stop: an OTP stop or station id, or the label of a saved place with a `stopId`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
@@ -47,11 +48,22 @@ pub struct GetDeparturesRequest {
     /// Most departures returned, 1..50 (default 10).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
-    /// Default en.
+    /// The language.
     ///
     /// Language of stop names and headsigns: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<Language>,
+    /// ISO 8601.
+    ///
+    /// Departures from this time on, ISO 8601 such as `2026-12-05T07:30` (without an offset it
+    /// is Helsinki time; default now).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub start_time: Option<String>,
+    /// Modes.
+    ///
+    /// Only departures of these transit modes: BUS, TRAM, RAIL, SUBWAY, FERRY (default all).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modes: Option<Vec<TransitMode>>,
 }
 
 /// How a departure or a leg stands against its timetable.

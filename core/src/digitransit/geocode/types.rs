@@ -21,7 +21,7 @@ pub struct GeocodeAddressRequest {
     /// says `truncated`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub size: Option<i64>,
-    /// Default en.
+    /// The language.
     ///
     /// Language of names and labels: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -136,7 +136,7 @@ pub struct ReverseGeocodeRequest {
     ///
     /// Longitude, -180..180.
     pub lon: f64,
-    /// Default en.
+    /// The language.
     ///
     /// Language of names and labels: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]

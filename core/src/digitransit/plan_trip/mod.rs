@@ -2,14 +2,17 @@
 //! v2, with realtime status per leg, one relaxed second search when nothing is found or a
 //! disruption is seen, fingerprint dedupe, the pinned order and `limit` last.
 
+mod choices;
 mod request;
 mod types;
 mod wire;
+mod wishes;
 
+pub use choices::{BikeUse, ViaPoint};
 pub use types::{
-    Accessibility, AccessibilityInput, Itinerary, Leg, LegPlace, LocationRef, Optimize, PlaceRef,
-    PlanConstraints, PlanConstraintsInput, PlanMeta, PlanTripRequest, PlanTripResult, RawSource,
-    RequestedTime, ScheduleType, TripTime, WhenType,
+    Accessibility, AccessibilityInput, Itinerary, Leg, LegFare, LegPlace, LocationRef, Optimize,
+    PlaceRef, PlanConstraints, PlanConstraintsInput, PlanMeta, PlanTripRequest, PlanTripResult,
+    RawSource, RequestedTime, ScheduleType, TripTime, WhenType,
 };
 
 use std::collections::HashSet;

@@ -7,10 +7,12 @@ use super::types::{
     Accessibility, LocationRef, Optimize, PlaceRef, PlanConstraints, PlanTripRequest, RawSource,
     RequestedTime, WhenType,
 };
+use super::wishes;
 use crate::Toolpack;
 use crate::digitransit::place::{Coordinate, checked_range};
 use crate::digitransit::response::Failure;
 use crate::digitransit::time::{helsinki_iso, now, parse_time_argument};
+use crate::digitransit::transit_mode::checked_modes;
 use crate::digitransit::user_variables::saved_location;
 
 /// Default `maxWalkingDistance`, metres.
@@ -64,11 +66,13 @@ impl Plan {
         let accessibility = c.accessibility.unwrap_or_default();
         let when = input.when.unwrap_or_default();
         let requested = requested_time(when.r#type.unwrap_or_default(), when.time.as_deref())?;
+        let modes = checked_modes("constraints.modes", c.modes)?;
         let origin = resolve(toolpack, "origin", input.origin).await?;
         let destination = resolve(toolpack, "destination", input.destination).await?;
         if origin.coordinate.distance_m(&destination.coordinate) <= SAME_PLACE_METRES {
             return Err(Failure::validation("origin and destination must differ"));
         }
+        let via = wishes::resolve_via(toolpack, c.via).await?;
         Ok(Self {
             origin,
             destination,
@@ -82,6 +86,10 @@ impl Plan {
                     low_walking_distance: accessibility.low_walking_distance.unwrap_or(false),
                 },
                 language: c.language.unwrap_or_default(),
+                modes,
+                via,
+                walking_speed: c.walking_speed,
+                bike: c.bike,
             },
             limit,
             include_disruption_alt: input.include_disruption_alt.unwrap_or(true),
@@ -115,7 +123,7 @@ impl Plan {
             WhenType::Depart => json!({ "earliestDeparture": self.requested.time }),
             WhenType::Arrive => json!({ "latestArrival": self.requested.time }),
         };
-        json!({
+        let mut variables = json!({
             "origin": otp_location(&self.origin),
             "destination": otp_location(&self.destination),
             "dateTime": date_time,
@@ -138,7 +146,17 @@ impl Plan {
                     "timetable": { "includeRealTimeCancellations": true },
                 },
             },
-        })
+        });
+        if let Some(speed) = constraints.walking_speed {
+            variables["preferences"]["street"]["walk"]["speed"] = speed.metres_per_second().into();
+        }
+        if let Some(modes) = wishes::modes_variable(constraints) {
+            variables["modes"] = modes;
+        }
+        if let Some(via) = &constraints.via {
+            variables["via"] = wishes::via_variable(via);
+        }
+        variables
     }
 }
 
@@ -234,6 +252,10 @@ mod tests {
                 low_walking_distance: low,
             },
             language: Language::En,
+            modes: None,
+            via: None,
+            walking_speed: None,
+            bike: None,
         }
     }
 

@@ -3,10 +3,13 @@
 use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
+use super::choices::{BikeUse, ViaPoint};
 use crate::digitransit::alerts::AlertSummary;
 use crate::digitransit::departures::TransitStatus;
 use crate::digitransit::place::{Coordinate, Language};
 use crate::digitransit::response::Warning;
+use crate::digitransit::transit_mode::TransitMode;
+use crate::walking_speed::WalkingSpeed;
 
 /// An origin or destination: coordinates, or the key of a saved location.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -18,7 +21,7 @@ pub enum PlaceRef {
         /// The point.
         value: Coordinate,
     },
-    /// A place saved with save_user_variable.
+    /// Saved with save_user_variable.
     ///
     /// `{type: 'label', value: 'home'}`: a location saved with `save_user_variable`.
     Label {
@@ -44,10 +47,12 @@ pub enum WhenType {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(deny_unknown_fields)]
 pub struct TripTime {
-    /// Default depart.
+    /// The type.
+    ///
+    /// `depart` (the default) or `arrive`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub r#type: Option<WhenType>,
-    /// ISO 8601 (no offset: Helsinki time) or `now` (default; not with `arrive`).
+    /// ISO 8601 (no offset: Helsinki time) or `now`.
     ///
     /// `now` (the default; not allowed with `arrive`) or ISO 8601, e.g.
     /// `2024-06-13T14:30:00+03:00`; a time without an offset is Helsinki time.
@@ -91,7 +96,9 @@ pub struct AccessibilityInput {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlanConstraintsInput {
-    /// Default balanced.
+    /// Optimize.
+    ///
+    /// What to optimise for: `balanced` (the default), `few_transfers` or `shortest_time`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub optimize: Option<Optimize>,
     /// Metres, 1..3000 (default 1500).
@@ -104,14 +111,39 @@ pub struct PlanConstraintsInput {
     /// Most transfers, 0..8 (default 4).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_transfers: Option<i64>,
+    /// Accessibility.
+    ///
     /// Accessibility wishes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub accessibility: Option<AccessibilityInput>,
-    /// Default en.
+    /// The language.
     ///
     /// Language of names and headsigns: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub language: Option<Language>,
+    /// Modes.
+    ///
+    /// Only these transit modes, sent as `modes.transit.transit` (default: every mode).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modes: Option<Vec<TransitMode>>,
+    /// Stop id, lat,lon or saved label.
+    ///
+    /// A stop or station id such as `HSL:1000003` (passed on board or changed at), a point
+    /// `60.2,24.9` or a saved place's label (visited), sent as OTP's `via`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
+    /// Walking speed.
+    ///
+    /// How fast you walk: `slow` 0.97 m/s, `average` 1.2 m/s, `fast` 1.67 m/s (default:
+    /// the router's own).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub walking_speed: Option<WalkingSpeed>,
+    /// Own bike aboard, city bikes, or bike and ride.
+    ///
+    /// `own` (your bike on board), `cityBike` (city bikes to, from or instead of transit) or
+    /// `park` (ride to a bike park, then transit).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bike: Option<BikeUse>,
 }
 
 /// `plan_trip` arguments.
@@ -123,9 +155,13 @@ pub struct PlanTripRequest {
     pub origin: PlaceRef,
     /// Where to.
     pub destination: PlaceRef,
-    /// Default: leave now.
+    /// When.
+    ///
+    /// When to travel (default: leave now).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub when: Option<TripTime>,
+    /// Constraints.
+    ///
     /// Routing constraints.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub constraints: Option<PlanConstraintsInput>,
@@ -134,7 +170,7 @@ pub struct PlanTripRequest {
     /// Most itineraries returned, 1..3 (default 2), after duplicates are removed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<i64>,
-    /// Relaxed routes too if a leg is cancelled or late (default true).
+    /// Also relaxed routes if a leg is cancelled or late.
     ///
     /// When a leg is cancelled or over 5 min late, search once more with relaxed
     /// constraints and add what it finds (default true).
@@ -211,6 +247,18 @@ pub struct PlanConstraints {
     pub accessibility: Accessibility,
     /// Language of names and headsigns.
     pub language: Language,
+    /// The transit modes allowed, when limited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub modes: Option<Vec<TransitMode>>,
+    /// The place gone through, when asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<ViaPoint>,
+    /// The walking speed asked for.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub walking_speed: Option<WalkingSpeed>,
+    /// How a bike comes along, when asked.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub bike: Option<BikeUse>,
 }
 
 /// Whether realtime data backs an itinerary (or the whole answer).
@@ -281,6 +329,29 @@ pub struct Leg {
     /// full); absent when there are none.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alerts: Option<Vec<AlertSummary>>,
+    /// `true` on a city bike (rented) leg.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub rented_bike: Option<bool>,
+    /// The tickets that cover this leg, as OTP prices them; absent when it gives none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fare_products: Option<Vec<LegFare>>,
+}
+
+/// A ticket that covers a leg.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct LegFare {
+    /// The ticket, e.g. `HSL AB`.
+    pub name: String,
+    /// Its price, in `currency`, when OTP gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub price: Option<f64>,
+    /// ISO 4217 code, e.g. `EUR`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub currency: Option<String>,
+    /// The ticket's use: legs with the same `useId` share one ticket.
+    pub use_id: String,
 }
 
 /// One way to make the trip.
@@ -307,6 +378,9 @@ pub struct Itinerary {
     /// `true` when it came from the relaxed search run because of a disruption.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub disruption_flag: Option<bool>,
+    /// Grams of CO₂ per person, as OTP estimates them.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub co2_grams_per_person: Option<f64>,
 }
 
 /// Extra facts about the answer.

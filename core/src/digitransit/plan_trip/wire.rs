@@ -4,7 +4,7 @@
 use serde::Deserialize;
 use sha1::{Digest, Sha1};
 
-use super::types::{Itinerary, Leg, LegPlace, ScheduleType};
+use super::types::{Itinerary, Leg, LegFare, LegPlace, ScheduleType};
 use crate::digitransit::alerts::wire::{OtpAlert, summaries};
 use crate::digitransit::departures::{TransitStatus, transit_status};
 use crate::digitransit::place::{Coordinate, OtpRoute, contract_mode};
@@ -50,14 +50,45 @@ struct Node {
     duration: Option<f64>,
     number_of_transfers: Option<u32>,
     walk_distance: Option<f64>,
+    emissions_per_person: Option<Emissions>,
     #[serde(default)]
     legs: Vec<WireLeg>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Emissions {
+    co2: Option<f64>,
+}
+
+/// One use of a fare product (OTP `FareProductUse`).
+#[derive(Debug, Deserialize)]
+struct FareUse {
+    id: String,
+    product: Option<FareProduct>,
+}
+
+#[derive(Debug, Deserialize)]
+struct FareProduct {
+    name: Option<String>,
+    price: Option<Money>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Money {
+    amount: Option<f64>,
+    currency: Option<Currency>,
+}
+
+#[derive(Debug, Deserialize)]
+struct Currency {
+    code: Option<String>,
 }
 
 #[derive(Debug, Deserialize)]
 #[serde(rename_all = "camelCase")]
 struct WireLeg {
     mode: Option<String>,
+    rented_bike: Option<bool>,
     real_time: Option<bool>,
     realtime_state: Option<String>,
     distance: Option<f64>,
@@ -69,6 +100,8 @@ struct WireLeg {
     route: Option<OtpRoute>,
     #[serde(default)]
     alerts: Option<Vec<Option<OtpAlert>>>,
+    #[serde(default)]
+    fare_products: Option<Vec<Option<FareUse>>>,
 }
 
 #[derive(Debug, Deserialize)]
@@ -178,6 +211,8 @@ fn planned(node: Node) -> Option<Planned> {
             status,
             distance_meters: round1(wire.distance.unwrap_or_default()),
             alerts: Some(summaries(wire.alerts)).filter(|alerts| !alerts.is_empty()),
+            rented_bike: wire.rented_bike.filter(|rented| *rented),
+            fare_products: fares(wire.fare_products),
         });
     }
     let fingerprint = fingerprint(&legs);
@@ -196,6 +231,7 @@ fn planned(node: Node) -> Option<Planned> {
             schedule_type: schedule_type(with_estimate, transit),
             fingerprint,
             disruption_flag: None,
+            co2_grams_per_person: node.emissions_per_person.and_then(|e| e.co2),
         },
         disrupted,
         cancelled,
@@ -203,6 +239,26 @@ fn planned(node: Node) -> Option<Planned> {
         unknown_step_free,
         end_ts,
     })
+}
+
+/// A leg's tickets: each named use once, in OTP's order; `None` when there are none.
+fn fares(uses: Option<Vec<Option<FareUse>>>) -> Option<Vec<LegFare>> {
+    let fares: Vec<LegFare> = uses
+        .into_iter()
+        .flatten()
+        .flatten()
+        .filter_map(|used| {
+            let product = used.product?;
+            let price = product.price;
+            Some(LegFare {
+                name: product.name?,
+                price: price.as_ref().and_then(|p| p.amount),
+                currency: price.and_then(|p| p.currency).and_then(|c| c.code),
+                use_id: used.id,
+            })
+        })
+        .collect();
+    (!fares.is_empty()).then_some(fares)
 }
 
 fn leg_place(place: WirePlace) -> LegPlace {
@@ -288,6 +344,8 @@ mod tests {
             status: TransitStatus::ScheduledOnly,
             distance_meters: 0.0,
             alerts: None,
+            rented_bike: None,
+            fare_products: None,
         }
     }
 

@@ -18,7 +18,7 @@ pub struct GetStopInfoRequest {
     ///
     /// The stop or station, as `get_departures` takes it.
     pub stop: StopRef,
-    /// Default en.
+    /// The language.
     ///
     /// Language of names and alert texts: `fi`, `sv` or `en` (default).
     #[serde(default, skip_serializing_if = "Option::is_none")]

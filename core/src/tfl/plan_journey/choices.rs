@@ -53,16 +53,7 @@ pub enum AccessibilityWish {
     StepFreeToPlatform,
 }
 
-/// How fast the traveller walks.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
-#[serde(rename_all = "lowercase")]
-#[allow(missing_docs)]
-pub enum WalkingSpeed {
-    Slow,
-    Average,
-    Fast,
-}
+pub use crate::walking_speed::WalkingSpeed;
 
 /// What the planner puts first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
