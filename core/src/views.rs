@@ -43,7 +43,7 @@ const SDK: &str = include_str!("../data/views/sdk.js");
 /// The style every view shares.
 const STYLE: &str = include_str!("../data/views/views.css");
 
-static VIEWS: [View; 7] = [
+static VIEWS: [View; 8] = [
     View::new(
         "ui://toolpack/journey",
         "journey",
@@ -110,6 +110,16 @@ static VIEWS: [View; 7] = [
          and stops it touches; a tap opens its full text, when it runs and its page.",
         &["get_alerts"],
         include_str!("../data/views/alerts.js"),
+    ),
+    View::new(
+        "ui://toolpack/timetable",
+        "timetable",
+        "Timetable",
+        "A London line's first and last departures from a stop for each day type, the \
+         departures in the window asked, and the stops after it, folded; the stations to \
+         choose from when a name fits several.",
+        &["timetable"],
+        include_str!("../data/views/timetable.js"),
     ),
 ];
 

@@ -1,6 +1,8 @@
 // The journey view (planJourney, plan_trip): one row per option with its times, duration
 // and a strip of legs coloured by line or mode; selecting a row opens its legs; plan_trip's
-// route is drawn as a schematic SVG from the stops' coordinates (no map tiles).
+// route is drawn as a schematic SVG from the stops' coordinates (no map tiles). Above the
+// options, what was asked ("Arriving by 09:00 (GMT) · step-free · no buses"); each leg shows
+// its stops passed (folded), its tickets and its step-free notes.
 import { clock, delayText, duration, errorBox, failure, h, minutesBetween, startView, svg } from "./view.js";
 import { tflColour } from "./tfl.js";
 import { alertLines } from "./alert-lines.js";
@@ -38,8 +40,64 @@ function tflOptions(body) {
       board: leg.departurePoint ?? undefined,
       alight: leg.arrivalPoint ?? undefined,
       disruptions: leg.disruptions ?? [],
+      stops: leg.stops ?? [],
+      stepFree: (leg.obstacles ?? []).map(obstacleText),
     })),
+    fares: (journey.fares ?? []).map(tflFareText).filter(Boolean),
   }));
+}
+
+/** A step-free obstacle in words: "Stairs up, at the start". */
+function obstacleText(obstacle) {
+  const what = [obstacle.kind, obstacle.incline].filter(Boolean).join(" ").toLowerCase();
+  const where = obstacle.position ? `, at the ${obstacle.position.toLowerCase()}` : "";
+  return `${what.charAt(0).toUpperCase()}${what.slice(1)}${where}`;
+}
+
+const pounds = (pence) => `£${(pence / 100).toFixed(2)}`;
+
+/** One of TfL's fare parts: "£2.90 (peak £2.90, off-peak £2.80), zones 1–2". */
+function tflFareText(fare) {
+  if (!Number.isFinite(fare.costPence)) return "";
+  const both = Number.isFinite(fare.peakPence) && Number.isFinite(fare.offPeakPence);
+  const split = both ? ` (peak ${pounds(fare.peakPence)}, off-peak ${pounds(fare.offPeakPence)})` : "";
+  const zones = Number.isFinite(fare.lowZone) && Number.isFinite(fare.highZone) ? `, zones ${fare.lowZone}–${fare.highZone}` : "";
+  return `${pounds(fare.costPence)}${split}${zones}`;
+}
+
+/** A Digitransit leg's tickets: "single-ticket €3.20". */
+function legFareText(fare) {
+  const price = Number.isFinite(fare.price) ? ` ${fare.currency === "EUR" ? "€" : `${fare.currency ?? ""} `}${fare.price.toFixed(2)}` : "";
+  return `${fare.name}${price}`;
+}
+
+/** What was asked, in words: "Arriving by 09:00 (GMT) · step-free · no buses · via Angel". */
+function askedText(body) {
+  const parts = [];
+  const tfl = body.requested?.timeIs ? body.requested : undefined;
+  if (tfl) {
+    if (tfl.time) parts.push(`${tfl.timeIs === "arriving" ? "Arriving by" : "Leaving at"} ${clock(tfl.time)}${tfl.timeZone ? ` (${tfl.timeZone})` : ""}`);
+    if ((tfl.accessibility ?? []).length) parts.push("step-free");
+    parts.push(...modesText(tfl.modes ?? [], "bus"));
+    if (tfl.via) parts.push(`via ${tfl.via}`);
+    if (tfl.walkingSpeed) parts.push(`${tfl.walkingSpeed} walking`);
+  } else if (body.requested?.time) {
+    const c = body.constraints ?? {};
+    parts.push(`${body.requested.type === "arrive" ? "Arriving by" : "Leaving at"} ${clock(body.requested.time)}`);
+    if (c.accessibility?.stepFree) parts.push("step-free");
+    parts.push(...modesText(c.modes ?? [], "BUS"));
+    if (c.via) parts.push(`via ${c.via.name ?? c.via.label ?? c.via.stopId ?? `${c.via.coordinate?.lat}, ${c.via.coordinate?.lon}`}`);
+    if (c.bike) parts.push({ own: "own bike", cityBike: "city bikes", park: "bike and ride" }[c.bike] ?? c.bike);
+    if (c.walkingSpeed) parts.push(`${c.walkingSpeed} walking`);
+  }
+  return parts.join(" · ");
+}
+
+/** The modes asked for: "no buses" when buses are left out, then "only …". */
+function modesText(modes, bus) {
+  if (modes.length === 0) return [];
+  const only = `only ${modes.map((m) => m.toLowerCase().replaceAll("-", " ")).join(", ")}`;
+  return modes.includes(bus) ? [only] : ["no buses", only];
 }
 
 /** Digitransit's answer as options. */
@@ -73,8 +131,11 @@ function digitransitOptions(body) {
         alerts: leg.alerts ?? [],
         from: leg.from?.coordinate,
         to: leg.to?.coordinate,
+        fares: (leg.fareProducts ?? []).map(legFareText),
+        cityBike: Boolean(leg.rentedBike),
       };
     }),
+    co2: itinerary.co2GramsPerPerson,
   }));
 }
 
@@ -128,10 +189,25 @@ function legList(option, view) {
         h("span", { class: "text" }, leg.instruction ?? ""),
         leg.cancelled ? h("strong", { class: "flag" }, "Cancelled") : null,
         leg.delay ? h("span", { class: "flag late" }, delayText(leg.delay)) : null,
+        leg.cityBike ? h("span", { class: "flag" }, "City bike") : null,
         leg.disruptions.map((d) => h("p", { class: "disruption" }, `⚠ ${d}`)),
+        (leg.stepFree ?? []).map((note) => h("p", { class: "step-free" }, `♿ ${note}`)),
+        (leg.fares ?? []).length ? h("p", { class: "leg-fare" }, `Ticket: ${leg.fares.join(" or ")}`) : null,
+        passed(leg.stops ?? []),
         alertLines(leg.alerts, view, "Alerts on this leg"),
       ),
     ),
+  );
+}
+
+/** The stops a leg passes, folded: "6 stops" opens to their names. */
+function passed(stops) {
+  if (stops.length === 0) return null;
+  return h(
+    "details",
+    { class: "stops" },
+    h("summary", null, stops.length === 1 ? "1 stop" : `${stops.length} stops`),
+    h("ol", null, stops.map((stop) => h("li", null, stop))),
   );
 }
 
@@ -177,16 +253,19 @@ startView("journey", (result, view) => {
   const body = result.structuredContent ?? {};
   const options = body.itineraries ? digitransitOptions(body) : tflOptions(body);
   if (options.length === 0) return h("p", { class: "empty" }, body.message ?? "No journeys were found.");
+  const asked = askedText(body);
   return h(
     "section",
     { "aria-label": "Journey options" },
+    asked ? h("p", { class: "asked" }, asked) : null,
     h("ul", { class: "options" }, options.map((option, index) => optionRow(option, index, view))),
   );
 });
 
 /** One option: a button row that opens its legs (and, for Digitransit, its route). */
 function optionRow(option, index, view) {
-  const details = h("div", { class: "details", id: `option-${index}`, hidden: true }, legList(option, view), routeMap(option));
+  const fares = (option.fares ?? []).length ? h("p", { class: "fares" }, `Fares: ${option.fares.join("; ")}`) : null;
+  const details = h("div", { class: "details", id: `option-${index}`, hidden: true }, legList(option, view), fares, routeMap(option));
   const delayed = option.legs.some((leg) => leg.delay > 0 || leg.cancelled);
   const alerts = new Set(option.legs.flatMap((leg) => (leg.alerts ?? []).map((a) => a.id))).size;
   const button = h(
@@ -207,6 +286,7 @@ function optionRow(option, index, view) {
       h("strong", { class: "times" }, `${clock(option.start)} → ${clock(option.end)}`),
       h("span", { class: "duration" }, duration(option.minutes)),
       option.fare ? h("span", { class: "fare" }, option.fare) : null,
+      Number.isFinite(option.co2) ? h("span", { class: "muted co2" }, `${Math.round(option.co2)} g CO₂`) : null,
       option.disrupted ? h("span", { class: "flag" }, "Disrupted") : null,
       delayed ? h("span", { class: "flag late" }, "Delays") : null,
       alerts ? h("span", { class: "flag late alerts-count" }, alerts === 1 ? "1 alert" : `${alerts} alerts`) : null,

@@ -45,6 +45,7 @@ const VIEW_OF = {
   lineStatus: "ui://toolpack/lines",
   arrivals: "ui://toolpack/arrivals",
   get_alerts: "ui://toolpack/alerts",
+  timetable: "ui://toolpack/timetable",
 };
 
 /** Each severity's word on an alert line. */
@@ -156,6 +157,15 @@ async function checkError(body) {
   if (message) assert.ok(spaced(text).includes(spaced(message)), `the error box says the message: ${text}`);
 }
 
+/** The journey view says what was asked above the options: the time and each wish. */
+async function checkAsked(time, arriving, wishes) {
+  const asked = view().locator("p.asked");
+  if (!time && wishes.length === 0) return;
+  const text = await asked.innerText();
+  if (time) assert.ok(text.includes(`${arriving ? "Arriving by" : "Leaving at"} ${clock(time)}`), text);
+  for (const wish of wishes) assert.ok(text.includes(wish), `${wish}: ${text}`);
+}
+
 /** Per tool: what the view's DOM must hold for an answer. */
 const CHECKS = {
   async get_departures(body, isError) {
@@ -221,7 +231,31 @@ const CHECKS = {
       for (const leg of j.legs.filter((l) => l.mode !== "walking" && l.departurePoint && l.arrivalPoint)) {
         assert.ok(text.includes(`${leg.departurePoint} → ${leg.arrivalPoint}`), text);
       }
+      // Inside the option: each leg's stops passed (folded), step-free notes, the fare parts.
+      const details = view().locator(`#option-${i}`);
+      const legs = details.locator("ol.legs > li");
+      for (const [k, leg] of j.legs.entries()) {
+        const stops = legs.nth(k).locator("details.stops");
+        assert.equal(await stops.count(), leg.stops.length ? 1 : 0);
+        if (leg.stops.length) {
+          const list = await stops.locator("li").allTextContents();
+          assert.deepEqual(list, leg.stops);
+        }
+        assert.equal(await legs.nth(k).locator(".step-free").count(), leg.obstacles.length);
+      }
+      const fares = j.fares.filter((f) => Number.isFinite(f.costPence));
+      assert.equal(await details.locator(".fares").count(), fares.length ? 1 : 0);
+      for (const fare of fares) {
+        const said = await details.locator(".fares").textContent();
+        assert.ok(said.includes(`£${(fare.costPence / 100).toFixed(2)}`), said);
+        if (Number.isFinite(fare.offPeakPence)) assert.ok(said.includes(`off-peak £${(fare.offPeakPence / 100).toFixed(2)}`), said);
+      }
     }
+    await checkAsked(body.requested?.time, body.requested?.timeIs === "arriving", [
+      ...(body.requested?.accessibility?.length ? ["step-free"] : []),
+      ...(body.requested?.modes?.length && !body.requested.modes.includes("bus") ? ["no buses"] : []),
+      ...(body.requested?.via ? [`via ${body.requested.via}`] : []),
+    ]);
   },
   async lineStatus(body, isError) {
     if (isError) return checkError(body);
@@ -278,6 +312,52 @@ const CHECKS = {
       const count = new Set(alerts.map((a) => a.id)).size;
       if (count) assert.ok(text.includes(count === 1 ? "1 alert" : `${count} alerts`), text);
       else assert.ok(!text.includes("alert"), text);
+      if (Number.isFinite(it.co2GramsPerPerson)) assert.ok(text.includes(`${Math.round(it.co2GramsPerPerson)} g CO₂`), text);
+      // Each leg's tickets, and its city bike.
+      const legs = details.locator("ol.legs > li");
+      for (const [k, leg] of it.legs.entries()) {
+        const fare = legs.nth(k).locator(".leg-fare");
+        assert.equal(await fare.count(), leg.fareProducts?.length ? 1 : 0);
+        for (const product of leg.fareProducts ?? []) assert.ok((await fare.textContent()).includes(product.name));
+        assert.equal((await legs.nth(k).textContent()).includes("City bike"), Boolean(leg.rentedBike));
+      }
+    }
+    const c = body.constraints ?? {};
+    await checkAsked(body.requested?.time, body.requested?.type === "arrive", [
+      ...(c.accessibility?.stepFree ? ["step-free"] : []),
+      ...(c.modes?.length && !c.modes.includes("BUS") ? ["no buses"] : []),
+      ...(c.via ? ["via "] : []),
+      ...(c.bike ? [{ own: "own bike", cityBike: "city bikes", park: "bike and ride" }[c.bike]] : []),
+    ]);
+  },
+  async timetable(body, isError) {
+    const choices = body.stopDisambiguation ?? [];
+    if (isError && choices.length > 0) {
+      const buttons = view().locator(".choose button");
+      assert.equal(await buttons.count(), choices.length);
+      for (const [i, stop] of choices.entries()) assert.equal(await buttons.nth(i).innerText(), stop.title ?? stop.name);
+      return;
+    }
+    if (isError) {
+      await checkError(body);
+      for (const name of body.suggestions ?? []) assert.ok((await view().locator(".suggestions").innerText()).includes(name));
+      return;
+    }
+    const directions = view().locator("article.direction");
+    assert.equal(await directions.count(), body.directions.length);
+    const at = (d) => (d ? `${d.time}${d.nextDay ? " (next day)" : ""}` : "—");
+    for (const [i, direction] of body.directions.entries()) {
+      const article = directions.nth(i);
+      assert.equal(await article.locator("h2").innerText(), direction.direction);
+      const rows = article.locator("table.days tbody tr");
+      assert.equal(await rows.count(), direction.schedules.length);
+      for (const [k, schedule] of direction.schedules.entries()) {
+        assert.equal(await rows.nth(k).locator("td.first").innerText(), at(schedule.first));
+        assert.equal(await rows.nth(k).locator("td.last").innerText(), at(schedule.last));
+      }
+      const inWindow = direction.schedules.reduce((n, s) => n + s.departures.length, 0);
+      assert.equal(await article.locator("ul.next > li").count(), inWindow);
+      assert.equal(await article.locator("details.stops-after").count(), direction.patterns.filter((p) => p.stops.length).length);
     }
   },
   async stationToilets(body, isError) {
@@ -495,6 +575,9 @@ describe("size, speed and screenshots", () => {
     ["arrivals", "arrivals", "real: Oxford Circus by name"],
     ["journey-tfl", "planJourney", "real disrupted Overground journey"],
     ["alerts", "get_alerts", "every alert, most severe first"],
+    ["timetable", "timetable", "real DLR timetable from Poplar"],
+    ["journey-asked", "plan_trip", "fares and CO2"],
+    ["journey-tfl-legs", "planJourney", "a leg's stops passed"],
   ];
 
   for (const [name, tool, caseName] of SHOTS) {
@@ -523,7 +606,7 @@ describe("size, speed and screenshots", () => {
           for (const theme of ["light", "dark"]) {
             await page.setViewportSize({ width, height: 800 });
             await show(VIEW_OF[tool], client, input, result, { theme, width });
-            if (name === "journey") await view().locator("button.option").first().click();
+            if (name.startsWith("journey")) await view().locator("button.option").first().click();
             if (name === "alerts") await view().locator("details.alert summary").first().click();
             if (name === "architecture") await settled();
             await page.waitForTimeout(50);
