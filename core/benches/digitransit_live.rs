@@ -58,6 +58,26 @@ const CASES: &[(&str, &str, &str, Option<&str>)] = &[
         "PlanTrip",
         Some("digitransit/otp/planConnection-hsl-delayed-cancelled.SYNTHETIC.json"),
     ),
+    // The same two with every option of issue 57 (its bound: 5 µs an option set, read as
+    // the difference from the plain call in the same run).
+    (
+        "get_departures",
+        r#"{"stop": {"type": "id", "value": "HSL:2434202"},
+            "startTime": "2022-06-06T10:00", "modes": ["BUS", "TRAM"]}"#,
+        "Departures",
+        None,
+    ),
+    (
+        "plan_trip",
+        r#"{"origin": {"type": "coords", "value": {"lat": 60.170384, "lon": 24.939846}},
+            "destination": {"type": "coords", "value": {"lat": 60.194445, "lon": 24.904976}},
+            "when": {"type": "depart", "time": "2021-06-29T17:05:00+03:00"},
+            "constraints": {"modes": ["TRAM", "BUS"], "via": "HSL:1000003",
+                            "walkingSpeed": "slow", "bike": "cityBike"},
+            "limit": 3, "includeDisruptionAlt": false}"#,
+        "PlanTrip",
+        Some("digitransit/otp/planConnection-hsl-delayed-cancelled.SYNTHETIC.json"),
+    ),
 ];
 
 fn main() {
