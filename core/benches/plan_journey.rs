@@ -1,8 +1,10 @@
 //! `planJourney` end to end against the fake upstream on loopback, beside a bare HTTP
 //! GET of the same recorded 200, interleaved (see `support`): the tool's own cost
 //! (validate, encode, classify, map, rank, serialise), and the same call with every
-//! planning option (time, modes, step-free wishes, via, walking), whose extra cost is
-//! the options' own.
+//! planning option (time, modes, step-free wishes, via, walking). The last two laps ask a
+//! toolpack with the shared cache on, plain and with every option, each answered from its
+//! cache: their difference is the options' own cost on a call (checking them, London's
+//! time, the query they add), without the fake upstream parsing a longer request.
 //! Run: `cargo bench -p toolpack --bench plan_journey`.
 
 mod support;
@@ -48,6 +50,7 @@ fn main() {
         .upstream_budget_per_minute(toolpack::Toolset::Tfl, 0)
         .upstream_cache_bytes(0)
         .build();
+    let cached = Toolpack::new(config.to_builder().upstream_cache_bytes(64 << 20).build()).unwrap();
     let toolpack = Toolpack::new(config).unwrap();
     toolpack::http::install_crypto_provider();
     let bare = reqwest::Client::new();
@@ -63,6 +66,8 @@ fn main() {
             "tool, typed",
             "tool, catalog JSON",
             "tool, typed, every option",
+            "typed, a cache hit",
+            "typed, a cache hit, every option",
         ],
         rounds,
     );
@@ -90,7 +95,11 @@ fn main() {
             let t3 = Instant::now();
             let planned = toolpack.plan_journey(with_every_option()).await;
             assert!(planned.success, "{}", planned.message);
-            laps.record(round, &[t0, t1, t2, t3, Instant::now()]);
+            let t4 = Instant::now();
+            black_box(cached.plan_journey(JourneyPlanRequest::new(FROM, TO)).await);
+            let t5 = Instant::now();
+            black_box(cached.plan_journey(with_every_option()).await);
+            laps.record(round, &[t0, t1, t2, t3, t4, t5, Instant::now()]);
             if round % 1000 == 0 {
                 fake.clear_requests();
             }

@@ -8,9 +8,9 @@ use std::time::Duration;
 
 use reqwest::StatusCode;
 use reqwest::header::HeaderName;
-use serde::Deserialize;
 use serde::de::{DeserializeOwned, IgnoredAny};
-use serde_json::{Value, json};
+use serde::{Deserialize, Serialize};
+use serde_json::Value;
 
 use super::place::Language;
 use super::response::{DigitransitErrorCode as Code, Failure, provider_message};
@@ -275,7 +275,7 @@ pub(crate) async fn graphql_shaped<D, S>(
     kind: AnswerKind,
     query: &str,
     operation: &str,
-    variables: Value,
+    variables: impl Serialize,
     language: Language,
     shape: fn(D) -> S,
 ) -> Result<Arc<S>, UpstreamFailure>
@@ -300,7 +300,7 @@ fn graphql_request(
     toolpack: &Toolpack,
     query: &str,
     operation: &str,
-    variables: Value,
+    variables: impl Serialize,
     language: Language,
 ) -> UpstreamRequest {
     let config = toolpack.config();
@@ -309,15 +309,30 @@ fn graphql_request(
         config.digitransit_base_url(),
         config.digitransit_router().as_str()
     );
-    let body = json!({ "query": query, "variables": variables, "operationName": operation });
+    let body = GraphqlBody {
+        query,
+        variables,
+        operation_name: operation,
+    };
+    // Written straight from the typed body; JSON text cannot fail for it (string keys only).
+    let body = serde_json::to_string(&body).unwrap_or_default();
     let timeout_ms = config.upstream_timeout(DEFAULT_TIMEOUT).as_millis();
-    UpstreamRequest::post_json(url, body)
+    UpstreamRequest::post_json_text(url, body)
         .idempotent(true)
         .header(reqwest::header::ACCEPT_LANGUAGE, language.as_str())
         .header(
             HeaderName::from_static("otptimeout"),
             timeout_ms.to_string(),
         )
+}
+
+/// A GraphQL request's body.
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct GraphqlBody<'a, V> {
+    query: &'a str,
+    variables: V,
+    operation_name: &'a str,
 }
 
 /// A GraphQL answer as read in one pass: its `data` as the tool's type, and whether it

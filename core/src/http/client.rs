@@ -77,8 +77,14 @@ impl UpstreamRequest {
 
     /// A POST of JSON `body` to `url` (not retried unless marked idempotent).
     pub fn post_json(url: impl Into<String>, body: Value) -> Self {
+        Self::post_json_text(url, body.to_string())
+    }
+
+    /// As [`post_json`](Self::post_json), with a body already written as JSON text (from a
+    /// typed value, without building a `Value` tree first).
+    pub fn post_json_text(url: impl Into<String>, body: String) -> Self {
         Self {
-            json_body: Some(body.to_string()),
+            json_body: Some(body),
             ..Self::new(Method::POST, url, false)
         }
     }

@@ -5,6 +5,7 @@
 mod choices;
 mod request;
 mod types;
+mod variables;
 mod wire;
 mod wishes;
 

@@ -1,11 +1,13 @@
 //! `plan_trip` arguments → a checked [`Plan`], and a plan → OTP `planConnection`
 //! variables (the constraint mapping of the notes, with its constants pinned here).
 
-use serde_json::{Value, json};
-
 use super::types::{
     Accessibility, LocationRef, Optimize, PlaceRef, PlanConstraints, PlanTripRequest, RawSource,
     RequestedTime, WhenType,
+};
+use super::variables::{
+    self, DateTime, Enabled, Location, PointLocation, Preferences, Street, Timetable, Transfer,
+    Transit, Variables, Walk,
 };
 use super::wishes;
 use crate::Toolpack;
@@ -117,46 +119,43 @@ impl Plan {
     }
 
     /// The `planConnection` variables for `constraints`.
-    pub fn variables(&self, constraints: &PlanConstraints) -> Value {
+    pub fn variables<'a>(&'a self, constraints: &'a PlanConstraints) -> Variables<'a> {
         let (transfer_cost, board_cost) = optimize_costs(constraints.optimize);
-        let date_time = match self.requested.r#type {
-            WhenType::Depart => json!({ "earliestDeparture": self.requested.time }),
-            WhenType::Arrive => json!({ "latestArrival": self.requested.time }),
-        };
-        let mut variables = json!({
-            "origin": otp_location(&self.origin),
-            "destination": otp_location(&self.destination),
-            "dateTime": date_time,
-            "first": FIRST,
-            "preferences": {
-                "accessibility": {
-                    "wheelchair": { "enabled": constraints.accessibility.step_free }
-                },
-                "street": {
-                    "walk": {
-                        "reluctance": walk_reluctance(constraints),
-                        "boardCost": board_cost,
-                    }
-                },
-                "transit": {
-                    "transfer": {
-                        "maximumTransfers": constraints.max_transfers,
-                        "cost": transfer_cost,
+        let time = self.requested.time.as_str();
+        Variables {
+            origin: otp_location(&self.origin),
+            destination: otp_location(&self.destination),
+            date_time: match self.requested.r#type {
+                WhenType::Depart => DateTime::EarliestDeparture(time),
+                WhenType::Arrive => DateTime::LatestArrival(time),
+            },
+            first: FIRST,
+            preferences: Preferences {
+                accessibility: variables::Accessibility {
+                    wheelchair: Enabled {
+                        enabled: constraints.accessibility.step_free,
                     },
-                    "timetable": { "includeRealTimeCancellations": true },
+                },
+                street: Street {
+                    walk: Walk {
+                        reluctance: walk_reluctance(constraints),
+                        board_cost,
+                        speed: constraints.walking_speed.map(|s| s.metres_per_second()),
+                    },
+                },
+                transit: Transit {
+                    transfer: Transfer {
+                        maximum_transfers: constraints.max_transfers,
+                        cost: transfer_cost,
+                    },
+                    timetable: Timetable {
+                        include_real_time_cancellations: true,
+                    },
                 },
             },
-        });
-        if let Some(speed) = constraints.walking_speed {
-            variables["preferences"]["street"]["walk"]["speed"] = speed.metres_per_second().into();
+            modes: wishes::modes_variable(constraints),
+            via: constraints.via.as_ref().map(wishes::via_variable),
         }
-        if let Some(modes) = wishes::modes_variable(constraints) {
-            variables["modes"] = modes;
-        }
-        if let Some(via) = &constraints.via {
-            variables["via"] = wishes::via_variable(via);
-        }
-        variables
     }
 }
 
@@ -172,17 +171,13 @@ pub fn walk_reluctance(constraints: &PlanConstraints) -> f64 {
     ((scaled * factor).clamp(1.0, 10.0) * 100.0).round() / 100.0
 }
 
-fn otp_location(place: &LocationRef) -> Value {
-    let mut location = json!({
-        "location": { "coordinate": {
-            "latitude": place.coordinate.lat,
-            "longitude": place.coordinate.lon,
-        } }
-    });
-    if let Some(label) = place.name.as_ref().or(place.label.as_ref()) {
-        location["label"] = Value::String(label.clone());
+fn otp_location(place: &LocationRef) -> Location<'_> {
+    Location {
+        location: PointLocation {
+            coordinate: place.coordinate.into(),
+        },
+        label: place.name.as_deref().or(place.label.as_deref()),
     }
-    location
 }
 
 fn requested_time(kind: WhenType, time: Option<&str>) -> Result<RequestedTime, Failure> {

@@ -1,10 +1,9 @@
 //! `plan_trip`'s routing wishes checked (transit modes, a via point) and sent as OTP
 //! `planConnection` variables (`modes`, `via`), as the digitransit-site docs give them.
 
-use serde_json::{Value, json};
-
 use super::choices::{BikeUse, ViaPoint};
 use super::types::PlanConstraints;
+use super::variables::{ModeChoice, Modes, Via};
 use crate::Toolpack;
 use crate::digitransit::departures::MAX_ID_CHARS;
 use crate::digitransit::place::{Coordinate, checked_text};
@@ -52,62 +51,61 @@ fn lat_lon(text: &str) -> Option<Coordinate> {
 }
 
 /// OTP's `via`: a stop is passed through (on board or changing there), a point visited.
-pub(super) fn via_variable(via: &ViaPoint) -> Value {
-    let label = via.name.as_ref().or(via.label.as_ref());
-    let mut location = match (&via.stop_id, &via.coordinate) {
-        (Some(stop), _) => json!({ "passThrough": { "stopLocationIds": [stop] } }),
-        (None, Some(point)) => json!({ "visit": { "coordinate": {
-            "latitude": point.lat,
-            "longitude": point.lon,
-        } } }),
-        (None, None) => json!({}),
-    };
-    if let (Some(label), Some(inner)) = (
-        label,
-        location.as_object_mut().and_then(|o| o.values_mut().next()),
-    ) {
-        inner["label"] = Value::String(label.clone());
-    }
-    json!([location])
+pub(super) fn via_variable(via: &ViaPoint) -> [Via<'_>; 1] {
+    let label = via.name.as_deref().or(via.label.as_deref());
+    [match (&via.stop_id, via.coordinate) {
+        (Some(stop), _) => Via::PassThrough {
+            stop_location_ids: [stop.as_str()],
+            label,
+        },
+        // A via point is a stop or a point: `resolve_via` makes no other.
+        (None, point) => Via::Visit {
+            coordinate: point.unwrap_or(Coordinate::new(0.0, 0.0)).into(),
+            label,
+        },
+    }]
 }
+
+/// Where the bike rides, by phase: `own` on board everywhere (transit only), `cityBike`
+/// rented to, from or instead of transit, `park` ridden to a bike park.
+const BICYCLE: &[&str] = &["BICYCLE"];
+const RENTAL: &[&str] = &["BICYCLE_RENTAL"];
+const PARKING: &[&str] = &["BICYCLE_PARKING"];
 
 /// OTP's `modes`: the transit modes allowed and how a bike comes along; `None` when the
 /// call asks for neither (OTP's defaults: every mode, walking to and from transit).
-pub(super) fn modes_variable(constraints: &PlanConstraints) -> Option<Value> {
+pub(super) fn modes_variable(constraints: &PlanConstraints) -> Option<Modes> {
     if constraints.modes.is_none() && constraints.bike.is_none() {
         return None;
     }
-    let mut modes = json!({});
-    let mut transit = json!({});
-    if let Some(list) = &constraints.modes {
-        let list: Vec<Value> = list
-            .iter()
-            .map(|m| json!({ "mode": m.otp_name() }))
-            .collect();
-        transit["transit"] = Value::Array(list);
-    }
+    let mut modes = Modes::default();
+    modes.transit.transit = constraints.modes.as_ref().map(|list| {
+        list.iter()
+            .map(|m| ModeChoice { mode: m.otp_name() })
+            .collect()
+    });
     match constraints.bike {
         Some(BikeUse::Own) => {
-            modes["transitOnly"] = Value::Bool(true);
-            for phase in ["access", "transfer", "egress"] {
-                transit[phase] = json!(["BICYCLE"]);
-            }
+            modes.transit_only = Some(true);
+            modes.transit.access = Some(BICYCLE);
+            modes.transit.transfer = Some(BICYCLE);
+            modes.transit.egress = Some(BICYCLE);
         }
         Some(BikeUse::CityBike) => {
-            modes["direct"] = json!(["BICYCLE_RENTAL"]);
-            for phase in ["access", "egress"] {
-                transit[phase] = json!(["BICYCLE_RENTAL"]);
-            }
+            modes.direct = Some(RENTAL);
+            modes.transit.access = Some(RENTAL);
+            modes.transit.egress = Some(RENTAL);
         }
-        Some(BikeUse::Park) => transit["access"] = json!(["BICYCLE_PARKING"]),
+        Some(BikeUse::Park) => modes.transit.access = Some(PARKING),
         None => {}
     }
-    modes["transit"] = transit;
     Some(modes)
 }
 
 #[cfg(test)]
 mod tests {
+    use serde_json::json;
+
     use super::*;
 
     #[test]
@@ -127,7 +125,7 @@ mod tests {
             name: None,
         };
         assert_eq!(
-            via_variable(&stop),
+            serde_json::to_value(via_variable(&stop)).unwrap(),
             json!([{ "passThrough": { "stopLocationIds": ["HSL:1000003"] } }])
         );
         let saved = ViaPoint {
@@ -137,7 +135,7 @@ mod tests {
             name: Some("Maija's".into()),
         };
         assert_eq!(
-            via_variable(&saved),
+            serde_json::to_value(via_variable(&saved)).unwrap(),
             json!([{ "visit": {
                 "coordinate": { "latitude": 60.2, "longitude": 24.9 },
                 "label": "Maija's"

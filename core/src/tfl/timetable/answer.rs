@@ -2,21 +2,16 @@
 //! by kind of day, each departure on the clock (the hours of 24 and more as the next day's),
 //! and each route's stop patterns numbered once per direction.
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use super::Asked;
+use super::digest::{Digest, Timed};
 use super::types::{
-    DaySchedule, DirectionTimetable, FollowingStop, ScheduledDeparture, TimetableLine,
-    TimetablePattern, TimetableResponse, TimetableStop,
+    DaySchedule, DirectionTimetable, ScheduledDeparture, TimetableLine, TimetableResponse,
+    TimetableStop,
 };
 use super::window::{Window, clock};
-use super::wire::TimetableBody;
 use crate::tfl::TflCode;
-use crate::tfl::stop_point::names_by_id;
-
-/// A departure as TfL times it: its minute of the service day, and its pattern's index.
-type Timed = (u32, Option<u32>);
 
 /// The most departures of one day listed for a window.
 pub(super) const MAX_DEPARTURES: usize = 60;
@@ -25,16 +20,15 @@ const MAX_SUGGESTIONS: usize = 5;
 
 /// The answer for `asked` from stop `id`, one direction per body.
 pub(super) fn answer(
-    bodies: &[Arc<TimetableBody>],
+    bodies: &[Arc<Digest>],
     asked: &Asked,
     id: &str,
     window: Option<Window>,
 ) -> TimetableResponse {
-    let names = stop_names(bodies);
     let name = asked
         .name
         .clone()
-        .or_else(|| names.get(id).map(|n| (*n).to_owned()))
+        .or_else(|| bodies.iter().find_map(|b| b.names.get(id).cloned()))
         .unwrap_or_else(|| id.to_owned());
     let first = bodies.first().map(Arc::as_ref);
     let line_id = first
@@ -46,7 +40,7 @@ pub(super) fn answer(
     let asked_direction = asked.direction.map(|d| d.as_str());
     let directions: Vec<DirectionTimetable> = bodies
         .iter()
-        .map(|body| direction(body, asked_direction, &names, window))
+        .map(|body| direction(body, asked_direction, window))
         .collect();
     let message = summary(&line_name, &name, &directions);
     TimetableResponse {
@@ -68,78 +62,10 @@ pub(super) fn answer(
     }
 }
 
-/// Every stop the bodies name, by its id and its station's id.
-fn stop_names(bodies: &[Arc<TimetableBody>]) -> HashMap<&str, &str> {
-    names_by_id(
-        bodies
-            .iter()
-            .flat_map(|b| b.stations.iter().chain(&b.stops)),
-    )
-}
-
-/// One direction's timetable: its patterns, then its schedules merged by name.
-fn direction(
-    body: &TimetableBody,
-    asked: Option<&str>,
-    names: &HashMap<&str, &str>,
-    window: Option<Window>,
-) -> DirectionTimetable {
-    let routes = body.timetable.as_ref().map_or(&[][..], |t| &t.routes[..]);
-    let mut patterns = Vec::new();
-    // For each route, its TfL interval ids and their indexes in `patterns` (a route has a
-    // few: a list is quicker to search than a map to hash, once per departure).
-    let mut pattern_of: Vec<Vec<(i64, u32)>> = vec![Vec::new(); routes.len()];
-    for (r, route) in routes.iter().enumerate() {
-        for interval in &route.station_intervals {
-            let index = u32::try_from(patterns.len()).unwrap_or(u32::MAX);
-            if let Some(id) = interval.id {
-                pattern_of[r].push((id, index));
-            }
-            let mut stops: Vec<FollowingStop> = Vec::new();
-            for stop in &interval.intervals {
-                let (Some(id), Some(minutes)) = (stop.stop_id.as_deref(), stop.time_to_arrival)
-                else {
-                    continue;
-                };
-                // TfL lists a stop twice in a row, arriving and leaving: it is kept once,
-                // at its arrival.
-                if stops.last().is_some_and(|last| last.id == id) {
-                    continue;
-                }
-                stops.push(FollowingStop {
-                    id: id.to_owned(),
-                    name: names.get(id).map_or(id, |n| n).to_owned(),
-                    minutes,
-                });
-            }
-            patterns.push(TimetablePattern { stops });
-        }
-    }
-    let mut days: Vec<(&str, Vec<Timed>)> = Vec::new();
-    for (r, route) in routes.iter().enumerate() {
-        for schedule in &route.schedules {
-            let name = schedule.name.as_deref().map_or("", str::trim);
-            let at = match days.iter().position(|(n, _)| *n == name) {
-                Some(at) => at,
-                None => {
-                    days.push((name, Vec::new()));
-                    days.len() - 1
-                }
-            };
-            days[at]
-                .1
-                .extend(schedule.known_journeys.iter().filter_map(|j| {
-                    let (hour, minute) = (j.hour?, j.minute?);
-                    let minutes = (0..48).contains(&hour) && (0..60).contains(&minute);
-                    let pattern = j.interval_id.and_then(|id| {
-                        pattern_of[r]
-                            .iter()
-                            .find_map(|&(of, index)| (of == id).then_some(index))
-                    });
-                    minutes.then(|| (u32::try_from(hour * 60 + minute).unwrap_or(0), pattern))
-                }));
-        }
-    }
+/// One direction's timetable: its patterns, and each kind of day's first, last and window's
+/// departures.
+fn direction(body: &Digest, asked: Option<&str>, window: Option<Window>) -> DirectionTimetable {
+    let patterns = &body.patterns;
     let departure = |&(at, pattern): &Timed| {
         let (time, next_day) = clock(at);
         ScheduledDeparture {
@@ -152,24 +78,22 @@ fn direction(
                 .map(|stop| stop.name.clone()),
         }
     };
-    let schedules = days
-        .into_iter()
-        .map(|(name, mut times)| {
-            times.sort_unstable();
-            DaySchedule {
-                name: name.to_owned(),
-                count: u32::try_from(times.len()).unwrap_or(u32::MAX),
-                first: times.first().map(departure),
-                last: times.last().map(departure),
-                departures: window.map_or_else(Vec::new, |window| {
-                    times
-                        .iter()
-                        .filter(|(at, _)| window.holds(*at))
-                        .take(MAX_DEPARTURES)
-                        .map(departure)
-                        .collect()
-                }),
-            }
+    let schedules = body
+        .days
+        .iter()
+        .map(|(name, times)| DaySchedule {
+            name: name.clone(),
+            count: u32::try_from(times.len()).unwrap_or(u32::MAX),
+            first: times.first().map(departure),
+            last: times.last().map(departure),
+            departures: window.map_or_else(Vec::new, |window| {
+                times
+                    .iter()
+                    .filter(|(at, _)| window.holds(*at))
+                    .take(MAX_DEPARTURES)
+                    .map(departure)
+                    .collect()
+            }),
         })
         .collect();
     DirectionTimetable {
@@ -179,7 +103,7 @@ fn direction(
             .or_else(|| asked.map(str::to_owned))
             .unwrap_or_default(),
         schedules,
-        patterns,
+        patterns: patterns.clone(),
     }
 }
 

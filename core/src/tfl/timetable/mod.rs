@@ -8,6 +8,7 @@
 //! with no route) is `STOP_NOT_ON_LINE`, with the line's stops nearest to the stop's name.
 
 mod answer;
+mod digest;
 mod types;
 mod window;
 mod wire;
@@ -31,8 +32,8 @@ use crate::tfl::stops::{Stop, resolve_stop, stop_point};
 use crate::tfl::upstream::{self, Failure};
 use crate::tfl::{RouteDirection, TflCode};
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+use digest::Digest;
 use window::Window;
-use wire::TimetableBody;
 
 /// The `timetable` tool.
 #[derive(Debug, Clone, Copy)]
@@ -141,7 +142,7 @@ struct Asked {
 /// What TfL's timetable answers amount to.
 enum Found {
     /// One timetable per direction.
-    Timetables(Vec<Arc<TimetableBody>>),
+    Timetables(Vec<Arc<Digest>>),
     /// No timetable: TfL asks which way (its routes' descriptions).
     Directions(Vec<String>),
     /// No timetable and no question: the line does not call here.
@@ -159,14 +160,14 @@ async fn timetables(toolpack: &Toolpack, asked: &Asked, id: &str) -> Result<Foun
                 .map(|d| ("direction", d.as_str()))
                 .into_iter()
                 .collect();
-            upstream::get_shared::<TimetableBody>(toolpack, AnswerKind::Places, &path, &query).await
+            upstream::get_shared::<Digest>(toolpack, AnswerKind::Places, &path, &query).await
         }
     };
     let first = fetch(asked.direction).await?;
-    if has_routes(&first) {
+    if first.has_routes {
         return Ok(Found::Timetables(vec![first]));
     }
-    let choices = directions(&first);
+    let choices = first.directions.clone();
     if asked.direction.is_some() || choices.is_none() {
         return Ok(choices.map_or(Found::Nothing, Found::Directions));
     }
@@ -179,7 +180,7 @@ async fn timetables(toolpack: &Toolpack, asked: &Asked, id: &str) -> Result<Foun
     let mut failure = None;
     for answer in [outbound, inbound] {
         match answer {
-            Ok(body) if has_routes(&body) => bodies.push(body),
+            Ok(body) if body.has_routes => bodies.push(body),
             Ok(_) => {}
             Err(error) => {
                 failure.get_or_insert(error);
@@ -191,25 +192,6 @@ async fn timetables(toolpack: &Toolpack, asked: &Asked, id: &str) -> Result<Foun
         (true, Some(failure)) => Err(failure),
         (true, None) => Ok(choices.map_or(Found::Nothing, Found::Directions)),
     }
-}
-
-fn has_routes(body: &TimetableBody) -> bool {
-    body.timetable
-        .as_ref()
-        .is_some_and(|t| t.routes.iter().any(|r| !r.schedules.is_empty()))
-}
-
-/// TfL's directions to choose from, when the body is a question of direction.
-fn directions(body: &TimetableBody) -> Option<Vec<String>> {
-    let options = &body.disambiguation.as_ref()?.disambiguation_options;
-    Some(
-        options
-            .iter()
-            .filter_map(|o| o.description.as_deref().map(str::trim))
-            .filter(|d| !d.is_empty())
-            .map(str::to_owned)
-            .collect(),
-    )
 }
 
 /// The station of hub `hub` that `line` calls at: TfL's timetables start at a station, and
