@@ -376,7 +376,7 @@ export interface LineStatusResponse {
  * Result or error code of a live TfL tool. A code whose description starts with tool
  * names belongs to those tools only.
  */
-export type TflCode = "OK" | "VALIDATION_ERROR" | "LINE_NOT_FOUND" | "MODE_NOT_FOUND" | "STOP_NOT_FOUND" | "STOP_NOT_ON_LINE" | "STATION_NOT_FOUND" | "BIKE_POINT_NOT_FOUND" | "DISAMBIGUATION_REQUIRED" | "RATE_LIMIT_EXCEEDED" | "INVALID_API_KEY" | "UPSTREAM_TIMEOUT" | "UPSTREAM_ERROR" | "INTERNAL_ERROR"
+export type TflCode = "OK" | "VALIDATION_ERROR" | "LINE_NOT_FOUND" | "MODE_NOT_FOUND" | "STOP_NOT_FOUND" | "STOP_NOT_ON_LINE" | "STATION_NOT_FOUND" | "BIKE_POINT_NOT_FOUND" | "CROWDING_NOT_FOUND" | "DISAMBIGUATION_REQUIRED" | "RATE_LIMIT_EXCEEDED" | "INVALID_API_KEY" | "UPSTREAM_TIMEOUT" | "UPSTREAM_ERROR" | "INTERNAL_ERROR"
 
 /** One line and its statuses now. */
 export interface LineStatusLine {
@@ -1040,6 +1040,124 @@ export interface FollowingStop {
   name: string
   /** Minutes from the departure to here. */
   minutes: number
+}
+
+/** `CrowdingRequest`: a station, and the typical day to show. */
+export interface CrowdingRequest {
+  /**
+   * A station name or id.
+   *
+   * A London Underground station, as `arrivals` takes a stop: a name as a person writes
+   * it ("Oxford Circus", "King's Cross") or an id (`940GZZLUOXC`, `HUBKGX`).
+   */
+  station: string
+  /**
+   * Default: today.
+   *
+   * The typical day to show: `mon` … `sun` (default: the day of TfL's live figure, else
+   * today in London).
+   */
+  day?: Weekday | null
+}
+
+/** A day of the week, as TfL's crowding profiles name them (`MON` … `SUN`). */
+export type Weekday = "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun"
+
+/** `CrowdingResponse`: every field is always present (`null` when unused). */
+export interface CrowdingResponse {
+  /** Whether TfL's figures were retrieved. */
+  success: boolean
+  /** Machine-readable result or error code. */
+  code: TflCode
+  /**
+   * The answer in words: how busy now against the usual for this day and time, and the
+   * quietest times (success); what went wrong (error).
+   */
+  message: string
+  /** The station asked about (success only). */
+  station: CrowdingStation | null
+  /** How busy it is now (success only). */
+  live: LiveCrowding | null
+  /**
+   * How busy it usually is through the day asked (success only; null when TfL has no
+   * profile for the station).
+   */
+  typicalDay: TypicalDay | null
+  /**
+   * On `DISAMBIGUATION_REQUIRED`: the stations the name matches; call again with one's
+   * `id`.
+   */
+  stopDisambiguation: StopCandidate[] | null
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
+}
+
+/** The station the figures are for. */
+export interface CrowdingStation {
+  /** Its NaPTAN id (`940GZZLUKSX`): TfL's crowding figures are by station. */
+  id: string
+  /** Its name. */
+  name: string
+}
+
+/** How busy the station is now, against its own usual level. */
+export interface LiveCrowding {
+  /** Whether TfL has a live figure for the station now. */
+  dataAvailable: boolean
+  /**
+   * TfL's live figure: the station's busyness as a fraction of its own baseline (0.21 is
+   * 21 %), not a head count; null without data.
+   */
+  percentageOfBaseline: number | null
+  /** When TfL measured it (ISO 8601 UTC). */
+  timeUtc: string | null
+  /** The same on London's clock (`2026-10-06 22:01:00`). */
+  timeLocal: string | null
+  /** The quarter hour of the typical day it falls in (`22:00-22:15`). */
+  timeBand: string | null
+  /** The typical figure for that quarter hour on that day of the week. */
+  usual: number | null
+  /** `busier`, `quieter` or `usual`: the live figure against the typical one. */
+  comparedWithUsual: Busyness | null
+}
+
+/** The live figure against the typical one for the same day and quarter hour. */
+export type Busyness = "busier" | "quieter" | "usual"
+
+/** How busy the station usually is through one day of the week. */
+export interface TypicalDay {
+  /** The day. */
+  day: Weekday
+  /** TfL's busiest two hours of the morning (`08:00-10:00`). */
+  amPeakTimeBand: string | null
+  /** TfL's busiest two hours of the afternoon or evening (`17:00-19:00`). */
+  pmPeakTimeBand: string | null
+  /** TfL says the station is always quiet. */
+  isAlwaysQuiet: boolean
+  /**
+   * Each quarter hour from `00:00-00:15` to `23:45-00:00` with its typical figure (a
+   * fraction of the station's baseline), once each.
+   */
+  timeBands: TimeBand[]
+  /** The three quietest quarter hours between 06:00 and 22:00, earliest first. */
+  quietest: string[]
+}
+
+/** One quarter hour of a typical day. */
+export interface TimeBand {
+  /** `HH:MM-HH:MM`. */
+  timeBand: string
+  /** Its typical figure, a fraction of the station's baseline. */
+  percentageOfBaseline: number
 }
 
 /** `geocode_address` arguments. */
@@ -3855,7 +3973,7 @@ export declare class ToolpackError extends Error {
 }
 
 /** Every tool of the catalog, in catalog order. */
-export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "timetable", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "get_alerts", "find_rental_vehicles", "get_stop_info", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram"]
+export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "timetable", "crowding", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "get_alerts", "find_rental_vehicles", "get_stop_info", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram"]
 
 /** The toolpack client: one async method per catalog tool, plus `call` and `tools`. */
 export declare class Toolpack {
@@ -3933,6 +4051,12 @@ export declare class Toolpack {
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   timetable(args: TimetableRequest): Promise<TimetableResponse>
+  /**
+   * How busy a London Underground station is now against its usual level, and through a typical day: the peaks and the quietest times (TfL).
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  crowding(args: CrowdingRequest): Promise<CrowdingResponse>
   /**
    * Coordinates of an address, place or stop in Finland, best match first; stops carry the id get_departures takes. The first step before plan_trip.
    *

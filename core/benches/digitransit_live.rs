@@ -58,7 +58,7 @@ const CASES: &[(&str, &str, &str, Option<&str>)] = &[
         "PlanTrip",
         Some("digitransit/otp/planConnection-hsl-delayed-cancelled.SYNTHETIC.json"),
     ),
-    // The same two with every option of issue 57 (its bound: 5 µs an option set, read as
+    // The same two with every planning option (their bound: 5 µs, read as
     // the difference from the plain call in the same run).
     (
         "get_departures",

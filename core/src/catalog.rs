@@ -48,6 +48,8 @@ macro_rules! with_every_tool {
                 $crate::tfl::LiftOutagesRequest => $crate::tfl::LiftOutagesResponse;
             "tfl" timetable: $crate::tfl::Timetable,
                 $crate::tfl::TimetableRequest => $crate::tfl::TimetableResponse;
+            "tfl" crowding: $crate::tfl::Crowding,
+                $crate::tfl::CrowdingRequest => $crate::tfl::CrowdingResponse;
             "digitransit" geocode_address: $crate::digitransit::GeocodeAddress,
                 $crate::digitransit::GeocodeAddressRequest => $crate::digitransit::GeocodeAddressResult;
             "digitransit" reverse_geocode: $crate::digitransit::ReverseGeocode,

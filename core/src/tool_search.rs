@@ -93,6 +93,8 @@ mod tests {
         ("is the Central line running", "lineStatus"),
         ("when is the last train from Poplar on the DLR", "timetable"),
         ("first tube from Brixton on Sunday morning", "timetable"),
+        ("how busy is Oxford Circus station right now", "crowding"),
+        ("when is King's Cross quietest today", "crowding"),
         ("any delays on the tube today", "lineStatus"),
         ("how do I get from King's Cross to Waterloo", "planJourney"),
         ("fastest way from Bank to Mile End in London", "planJourney"),

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict
 
 #: Every tool of the catalog, in catalog order.
-TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "timetable", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "get_alerts", "find_rental_vehicles", "get_stop_info", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram",)
+TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "timetable", "crowding", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "get_alerts", "find_rental_vehicles", "get_stop_info", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram",)
 
 #: Whether `time` is when to leave or when to be there.
 TimeIs = Literal["departing", "arriving"]
@@ -285,7 +285,7 @@ class LineStatusRequest(TypedDict):
 
 
 #: Result or error code of a live TfL tool. A code whose description starts with tool
-TflCode = Literal["OK", "VALIDATION_ERROR", "LINE_NOT_FOUND", "MODE_NOT_FOUND", "STOP_NOT_FOUND", "STOP_NOT_ON_LINE", "STATION_NOT_FOUND", "BIKE_POINT_NOT_FOUND", "DISAMBIGUATION_REQUIRED", "RATE_LIMIT_EXCEEDED", "INVALID_API_KEY", "UPSTREAM_TIMEOUT", "UPSTREAM_ERROR", "INTERNAL_ERROR"]
+TflCode = Literal["OK", "VALIDATION_ERROR", "LINE_NOT_FOUND", "MODE_NOT_FOUND", "STOP_NOT_FOUND", "STOP_NOT_ON_LINE", "STATION_NOT_FOUND", "BIKE_POINT_NOT_FOUND", "CROWDING_NOT_FOUND", "DISAMBIGUATION_REQUIRED", "RATE_LIMIT_EXCEEDED", "INVALID_API_KEY", "UPSTREAM_TIMEOUT", "UPSTREAM_ERROR", "INTERNAL_ERROR"]
 
 
 #: One status of a line.
@@ -948,6 +948,126 @@ class TimetableResponse(TypedDict):
     """
     On `STOP_NOT_ON_LINE`: the line's stops nearest to the name; on `LINE_NOT_FOUND`:
     the nearest line ids; on `DISAMBIGUATION_REQUIRED` for a direction: TfL's choices.
+    """
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    """
+
+
+#: A day of the week, as TfL's crowding profiles name them (`MON` … `SUN`).
+Weekday = Literal["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+
+
+class CrowdingRequest(TypedDict):
+    """`CrowdingRequest`: a station, and the typical day to show."""
+    station: str
+    """
+    A station name or id.
+
+    A London Underground station, as `arrivals` takes a stop: a name as a person writes
+    it ("Oxford Circus", "King's Cross") or an id (`940GZZLUOXC`, `HUBKGX`).
+    """
+    day: NotRequired[Weekday | None]
+    """
+    Default: today.
+
+    The typical day to show: `mon` … `sun` (default: the day of TfL's live figure, else
+    today in London).
+    """
+
+
+class CrowdingStation(TypedDict):
+    """The station the figures are for."""
+    id: str
+    """Its NaPTAN id (`940GZZLUKSX`): TfL's crowding figures are by station."""
+    name: str
+    """Its name."""
+
+
+#: The live figure against the typical one for the same day and quarter hour.
+Busyness = Literal["busier", "quieter", "usual"]
+
+
+class LiveCrowding(TypedDict):
+    """How busy the station is now, against its own usual level."""
+    dataAvailable: bool
+    """Whether TfL has a live figure for the station now."""
+    percentageOfBaseline: float | None
+    """
+    TfL's live figure: the station's busyness as a fraction of its own baseline (0.21 is
+    21 %), not a head count; null without data.
+    """
+    timeUtc: str | None
+    """When TfL measured it (ISO 8601 UTC)."""
+    timeLocal: str | None
+    """The same on London's clock (`2026-10-06 22:01:00`)."""
+    timeBand: str | None
+    """The quarter hour of the typical day it falls in (`22:00-22:15`)."""
+    usual: float | None
+    """The typical figure for that quarter hour on that day of the week."""
+    comparedWithUsual: Busyness | None
+    """`busier`, `quieter` or `usual`: the live figure against the typical one."""
+
+
+class TimeBand(TypedDict):
+    """One quarter hour of a typical day."""
+    timeBand: str
+    """`HH:MM-HH:MM`."""
+    percentageOfBaseline: float
+    """Its typical figure, a fraction of the station's baseline."""
+
+
+class TypicalDay(TypedDict):
+    """How busy the station usually is through one day of the week."""
+    day: Weekday
+    """The day."""
+    amPeakTimeBand: str | None
+    """TfL's busiest two hours of the morning (`08:00-10:00`)."""
+    pmPeakTimeBand: str | None
+    """TfL's busiest two hours of the afternoon or evening (`17:00-19:00`)."""
+    isAlwaysQuiet: bool
+    """TfL says the station is always quiet."""
+    timeBands: list[TimeBand]
+    """
+    Each quarter hour from `00:00-00:15` to `23:45-00:00` with its typical figure (a
+    fraction of the station's baseline), once each.
+    """
+    quietest: list[str]
+    """The three quietest quarter hours between 06:00 and 22:00, earliest first."""
+
+
+class CrowdingResponse(TypedDict):
+    """`CrowdingResponse`: every field is always present (`null` when unused)."""
+    success: bool
+    """Whether TfL's figures were retrieved."""
+    code: TflCode
+    """Machine-readable result or error code."""
+    message: str
+    """
+    The answer in words: how busy now against the usual for this day and time, and the
+    quietest times (success); what went wrong (error).
+    """
+    station: CrowdingStation | None
+    """The station asked about (success only)."""
+    live: LiveCrowding | None
+    """How busy it is now (success only)."""
+    typicalDay: TypicalDay | None
+    """
+    How busy it usually is through the day asked (success only; null when TfL has no
+    profile for the station).
+    """
+    stopDisambiguation: list[StopCandidate] | None
+    """
+    On `DISAMBIGUATION_REQUIRED`: the stations the name matches; call again with one's
+    `id`.
     """
     asOf: NotRequired[str]
     """
@@ -3818,6 +3938,18 @@ class AsyncTools:
             arguments["before"] = before
         return await self._typed("timetable", arguments)  # type: ignore[no-any-return]
 
+    async def crowding(self, *, station: str, day: Weekday | None = None) -> CrowdingResponse:
+        """
+        How busy a London Underground station is now against its usual level, and through a typical day: the peaks and the quietest times (TfL).
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["station"] = station
+        if day is not None:
+            arguments["day"] = day
+        return await self._typed("crowding", arguments)  # type: ignore[no-any-return]
+
     async def geocode_address(self, *, text: str, size: int | None = None, language: Language | None = None, focus: Coordinate | None = None, layers: list[str] | None = None) -> GeocodeAddressResult:
         """
         Coordinates of an address, place or stop in Finland, best match first; stops carry the id get_departures takes. The first step before plan_trip.
@@ -4536,6 +4668,18 @@ class SyncTools:
         if before is not None:
             arguments["before"] = before
         return self._typed("timetable", arguments)  # type: ignore[no-any-return]
+
+    def crowding(self, *, station: str, day: Weekday | None = None) -> CrowdingResponse:
+        """
+        How busy a London Underground station is now against its usual level, and through a typical day: the peaks and the quietest times (TfL).
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        arguments["station"] = station
+        if day is not None:
+            arguments["day"] = day
+        return self._typed("crowding", arguments)  # type: ignore[no-any-return]
 
     def geocode_address(self, *, text: str, size: int | None = None, language: Language | None = None, focus: Coordinate | None = None, layers: list[str] | None = None) -> GeocodeAddressResult:
         """

@@ -19,7 +19,7 @@ pub enum TflCode {
     LineNotFound,
     /// `lineStatus`: TfL knows no such mode; `suggestions` holds the nearest modes.
     ModeNotFound,
-    /// `arrivals`, `stopSearch`, `timetable`: no stop matches the given name or id.
+    /// `arrivals`, `stopSearch`, `timetable`, `crowding`: no stop matches the given name or id.
     StopNotFound,
     /// `timetable`: the line does not call at the stop; `suggestions` holds the line's
     /// stops nearest to its name.
@@ -28,7 +28,10 @@ pub enum TflCode {
     StationNotFound,
     /// `bikePoints`: no bike point has a given id, or a name that matches the query.
     BikePointNotFound,
-    /// `arrivals`, `liftOutages`, `timetable`: several stops or stations match the name; retry with one
+    /// `crowding`: TfL publishes no crowding figures for the station (it has them for
+    /// London Underground stations).
+    CrowdingNotFound,
+    /// `arrivals`, `liftOutages`, `timetable`, `crowding`: several stops or stations match the name; retry with one
     /// of the candidates (`stopDisambiguation`, `stationDisambiguation`).
     DisambiguationRequired,
     /// The local rate limit for the tool was exceeded, or the TfL key's budget of requests
@@ -58,6 +61,7 @@ impl TflCode {
             Self::StopNotOnLine => "STOP_NOT_ON_LINE",
             Self::StationNotFound => "STATION_NOT_FOUND",
             Self::BikePointNotFound => "BIKE_POINT_NOT_FOUND",
+            Self::CrowdingNotFound => "CROWDING_NOT_FOUND",
             Self::DisambiguationRequired => "DISAMBIGUATION_REQUIRED",
             Self::RateLimitExceeded => "RATE_LIMIT_EXCEEDED",
             Self::InvalidApiKey => "INVALID_API_KEY",

@@ -63,10 +63,12 @@ mod arrivals;
 mod bike_points;
 mod checks;
 mod code;
+mod crowding;
 mod lenient;
 mod lift_outages;
 mod line_route;
 mod line_status;
+mod london;
 mod plan_journey;
 mod station_toilets;
 mod stop_point;
@@ -80,6 +82,10 @@ pub use arrivals::{
 };
 pub use bike_points::{BikePoint, BikePoints, BikePointsRequest, BikePointsResponse};
 pub use code::TflCode;
+pub use crowding::{
+    Busyness, Crowding, CrowdingRequest, CrowdingResponse, CrowdingStation, LiveCrowding, TimeBand,
+    TypicalDay, Weekday,
+};
 pub use lift_outages::{LiftOutage, LiftOutages, LiftOutagesRequest, LiftOutagesResponse};
 pub use line_route::{
     LineRoute, LineRouteRequest, LineRouteResponse, RouteBranch, RouteDirection, RouteLine,

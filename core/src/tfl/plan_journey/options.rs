@@ -8,12 +8,13 @@
 //! and `time` (HHmm) are written.
 
 use jiff::civil::DateTime;
-use jiff::tz::{AmbiguousOffset, TimeZone};
+use jiff::tz::AmbiguousOffset;
 use jiff::{Timestamp, Zoned};
 use serde::Serialize;
 
 use super::choices::{AccessibilityWish, JourneyMode, MAX_WALKING_MINUTES, TimeIs};
 use super::types::{JourneyPlanRequest, JourneyRequested};
+use crate::tfl::london::london;
 
 /// The wishes of one request, checked: the query they become and what to say back.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -107,14 +108,6 @@ impl Wishes {
         self.requested.via = via;
         self
     }
-}
-
-/// London's time zone, from the tz database built in (no system files needed), read once:
-/// a lookup parses the zone's rules again.
-fn london() -> TimeZone {
-    static LONDON: std::sync::LazyLock<TimeZone> =
-        std::sync::LazyLock::new(|| TimeZone::get("Europe/London").unwrap_or(TimeZone::UTC));
-    LONDON.clone()
 }
 
 /// `text` (ISO 8601) as a London time: converted when it has an offset, read as London's

@@ -105,6 +105,9 @@ pub struct StationData {
     /// The positions of the stations whose normalised name has each token, in file order,
     /// sorted by token so that the tokens starting with a prefix are one range.
     by_token: BTreeMap<String, Vec<usize>>,
+    /// Each station's position by the NaPTAN stop areas of its platforms (`940GZZLUKSX` →
+    /// King's Cross St Pancras), in ASCII upper case: filled by [`Self::with_lines`].
+    by_naptan: HashMap<String, usize>,
 }
 
 impl StationData {
@@ -176,6 +179,7 @@ impl StationData {
             by_id,
             by_name,
             by_token,
+            by_naptan: HashMap::new(),
         })
     }
 
@@ -191,7 +195,32 @@ impl StationData {
             platforms_csv,
             ["UniqueId", "StationUniqueId"],
         )?;
-        let services = column_pairs(SERVICES_FILE, services_csv, ["PlatformUniqueId", "Line"])?;
+        let rows = columns(
+            SERVICES_FILE,
+            services_csv,
+            ["PlatformUniqueId", "Line", "StopAreaNaptanCode"],
+        )?;
+        let mut services = Vec::with_capacity(rows.len());
+        let mut areas = Vec::with_capacity(rows.len());
+        for [platform, line, area] in rows {
+            areas.push((platform.clone(), area));
+            services.push((platform, line));
+        }
+        let station_of: HashMap<&str, &str> = platforms
+            .iter()
+            .map(|(platform, station)| (platform.as_str(), station.as_str()))
+            .collect();
+        for (platform, area) in &areas {
+            if let Some(at) = station_of
+                .get(platform.as_str())
+                .and_then(|station| self.by_id.get(&station.to_ascii_uppercase()))
+                && !area.is_empty()
+            {
+                self.by_naptan
+                    .entry(area.to_ascii_uppercase())
+                    .or_insert(*at);
+            }
+        }
         let mut lines = station_lines::join(platforms, services);
         for station in &mut self.stations {
             station.lines = lines.remove(&station.unique_id).unwrap_or_default();
@@ -202,6 +231,13 @@ impl StationData {
     /// The first station whose `unique_id` is `id`, ignoring ASCII case.
     pub(crate) fn station_by_id(&self, id: &str) -> Option<&Station> {
         let at = *self.by_id.get(&id.to_ascii_uppercase())?;
+        self.stations.get(at)
+    }
+
+    /// The station whose platforms are in NaPTAN stop area `naptan` (`940GZZLUKSX`),
+    /// ignoring ASCII case.
+    pub(crate) fn station_by_naptan(&self, naptan: &str) -> Option<&Station> {
+        let at = *self.by_naptan.get(&naptan.to_ascii_uppercase())?;
         self.stations.get(at)
     }
 
@@ -240,24 +276,29 @@ impl StationData {
     }
 }
 
+/// Each row's cells of the `N` `columns` of `file`, in that order.
+fn columns<const N: usize>(
+    file: &'static str,
+    csv: impl Read,
+    columns: [&str; N],
+) -> Result<Vec<[String; N]>, StationDataError> {
+    let mut table = Table::open(file, csv, &columns)?;
+    table
+        .rows()
+        .map(|row| row.map(|row| columns.map(|column| row.get(column).to_owned())))
+        .collect()
+}
+
 /// Each row's cells of the two `columns` of `file`.
 fn column_pairs(
     file: &'static str,
     csv: impl Read,
-    columns: [&str; 2],
+    pair: [&str; 2],
 ) -> Result<Vec<(String, String)>, StationDataError> {
-    let mut table = Table::open(file, csv, &columns)?;
-    table
-        .rows()
-        .map(|row| {
-            row.map(|row| {
-                (
-                    row.get(columns[0]).to_owned(),
-                    row.get(columns[1]).to_owned(),
-                )
-            })
-        })
-        .collect()
+    Ok(columns(file, csv, pair)?
+        .into_iter()
+        .map(|[a, b]| (a, b))
+        .collect())
 }
 
 fn read_file(path: &Path) -> Result<Vec<u8>, StationDataError> {
