@@ -43,7 +43,7 @@ const SDK: &str = include_str!("../data/views/sdk.js");
 /// The style every view shares.
 const STYLE: &str = include_str!("../data/views/views.css");
 
-static VIEWS: [View; 8] = [
+static VIEWS: [View; 9] = [
     View::new(
         "ui://toolpack/journey",
         "journey",
@@ -120,6 +120,16 @@ static VIEWS: [View; 8] = [
          choose from when a name fits several.",
         &["timetable"],
         include_str!("../data/views/timetable.js"),
+    ),
+    View::new(
+        "ui://toolpack/crowding",
+        "crowding",
+        "Station crowding",
+        "How busy a London Underground station is now against its usual level, and its typical \
+         day as a bar chart of quarter hours with now marked, the peaks shaded and the quietest \
+         times listed.",
+        &["crowding"],
+        include_str!("../data/views/crowding.js"),
     ),
 ];
 

@@ -46,6 +46,7 @@ const VIEW_OF = {
   arrivals: "ui://toolpack/arrivals",
   get_alerts: "ui://toolpack/alerts",
   timetable: "ui://toolpack/timetable",
+  crowding: "ui://toolpack/crowding",
 };
 
 /** Each severity's word on an alert line. */
@@ -330,6 +331,34 @@ const CHECKS = {
       ...(c.bike ? [{ own: "own bike", cityBike: "city bikes", park: "bike and ride" }[c.bike]] : []),
     ]);
   },
+  async crowding(body, isError) {
+    const choices = body.stopDisambiguation ?? [];
+    if (isError && choices.length > 0) {
+      const buttons = view().locator(".choose button");
+      assert.equal(await buttons.count(), choices.length);
+      return;
+    }
+    if (isError) return checkError(body);
+    assert.equal(await view().locator("h1").innerText(), body.station.name);
+    const nowText = spaced(await view().locator("p.now").innerText());
+    if (body.live.dataAvailable) {
+      assert.ok(nowText.includes(`${Math.round(body.live.percentageOfBaseline * 100)} % now`), nowText);
+      if (body.live.comparedWithUsual === "busier") assert.ok(nowText.includes("busier than usual"), nowText);
+    } else assert.ok(nowText.includes("No live figure"), nowText);
+    const day = body.typicalDay;
+    const bars = view().locator("svg.crowding-chart rect.bar");
+    assert.equal(await bars.count(), day ? day.timeBands.length : 0);
+    if (!day) return;
+    assert.equal(await view().locator("rect.bar.quiet").count(), day.quietest.length);
+    const liveDay = body.live.timeLocal
+      ? ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][new Date(`${body.live.timeLocal.slice(0, 10)}T12:00:00Z`).getUTCDay()]
+      : undefined;
+    const marked = body.live.dataAvailable && liveDay === day.day ? 1 : 0;
+    assert.equal(await view().locator("rect.bar.current").count(), marked, "now marked on the live figure's own day only");
+    if (marked) assert.equal(await view().locator("rect.bar.current").getAttribute("data-band"), body.live.timeBand);
+    const quiet = await view().locator("p.quietest").innerText();
+    for (const band of day.quietest) assert.ok(quiet.includes(band), quiet);
+  },
   async timetable(body, isError) {
     const choices = body.stopDisambiguation ?? [];
     if (isError && choices.length > 0) {
@@ -578,6 +607,7 @@ describe("size, speed and screenshots", () => {
     ["timetable", "timetable", "real DLR timetable from Poplar"],
     ["journey-asked", "plan_trip", "fares and CO2"],
     ["journey-tfl-legs", "planJourney", "a leg's stops passed"],
+    ["crowding", "crowding", "real: King's Cross St. Pancras on a Tuesday"],
   ];
 
   for (const [name, tool, caseName] of SHOTS) {
