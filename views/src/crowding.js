@@ -75,7 +75,7 @@ function chart(day, live) {
         })
       : null,
     [0, 6, 12, 18].map((hour) =>
-      svg("text", { class: "hour", x: left + hour * 4 * step, y: height - 4 }, `${String(hour).padStart(2, "0")}:00`),
+      svg("text", { class: "hour", x: left + hour * 4 * step, y: height - 4, "text-anchor": hour === 0 ? "start" : "middle" }, `${String(hour).padStart(2, "0")}:00`),
     ),
   );
 }
