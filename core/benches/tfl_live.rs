@@ -9,7 +9,8 @@
 //! `bikePoints` reads 800 docks, as London has: the 25 recorded ones
 //! (`tests/fixtures/tfl/bike-point/all-first25-2017.json`), copied 32 times with new ids,
 //! each copy moved across central London. `timetable` reads the recorded Poplar timetable
-//! (1,400 departures on two routes) and lists those between 23:00 and 01:00.
+//! (1,400 departures on two routes) and lists those between 23:00 and 01:00. `crowding`
+//! reads King's Cross's recorded typical week (7 days of 96 quarter hours) and live figure.
 //! Run: `cargo bench -p toolpack --bench tfl_live`.
 
 mod support;
@@ -52,6 +53,13 @@ const CASES: &[(&str, &str, &str)] = &[
         "timetable",
         r#"{"line": "dlr", "stop": "940GZZDLPOP", "direction": "outbound", "after": "23:00", "before": "01:00"}"#,
         "/Line/dlr/Timetable/940GZZDLPOP?direction=outbound",
+    ),
+    // Two upstream requests with the cache off (the typical week, then the live figure):
+    // its own-work lap holds a second GET; its cache hits are the tool's work alone.
+    (
+        "crowding",
+        r#"{"station": "940GZZLUKSX"}"#,
+        "/crowding/940GZZLUKSX/Live",
     ),
 ];
 
@@ -150,6 +158,9 @@ async fn typed_call(toolpack: &Toolpack, tool: &str, arguments: &Value) {
         )),
         "timetable" => drop(black_box(
             toolpack.call::<Timetable>(request(arguments)).await,
+        )),
+        "crowding" => drop(black_box(
+            toolpack.call::<Crowding>(request(arguments)).await,
         )),
         other => panic!("no typed call for {other}"),
     }
