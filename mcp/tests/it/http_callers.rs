@@ -459,7 +459,9 @@ async fn a_caller_sees_only_the_views_of_the_tools_it_may_call() {
         [
             "ui://toolpack/toilets",
             "ui://toolpack/lines",
-            "ui://toolpack/arrivals"
+            "ui://toolpack/arrivals",
+            "ui://toolpack/timetable",
+            "ui://toolpack/crowding"
         ]
     );
     let narrowed = [("x-mcp-tools", "get_user_variables")];

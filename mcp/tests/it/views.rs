@@ -176,7 +176,9 @@ async fn only_the_views_of_served_tools_are_resources() {
             "ui://toolpack/architecture",
             "ui://toolpack/toilets",
             "ui://toolpack/lines",
-            "ui://toolpack/arrivals"
+            "ui://toolpack/arrivals",
+            "ui://toolpack/timetable",
+            "ui://toolpack/crowding"
         ]
     );
     let refused = client
