@@ -2221,6 +2221,119 @@ export interface StopPattern {
   route: StopRoute
 }
 
+/** `vehicle_positions` arguments: a route (and maybe a direction), or a stop. */
+export interface VehiclePositionsRequest {
+  /**
+   * The route.
+   *
+   * An HSL line as riders say it ("550", "4", "M1") or its id ("HSL:2550").
+   */
+  route?: string | null
+  /**
+   * Default: both.
+   *
+   * The route's direction, 0 or 1 (as `get_stop_info`'s patterns number them).
+   */
+  direction?: number | null
+  /**
+   * Instead of route: a stop id.
+   *
+   * Instead of a route: a stop id ("HSL:1130446"), for the vehicles whose next stop it is.
+   */
+  stop?: string | null
+}
+
+/** `vehicle_positions` success body. */
+export interface VehiclePositionsResult {
+  /** The answer in words: how many vehicles report now, or that none does. */
+  message: string
+  /** The route asked about. */
+  route?: StopRoute | null
+  /** The stop asked about. */
+  stop?: LineStop | null
+  /** The vehicles, by direction then id. */
+  vehicles: VehiclePosition[]
+  /** The route's directions as lines of stops (with a route). */
+  lines: VehicleRouteLine[]
+  /** The call's correlation id (UUID). */
+  correlationId: string
+  /**
+   * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+   * second). An answer from toolpack's shared cache keeps the time it was fetched; with
+   * several upstream answers, the oldest.
+   */
+  asOf?: string
+  /**
+   * True when the upstream failed (timed out, erred, throttled, or the key's budget was
+   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   */
+  stale?: boolean
+}
+
+/** A stop on a route's line, or the stop asked about. */
+export interface LineStop {
+  /** The stop's id, e.g. `HSL:1130446`. */
+  gtfsId: string
+  /** Its name. */
+  name: string
+  /** Latitude. */
+  lat: number
+  /** Longitude. */
+  lon: number
+}
+
+/** One vehicle, where it last reported itself. */
+export interface VehiclePosition {
+  /** The vehicle: operator and vehicle number, e.g. `22/868`. */
+  id: string
+  /** The line as riders know it, e.g. `550`. */
+  line: string
+  /** The route's id, e.g. `HSL:2550`. */
+  routeId: string
+  /** GTFS direction, 0 or 1. */
+  directionId?: number | null
+  /** Where it is headed. */
+  headsign?: string | null
+  /** Latitude. */
+  lat: number
+  /** Longitude. */
+  lon: number
+  /** Heading, degrees clockwise from north. */
+  heading?: number | null
+  /** Speed, metres a second. */
+  speed?: number | null
+  /** Seconds behind the timetable; negative when ahead of it. */
+  delaySeconds?: number | null
+  /** The stop it calls at next (none at the end of its line). */
+  nextStop?: NextStop | null
+  /** How full, as HSL reports it: 0 (seats free) to 100 (full). */
+  occupancyPercent?: number | null
+  /** When the vehicle reported this position (ISO 8601, Helsinki time). */
+  seenAt: string
+  /** Seconds since the position arrived. */
+  ageSeconds: number
+  /** True when the feed cannot be reached now and this is the last position held. */
+  stale: boolean
+}
+
+/** The stop a vehicle calls at next. */
+export interface NextStop {
+  /** The stop's id, e.g. `HSL:1130446`. */
+  gtfsId: string
+  /** Its name, when the route's stops name it. */
+  name?: string | null
+}
+
+/** One direction of the route, as a line of stops (its longest pattern), for drawing it. */
+export interface VehicleRouteLine {
+  /** GTFS direction, 0 or 1. */
+  directionId: number
+  /** Where it goes, as the sign says. */
+  headsign?: string | null
+  /** Its stops in order. */
+  stops: LineStop[]
+}
+
 /** `save_user_variable` arguments. */
 export interface SaveUserVariableRequest {
   /**
@@ -3973,7 +4086,7 @@ export declare class ToolpackError extends Error {
 }
 
 /** Every tool of the catalog, in catalog order. */
-export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "timetable", "crowding", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "get_alerts", "find_rental_vehicles", "get_stop_info", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram"]
+export declare const TOOL_NAMES: readonly ["planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "timetable", "crowding", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "get_alerts", "find_rental_vehicles", "get_stop_info", "vehicle_positions", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram"]
 
 /** The toolpack client: one async method per catalog tool, plus `call` and `tools`. */
 export declare class Toolpack {
@@ -4105,6 +4218,12 @@ export declare class Toolpack {
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */
   getStopInfo(args: GetStopInfoRequest): Promise<GetStopInfoResult>
+  /**
+   * Where is my bus now? Live positions of the Helsinki region's buses, trams, metros and trains on a line, or heading to a stop: delay, speed, next stop, how full.
+   *
+   * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
+   */
+  vehiclePositions(args: VehiclePositionsRequest): Promise<VehiclePositionsResult>
   /**
    * Remember a place (home, work, with an optional stop id) or a preference by name, across restarts: plan_trip and get_departures then take the name.
    *

@@ -66,6 +66,8 @@ macro_rules! with_every_tool {
                 $crate::digitransit::FindRentalVehiclesRequest => $crate::digitransit::FindRentalVehiclesResult;
             "digitransit" get_stop_info: $crate::digitransit::GetStopInfo,
                 $crate::digitransit::GetStopInfoRequest => $crate::digitransit::GetStopInfoResult;
+            "digitransit" vehicle_positions: $crate::digitransit::VehiclePositions,
+                $crate::digitransit::VehiclePositionsRequest => $crate::digitransit::VehiclePositionsResult;
             "digitransit" save_user_variable: $crate::digitransit::SaveUserVariable,
                 $crate::digitransit::SaveUserVariableRequest => $crate::digitransit::SaveUserVariableResult;
             "digitransit" get_user_variables: $crate::digitransit::GetUserVariables,

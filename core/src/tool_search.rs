@@ -119,6 +119,8 @@ mod tests {
         ),
         ("which stations does the Victoria line call at", "lineRoute"),
         ("list the stops of the Northern line in order", "lineRoute"),
+        ("where is the 550 bus now in Helsinki", "vehicle_positions"),
+        ("how late is tram 15 running right now", "vehicle_positions"),
         ("any disruptions on tram 4", "get_alerts"),
         ("service alerts for Helsinki buses", "get_alerts"),
         (

@@ -43,7 +43,7 @@ const SDK: &str = include_str!("../data/views/sdk.js");
 /// The style every view shares.
 const STYLE: &str = include_str!("../data/views/views.css");
 
-static VIEWS: [View; 9] = [
+static VIEWS: [View; 10] = [
     View::new(
         "ui://toolpack/journey",
         "journey",
@@ -130,6 +130,16 @@ static VIEWS: [View; 9] = [
          times listed.",
         &["crowding"],
         include_str!("../data/views/crowding.js"),
+    ),
+    View::new(
+        "ui://toolpack/vehicles",
+        "vehicles",
+        "Live vehicles",
+        "An HSL line's stops drawn as a line with each vehicle on it, pointing where it heads \
+         (or the vehicles heading to a stop), then each vehicle's delay, next stop and speed; \
+         refreshed through the host every few seconds while shown.",
+        &["vehicle_positions"],
+        include_str!("../data/views/vehicles.js"),
     ),
 ];
 

@@ -12,15 +12,19 @@ export const TESTS_DIR = process.env.TOOLPACK_TESTS_DIR
 if (!TESTS_DIR) throw new Error('set TOOLPACK_TESTS_DIR to the repository tests/ directory')
 
 /** Starts the fake upstream; resolves to `{ baseUrl, reset(scenarios), requests(), judge(…), stop() }`. */
-export async function startFake() {
+export async function startFake(extraArgs = []) {
   const bin = process.env.TOOLPACK_FAKE_UPSTREAM_BIN
   if (!bin) throw new Error('set TOOLPACK_FAKE_UPSTREAM_BIN to the fake-upstream binary')
-  const child = spawn(bin, ['--fixtures', join(TESTS_DIR, 'fixtures')], { stdio: ['pipe', 'pipe', 'inherit'] })
+  const child = spawn(bin, ['--fixtures', join(TESTS_DIR, 'fixtures'), ...extraArgs], { stdio: ['pipe', 'pipe', 'inherit'] })
   const lines = createInterface({ input: child.stdout })
-  const baseUrl = await new Promise((resolve, reject) => {
-    lines.once('line', resolve)
-    child.once('error', reject)
-  })
+  const next = () =>
+    new Promise((resolve, reject) => {
+      lines.once('line', resolve)
+      child.once('error', reject)
+    })
+  const baseUrl = await next()
+  // With `--hfp-replay`, the second line is the MQTT broker's URL.
+  const hfpUrl = extraArgs.includes('--hfp-replay') ? await next() : undefined
   const admin = async (method, path, body) => {
     const response = await fetch(baseUrl + path, {
       method,
@@ -33,6 +37,7 @@ export async function startFake() {
   }
   return {
     baseUrl,
+    hfpUrl,
     async reset(scenarios = []) {
       await admin('DELETE', '/__fake/scenarios')
       await admin('DELETE', '/__fake/requests')

@@ -4,7 +4,7 @@ import { test } from 'node:test'
 
 import { Toolpack } from 'toolpack'
 
-const VIEWS = ['journey', 'departures', 'architecture', 'toilets', 'lines', 'arrivals', 'alerts', 'timetable', 'crowding']
+const VIEWS = ['journey', 'departures', 'architecture', 'toilets', 'lines', 'arrivals', 'alerts', 'timetable', 'crowding', 'vehicles']
 
 test('the views are listed as MCP resources', () => {
   const resources = Toolpack.resources()

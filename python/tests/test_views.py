@@ -4,7 +4,7 @@ import pytest
 
 from toolpack_agents import AsyncToolpack, Toolpack
 
-VIEWS = ["journey", "departures", "architecture", "toilets", "lines", "arrivals", "alerts", "timetable", "crowding"]
+VIEWS = ["journey", "departures", "architecture", "toilets", "lines", "arrivals", "alerts", "timetable", "crowding", "vehicles"]
 
 
 def test_the_views_are_listed_as_mcp_resources() -> None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any, Literal, NotRequired, TypedDict
 
 #: Every tool of the catalog, in catalog order.
-TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "timetable", "crowding", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "get_alerts", "find_rental_vehicles", "get_stop_info", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram",)
+TOOL_NAMES: tuple[str, ...] = ("planJourney", "stationToilets", "lineStatus", "arrivals", "stopSearch", "bikePoints", "lineRoute", "liftOutages", "timetable", "crowding", "geocode_address", "reverse_geocode", "plan_trip", "get_departures", "find_stops", "get_alerts", "find_rental_vehicles", "get_stop_info", "vehicle_positions", "save_user_variable", "get_user_variables", "query_project", "query_architecture", "create_system", "create_container", "create_component", "update_diagram", "build_docs", "validate", "create_components", "update_system", "update_container", "update_component", "create_relationship", "delete_relationship", "list_relationships", "find_relationships", "search_elements", "query_dependencies", "query_related_components", "analyze_coupling", "validate_diagram", "render_diagram",)
 
 #: Whether `time` is when to leave or when to be there.
 TimeIs = Literal["departing", "arriving"]
@@ -2122,6 +2122,119 @@ class GetStopInfoResult(TypedDict):
     """
 
 
+class VehiclePositionsRequest(TypedDict):
+    """`vehicle_positions` arguments: a route (and maybe a direction), or a stop."""
+    route: NotRequired[str | None]
+    """
+    The route.
+
+    An HSL line as riders say it ("550", "4", "M1") or its id ("HSL:2550").
+    """
+    direction: NotRequired[int | None]
+    """
+    Default: both.
+
+    The route's direction, 0 or 1 (as `get_stop_info`'s patterns number them).
+    """
+    stop: NotRequired[str | None]
+    """
+    Instead of route: a stop id.
+
+    Instead of a route: a stop id ("HSL:1130446"), for the vehicles whose next stop it is.
+    """
+
+
+class LineStop(TypedDict):
+    """A stop on a route's line, or the stop asked about."""
+    gtfsId: str
+    """The stop's id, e.g. `HSL:1130446`."""
+    name: str
+    """Its name."""
+    lat: float
+    """Latitude."""
+    lon: float
+    """Longitude."""
+
+
+class NextStop(TypedDict):
+    """The stop a vehicle calls at next."""
+    gtfsId: str
+    """The stop's id, e.g. `HSL:1130446`."""
+    name: NotRequired[str | None]
+    """Its name, when the route's stops name it."""
+
+
+class VehiclePosition(TypedDict):
+    """One vehicle, where it last reported itself."""
+    id: str
+    """The vehicle: operator and vehicle number, e.g. `22/868`."""
+    line: str
+    """The line as riders know it, e.g. `550`."""
+    routeId: str
+    """The route's id, e.g. `HSL:2550`."""
+    directionId: NotRequired[int | None]
+    """GTFS direction, 0 or 1."""
+    headsign: NotRequired[str | None]
+    """Where it is headed."""
+    lat: float
+    """Latitude."""
+    lon: float
+    """Longitude."""
+    heading: NotRequired[float | None]
+    """Heading, degrees clockwise from north."""
+    speed: NotRequired[float | None]
+    """Speed, metres a second."""
+    delaySeconds: NotRequired[int | None]
+    """Seconds behind the timetable; negative when ahead of it."""
+    nextStop: NotRequired[NextStop | None]
+    """The stop it calls at next (none at the end of its line)."""
+    occupancyPercent: NotRequired[int | None]
+    """How full, as HSL reports it: 0 (seats free) to 100 (full)."""
+    seenAt: str
+    """When the vehicle reported this position (ISO 8601, Helsinki time)."""
+    ageSeconds: int
+    """Seconds since the position arrived."""
+    stale: bool
+    """True when the feed cannot be reached now and this is the last position held."""
+
+
+class VehicleRouteLine(TypedDict):
+    """One direction of the route, as a line of stops (its longest pattern), for drawing it."""
+    directionId: int
+    """GTFS direction, 0 or 1."""
+    headsign: NotRequired[str | None]
+    """Where it goes, as the sign says."""
+    stops: list[LineStop]
+    """Its stops in order."""
+
+
+class VehiclePositionsResult(TypedDict):
+    """`vehicle_positions` success body."""
+    message: str
+    """The answer in words: how many vehicles report now, or that none does."""
+    route: NotRequired[StopRoute | None]
+    """The route asked about."""
+    stop: NotRequired[LineStop | None]
+    """The stop asked about."""
+    vehicles: list[VehiclePosition]
+    """The vehicles, by direction then id."""
+    lines: list[VehicleRouteLine]
+    """The route's directions as lines of stops (with a route)."""
+    correlationId: str
+    """The call's correlation id (UUID)."""
+    asOf: NotRequired[str]
+    """
+    When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
+    second). An answer from toolpack's shared cache keeps the time it was fetched; with
+    several upstream answers, the oldest.
+    """
+    stale: NotRequired[bool]
+    """
+    True when the upstream failed (timed out, erred, throttled, or the key's budget was
+    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    """
+
+
 #: What a saved variable holds.
 UserVariableType = Literal["location", "preference", "other"]
 
@@ -4087,6 +4200,21 @@ class AsyncTools:
             arguments["language"] = language
         return await self._typed("get_stop_info", arguments)  # type: ignore[no-any-return]
 
+    async def vehicle_positions(self, *, route: str | None = None, direction: int | None = None, stop: str | None = None) -> VehiclePositionsResult:
+        """
+        Where is my bus now? Live positions of the Helsinki region's buses, trams, metros and trains on a line, or heading to a stop: delay, speed, next stop, how full.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if route is not None:
+            arguments["route"] = route
+        if direction is not None:
+            arguments["direction"] = direction
+        if stop is not None:
+            arguments["stop"] = stop
+        return await self._typed("vehicle_positions", arguments)  # type: ignore[no-any-return]
+
     async def save_user_variable(self, *, key: str, type: UserVariableType, value: UserVariableValue) -> SaveUserVariableResult:
         """
         Remember a place (home, work, with an optional stop id) or a preference by name, across restarts: plan_trip and get_departures then take the name.
@@ -4817,6 +4945,21 @@ class SyncTools:
         if language is not None:
             arguments["language"] = language
         return self._typed("get_stop_info", arguments)  # type: ignore[no-any-return]
+
+    def vehicle_positions(self, *, route: str | None = None, direction: int | None = None, stop: str | None = None) -> VehiclePositionsResult:
+        """
+        Where is my bus now? Live positions of the Helsinki region's buses, trams, metros and trains on a line, or heading to a stop: delay, speed, next stop, how full.
+
+        Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
+        """
+        arguments: dict[str, Any] = {}
+        if route is not None:
+            arguments["route"] = route
+        if direction is not None:
+            arguments["direction"] = direction
+        if stop is not None:
+            arguments["stop"] = stop
+        return self._typed("vehicle_positions", arguments)  # type: ignore[no-any-return]
 
     def save_user_variable(self, *, key: str, type: UserVariableType, value: UserVariableValue) -> SaveUserVariableResult:
         """

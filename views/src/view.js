@@ -12,7 +12,8 @@ import {
  * the host sends (and every result of a call the view makes) with `render`.
  *
  * `render(result, view)` returns the nodes to show; `view.call(tool, args)` calls a tool
- * through the host and renders its answer, `view.ask(tool, args)` only returns it;
+ * through the host and renders its answer, `view.refresh(tool, args)` does so quietly,
+ * `view.ask(tool, args)` only returns it;
  * `view.input` is the last tool input.
  */
 export function startView(name, render) {
@@ -38,6 +39,15 @@ export function startView(name, render) {
         root.replaceChildren(errorBox(`The call to ${tool} failed: ${error?.message ?? error}`));
       } finally {
         root.removeAttribute("aria-busy");
+      }
+    },
+    /** Calls `tool` again through the host and shows its answer, quietly: a failed call
+     * leaves the view as it is (a live view's refresh). */
+    async refresh(tool, args) {
+      try {
+        show(await app.callServerTool({ name: tool, arguments: args }));
+      } catch {
+        // The next refresh tries again.
       }
     },
   };

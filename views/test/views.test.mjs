@@ -47,6 +47,7 @@ const VIEW_OF = {
   get_alerts: "ui://toolpack/alerts",
   timetable: "ui://toolpack/timetable",
   crowding: "ui://toolpack/crowding",
+  vehicle_positions: "ui://toolpack/vehicles",
 };
 
 /** Each severity's word on an alert line. */
@@ -165,6 +166,19 @@ async function checkAsked(time, arriving, wishes) {
   const text = await asked.innerText();
   if (time) assert.ok(text.includes(`${arriving ? "Arriving by" : "Leaving at"} ${clock(time)}`), text);
   for (const wish of wishes) assert.ok(text.includes(wish), `${wish}: ${text}`);
+}
+
+/** The live vehicles view holds each vehicle on the drawing and in the list, and the message. */
+async function checkVehicles(body) {
+  assert.equal(spaced(await view().locator("p.message").innerText()), spaced(body.message));
+  assert.equal(await view().locator("svg.vehicles-map g.vehicle").count(), body.vehicles.length);
+  assert.equal(await view().locator("svg.vehicles-map polyline.route").count(), body.lines.length);
+  const rows = view().locator("li.vehicle-row");
+  assert.equal(await rows.count(), body.vehicles.length);
+  for (const [i, v] of body.vehicles.entries()) {
+    assert.equal(await rows.nth(i).getAttribute("data-id"), v.id);
+    assert.ok((await rows.nth(i).innerText()).includes(v.line));
+  }
 }
 
 /** Per tool: what the view's DOM must hold for an answer. */
@@ -330,6 +344,10 @@ const CHECKS = {
       ...(c.via ? ["via "] : []),
       ...(c.bike ? [{ own: "own bike", cityBike: "city bikes", park: "bike and ride" }[c.bike]] : []),
     ]);
+  },
+  async vehicle_positions(body, isError) {
+    if (isError) return checkError(body);
+    await checkVehicles(body);
   },
   async crowding(body, isError) {
     const choices = body.stopDisambiguation ?? [];
@@ -588,6 +606,55 @@ describe("a view's own tool calls go through the host to the server", () => {
       assert.equal(cards, direct.structuredContent.toilets.length);
     } finally {
       await client.close();
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("live vehicles: a real broker replaying HSL's recorded positions", () => {
+  test("the vehicles are drawn on the line, refreshed through the host while shown, and shot", async () => {
+    const home = mkdtempSync(path.join(tmpdir(), "toolpack-views-"));
+    const live = await startFake(["--hfp-replay", "tram-15-2026-09-29"]);
+    const client = await server(
+      {
+        DIGITRANSIT_API_KEY: "views-digitransit-key",
+        DIGITRANSIT_BASE_URL: live.baseUrl,
+        DIGITRANSIT_ROUTER: "hsl",
+        DIGITRANSIT_HFP_URL: live.hfpUrl,
+      },
+      home,
+    );
+    try {
+      const input = { route: "15" };
+      let result = await client.callTool({ name: "vehicle_positions", arguments: input });
+      for (let i = 0; i < 50 && (result.structuredContent?.vehicles?.length ?? 0) < 4; i += 1) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        result = await client.callTool({ name: "vehicle_positions", arguments: input });
+      }
+      const body = result.structuredContent;
+      assert.ok(body.vehicles.length >= 4, JSON.stringify(body));
+      await show(VIEW_OF.vehicle_positions, client, input, result);
+      await checkVehicles(body);
+      // While shown, the view asks the host again every few seconds.
+      const rendered = Number(await view().locator("#root").getAttribute("data-rendered"));
+      await view().locator(`#root[data-rendered="${rendered + 1}"]`).waitFor({ timeout: 12_000 });
+      await view().locator("svg.vehicles-map g.vehicle").first().waitFor();
+      const html = await pageOf(client, VIEW_OF.vehicle_positions);
+      assert.ok(gzipSync(html, { level: 9 }).length < 100 * 1024);
+      const out = path.join(repo, "docs/views");
+      mkdirSync(out, { recursive: true });
+      for (const width of [1280, 360]) {
+        for (const theme of ["light", "dark"]) {
+          await page.setViewportSize({ width, height: 800 });
+          await show(VIEW_OF.vehicle_positions, client, input, result, { theme, width });
+          await page.waitForTimeout(50);
+          await page.locator("#view").screenshot({ path: path.join(out, `vehicles-${width}-${theme}.png`) });
+        }
+      }
+      await page.setViewportSize({ width: 1280, height: 800 });
+    } finally {
+      await client.close();
+      live.stop();
       rmSync(home, { recursive: true, force: true });
     }
   });

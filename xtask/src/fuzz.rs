@@ -223,6 +223,23 @@ pub fn seed(sh: &Shell) -> Result<()> {
             }
         }
     }
+    for file in sh.read_dir(fixtures.join("digitransit/hfp"))? {
+        let name = file_name(&file);
+        let Some(stem) = name.strip_suffix(".jsonl") else {
+            continue;
+        };
+        for (i, line) in std::fs::read_to_string(&file)?.lines().enumerate() {
+            let message: serde_json::Value = serde_json::from_str(line)?;
+            let mut data = message["topic"]
+                .as_str()
+                .unwrap_or_default()
+                .as_bytes()
+                .to_vec();
+            data.push(b'\n');
+            data.extend(serde_json::to_vec(&message["payload"])?);
+            put("hfp", &format!("{stem}-{i:02}"), &data)?;
+        }
+    }
     for (name, dir) in [
         ("bundled", "core/data/tfl-station-data"),
         ("quirks", "tests/data/station-data-quirks"),

@@ -244,6 +244,7 @@ fn set_environment(sh: &Shell) -> Result<()> {
     sh.set_var("TOOLPACK_MCP_BIN", root.join("target/debug/toolpack-mcp"));
     // The PostgreSQL tests start their own throwaway servers; here they must not skip.
     sh.set_var("TOOLPACK_REQUIRE_POSTGRES", "1");
+    sh.set_var("TOOLPACK_REQUIRE_MOSQUITTO", "1");
     if sh.path_exists("target/oauth") {
         sh.copy_file("tests/oauth/issuer.mjs", "target/oauth/")?;
     }

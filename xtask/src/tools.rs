@@ -102,6 +102,7 @@ impl ToolName {
                     && on_path("pdfinfo")
                     && on_path("openssl")
                     && on_path("valgrind")
+                    && mosquitto_installed()
                     && postgres_installed()
             }
             ToolName::Oauth => file("target/oauth/node_modules/oauth2-mock-server"),
@@ -274,10 +275,11 @@ fn fuzz(sh: &Shell) -> Result<()> {
     Ok(())
 }
 
-/// Chromium, poppler-utils, PostgreSQL, OpenSSL and valgrind (the instruction-count guard)
-/// from Debian, when a command is missing.
+/// Chromium, poppler-utils, PostgreSQL, OpenSSL, valgrind (the instruction-count guard) and
+/// mosquitto (the MQTT broker HSL's live vehicle feed is tested against) from Debian, when a
+/// command is missing.
 fn apt(sh: &Shell) -> Result<()> {
-    section("tools: Chromium, poppler-utils, PostgreSQL, OpenSSL and valgrind (Debian)");
+    section("tools: Chromium, poppler-utils, PostgreSQL, OpenSSL, valgrind and mosquitto (Debian)");
     if !ToolName::Apt.present(sh) {
         // Only this step needs root: through sudo when not root already.
         let root = cmd!(sh, "id -u").read()? == "0";
@@ -287,7 +289,7 @@ fn apt(sh: &Shell) -> Result<()> {
             ("sudo", &["env"])
         };
         cmd!(sh, "{program} {apt...} apt-get update -qq").run()?;
-        cmd!(sh, "{program} {apt...} DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils postgresql openssl valgrind")
+        cmd!(sh, "{program} {apt...} DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium poppler-utils postgresql openssl valgrind mosquitto")
             .ignore_stdout()
             .run()?;
     }
@@ -313,6 +315,11 @@ fn npm_project(sh: &Shell, dir: &str, name: &str, packages: &[&str], marker: &st
     )
     .run()?;
     Ok(())
+}
+
+/// Whether Debian's mosquitto broker is installed (`/usr/sbin`, often not on a user's PATH).
+fn mosquitto_installed() -> bool {
+    on_path("mosquitto") || std::path::Path::new("/usr/sbin/mosquitto").is_file()
 }
 
 /// Whether Debian's PostgreSQL server binaries are installed.

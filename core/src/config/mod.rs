@@ -29,7 +29,7 @@ use tfl::TflSettings;
 use upstream::UpstreamSettings;
 
 pub use common::DEFAULT_RATE_LIMIT_PER_SECOND;
-pub use digitransit::{DEFAULT_DIGITRANSIT_BASE_URL, DigitransitRouter};
+pub use digitransit::{DEFAULT_DIGITRANSIT_BASE_URL, DigitransitRouter, HfpSettings, HfpUrl};
 pub use setting::{ConfigError, SettingInfo};
 pub use tfl::DEFAULT_TFL_API_BASE_URL;
 pub use upstream::DEFAULT_UPSTREAM_CACHE_BYTES;
@@ -176,6 +176,17 @@ impl Config {
     /// Digitransit router.
     pub fn digitransit_router(&self) -> DigitransitRouter {
         self.digitransit.router
+    }
+    /// How HSL's live vehicle feed is reached and what following it may hold.
+    pub fn hfp(&self) -> HfpSettings {
+        let d = &self.digitransit;
+        HfpSettings {
+            url: d.hfp_url.clone(),
+            idle: Duration::from_secs(d.hfp_idle_seconds.into()),
+            max_subscriptions: d.hfp_max_subscriptions.max(1) as usize,
+            max_vehicles: d.hfp_max_vehicles as usize,
+            stale_after: Duration::from_secs(d.hfp_stale_seconds.into()),
+        }
     }
     /// The timeout for an upstream call whose own default is `default`:
     /// `TOOLPACK_UPSTREAM_TIMEOUT_MS` when set, else `default`.
@@ -635,9 +646,31 @@ mod tests {
     }
 
     #[test]
+    fn the_hfp_url_is_an_mqtt_broker_with_tls_or_without() {
+        let c = from(&[("DIGITRANSIT_HFP_URL", "mqtt://127.0.0.1:1883/")]).unwrap();
+        assert_eq!(c.hfp().url.to_string(), "mqtt://127.0.0.1:1883");
+        assert!(!c.hfp().url.tls);
+        assert_eq!(
+            Config::default().hfp().url.to_string(),
+            "mqtts://mqtt.hsl.fi:8883"
+        );
+        let plain = from(&[("DIGITRANSIT_HFP_URL", "mqtts://broker.example")]).unwrap();
+        assert_eq!(plain.hfp().url.port, 8883);
+        for bad in [
+            "http://mqtt.hsl.fi",
+            "mqtt://",
+            "mqtt://host:port",
+            "mqtt://u:p@host:1",
+        ] {
+            let error = from(&[("DIGITRANSIT_HFP_URL", bad)]).unwrap_err();
+            assert_eq!(error.name, "DIGITRANSIT_HFP_URL", "{bad}");
+        }
+    }
+
+    #[test]
     fn every_family_table_contributes_its_settings_once() {
         let names: Vec<&str> = setting_names().collect();
-        assert_eq!(names.len(), 29);
+        assert_eq!(names.len(), 34);
         let mut distinct = names.clone();
         distinct.sort();
         distinct.dedup();
@@ -645,6 +678,7 @@ mod tests {
         for name in [
             "TFL_API_KEY",
             "DIGITRANSIT_ROUTER",
+            "DIGITRANSIT_HFP_URL",
             "LOKO_ALLOWED_ROOTS",
             "HOME",
             "TFL_API_BUDGET_PER_MINUTE",

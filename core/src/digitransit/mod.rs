@@ -1,5 +1,5 @@
 //! Digitransit (Finland) tools: geocoding (Pelias), routing, departures and stops
-//! (OpenTripPlanner GraphQL, routing v2), alerts, city bikes and scooters, what runs at a stop, and saved places (SQLite or PostgreSQL). The
+//! (OpenTripPlanner GraphQL, routing v2), alerts, city bikes and scooters, HSL's live vehicle positions (HFP, MQTT), what runs at a stop, and saved places (SQLite or PostgreSQL). The
 //! catalog (`with_every_tool!`) lists them.
 //!
 //! Every tool answers its success body or the envelope
@@ -20,6 +20,7 @@ mod time;
 mod transit_mode;
 mod upstream;
 mod user_variables;
+mod vehicles;
 
 pub use alerts::{
     Alert, AlertRoute, AlertStop, AlertSummary, AlertTarget, GetAlerts, GetAlertsRequest,
@@ -56,17 +57,25 @@ pub use user_variables::{
     PreviousVariable, SaveUserVariable, SaveUserVariableRequest, SaveUserVariableResult,
     SavedLocation, UserVariable, UserVariableType, UserVariableValue,
 };
+#[cfg(any(test, feature = "fuzzing"))]
+pub(crate) use vehicles::hfp;
+pub use vehicles::{
+    FeedCounts, LineStop, NextStop, VehiclePosition, VehiclePositions, VehiclePositionsRequest,
+    VehiclePositionsResult, VehicleRouteLine,
+};
 
-/// Per-toolpack Digitransit state: the saved-variables store.
+/// Per-toolpack Digitransit state: the saved-variables store, and the live vehicle feed.
 #[derive(Debug)]
 pub(crate) struct DigitransitState {
     pub(crate) store: user_variables::store::UserStore,
+    pub(crate) vehicles: vehicles::feed::VehicleFeed,
 }
 
 impl crate::family_state::FamilyState for DigitransitState {
     fn new(config: &crate::Config) -> Self {
         Self {
             store: user_variables::store::UserStore::new(config),
+            vehicles: vehicles::feed::VehicleFeed::new(config.hfp()),
         }
     }
 }

@@ -16,11 +16,13 @@ pub enum DigitransitErrorCode {
     ValidationError,
     /// `geocode_address`: the geocoder found nothing for the text.
     GeocodeNoResults,
-    /// `plan_trip`: origin or destination is outside the router's area.
+    /// `plan_trip`, `vehicle_positions`: origin or destination is outside the router's
+    /// area; or the live vehicles asked for are outside HSL's feed.
     UnsupportedRegion,
     /// `plan_trip`: no itinerary, even after one relaxed second search.
     NoItineraryFound,
-    /// `get_departures`, `get_stop_info`: no stop or station has this id.
+    /// `get_departures`, `get_stop_info`, `vehicle_positions`: no stop or station (or
+    /// HSL route) has this id.
     NotFound,
     /// Digitransit answered with an error, refused the key, or sent an unusable body.
     UpstreamError,

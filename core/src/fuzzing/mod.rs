@@ -34,6 +34,7 @@ pub fn targets() -> Vec<(&'static str, Body)> {
         ("pelias", upstream::pelias as Body),
         ("otp_plan", upstream::otp_plan),
         ("otp_departures", upstream::otp_departures),
+        ("hfp", upstream::hfp),
     ]);
     #[cfg(feature = "loko")]
     {

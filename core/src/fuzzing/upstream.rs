@@ -158,3 +158,27 @@ pub fn otp_departures(data: &[u8]) {
         data,
     );
 }
+
+/// HSL's HFP messages: the bytes up to the first newline are the topic, the rest the
+/// payload. Reading never panics, and what it reads is a position a vehicle can have:
+/// coordinates on Earth, a GTFS direction, a heading on the compass, no negative speed,
+/// an occupancy in percent, and the topic's own route and next stop.
+#[cfg(feature = "digitransit")]
+pub fn hfp(data: &[u8]) {
+    use crate::digitransit::hfp::{Watched, read};
+    let split = data.iter().position(|b| *b == b'\n').unwrap_or(data.len());
+    let topic = String::from_utf8_lossy(&data[..split]);
+    let payload = data.get(split + 1..).unwrap_or_default();
+    let Ok(sighting) = read(&topic, payload) else {
+        return;
+    };
+    assert!((-90.0..=90.0).contains(&sighting.lat) && (-180.0..=180.0).contains(&sighting.lon));
+    assert!(sighting.direction.is_none_or(|d| d <= 1));
+    assert!(sighting.heading.is_none_or(|h| (0.0..=360.0).contains(&h)));
+    assert!(sighting.speed.is_none_or(|s| s >= 0.0));
+    assert!(sighting.occupancy.is_none_or(|o| o <= 100));
+    assert!(Watched::Route(sighting.route.clone()).sees(&sighting));
+    if let Some(stop) = &sighting.next_stop {
+        assert!(Watched::NextStop(stop.clone()).sees(&sighting));
+    }
+}

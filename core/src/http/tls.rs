@@ -15,6 +15,27 @@ pub fn install_crypto_provider() {
     });
 }
 
+/// A TLS client configuration trusting the platform's root certificates (read from disk:
+/// it blocks, so call it on the blocking pool), for connections reqwest does not make
+/// (PostgreSQL, HSL's MQTT broker).
+#[cfg(feature = "digitransit")]
+#[allow(
+    clippy::disallowed_methods,
+    reason = "reads the certificates from disk; its callers run it on the blocking pool"
+)]
+pub(crate) fn platform_tls_config() -> Result<rustls::ClientConfig, String> {
+    let mut roots = rustls::RootCertStore::empty();
+    for cert in rustls_native_certs::load_native_certs().certs {
+        let _ = roots.add(cert);
+    }
+    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
+    Ok(rustls::ClientConfig::builder_with_provider(provider)
+        .with_safe_default_protocol_versions()
+        .map_err(|e| format!("cannot set up TLS: {e}"))?
+        .with_root_certificates(roots)
+        .with_no_client_auth())
+}
+
 #[cfg(test)]
 mod tests {
     use super::install_crypto_provider;

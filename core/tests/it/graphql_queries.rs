@@ -71,7 +71,8 @@ fn every_query_file_is_valid_against_the_otp_schema() {
             "find_stops",
             "plan_trip",
             "rental",
-            "stop_info"
+            "stop_info",
+            "vehicle_route"
         ]
     );
     let schema = schema();

@@ -28,3 +28,4 @@ mod upstream_chaos;
 mod upstream_layer;
 mod vector_coverage;
 mod vectors;
+mod vehicle_positions;

@@ -82,6 +82,7 @@ fn live_cases() -> Vec<ToolCase> {
         .entries()
         .iter()
         .filter(|e| e.spec.annotations.open_world)
+        .filter(|e| !toolpack_testkit::mqtt::FED_BY_A_BROKER.contains(&e.spec.name))
         .map(|entry| {
             cases
                 .iter()

@@ -65,9 +65,10 @@ async fn a_client_that_shows_views_is_told_each_tools_view_and_others_are_not() 
     }
     let with_views = listed.iter().filter(|(_, uri)| uri.is_some()).count();
     assert_eq!(
-        with_views, 11,
+        with_views, 12,
         "planJourney, plan_trip, get_departures, query_architecture, query_project, \
-         stationToilets, lineStatus, arrivals, get_alerts, timetable, crowding"
+         stationToilets, lineStatus, arrivals, get_alerts, timetable, crowding, \
+         vehicle_positions"
     );
 
     let plain = common::duplex_client(common::server_with(&with_keys()), ()).await;

@@ -5,6 +5,7 @@
 pub mod fake_upstream;
 pub mod fuzz_inputs;
 pub mod loko_project;
+pub mod mqtt;
 pub mod postgres;
 pub mod vectors;
 

@@ -103,20 +103,7 @@ async fn stop_info(
     correlation_id: String,
 ) -> Result<GetStopInfoResult, Failure> {
     let id = stop_id(toolpack, &input.stop).await?;
-    // The answer carries the stop's alerts, so it is kept as long as alerts are (60 s),
-    // not as long as a place (12 h).
-    let language = input.language.unwrap_or(Language::En);
-    let info = upstream::graphql_shaped(
-        toolpack,
-        AnswerKind::Disruptions,
-        QUERY,
-        "StopInfo",
-        json!({ "id": id }),
-        language,
-        StopInfo::of,
-    )
-    .await
-    .map_err(UpstreamFailure::for_routing)?;
+    let info = stop_info_of(toolpack, &id, input.language.unwrap_or(Language::En)).await?;
     let Some(info) = &info.0 else {
         return Err(no_such_stop(&id));
     };
@@ -128,6 +115,35 @@ async fn stop_info(
         correlation_id,
         served: None,
     })
+}
+
+/// What OTP says of the stop or station `id`: one shared upstream answer. It carries the
+/// stop's alerts, so it is kept as long as alerts are (60 s), not as long as a place (12 h).
+async fn stop_info_of(
+    toolpack: &Toolpack,
+    id: &str,
+    language: Language,
+) -> Result<std::sync::Arc<StopInfo>, Failure> {
+    upstream::graphql_shaped(
+        toolpack,
+        AnswerKind::Disruptions,
+        QUERY,
+        "StopInfo",
+        json!({ "id": id }),
+        language,
+        StopInfo::of,
+    )
+    .await
+    .map_err(UpstreamFailure::for_routing)
+}
+
+/// The stop or station `id` (none when no stop has that id), as `get_stop_info` reads it.
+pub(super) async fn stop_details(
+    toolpack: &Toolpack,
+    id: &str,
+) -> Result<Option<StopDetails>, Failure> {
+    let info = stop_info_of(toolpack, id, Language::En).await?;
+    Ok(info.0.as_ref().map(|shaped| shaped.stop.clone()))
 }
 
 /// A stop's answer in the contract's form, when the id named a stop or station: made once

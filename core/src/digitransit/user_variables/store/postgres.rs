@@ -232,25 +232,11 @@ fn build_pool(url: &Secret) -> Result<Pool, String> {
         .map_err(|e| format!("cannot make the connection pool: {e}"))
 }
 
-/// TLS through rustls with the platform's root certificates (read from disk: it blocks); used when the URL's
-/// `sslmode` asks for it (`prefer`, the default, falls back to plain when the server
-/// has no TLS).
-#[allow(
-    clippy::disallowed_methods,
-    reason = "runs on the blocking pool, from build_pool"
-)]
+/// TLS through rustls with the platform's root certificates (read from disk: it blocks);
+/// used when the URL's `sslmode` asks for it (`prefer`, the default, falls back to plain
+/// when the server has no TLS).
 fn tls() -> Result<tokio_postgres_rustls::MakeRustlsConnect, String> {
-    let mut roots = rustls::RootCertStore::empty();
-    for cert in rustls_native_certs::load_native_certs().certs {
-        let _ = roots.add(cert);
-    }
-    let provider = std::sync::Arc::new(rustls::crypto::ring::default_provider());
-    let config = rustls::ClientConfig::builder_with_provider(provider)
-        .with_safe_default_protocol_versions()
-        .map_err(|e| format!("cannot set up TLS: {e}"))?
-        .with_root_certificates(roots)
-        .with_no_client_auth();
-    Ok(tokio_postgres_rustls::MakeRustlsConnect::new(config))
+    crate::http::platform_tls_config().map(tokio_postgres_rustls::MakeRustlsConnect::new)
 }
 
 /// Applies the migrations not yet applied, in one transaction holding the migration

@@ -1,0 +1,2 @@
+#![no_main]
+toolpack_fuzz::target!("hfp");
