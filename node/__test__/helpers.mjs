@@ -75,12 +75,12 @@ export function loadVectors() {
   })
 }
 
-/** The case's settings with `${TESTS_DIR}`, `${UPSTREAM}` and `${TEMP_DIR}` filled in. */
+/** The case's settings with `${TESTS_DIR}`, `${UPSTREAM}`, `${HFP}` (it as an MQTT broker) and `${TEMP_DIR}` filled in. */
 export function settingsOf(c, upstream, tempDir) {
   return Object.fromEntries(
     Object.entries(c.config ?? {}).map(([k, v]) => [
       k,
-      v.replaceAll('${TESTS_DIR}', TESTS_DIR).replaceAll('${UPSTREAM}', upstream).replaceAll('${TEMP_DIR}', tempDir),
+      v.replaceAll('${TESTS_DIR}', TESTS_DIR).replaceAll('${UPSTREAM}', upstream).replaceAll('${HFP}', upstream.replace('http://', 'mqtt://')).replaceAll('${TEMP_DIR}', tempDir),
     ]),
   )
 }

@@ -24,7 +24,9 @@ class Case:
 
     def settings(self, upstream: str, temp_dir: str) -> dict[str, str]:
         return {
-            k: v.replace("${TESTS_DIR}", str(TESTS_DIR)).replace("${UPSTREAM}", upstream)
+            k: v.replace("${TESTS_DIR}", str(TESTS_DIR))
+            .replace("${UPSTREAM}", upstream)
+            .replace("${HFP}", upstream.replace("http://", "mqtt://", 1))
             .replace("${TEMP_DIR}", temp_dir)
             for k, v in self.data.get("config", {}).items()
         }

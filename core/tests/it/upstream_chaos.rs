@@ -82,7 +82,6 @@ fn live_cases() -> Vec<ToolCase> {
         .entries()
         .iter()
         .filter(|e| e.spec.annotations.open_world)
-        .filter(|e| !toolpack_testkit::mqtt::FED_BY_A_BROKER.contains(&e.spec.name))
         .map(|entry| {
             cases
                 .iter()
@@ -184,8 +183,12 @@ async fn every_caller_gets_a_contract_code_or_a_stale_answer_and_nothing_broken_
                 !cache_failed,
                 "{tool}, upstream {chaos}: the cached answer stands in: {from_cache}"
             );
-            assert_eq!(from_cache["stale"], true, "{tool}, upstream {chaos}");
-            assert_eq!(&from_cache["asOf"], as_of, "{tool}, upstream {chaos}");
+            // vehicle_positions' `asOf` and `stale` tell how fresh its positions are (the
+            // broker's), not its route's OTP answer, which stood in here all the same.
+            if tool != "vehicle_positions" {
+                assert_eq!(from_cache["stale"], true, "{tool}, upstream {chaos}");
+                assert_eq!(&from_cache["asOf"], as_of, "{tool}, upstream {chaos}");
+            }
             // TfL's envelope has the code at `/code`, Digitransit's at `/error/code`.
             let code = from_nothing["code"]
                 .as_str()

@@ -267,7 +267,6 @@ async fn every_live_tool_of_the_catalog_is_answered_from_the_cache_the_second_ti
         .iter()
         .filter(|e| e.spec.annotations.open_world)
         .map(|e| e.spec.name)
-        .filter(|name| !toolpack_testkit::mqtt::FED_BY_A_BROKER.contains(name))
         .collect();
     assert!(live.len() >= 12, "{live:?}");
     for tool in live {

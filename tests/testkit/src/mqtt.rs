@@ -13,11 +13,6 @@ use rumqttc::{AsyncClient, Event, MqttOptions, Packet, QoS};
 use serde::Deserialize;
 use tokio::task::JoinHandle;
 
-/// The live tools whose answers need this broker as well as the fake upstream: the
-/// catalog-wide tests of the upstream layer (every live tool asked twice, chaos) leave them
-/// out, and `core/tests/it/vehicle_positions.rs` holds them to the same promises.
-pub const FED_BY_A_BROKER: &[&str] = &["vehicle_positions"];
-
 /// A running mosquitto.
 pub struct Broker {
     dir: tempfile::TempDir,

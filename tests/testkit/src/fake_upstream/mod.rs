@@ -6,10 +6,13 @@
 //! Scenarios can be set in-process ([`FakeUpstream::push_scenario`]) or over HTTP
 //! (`POST /__fake/scenarios`, `DELETE /__fake/scenarios`, `GET /__fake/requests`), so
 //! tests in any language can drive it; `POST /__vectors/judge` judges an answer to a
-//! shared vector case, so no language judges answers on its own.
+//! shared vector case, so no language judges answers on its own. Its port also takes MQTT:
+//! an MQTT client is passed through to a real broker replaying recorded HSL positions
+//! (`mqtt_door.rs`, `${HFP}` in a vector).
 
 mod body;
 mod judge;
+mod mqtt_door;
 mod recorded;
 mod routes;
 mod scenario;

@@ -68,8 +68,9 @@ impl FakeUpstream {
             .with_state(shared.clone());
         let listener = tokio::net::TcpListener::bind(("127.0.0.1", port)).await?;
         let addr = listener.local_addr()?;
+        let door = super::mqtt_door::Door::new(listener)?;
         let task = tokio::spawn(async move {
-            if let Err(e) = axum::serve(listener, app).await {
+            if let Err(e) = axum::serve(door, app).await {
                 eprintln!("fake upstream stopped: {e}");
             }
         });

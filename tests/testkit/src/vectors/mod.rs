@@ -220,7 +220,8 @@ impl Case {
         self.caller.is_some() || self.before.iter().any(|s| s.caller.is_some())
     }
 
-    /// The case's settings with placeholders filled in: `${TESTS_DIR}`, `${UPSTREAM}` and
+    /// The case's settings with placeholders filled in: `${TESTS_DIR}`, `${UPSTREAM}`,
+    /// `${HFP}` (the same fake upstream as an MQTT broker: `mqtt://` for `http://`) and
     /// `${TEMP_DIR}` (a fresh empty directory for this case).
     pub fn settings(&self, upstream_base_url: &str, temp_dir: &Path) -> BTreeMap<String, String> {
         let tests_dir = crate::tests_dir();
@@ -231,6 +232,10 @@ impl Case {
                 let v = v
                     .replace("${TESTS_DIR}", &tests_dir)
                     .replace("${UPSTREAM}", upstream_base_url)
+                    .replace(
+                        "${HFP}",
+                        &upstream_base_url.replacen("http://", "mqtt://", 1),
+                    )
                     .replace("${TEMP_DIR}", &temp_dir.to_string_lossy());
                 (k.clone(), v)
             })

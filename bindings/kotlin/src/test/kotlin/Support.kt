@@ -95,11 +95,11 @@ class Case(val tool: String, val data: JSONObject) {
         return Case(tool, JSONObject(text))
     }
 
-    /** The case's settings with `${TESTS_DIR}`, `${UPSTREAM}` and `${TEMP_DIR}` filled in. */
+    /** The case's settings with `${TESTS_DIR}`, `${UPSTREAM}`, `${HFP}` (it as an MQTT broker) and `${TEMP_DIR}` filled in. */
     fun settings(upstream: String, tempDir: String): Map<String, String> {
         val config = data.optJSONObject("config") ?: return emptyMap()
         return config.keySet().associateWith {
-            config.getString(it).replace("\${TESTS_DIR}", TESTS_DIR).replace("\${UPSTREAM}", upstream)
+            config.getString(it).replace("\${TESTS_DIR}", TESTS_DIR).replace("\${UPSTREAM}", upstream).replace("\${HFP}", upstream.replaceFirst("http://", "mqtt://"))
                 .replace("\${TEMP_DIR}", tempDir)
         }
     }
