@@ -1,7 +1,8 @@
 //! `vehicle_positions` answered from a held subscription: a real broker (mosquitto) on
-//! loopback, 200 vehicles of one route published into it, OTP's route from the fake
-//! upstream (cached after the first call). Each round times the typed call and the
-//! catalog's JSON call: the tool's work with the positions at hand (bound: 50 µs, median).
+//! loopback, 200 vehicles published into it, OTP's route from the fake upstream (cached
+//! after the first call). Each round times the typed call and the catalog's JSON call: the
+//! tool's work with the positions at hand (bound: 50 µs, median), first with 20 of the 200
+//! on the route asked for (the rest heading to stops also followed), then all 200 on it.
 //! Then the cost of holding 20 subscriptions with no callers: 20 vehicles each, published
 //! at HSL's rate (each vehicle once a second), and the process's processor time over 10 s.
 //! Run: `cargo bench -p toolpack --bench vehicles` (needs mosquitto).
@@ -54,6 +55,43 @@ fn cpu_time() -> Duration {
     Duration::from_millis(ticks * 10)
 }
 
+/// Waits until the feed holds `count` positions.
+async fn settle(toolpack: &Toolpack, count: usize) {
+    while toolpack.vehicle_feed_counts().vehicles < count {
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Times the typed and the JSON call for `request`, whose answer carries `shown` vehicles.
+async fn time(
+    toolpack: &Toolpack,
+    request: &VehiclePositionsRequest,
+    arguments: &serde_json::Value,
+    shown: usize,
+    rounds: usize,
+    what: &str,
+) {
+    let mut laps = support::Laps::new(&["typed call, held", "catalog JSON, held"], rounds);
+    for round in 0..laps.total_rounds(rounds) {
+        let t0 = Instant::now();
+        let answer = toolpack.call::<VehiclePositions>(request.clone()).await;
+        let t1 = Instant::now();
+        let json = toolpack
+            .call_json("vehicle_positions", arguments.clone())
+            .await;
+        let t2 = Instant::now();
+        assert_eq!(
+            answer.into_result().expect("an answer").vehicles.len(),
+            shown
+        );
+        black_box(json.unwrap());
+        laps.record(round, &[t0, t1, t2]);
+    }
+    laps.report(&format!(
+        "vehicle_positions, {VEHICLES} vehicles held, {what}"
+    ));
+}
+
 fn main() {
     let rounds = support::rounds();
     let runtime = support::runtime();
@@ -71,27 +109,29 @@ fn main() {
     runtime.block_on(async {
         let publisher = Publisher::new(broker.port());
         let request = VehiclePositionsRequest::route("15");
-        black_box(toolpack.call::<VehiclePositions>(request.clone()).await);
-        for vehicle in 0..VEHICLES {
-            publisher.publish(&topic(2015, vehicle, 2222405), payload(2015, vehicle)).await;
-        }
-        while toolpack.vehicle_feed_counts().vehicles < VEHICLES as usize {
-            tokio::time::sleep(Duration::from_millis(20)).await;
-        }
         let arguments = json!({"route": "15"});
-        let mut laps = support::Laps::new(&["typed call, held", "catalog JSON, held"], rounds);
-        for round in 0..laps.total_rounds(rounds) {
-            let t0 = Instant::now();
-            let answer = toolpack.call::<VehiclePositions>(request.clone()).await;
-            let t1 = Instant::now();
-            let json = toolpack.call_json("vehicle_positions", arguments.clone()).await;
-            let t2 = Instant::now();
-            let held = answer.into_result().expect("an answer").vehicles.len();
-            assert_eq!(held, VEHICLES as usize);
-            black_box(json.unwrap());
-            laps.record(round, &[t0, t1, t2]);
+        black_box(toolpack.call::<VehiclePositions>(request.clone()).await);
+        // 200 held: 20 on the route asked for, 180 heading to nine stops also followed.
+        for stop in 0..9 {
+            let asked = VehiclePositionsRequest::stop(format!("HSL:{}", 4_000_000 + stop));
+            black_box(toolpack.call::<VehiclePositions>(asked).await);
         }
-        laps.report(&format!("vehicle_positions, {VEHICLES} vehicles held"));
+        for vehicle in 0..VEHICLES {
+            let (route, next_stop) = if vehicle < 20 {
+                (2015, 2_222_405)
+            } else {
+                (3000, 4_000_000 + vehicle % 9)
+            };
+            publisher.publish(&topic(route, vehicle, next_stop), payload(route, vehicle)).await;
+        }
+        settle(&toolpack, VEHICLES as usize).await;
+        time(&toolpack, &request, &arguments, 20, rounds, "20 of the route asked for among them").await;
+        // Then all 200 on the route asked for: the answer carries every one.
+        for vehicle in 20..VEHICLES {
+            publisher.publish(&topic(2015, vehicle, 2_222_405), payload(2015, vehicle)).await;
+        }
+        settle(&toolpack, VEHICLES as usize + 180).await;
+        time(&toolpack, &request, &arguments, VEHICLES as usize, rounds, "all of them on the route asked for").await;
 
         let holding = Toolpack::new(toolpack.config().clone()).unwrap();
         for stop in 0..HELD {

@@ -5,11 +5,10 @@ use std::time::{Duration, Instant, SystemTime};
 
 use super::feed::{LinkState, Snapshot};
 use super::hfp::Sighting;
-use super::route::{FoundRoute, HSL_FEED};
+use super::route::FoundRoute;
 use super::types::{LineStop, NextStop, VehiclePosition, VehiclePositionsResult};
 use crate::digitransit::response::{DigitransitErrorCode, Failure};
 use crate::digitransit::stop_info::StopDetails;
-use crate::digitransit::time::helsinki_iso;
 use crate::http::ServedFields;
 
 /// What the call asked about, found.
@@ -82,17 +81,21 @@ pub(crate) fn answer(
 }
 
 fn position(s: &Sighting, asked: &Asked<'_>, age: Duration, stale: bool) -> VehiclePosition {
-    let next_stop = s.next_stop.as_ref().map(|number| NextStop {
-        gtfs_id: format!("{HSL_FEED}{number}"),
-        name: match asked {
-            Asked::Route(found, _) => found.stop_names.get(number).cloned(),
-            Asked::Stop(stop) => Some(stop.name.clone()),
-        },
-    });
+    let next_stop = s
+        .next_stop
+        .as_ref()
+        .zip(s.words.next_stop_id.as_ref())
+        .map(|(number, id)| NextStop {
+            gtfs_id: id.clone(),
+            name: match asked {
+                Asked::Route(found, _) => found.stop_names.get(number).cloned(),
+                Asked::Stop(stop) => Some(stop.name.clone()),
+            },
+        });
     VehiclePosition {
-        id: s.vehicle_id(),
+        id: s.words.vehicle_id.clone(),
         line: s.line.clone(),
-        route_id: format!("{HSL_FEED}{}", s.route),
+        route_id: s.words.route_id.clone(),
         direction_id: s.direction,
         headsign: s.headsign.clone(),
         lat: s.lat,
@@ -102,7 +105,7 @@ fn position(s: &Sighting, asked: &Asked<'_>, age: Duration, stale: bool) -> Vehi
         delay_seconds: s.delay,
         next_stop,
         occupancy_percent: s.occupancy,
-        seen_at: helsinki_iso(s.at),
+        seen_at: s.words.seen_at.clone(),
         age_seconds: age.as_secs(),
         stale,
     }

@@ -11,12 +11,16 @@
 use jiff::Timestamp;
 use serde::Deserialize;
 
+use crate::digitransit::time::helsinki_iso;
+
 /// The topic's fixed prefix of an ongoing journey's position (`vp`) message.
 const POSITION_PREFIX: &str = "/hfp/v2/journey/ongoing/vp/";
 /// The longest topic or payload read, in bytes: a real `vp` message is under 1 KB.
 pub(crate) const MAX_MESSAGE_BYTES: usize = 8 * 1024;
 /// The next-stop field of a vehicle at the end of its line.
 const END_OF_LINE: &str = "EOL";
+/// HSL's feed in GTFS ids: HFP writes a route or stop id without it.
+pub(crate) const GTFS_FEED: &str = "HSL:";
 
 /// One vehicle's position, as one `vp` message reported it.
 #[derive(Debug, Clone, PartialEq)]
@@ -51,12 +55,35 @@ pub(crate) struct Sighting {
     pub(crate) occupancy: Option<u8>,
     /// When the vehicle reported it.
     pub(crate) at: Timestamp,
+    /// What every answer says of it, written once when it arrives: the vehicle's id as
+    /// riders and HSL's tools write it (`operator/vehicle`), the route's and the next
+    /// stop's GTFS ids, and when it reported, in Helsinki time.
+    pub(crate) words: Words,
 }
 
-impl Sighting {
-    /// The vehicle's id as riders and HSL's tools write it: `operator/vehicle`.
-    pub(crate) fn vehicle_id(&self) -> String {
-        format!("{}/{}", self.operator, self.vehicle)
+/// A sighting's texts as answers give them.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Words {
+    pub(crate) vehicle_id: String,
+    pub(crate) route_id: String,
+    pub(crate) next_stop_id: Option<String>,
+    pub(crate) seen_at: String,
+}
+
+impl Words {
+    fn of(
+        operator: u32,
+        vehicle: u32,
+        route: &str,
+        next_stop: Option<&str>,
+        at: Timestamp,
+    ) -> Self {
+        Self {
+            vehicle_id: format!("{operator}/{vehicle}"),
+            route_id: format!("{GTFS_FEED}{route}"),
+            next_stop_id: next_stop.map(|stop| format!("{GTFS_FEED}{stop}")),
+            seen_at: helsinki_iso(at),
+        }
     }
 }
 
@@ -197,6 +224,7 @@ pub(crate) fn read(topic: &str, payload: &[u8]) -> Result<Sighting, Skipped> {
         .ok()
         .or_else(|| position.veh.as_ref().and_then(Number::value))
         .ok_or(Skipped::Topic)?;
+    let next_stop = (fields.next_stop != END_OF_LINE).then_some(fields.next_stop);
     Ok(Sighting {
         route: fields.route.to_owned(),
         line: position
@@ -208,7 +236,7 @@ pub(crate) fn read(topic: &str, payload: &[u8]) -> Result<Sighting, Skipped> {
         mode: fields.mode.to_owned(),
         operator,
         vehicle,
-        next_stop: (fields.next_stop != END_OF_LINE).then(|| fields.next_stop.to_owned()),
+        next_stop: next_stop.map(str::to_owned),
         lat,
         lon,
         heading: position.hdg.filter(|h| (0.0..=360.0).contains(h)),
@@ -220,6 +248,7 @@ pub(crate) fn read(topic: &str, payload: &[u8]) -> Result<Sighting, Skipped> {
             .filter(|o| (0.0..=100.0).contains(o))
             .map(|o| o as u8),
         at,
+        words: Words::of(operator, vehicle, fields.route, next_stop, at),
     })
 }
 
@@ -297,7 +326,10 @@ mod tests {
         assert_eq!(s.mode, "tram");
         assert_eq!(s.direction, Some(0));
         assert_eq!(s.headsign.as_deref(), Some("Keilaniemi (M)"));
-        assert_eq!(s.vehicle_id(), "40/623");
+        assert_eq!(s.words.vehicle_id, "40/623");
+        assert_eq!(s.words.route_id, "HSL:2015");
+        assert_eq!(s.words.next_stop_id.as_deref(), Some("HSL:2222405"));
+        assert_eq!(s.words.seen_at, "2026-09-29T07:53:23+03:00");
         assert_eq!(s.next_stop.as_deref(), Some("2222405"));
         assert_eq!(s.delay, Some(217));
         assert_eq!(s.speed, Some(5.46));
@@ -312,7 +344,7 @@ mod tests {
         assert_eq!(s.next_stop, None);
         let s = read(OWNER_TOPIC, OWNER_PAYLOAD.as_bytes()).expect("reads");
         assert_eq!(s.direction, Some(1));
-        assert_eq!(s.vehicle_id(), "18/1029");
+        assert_eq!(s.words.vehicle_id, "18/1029");
         assert_eq!(s.delay, Some(-38));
         assert_eq!((s.speed, s.heading), (None, None));
     }

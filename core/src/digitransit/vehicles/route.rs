@@ -19,7 +19,7 @@ use crate::http::AnswerKind;
 /// The query sent (also checked against the OTP schema in tests).
 pub const QUERY: &str = include_str!("../queries/vehicle_route.graphql");
 /// The feed whose routes HFP reports, and the prefix of their ids.
-pub(crate) const HSL_FEED: &str = "HSL:";
+pub(crate) use super::hfp::GTFS_FEED as HSL_FEED;
 
 /// A route as the tool uses it.
 #[derive(Debug)]

@@ -284,23 +284,11 @@ mod tests {
     }
 
     fn sighting(route: &str, vehicle: u32, next_stop: &str) -> Result<Sighting, Skipped> {
-        Ok(Sighting {
-            route: route.into(),
-            line: route.into(),
-            direction: Some(0),
-            headsign: None,
-            mode: "bus".into(),
-            operator: 22,
-            vehicle,
-            next_stop: Some(next_stop.into()),
-            lat: 60.17,
-            lon: 24.94,
-            heading: None,
-            speed: None,
-            delay: None,
-            occupancy: None,
-            at: jiff::Timestamp::UNIX_EPOCH,
-        })
+        let topic = format!(
+            "/hfp/v2/journey/ongoing/vp/bus/0022/{vehicle:05}/{route}/1/Kamppi/07:00/{next_stop}/4/60;24/19/63/55"
+        );
+        let payload = r#"{"VP":{"tst":"2026-09-29T04:53:23.251Z","lat":60.17,"long":24.94}}"#;
+        super::super::super::hfp::read(&topic, payload.as_bytes())
     }
 
     #[test]
