@@ -45,10 +45,9 @@ pub(crate) fn answer(
             LinkState::Down(since, why) => return Err(unreachable(now - *since, why)),
         }
     }
-    held.sort_by(|a, b| {
-        let (a, b) = (&a.sighting, &b.sighting);
-        (a.direction, a.operator, a.vehicle).cmp(&(b.direction, b.operator, b.vehicle))
-    });
+    // By direction, then vehicle: the snapshot comes by vehicle, and a stable sort on the
+    // direction alone keeps that order within each direction.
+    held.sort_by_key(|h| h.sighting.direction);
     let newest = held.iter().map(|h| h.received).max();
     let vehicles: Vec<VehiclePosition> = held
         .iter()

@@ -59,6 +59,8 @@ suspend fun callTyped(client: ToolpackClient, tool: String, request: Any): Any? 
 fun toJson(value: Any?): Any = when (value) {
     null -> JSONObject.NULL
     is String, is Boolean -> value
+    is UByte -> value.toLong()
+    is UShort -> value.toLong()
     is UInt -> value.toLong()
     is ULong -> value.toLong()
     is Number -> value

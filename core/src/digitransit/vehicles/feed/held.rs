@@ -2,7 +2,7 @@
 //! position of each of their vehicles, the broker link's state, and the bounds on all of
 //! it. The link task writes sightings in; calls read snapshots out.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -38,7 +38,8 @@ pub(crate) struct Held {
 /// A route or stop followed.
 #[derive(Debug)]
 struct Subscription {
-    vehicles: HashMap<(u32, u32), Held>,
+    /// By operator and vehicle number: a snapshot comes out in that order.
+    vehicles: BTreeMap<(u32, u32), Held>,
     last_asked: Instant,
     started: Instant,
     arrived: Arc<Notify>,
@@ -57,7 +58,8 @@ pub(crate) struct Asked {
     pub(crate) arrived: Arc<Notify>,
 }
 
-/// What a call reads: the vehicles to show and the link's state.
+/// What a call reads: the vehicles to show (by operator and vehicle number) and the link's
+/// state.
 #[derive(Debug, Clone)]
 pub(crate) struct Snapshot {
     pub(crate) vehicles: Vec<Held>,
@@ -123,7 +125,7 @@ impl Feed {
         self.subscriptions.insert(
             watched.clone(),
             Subscription {
-                vehicles: HashMap::new(),
+                vehicles: BTreeMap::new(),
                 last_asked: now,
                 started: now,
                 arrived: Arc::clone(&arrived),
