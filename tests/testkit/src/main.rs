@@ -9,8 +9,16 @@ use std::path::PathBuf;
 
 use tokio::io::AsyncReadExt;
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+fn main() -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Runtime::new()?;
+    let served = runtime.block_on(serve());
+    // Every task is dropped (a broker it started stops with it), without waiting for the
+    // thread still reading standard input after a signal.
+    runtime.shutdown_timeout(std::time::Duration::from_millis(200));
+    served
+}
+
+async fn serve() -> anyhow::Result<()> {
     let mut fixtures = toolpack_testkit::default_fixtures_dir();
     let mut port = 0u16;
     let mut hfp = None;
