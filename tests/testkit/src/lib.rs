@@ -19,6 +19,27 @@ pub fn tests_dir() -> std::path::PathBuf {
         .to_path_buf()
 }
 
+/// A free loopback port (free when asked: a server started next takes it).
+pub(crate) fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free loopback port")
+}
+
+/// A test's answer to a real server it needs but the machine lacks: it fails when the
+/// test command set `require_variable` (the server must run there), else it skips, saying
+/// so (always `None`).
+pub(crate) fn missing<T>(require_variable: &str, missing: &str, what: &str) -> Option<T> {
+    if std::env::var_os(require_variable).is_some() {
+        panic!(
+            "{what} is required ({require_variable}) but {missing}; run `cargo xtask tools apt`"
+        );
+    }
+    eprintln!("skipped: {what} is not installed (`cargo xtask tools apt`)");
+    None
+}
+
 /// The recorded upstream responses (`tests/fixtures`).
 pub fn default_fixtures_dir() -> std::path::PathBuf {
     tests_dir().join("fixtures")

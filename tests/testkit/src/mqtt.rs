@@ -38,18 +38,13 @@ impl Broker {
     /// when mosquitto is not installed and not required.
     pub fn start() -> Option<Self> {
         let Some(bin) = mosquitto() else {
-            if std::env::var_os("TOOLPACK_REQUIRE_MOSQUITTO").is_some() {
-                panic!(
-                    "mosquitto is required (TOOLPACK_REQUIRE_MOSQUITTO) but is not installed; run `cargo xtask tools apt`"
-                );
-            }
-            eprintln!("skipped: mosquitto is not installed (`cargo xtask tools apt`)");
-            return None;
+            return crate::missing(
+                "TOOLPACK_REQUIRE_MOSQUITTO",
+                "it is not installed",
+                "mosquitto",
+            );
         };
-        let port = std::net::TcpListener::bind("127.0.0.1:0")
-            .and_then(|l| l.local_addr())
-            .expect("a free port")
-            .port();
+        let port = crate::free_port();
         let dir = tempfile::Builder::new()
             .prefix("toolpack-mqtt-")
             .tempdir()

@@ -28,13 +28,11 @@ impl PgCluster {
     /// and not required.
     pub fn start() -> Option<Self> {
         let Some(bin) = bin_dir() else {
-            if std::env::var_os("TOOLPACK_REQUIRE_POSTGRES").is_some() {
-                panic!(
-                    "PostgreSQL is required (TOOLPACK_REQUIRE_POSTGRES) but no /usr/lib/postgresql/*/bin/initdb exists; run `cargo xtask tools apt`"
-                );
-            }
-            eprintln!("skipped: PostgreSQL is not installed (`cargo xtask tools apt`)");
-            return None;
+            return crate::missing(
+                "TOOLPACK_REQUIRE_POSTGRES",
+                "no /usr/lib/postgresql/*/bin/initdb exists",
+                "PostgreSQL",
+            );
         };
         let dir = tempfile::Builder::new()
             .prefix("toolpack-pg-")
@@ -50,7 +48,7 @@ impl PgCluster {
             );
         }
         let cluster = Self {
-            port: free_port(),
+            port: crate::free_port(),
             dir,
             bin,
             run_as,
@@ -258,13 +256,6 @@ fn is_root() -> bool {
         .arg("-u")
         .output()
         .is_ok_and(|out| String::from_utf8_lossy(&out.stdout).trim() == "0")
-}
-
-fn free_port() -> u16 {
-    std::net::TcpListener::bind("127.0.0.1:0")
-        .and_then(|l| l.local_addr())
-        .map(|a| a.port())
-        .expect("a free loopback port")
 }
 
 fn checked(command: &mut Command) -> Output {
