@@ -54,6 +54,8 @@ pub mod icons;
 pub mod instructions;
 #[cfg_attr(not(any(feature = "tfl", feature = "loko")), allow(dead_code))]
 mod nearest;
+#[cfg(feature = "postgres")]
+mod postgres;
 pub mod prompts;
 mod rate_limit;
 pub mod report;

@@ -44,6 +44,7 @@ pub enum Refusal {
 
 #[derive(Debug)]
 struct PerCaller {
+    per_second: u32,
     limiter: DefaultKeyedRateLimiter<Arc<str>>,
     checks: AtomicU32,
 }
@@ -66,6 +67,7 @@ impl RateLimiters {
                 limiters.per_caller.insert(
                     tool.name,
                     PerCaller {
+                        per_second: n.get(),
                         limiter: RateLimiter::keyed(Quota::per_second(n)),
                         checks: AtomicU32::new(0),
                     },
@@ -102,6 +104,12 @@ impl RateLimiters {
                 .map_err(|_| Refusal::UpstreamKey)?;
         }
         Ok(())
+    }
+
+    /// Each caller's limit of `tool`, in calls per second, when it has one (replicas that
+    /// share state hold it across them too).
+    pub fn caller_limit(&self, tool: &str) -> Option<u32> {
+        self.per_caller.get(tool).map(|p| p.per_second)
     }
 
     /// Callers with a budget in use for `tool` (for tests).

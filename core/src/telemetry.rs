@@ -29,13 +29,26 @@ pub mod names {
     pub const UPSTREAM_RETRIES: &str = "toolpack_upstream_retries_total";
     /// Counter: live requests by how the shared layer answered them, by `family` and
     /// `outcome` (`hit`: a fresh cached answer; `miss`: sent upstream; `coalesced`: joined
-    /// an identical request in flight; `stale`: a cached answer in place of an error).
+    /// an identical request in flight; `stale`: a cached answer in place of an error;
+    /// with replicas sharing state, `shared_hit`: a fresh answer another replica fetched,
+    /// and `shared_wait`: waited for another replica's fetch).
     pub const UPSTREAM_CACHE: &str = "toolpack_upstream_cache_total";
     /// Gauge: bytes the shared upstream response cache holds.
     pub const UPSTREAM_CACHE_BYTES: &str = "toolpack_upstream_cache_bytes";
     /// Counter: upstream attempts that met a spent key budget, by `family` and `outcome`
     /// (`waited`: sent after a wait; `refused`: not sent).
     pub const UPSTREAM_BUDGET: &str = "toolpack_upstream_budget_total";
+    /// Counter: tokens of a key's budget this replica leased from the shared budget, by
+    /// `family`.
+    pub const SHARED_BUDGET_TOKENS: &str = "toolpack_shared_budget_tokens_total";
+    /// Counter: leases (refills) this replica took of the shared budget, by `family`.
+    pub const SHARED_BUDGET_LEASES: &str = "toolpack_shared_budget_leases_total";
+    /// Counter: operations on the replicas' shared state done by this replica alone
+    /// instead (the state was away), by `operation` (`lease`, `pause`, `cache`, `trim`,
+    /// `limit`).
+    pub const SHARED_STATE_FALLBACKS: &str = "toolpack_shared_state_fallbacks_total";
+    /// Gauge: 1 while the replicas' shared state answers this replica, 0 while it is away.
+    pub const SHARED_STATE_UP: &str = "toolpack_shared_state_up";
     /// Counter: saved-places store operations that failed, by `store` (`sqlite`,
     /// `postgres`).
     pub const STORE_ERRORS: &str = "toolpack_store_errors_total";
@@ -82,6 +95,22 @@ pub fn describe() {
     describe_counter!(
         names::UPSTREAM_BUDGET,
         "Upstream attempts that met a spent key budget: waited or refused."
+    );
+    describe_counter!(
+        names::SHARED_BUDGET_TOKENS,
+        "Tokens of a key's budget leased from the budget replicas share."
+    );
+    describe_counter!(
+        names::SHARED_BUDGET_LEASES,
+        "Leases (refills) taken of the budget replicas share."
+    );
+    describe_counter!(
+        names::SHARED_STATE_FALLBACKS,
+        "Shared-state operations this replica did alone because the shared state was away."
+    );
+    describe_gauge!(
+        names::SHARED_STATE_UP,
+        "1 while the replicas' shared state answers, 0 while it is away."
     );
     describe_counter!(
         names::STORE_ERRORS,
@@ -163,6 +192,22 @@ pub(crate) fn upstream_cache_bytes(bytes: usize) {
 /// Counts an upstream attempt of `family` that met a spent budget (`waited`, `refused`).
 pub(crate) fn upstream_budget(family: &'static str, outcome: &'static str) {
     counter!(names::UPSTREAM_BUDGET, "family" => family, "outcome" => outcome).increment(1);
+}
+
+/// Counts a lease of `tokens` of `family`'s shared budget.
+pub(crate) fn shared_budget_lease(family: &'static str, tokens: u32) {
+    counter!(names::SHARED_BUDGET_LEASES, "family" => family).increment(1);
+    counter!(names::SHARED_BUDGET_TOKENS, "family" => family).increment(tokens.into());
+}
+
+/// Counts a shared-state `operation` done by this replica alone.
+pub(crate) fn shared_state_fallback(operation: &'static str) {
+    counter!(names::SHARED_STATE_FALLBACKS, "operation" => operation).increment(1);
+}
+
+/// Records whether the shared state answers.
+pub(crate) fn shared_state_up(up: bool) {
+    gauge!(names::SHARED_STATE_UP).set(if up { 1.0 } else { 0.0 });
 }
 
 /// Counts a failed operation of the saved-places `store`.

@@ -252,6 +252,16 @@ get them only inside allowed roots"
     pub fn upstream_budget_wait(&self) -> Duration {
         Duration::from_millis(self.upstream.budget_wait_ms.into())
     }
+    /// Where replicas share each key's budget, the upstream answers and the per-caller
+    /// limits: the database, when `TOOLPACK_DATABASE_URL` is set and
+    /// `TOOLPACK_SHARED_STATE` is on.
+    pub fn shared_state_url(&self) -> Option<&Secret> {
+        self.database_url().filter(|_| self.upstream.shared_state)
+    }
+    /// Bound of the upstream answers replicas share, in bytes (0 = none shared).
+    pub fn shared_cache_bytes(&self) -> u64 {
+        self.upstream.shared_cache_bytes
+    }
     /// How long an answer of `kind` stays fresh when the upstream says nothing.
     pub fn freshness(&self, kind: crate::http::AnswerKind) -> Duration {
         use crate::http::AnswerKind;

@@ -67,6 +67,7 @@ macro_rules! plain_setting_values {
     ($($ty:ty),*) => { $(impl SettingValue for $ty { const SECRET: bool = false; })* };
 }
 plain_setting_values!(
+    bool,
     String,
     u32,
     u64,
@@ -157,6 +158,15 @@ pub(crate) fn number<T: FromStr>(name: &str, value: &str) -> Result<T, ConfigErr
     value
         .parse()
         .map_err(|_| ConfigError::invalid(name, "expected a whole number"))
+}
+
+/// A switch: `on`, `true`, `1` or `off`, `false`, `0`.
+pub(crate) fn switch(name: &str, value: &str) -> Result<bool, ConfigError> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "on" | "true" | "1" => Ok(true),
+        "off" | "false" | "0" => Ok(false),
+        _ => Err(ConfigError::invalid(name, "expected on or off")),
+    }
 }
 
 /// A duration in milliseconds, at least 1.

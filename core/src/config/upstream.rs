@@ -1,11 +1,14 @@
 //! The settings of the shared upstream layer (`crate::http`): its response cache, how
 //! long each kind of answer stays fresh, how long a stale answer may stand in for an
-//! error, and how long a caller waits for the key's budget.
+//! error, how long a caller waits for the key's budget, and what replicas share.
 
-use super::setting::{number, settings_table};
+use super::setting::{number, settings_table, switch};
 
 /// Default size of the shared response cache, in bytes (64 MiB).
 pub const DEFAULT_UPSTREAM_CACHE_BYTES: u64 = 64 * 1024 * 1024;
+
+/// Default bound of the cache replicas share in PostgreSQL, in bytes (256 MiB).
+pub const DEFAULT_SHARED_CACHE_BYTES: u64 = 256 * 1024 * 1024;
 
 settings_table! {
     /// The shared upstream layer's settings.
@@ -41,5 +44,12 @@ settings_table! {
         /// `lineRoute`, `find_stops`, `geocode_address`, `reverse_geocode`, and the stop
         /// lookups of `arrivals`), in seconds (default 43200, 12 h).
         fresh_places_seconds: u32 = 43_200, TOOLPACK_FRESH_PLACES_SECONDS, number;
+        /// With `TOOLPACK_DATABASE_URL`, whether replicas share each key's budget, the upstream
+        /// answers and the per-caller limits there (`on`, the default; `off`: each replica
+        /// keeps its own, as without a database).
+        shared_state: bool = true, TOOLPACK_SHARED_STATE, switch;
+        /// Bound of the upstream answers replicas share in PostgreSQL, in bytes (the least
+        /// fresh go first; default 256 MiB; 0 = none shared, the budget and limits still are).
+        shared_cache_bytes: u64 = DEFAULT_SHARED_CACHE_BYTES, TOOLPACK_SHARED_CACHE_BYTES, number;
     }
 }

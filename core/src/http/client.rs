@@ -14,14 +14,23 @@ use super::error::HttpError;
 use super::policy::RequestPolicy;
 use super::response::UpstreamResponse;
 use super::retry::{backoff, is_retryable_status, retry_after};
+use super::shared::replicas::{Replicas, RequestId};
 use super::shared::{
-    AnswerKind, Cached, LayerSettings, Lookup, Outcome, Role, Served, SharedLayer, follow,
-    fresh_for, note_served,
+    AnswerKind, Cached, LayerSettings, Lookup, Outcome, Role, Served, SharedLayer,
+    cached_to_shared, follow, fresh_for, note_served, shared_to_cached,
 };
 use crate::secret::Secret;
 
 /// Deadline for establishing one TCP/TLS connection.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+
+/// How much longer than its fetch's deadline a replica's claim on a request lasts.
+const CLAIM_MARGIN: Duration = Duration::from_secs(1);
+
+/// How soon a replica waiting on another's fetch first looks for its answer; the wait
+/// doubles up to [`LONGEST_POLL`].
+const FIRST_POLL: Duration = Duration::from_millis(10);
+const LONGEST_POLL: Duration = Duration::from_millis(100);
 
 /// The process-wide upstream client (one connection pool, one cache and one budget per
 /// key for every tool and caller).
@@ -239,6 +248,11 @@ impl HttpClient {
             .await
     }
 
+    /// What this process shares with the other replicas, when a database is set.
+    pub(crate) fn replicas(&self) -> Option<&Replicas> {
+        self.layer.replicas.as_ref()
+    }
+
     /// Bytes the shared response cache holds now.
     pub fn cache_bytes_used(&self) -> usize {
         self.layer.cache().used()
@@ -301,10 +315,17 @@ impl HttpClient {
                     // The leader's caller went away before an answer: try again.
                 }
                 Role::Leader(leader) => {
-                    crate::telemetry::upstream_cache(family, "miss");
-                    let outcome = self
-                        .fetch_to_share(request, policy, kind, &key, stale)
-                        .await;
+                    let outcome = match &self.layer.replicas {
+                        Some(replicas) if replicas.caches() => {
+                            self.fetch_for_every_replica(request, policy, kind, &key, stale)
+                                .await
+                        }
+                        _ => {
+                            crate::telemetry::upstream_cache(family, "miss");
+                            self.fetch_to_share(request, policy, kind, &key, stale, None)
+                                .await
+                        }
+                    };
                     leader.finish(outcome.clone());
                     return outcome;
                 }
@@ -312,8 +333,67 @@ impl HttpClient {
         }
     }
 
-    /// Sends `request` and keeps a whole answer for the others; when the upstream fails,
-    /// serves `stale` instead, if there is one.
+    /// This replica leads `request`: the shared cache's fresh answer when there is one
+    /// (kept here too); else, when no other replica is fetching it, it is fetched here and
+    /// shared; else the other replica's answer is waited for, up to the fetch's deadline
+    /// (and its claim's end), polling. When the shared state is away, the replica goes on
+    /// alone. A stale answer, this replica's or the shared one, whichever is newer, stands
+    /// in for a failure.
+    async fn fetch_for_every_replica(
+        &self,
+        request: &UpstreamRequest,
+        policy: &RequestPolicy,
+        kind: AnswerKind,
+        key: &str,
+        mut stale: Option<Cached>,
+    ) -> Outcome {
+        let family = policy.family_name();
+        let Some(replicas) = &self.layer.replicas else {
+            return self
+                .fetch_to_share(request, policy, kind, key, stale, None)
+                .await;
+        };
+        let id = Replicas::request_id(key);
+        let claim_for = policy.total_timeout + CLAIM_MARGIN;
+        let give_up = Instant::now() + claim_for;
+        let mut poll = FIRST_POLL;
+        loop {
+            let Some(found) = replicas.lookup(&id, claim_for).await else {
+                crate::telemetry::upstream_cache(family, "miss");
+                return self
+                    .fetch_to_share(request, policy, kind, key, stale, None)
+                    .await;
+            };
+            if let Some(entry) = found.entry {
+                let shared = shared_to_cached(entry);
+                if shared.fresh_until > Instant::now() {
+                    crate::telemetry::upstream_cache(family, "shared_hit");
+                    let served = Served::new(Arc::clone(&shared.response), shared.as_of, false);
+                    self.layer.cache().insert(key, shared);
+                    return Ok(served);
+                }
+                if stale.as_ref().is_none_or(|mine| mine.as_of < shared.as_of) {
+                    stale = Some(shared);
+                }
+            }
+            if found.claimed || Instant::now() >= give_up {
+                crate::telemetry::upstream_cache(family, "miss");
+                let shared = found.claimed.then_some(&id);
+                return self
+                    .fetch_to_share(request, policy, kind, key, stale, shared)
+                    .await;
+            }
+            if poll == FIRST_POLL {
+                crate::telemetry::upstream_cache(family, "shared_wait");
+            }
+            tokio::time::sleep(poll).await;
+            poll = (poll * 2).min(LONGEST_POLL);
+        }
+    }
+
+    /// Sends `request` and keeps a whole answer for the others (and, with `shared`, for
+    /// the other replicas, ending this replica's claim); when the upstream fails, serves
+    /// `stale` instead, if there is one.
     async fn fetch_to_share(
         &self,
         request: &UpstreamRequest,
@@ -321,7 +401,38 @@ impl HttpClient {
         kind: AnswerKind,
         key: &str,
         stale: Option<Cached>,
+        shared: Option<&RequestId>,
     ) -> Outcome {
+        let outcome = self
+            .fetch_and_keep(request, policy, kind, key, stale, shared.is_some())
+            .await;
+        if let (Some(id), Some(replicas)) = (shared, &self.layer.replicas) {
+            match &outcome {
+                Ok((served, Some(fresh))) => {
+                    replicas
+                        .put(
+                            id,
+                            cached_to_shared(served, *fresh, self.layer.settings.stale_for),
+                        )
+                        .await;
+                }
+                _ => replicas.release(id).await,
+            }
+        }
+        outcome.map(|(served, _)| served)
+    }
+
+    /// [`HttpClient::fetch_to_share`] but the replicas: the answer, and how long it is
+    /// fresh when it is worth keeping (asked only when this process caches, or `sharing`).
+    async fn fetch_and_keep(
+        &self,
+        request: &UpstreamRequest,
+        policy: &RequestPolicy,
+        kind: AnswerKind,
+        key: &str,
+        stale: Option<Cached>,
+        sharing: bool,
+    ) -> Result<(Served, Option<Duration>), HttpError> {
         let outcome = self.fetch(request, policy).await;
         // Whether the answer is whole is read (a parse of the body) only when it matters.
         let whole = std::cell::OnceCell::new();
@@ -340,13 +451,17 @@ impl HttpClient {
         };
         if failed && let Some(stale) = stale {
             crate::telemetry::upstream_cache(policy.family_name(), "stale");
-            return Ok(Served::new(stale.response, stale.as_of, true));
+            return Ok((Served::new(stale.response, stale.as_of, true), None));
         }
         let response = Arc::new(outcome?);
         let as_of = SystemTime::now();
-        if self.layer.caches() && is_whole_answer(&response) {
+        let mut kept = None;
+        if (self.layer.caches() || sharing) && is_whole_answer(&response) {
             let fresh = fresh_for(&response.headers, self.layer.default_freshness(kind), as_of);
             if !fresh.is_zero() {
+                kept = Some(fresh);
+            }
+            if self.layer.caches() && !fresh.is_zero() {
                 let cached = Cached {
                     response: Arc::clone(&response),
                     as_of,
@@ -357,7 +472,7 @@ impl HttpClient {
                 crate::telemetry::upstream_cache_bytes(cache.used());
             }
         }
-        Ok(Served::new(response, as_of, false))
+        Ok((Served::new(response, as_of, false), kept))
     }
 
     /// Sends `request` to the upstream, retrying idempotent requests on 5xx and transport
@@ -430,22 +545,15 @@ impl HttpClient {
                 None => self.layer.settings.budget_wait,
                 Some(_) => Duration::ZERO,
             };
-            match self
+            if let Err(over) = self
                 .layer
-                .reserve(policy.family, request.secret(), budget_wait)
+                .take_token(policy.family, request.secret(), budget_wait)
+                .await
             {
-                Ok(wait) if !wait.is_zero() => {
-                    crate::telemetry::upstream_budget(policy.family_name(), "waited");
-                    tokio::time::sleep(wait).await;
-                }
-                Ok(_) => {}
-                Err(over) => {
-                    crate::telemetry::upstream_budget(policy.family_name(), "refused");
-                    return last.unwrap_or(Err(over)).map(|mut response| {
-                        response.attempts = attempt - 1;
-                        response
-                    });
-                }
+                return last.unwrap_or(Err(over)).map(|mut response| {
+                    response.attempts = attempt - 1;
+                    response
+                });
             }
             let outcome = tokio::time::timeout_at(deadline, self.attempt(request, policy))
                 .await
@@ -458,7 +566,9 @@ impl HttpClient {
                 && !request.refused(response)
                 && let Some(wait) = retry_after(&response.headers)
             {
-                self.layer.pause(policy.family, request.secret(), wait);
+                self.layer
+                    .pause(policy.family, request.secret(), wait)
+                    .await;
             }
             let status = match &outcome {
                 Ok(response) => response.status.as_u16().to_string(),

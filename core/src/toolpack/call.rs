@@ -126,6 +126,15 @@ impl Toolpack {
             telemetry::rate_limited(name, limit);
             return T::Output::rate_limited(name);
         }
+        if let Some(replicas) = self.http().replicas()
+            && let Some(per_second) = self.limiters().caller_limit(name)
+            && Box::pin(replicas.caller_permit(name, self.caller.id(), per_second)).await
+                == Some(false)
+        {
+            tracing::info!(tool = name, "rate limit across replicas exceeded");
+            telemetry::rate_limited(name, "caller");
+            return T::Output::rate_limited(name);
+        }
         match AssertUnwindSafe(work).catch_unwind().await {
             Ok(output) => output,
             Err(_) => {

@@ -14,6 +14,7 @@ mod notifications;
 mod oauth;
 mod prompts;
 mod replicas;
+mod shared_state;
 mod tasks;
 mod validate_cache;
 mod views;

@@ -12,11 +12,15 @@
 //! - **Budget**: each upstream key's requests per minute, retries included, as a token
 //!   bucket that also honours `Retry-After` on 429 and 503. A call waits for a token at most
 //!   `TOOLPACK_UPSTREAM_BUDGET_WAIT_MS`.
+//! - **Replicas** ([`replicas`]): with `TOOLPACK_DATABASE_URL`, the budget, a second tier
+//!   of the cache (with coalescing across replicas) and the per-caller limits are shared
+//!   in PostgreSQL; when it is away, each replica goes on with its own.
 
 mod budget;
 mod cache;
 mod coalesce;
 mod freshness;
+pub(crate) mod replicas;
 mod served;
 
 use std::collections::HashMap;
@@ -25,7 +29,9 @@ use std::sync::{Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::config::Config;
+use crate::secret::Secret;
 use crate::toolset::Toolset;
+use replicas::Replicas;
 
 pub use freshness::AnswerKind;
 #[cfg(feature = "digitransit")]
@@ -37,6 +43,7 @@ pub(crate) use budget::Budget;
 pub(crate) use cache::{Cached, Lookup, ResponseCache};
 pub(crate) use coalesce::{InFlight, Role, follow};
 pub(crate) use freshness::fresh_for;
+pub(crate) use replicas::{cached_to_shared, shared_to_cached};
 
 use super::HttpError;
 
@@ -53,6 +60,11 @@ pub struct LayerSettings {
     pub fresh: HashMap<AnswerKind, Duration>,
     /// Requests per minute of each family's key (absent or 0 = none).
     pub budget_per_minute: HashMap<Toolset, u32>,
+    /// The PostgreSQL URL where replicas share the budgets, answers and per-caller limits
+    /// (`None`: this process keeps its own).
+    pub shared_state: Option<Secret>,
+    /// Bound of the answers replicas share, in bytes (0 = none shared).
+    pub shared_cache_bytes: u64,
 }
 
 impl LayerSettings {
@@ -71,6 +83,8 @@ impl LayerSettings {
                 .into_iter()
                 .map(|family| (family, config.upstream_budget_per_minute(family)))
                 .collect(),
+            shared_state: config.shared_state_url().cloned(),
+            shared_cache_bytes: config.shared_cache_bytes(),
         }
     }
 }
@@ -90,7 +104,11 @@ pub(crate) struct SharedLayer {
     pub settings: LayerSettings,
     cache: Mutex<ResponseCache>,
     pub in_flight: InFlight<Outcome>,
-    budgets: Mutex<HashMap<(Toolset, u64), Budget>>,
+    /// What is shared with the other replicas, when a database is set.
+    pub replicas: Option<Replicas>,
+    /// Each key's budget (this process's share of it, when the replicas share it and the
+    /// shared state is away), by family, key fingerprint and requests per minute.
+    budgets: Mutex<HashMap<(Toolset, u64, u32), Budget>>,
     /// Seeds the fingerprint of a key (a budget is found by it; the key is not kept).
     fingerprints: RandomState,
 }
@@ -102,6 +120,7 @@ impl SharedLayer {
         Self {
             cache: Mutex::new(ResponseCache::new(capacity, settings.stale_for)),
             in_flight: InFlight::default(),
+            replicas: shared_state(&settings),
             budgets: Mutex::new(HashMap::new()),
             fingerprints: RandomState::new(),
             settings,
@@ -128,48 +147,116 @@ impl SharedLayer {
     }
 
     /// Takes a token of `family`'s budget for the key `secret` (or for calls without a
-    /// key): `Ok(wait)` to wait before sending, or `Err(HttpError::OverBudget)` when the
-    /// wait would pass `max_wait`. No budget set: `Ok(0)`.
-    pub fn reserve(
+    /// key), waiting for it up to `max_wait`: across replicas when they share it, else (or
+    /// while the shared state is away) from this process's own budget or share.
+    /// `Err(HttpError::OverBudget)` when the wait would be longer. No budget set: at once.
+    pub async fn take_token(
         &self,
         family: Option<Toolset>,
         secret: Option<&str>,
         max_wait: Duration,
-    ) -> Result<Duration, HttpError> {
-        self.with_budget(family, secret, |budget, now| budget.reserve(now, max_wait))
-            .unwrap_or(Ok(Duration::ZERO))
-            .map_err(|wait| HttpError::OverBudget {
+    ) -> Result<(), HttpError> {
+        let Some((family, per_minute)) = self.budget_of(family) else {
+            return Ok(());
+        };
+        let name = family.as_str();
+        let over = |wait: Duration| {
+            crate::telemetry::upstream_budget(name, "refused");
+            Err(HttpError::OverBudget {
                 retry_after_secs: wait.as_secs().max(1),
             })
+        };
+        if let Some(replicas) = &self.replicas {
+            let budget = Replicas::budget_id(name, secret);
+            match replicas.take_token(&budget, per_minute, max_wait).await {
+                Some(Ok(waited)) => {
+                    if waited {
+                        crate::telemetry::upstream_budget(name, "waited");
+                    }
+                    return Ok(());
+                }
+                Some(Err(wait)) => return over(wait),
+                None => {}
+            }
+        }
+        let share = self.share_of(per_minute);
+        match self.with_budget(family, share, secret, |budget, now| {
+            budget.reserve(now, max_wait)
+        }) {
+            Ok(wait) if !wait.is_zero() => {
+                crate::telemetry::upstream_budget(name, "waited");
+                tokio::time::sleep(wait).await;
+                Ok(())
+            }
+            Ok(_) => Ok(()),
+            Err(wait) => over(wait),
+        }
     }
 
-    /// The upstream asked `family`'s key `secret` to send nothing for `wait`.
-    pub fn pause(&self, family: Option<Toolset>, secret: Option<&str>, wait: Duration) {
-        self.with_budget(family, secret, |budget, now| budget.pause_until(now + wait));
+    /// The upstream asked `family`'s key `secret` to send nothing for `wait`: this
+    /// process's budget waits, and every replica's when they share it.
+    pub async fn pause(&self, family: Option<Toolset>, secret: Option<&str>, wait: Duration) {
+        let Some((family, per_minute)) = self.budget_of(family) else {
+            return;
+        };
+        let share = self.share_of(per_minute);
+        self.with_budget(family, share, secret, |budget, now| {
+            budget.pause_until(now + wait)
+        });
+        if let Some(replicas) = &self.replicas {
+            let budget = Replicas::budget_id(family.as_str(), secret);
+            replicas.pause(&budget, wait).await;
+        }
     }
 
-    /// Runs `act` on the budget of `family`'s key `secret` (made full on first use) at
-    /// the current time; `None` when the family has no budget.
-    fn with_budget<R>(
-        &self,
-        family: Option<Toolset>,
-        secret: Option<&str>,
-        act: impl FnOnce(&mut Budget, Instant) -> R,
-    ) -> Option<R> {
+    /// `family` and its key's requests per minute, when it has a budget.
+    fn budget_of(&self, family: Option<Toolset>) -> Option<(Toolset, u32)> {
         let family = family?;
         let per_minute = *self.settings.budget_per_minute.get(&family)?;
-        if per_minute == 0 {
-            return None;
-        }
+        (per_minute > 0).then_some((family, per_minute))
+    }
+
+    /// This process's share of `per_minute`: all of it alone, the limit divided by the
+    /// replicas seen recently when they share it.
+    fn share_of(&self, per_minute: u32) -> u32 {
+        let replicas = self.replicas.as_ref().map_or(1, Replicas::replicas_seen);
+        (per_minute / replicas).max(1)
+    }
+
+    /// Runs `act` on the budget of `per_minute` of `family`'s key `secret` (made full on
+    /// first use) at the current time.
+    fn with_budget<R>(
+        &self,
+        family: Toolset,
+        per_minute: u32,
+        secret: Option<&str>,
+        act: impl FnOnce(&mut Budget, Instant) -> R,
+    ) -> R {
         let now = Instant::now();
         let mut budgets = self.budgets.lock().unwrap_or_else(PoisonError::into_inner);
         let budget = budgets
-            .entry((family, self.fingerprint(secret)))
+            .entry((family, self.fingerprint(secret), per_minute))
             .or_insert_with(|| Budget::new(per_minute, now));
-        Some(act(budget, now))
+        act(budget, now)
     }
 
     fn fingerprint(&self, secret: Option<&str>) -> u64 {
         self.fingerprints.hash_one(secret)
+    }
+}
+
+/// The link to what replicas share, when `settings` name a database (and this build has
+/// PostgreSQL).
+fn shared_state(settings: &LayerSettings) -> Option<Replicas> {
+    #[cfg(feature = "postgres")]
+    {
+        let url = settings.shared_state.clone()?;
+        let backend = std::sync::Arc::new(replicas::PostgresBackend::new(url));
+        Some(Replicas::new(backend, settings.shared_cache_bytes))
+    }
+    #[cfg(not(feature = "postgres"))]
+    {
+        let _ = settings;
+        None
     }
 }

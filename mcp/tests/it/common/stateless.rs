@@ -35,7 +35,11 @@ pub async fn serve(token: &str, flags: &[&str], env: &[(&str, String)]) -> State
         .env("PATH", std::env::var("PATH").unwrap_or_default())
         .env("TOOLPACK_HTTP_TOKENS", format!("alice:{token}"))
         .envs(env.iter().map(|(name, value)| (name, value)))
-        .stderr(Stdio::null())
+        .stderr(if std::env::var_os("TOOLPACK_TEST_SERVER_LOGS").is_some() {
+            Stdio::inherit()
+        } else {
+            Stdio::null()
+        })
         .kill_on_drop(true);
     let child = command.spawn().unwrap();
     let base = format!("http://127.0.0.1:{port}");
