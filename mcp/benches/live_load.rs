@@ -8,7 +8,11 @@
 //! - this build with the cache off (`TOOLPACK_UPSTREAM_CACHE_BYTES=0`: identical requests in
 //!   flight are still sent once);
 //! - `LIVE_LOAD_BEFORE=PATH`, when given: another build of the server (one from before the
-//!   layer, for a before-and-after in one run).
+//!   layer, for a before-and-after in one run);
+//! - 4 replicas on one throwaway PostgreSQL (when there is one here), callers round-robin:
+//!   sharing the key's budget, cache and limits there, and each replica with its own
+//!   (`TOOLPACK_SHARED_STATE=off`, the build before replicas shared state); CPU is summed
+//!   over the replicas (the database's own is not counted).
 //!
 //! Run: `cargo bench -p toolpack-mcp --bench live_load`.
 
@@ -98,23 +102,41 @@ async fn round(
     extra: &[(&str, &str)],
     callers: usize,
 ) {
-    let (child, base) = start(server, &fake.base_url(), extra).await;
-    let pid = child.id().unwrap();
-    let url = format!("{base}/mcp");
+    replicated_round(label, server, fake, extra, callers, 1).await;
+}
+
+/// A round against `replicas` servers, callers spread over them in turn.
+async fn replicated_round(
+    label: &str,
+    server: &str,
+    fake: &FakeUpstream,
+    extra: &[(&str, &str)],
+    callers: usize,
+    replicas: usize,
+) {
+    let mut children = Vec::new();
+    let mut urls = Vec::new();
+    for _ in 0..replicas {
+        let (child, base) = start(server, &fake.base_url(), extra).await;
+        children.push(child);
+        urls.push(format!("{base}/mcp"));
+    }
+    let pids: Vec<u32> = children.iter().map(|c| c.id().unwrap()).collect();
+    let cpu_of = |pids: &[u32]| pids.iter().map(|&pid| cpu_seconds(pid)).sum::<f64>();
     let http = reqwest::Client::builder()
         .pool_max_idle_per_host(callers)
         .timeout(Duration::from_secs(60))
         .build()
         .unwrap();
     fake.clear_requests();
-    let cpu_before = cpu_seconds(pid);
+    let cpu_before = cpu_of(&pids);
     let started = Instant::now();
     let tasks: Vec<_> = (0..callers)
-        .map(|c| tokio::spawn(caller(http.clone(), url.clone(), CALLS, c)))
+        .map(|c| tokio::spawn(caller(http.clone(), urls[c % replicas].clone(), CALLS, c)))
         .collect();
     let (latencies, errors) = gather(tasks).await;
     let wall = started.elapsed().as_secs_f64();
-    let cpu = cpu_seconds(pid) - cpu_before;
+    let cpu = cpu_of(&pids) - cpu_before;
     let upstream = fake.requests().len();
     let total = latencies.len();
     println!(
@@ -127,7 +149,7 @@ server CPU {:.0} µs/call, errors {errors}",
         percentile(&latencies, 0.99) / 1e3,
         cpu * 1e6 / total as f64,
     );
-    drop(child);
+    drop(children);
 }
 
 fn main() {
@@ -160,6 +182,20 @@ fn main() {
         .await;
         if let Ok(before) = std::env::var("LIVE_LOAD_BEFORE") {
             round(&format!("before ({before})"), &before, &fake, &[], callers).await;
+        }
+        let Some(cluster) = toolpack_testkit::postgres::PgCluster::start() else {
+            return;
+        };
+        for (label, shared) in [
+            ("4 replicas sharing state", "on"),
+            ("4 replicas each its own (TOOLPACK_SHARED_STATE=off)", "off"),
+        ] {
+            let database = cluster.create_database();
+            let settings = [
+                ("TOOLPACK_DATABASE_URL", database.as_str()),
+                ("TOOLPACK_SHARED_STATE", shared),
+            ];
+            replicated_round(label, this_build, &fake, &settings, callers, 4).await;
         }
     });
 }

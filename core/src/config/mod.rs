@@ -678,9 +678,35 @@ mod tests {
     }
 
     #[test]
+    fn replicas_share_state_only_with_a_database_and_the_switch_on() {
+        let url = "postgres://u:p@127.0.0.1:5432/db";
+        assert!(from(&[]).unwrap().shared_state_url().is_none());
+        let shared = from(&[("TOOLPACK_DATABASE_URL", url)]).unwrap();
+        assert_eq!(shared.shared_state_url().unwrap().expose(), url);
+        assert_eq!(shared.shared_cache_bytes(), 256 * 1024 * 1024);
+        for off in ["off", "OFF", "false", "0"] {
+            let config = from(&[
+                ("TOOLPACK_DATABASE_URL", url),
+                ("TOOLPACK_SHARED_STATE", off),
+            ]);
+            assert!(config.unwrap().shared_state_url().is_none(), "{off}");
+        }
+        for on in ["on", "true", "1"] {
+            let config = from(&[
+                ("TOOLPACK_DATABASE_URL", url),
+                ("TOOLPACK_SHARED_STATE", on),
+            ]);
+            assert!(config.unwrap().shared_state_url().is_some(), "{on}");
+        }
+        let error = from(&[("TOOLPACK_SHARED_STATE", "maybe")]).unwrap_err();
+        assert_eq!(error.name, "TOOLPACK_SHARED_STATE");
+        assert_eq!(error.reason, "expected on or off");
+    }
+
+    #[test]
     fn every_family_table_contributes_its_settings_once() {
         let names: Vec<&str> = setting_names().collect();
-        assert_eq!(names.len(), 34);
+        assert_eq!(names.len(), 36);
         let mut distinct = names.clone();
         distinct.sort();
         distinct.dedup();
