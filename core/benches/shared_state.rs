@@ -2,7 +2,8 @@
 //! (a local hit, what every hit costs without shared state), beside the same call on a
 //! replica without a cache of its own (`TOOLPACK_UPSTREAM_CACHE_BYTES=0`), answered from the
 //! answer another replica shared in PostgreSQL (a throwaway cluster on loopback): one round
-//! trip to the database. Interleaved rounds (see `support`); the bound is a shared hit at
+//! trip to the database; and a local hit of a caller whose limit the replicas share (one
+//! round trip for the limit). Interleaved rounds (see `support`); the bound is a shared hit at
 //! most 1 ms more than a local one. Skips, saying so, where there is no PostgreSQL.
 //! Run: `cargo bench -p toolpack --bench shared_state`.
 
@@ -15,12 +16,12 @@ use serde_json::json;
 use toolpack::{Config, Toolpack};
 use toolpack_testkit::postgres::PgCluster;
 
-fn replica(base: &str, database: &str, cache_bytes: &str) -> Toolpack {
+fn replica(base: &str, database: &str, cache_bytes: &str, per_second: &str) -> Toolpack {
     let config = Config::from_pairs([
         ("DIGITRANSIT_API_KEY", "bench-key"),
         ("DIGITRANSIT_BASE_URL", base),
         ("DIGITRANSIT_ROUTER", "hsl"),
-        ("TOOLPACK_RATE_LIMIT_PER_SECOND", "0"),
+        ("TOOLPACK_RATE_LIMIT_PER_SECOND", per_second),
         ("TOOLPACK_DATABASE_URL", database),
         ("TOOLPACK_UPSTREAM_CACHE_BYTES", cache_bytes),
     ])
@@ -36,11 +37,16 @@ fn main() {
     let runtime = support::runtime();
     let fake = support::fake_upstream(&runtime);
     let base = fake.base_url();
-    let fetching = replica(&base, &database, "67108864");
-    let uncached = replica(&base, &database, "0");
+    let fetching = replica(&base, &database, "67108864", "0");
+    let uncached = replica(&base, &database, "0", "0");
+    // A caller limit no bench reaches: every call asks the shared limit (one round trip).
+    let limited = replica(&base, &database, "67108864", "1000000");
     let arguments = json!({"stop": {"type": "id", "value": "HSL:2434202"}});
     let rounds = support::rounds();
-    let mut laps = support::Laps::new(&["local hit", "shared hit"], rounds);
+    let mut laps = support::Laps::new(
+        &["local hit", "shared hit", "local hit, caller limit shared"],
+        rounds,
+    );
     runtime.block_on(async {
         let call = |toolpack: &Toolpack| {
             let (toolpack, arguments) = (toolpack.clone(), arguments.clone());
@@ -66,6 +72,10 @@ fn main() {
                     call(&uncached).await;
                     Instant::now()
                 },
+                {
+                    call(&limited).await;
+                    Instant::now()
+                },
             ];
             laps.record(round, &marks);
         }
@@ -79,5 +89,9 @@ fn main() {
     println!(
         "  shared hit - local hit: median of paired differences {:.1} µs (bound: 1,000 µs)",
         laps.added(1)
+    );
+    println!(
+        "  a caller's limit held across replicas, on a local hit: {:.1} µs more (paired)",
+        laps.added(2)
     );
 }

@@ -27,13 +27,34 @@ impl Budget {
         }
     }
 
+    /// An empty budget of `per_minute` (at least 1), refilled evenly from `now`: a
+    /// replica's share while the shared budget is away starts with nothing to burst.
+    pub fn empty(per_minute: u32, now: Instant) -> Self {
+        Self {
+            tokens: 0.0,
+            ..Self::new(per_minute, now)
+        }
+    }
+
+    /// Notes a request sent on a token granted elsewhere (the shared budget): one token
+    /// less at `now`, never below none, so that while the shared budget is away this
+    /// share goes on from what the replica spent, not from a full bucket.
+    pub fn spend(&mut self, now: Instant) {
+        self.refill(now);
+        self.tokens = (self.tokens - 1.0).max(0.0);
+    }
+
+    fn refill(&mut self, now: Instant) {
+        let elapsed = now.saturating_duration_since(self.updated).as_secs_f64();
+        self.tokens = (self.tokens + elapsed * self.per_second).min(self.capacity);
+        self.updated = now;
+    }
+
     /// Takes one request's token at `now`: `Ok(wait)`, the time to wait before sending
     /// (zero when a token is there), when that is at most `max_wait`; else `Err(wait)`,
     /// the wait that would have been needed, and nothing is taken.
     pub fn reserve(&mut self, now: Instant, max_wait: Duration) -> Result<Duration, Duration> {
-        let elapsed = now.saturating_duration_since(self.updated).as_secs_f64();
-        self.tokens = (self.tokens + elapsed * self.per_second).min(self.capacity);
-        self.updated = now;
+        self.refill(now);
         let for_token = if self.tokens >= 1.0 {
             Duration::ZERO
         } else {
@@ -76,6 +97,28 @@ mod tests {
         // After the refill, there is room again.
         let later = t0 + Duration::from_secs(10);
         assert_eq!(budget.reserve(later, Duration::ZERO), Ok(Duration::ZERO));
+    }
+
+    #[test]
+    fn a_share_spent_elsewhere_starts_where_it_was_left() {
+        let t0 = Instant::now();
+        let mut share = Budget::empty(60, t0);
+        assert_eq!(
+            share.reserve(t0, Duration::ZERO),
+            Err(Duration::from_secs(1)),
+            "an empty share has nothing to burst"
+        );
+        let t10 = t0 + Duration::from_secs(10);
+        for _ in 0..30 {
+            share.spend(t10);
+        }
+        // Ten refilled, thirty spent elsewhere: none left, never less than none.
+        assert_eq!(
+            share.reserve(t10, Duration::ZERO),
+            Err(Duration::from_secs(1))
+        );
+        let t12 = t10 + Duration::from_secs(2);
+        assert_eq!(share.reserve(t12, Duration::ZERO), Ok(Duration::ZERO));
     }
 
     #[test]

@@ -166,6 +166,7 @@ impl SharedLayer {
                 retry_after_secs: wait.as_secs().max(1),
             })
         };
+        let share = self.share_of(per_minute);
         if let Some(replicas) = &self.replicas {
             let budget = Replicas::budget_id(name, secret);
             match replicas.take_token(&budget, per_minute, max_wait).await {
@@ -173,13 +174,13 @@ impl SharedLayer {
                     if waited {
                         crate::telemetry::upstream_budget(name, "waited");
                     }
+                    self.with_budget(family, share, secret, Budget::spend);
                     return Ok(());
                 }
                 Some(Err(wait)) => return over(wait),
                 None => {}
             }
         }
-        let share = self.share_of(per_minute);
         match self.with_budget(family, share, secret, |budget, now| {
             budget.reserve(now, max_wait)
         }) {
@@ -223,8 +224,9 @@ impl SharedLayer {
         (per_minute / replicas).max(1)
     }
 
-    /// Runs `act` on the budget of `per_minute` of `family`'s key `secret` (made full on
-    /// first use) at the current time.
+    /// Runs `act` on the budget of `per_minute` of `family`'s key `secret` at the current
+    /// time. Made on first use: full for this process alone; empty as a share of a budget
+    /// the replicas share (it stands in only while that is away, and must not burst).
     fn with_budget<R>(
         &self,
         family: Toolset,
@@ -236,7 +238,10 @@ impl SharedLayer {
         let mut budgets = self.budgets.lock().unwrap_or_else(PoisonError::into_inner);
         let budget = budgets
             .entry((family, self.fingerprint(secret), per_minute))
-            .or_insert_with(|| Budget::new(per_minute, now));
+            .or_insert_with(|| match self.replicas {
+                Some(_) => Budget::empty(per_minute, now),
+                None => Budget::new(per_minute, now),
+            });
         act(budget, now)
     }
 

@@ -297,3 +297,182 @@ impl Replicas {
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Mutex;
+
+    use futures_util::future::BoxFuture;
+
+    use super::backend::LeaseGrant;
+    use super::*;
+
+    /// A shared state in memory that can be told to fail, and counts what it is asked
+    /// (when a call's future runs, as a database would be asked).
+    #[derive(Debug, Default)]
+    struct Fake {
+        state: Mutex<FakeState>,
+    }
+
+    #[derive(Debug, Default)]
+    struct FakeState {
+        failing: bool,
+        /// Grants to give in turn (the last one repeats); none: the tokens asked for.
+        grants: Vec<(u32, Duration)>,
+        leases: usize,
+        asked: usize,
+    }
+
+    impl Fake {
+        fn answer<T>(&self, value: impl FnOnce(&mut FakeState) -> T) -> Result<T, String> {
+            let mut state = self.state.lock().unwrap();
+            state.asked += 1;
+            if state.failing {
+                return Err("connection refused".to_owned());
+            }
+            Ok(value(&mut state))
+        }
+    }
+
+    impl Backend for Fake {
+        fn lease<'a>(&'a self, ask: LeaseAsk<'a>) -> BoxFuture<'a, Result<LeaseGrant, String>> {
+            Box::pin(async move {
+                self.answer(|state| {
+                    state.leases += 1;
+                    let (granted, wait) = match state.grants.len() {
+                        0 => (ask.want, Duration::ZERO),
+                        1 => state.grants[0],
+                        _ => state.grants.remove(0),
+                    };
+                    LeaseGrant {
+                        granted,
+                        wait,
+                        replicas: 3,
+                    }
+                })
+            })
+        }
+        fn pause<'a>(&'a self, _: &'a BudgetId, _: Duration) -> BoxFuture<'a, Result<(), String>> {
+            Box::pin(async move { self.answer(|_| ()) })
+        }
+        fn lookup<'a>(
+            &'a self,
+            _: &'a RequestId,
+            _: Duration,
+        ) -> BoxFuture<'a, Result<SharedLookup, String>> {
+            Box::pin(async move {
+                self.answer(|_| SharedLookup {
+                    entry: None,
+                    claimed: true,
+                })
+            })
+        }
+        fn put<'a>(
+            &'a self,
+            _: &'a RequestId,
+            _: SharedEntry,
+        ) -> BoxFuture<'a, Result<(), String>> {
+            Box::pin(async move { self.answer(|_| ()) })
+        }
+        fn release<'a>(&'a self, _: &'a RequestId) -> BoxFuture<'a, Result<(), String>> {
+            Box::pin(async move { self.answer(|_| ()) })
+        }
+        fn trim(&self, _: u64) -> BoxFuture<'_, Result<(), String>> {
+            Box::pin(async move { self.answer(|_| ()) })
+        }
+        fn caller_permit<'a>(
+            &'a self,
+            _: &'a str,
+            _: &'a str,
+            _: u32,
+        ) -> BoxFuture<'a, Result<bool, String>> {
+            Box::pin(async move { self.answer(|_| true) })
+        }
+    }
+
+    fn link() -> (Arc<Fake>, Replicas) {
+        let fake = Arc::new(Fake::default());
+        let replicas = Replicas::new(Arc::clone(&fake) as Arc<dyn Backend>, 1 << 20);
+        (fake, replicas)
+    }
+
+    #[tokio::test]
+    async fn leased_tokens_serve_requests_until_spent_and_the_replicas_are_counted() {
+        let (fake, replicas) = link();
+        let budget = Replicas::budget_id("tfl", Some("the key"));
+        assert_eq!(lease_size(500), 10);
+        for _ in 0..10 {
+            let taken = replicas.take_token(&budget, 500, Duration::ZERO).await;
+            assert_eq!(taken, Some(Ok(false)));
+        }
+        assert_eq!(fake.state.lock().unwrap().leases, 1, "one lease of 10");
+        replicas.take_token(&budget, 500, Duration::ZERO).await;
+        assert_eq!(fake.state.lock().unwrap().leases, 2);
+        assert_eq!(replicas.replicas_seen(), 3);
+        // A pause drops what is held: the next token is leased again.
+        replicas.pause(&budget, Duration::from_secs(1)).await;
+        replicas.take_token(&budget, 500, Duration::ZERO).await;
+        assert_eq!(fake.state.lock().unwrap().leases, 3);
+    }
+
+    #[tokio::test]
+    async fn a_spent_budget_is_waited_for_within_the_bound_else_refused_with_the_wait() {
+        let (fake, replicas) = link();
+        let budget = Replicas::budget_id("digitransit", None);
+        fake.state.lock().unwrap().grants =
+            vec![(0, Duration::from_millis(30)), (1, Duration::ZERO)];
+        let taken = replicas
+            .take_token(&budget, 100, Duration::from_millis(200))
+            .await;
+        assert_eq!(taken, Some(Ok(true)), "waited, then granted");
+        fake.state.lock().unwrap().grants = vec![(0, Duration::from_secs(5))];
+        let taken = replicas
+            .take_token(&budget, 100, Duration::from_millis(200))
+            .await;
+        assert_eq!(taken, Some(Err(Duration::from_secs(5))));
+    }
+
+    #[tokio::test]
+    async fn a_failing_shared_state_is_left_alone_for_a_while_then_asked_again() {
+        let (fake, replicas) = link();
+        let budget = Replicas::budget_id("tfl", Some("k"));
+        fake.state.lock().unwrap().failing = true;
+        assert_eq!(
+            replicas.take_token(&budget, 500, Duration::ZERO).await,
+            None
+        );
+        assert_eq!(replicas.caller_permit("arrivals", "alice", 5).await, None);
+        let id = Replicas::request_id("GET /a");
+        assert!(replicas.lookup(&id, Duration::from_secs(1)).await.is_none());
+        assert_eq!(
+            fake.state.lock().unwrap().asked,
+            1,
+            "while away, nothing more is asked"
+        );
+        fake.state.lock().unwrap().failing = false;
+        tokio::time::sleep(FIRST_PAUSE + Duration::from_millis(50)).await;
+        assert_eq!(
+            replicas.caller_permit("arrivals", "alice", 5).await,
+            Some(true)
+        );
+        assert!(
+            replicas
+                .lookup(&id, Duration::from_secs(1))
+                .await
+                .is_some_and(|l| l.claimed)
+        );
+        assert_eq!(fake.state.lock().unwrap().asked, 3, "back by itself");
+    }
+
+    #[test]
+    fn a_keys_budget_is_the_same_on_every_replica_and_never_shows_the_key() {
+        let a = Replicas::budget_id("tfl", Some("secret-key-123"));
+        assert_eq!(a, Replicas::budget_id("tfl", Some("secret-key-123")));
+        assert_ne!(a, Replicas::budget_id("tfl", Some("another key")));
+        assert_eq!(a.key.len(), 32);
+        assert!(!a.key.contains("secret"));
+        assert_eq!(Replicas::budget_id("tfl", None).key, "none");
+        assert_eq!(lease_size(100), 2);
+        assert_eq!(lease_size(10), 1);
+    }
+}
