@@ -84,7 +84,7 @@ fn main() {
     let medians = laps.medians();
     println!("get_departures, a cache hit, {rounds} interleaved rounds:");
     for (label, median) in &medians {
-        println!("  {label:12} median {median:8.1} µs");
+        println!("  {label:32} median {median:8.1} µs");
     }
     println!(
         "  shared hit - local hit: median of paired differences {:.1} µs (bound: 1,000 µs)",

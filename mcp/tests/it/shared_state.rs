@@ -5,7 +5,7 @@
 //! every call answered and the replicas share again when it is back; a caller's limit
 //! holds across replicas.
 
-use crate::common::stateless::{StatelessServer, serve};
+use crate::common::stateless::{StatelessServer, serve, tool_call_result_on};
 
 use std::collections::BTreeMap;
 use std::time::{Duration, Instant};
@@ -82,34 +82,16 @@ impl Fleet {
     /// error code, or `OK`.
     async fn departures(&self, replica: usize, token: &str, stop: &str) -> String {
         let base = &self.replicas[replica % self.replicas.len()].base;
-        let response = self
-            .client
-            .post(format!("{base}/mcp"))
-            .header("accept", "application/json, text/event-stream")
-            .header("mcp-protocol-version", "2025-06-18")
-            .bearer_auth(token)
-            .json(&json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-                "params": {"name": "get_departures",
-                           "arguments": {"stop": {"type": "id", "value": stop}}}}))
-            .send()
-            .await
-            .unwrap();
-        assert_eq!(response.status(), 200);
-        let text = response.text().await.unwrap();
-        let answer = text
-            .lines()
-            .filter_map(|line| line.strip_prefix("data:"))
-            .next_back()
-            .unwrap_or(&text);
-        let body: Value = serde_json::from_str(answer).unwrap_or_else(|e| panic!("{e}: {text}"));
-        let result = &body["result"];
+        let arguments = json!({"stop": {"type": "id", "value": stop}});
+        let result =
+            tool_call_result_on(&self.client, base, token, "get_departures", arguments).await;
         if result["isError"] == json!(true) {
             let content = &result["structuredContent"];
             content
                 .pointer("/error/code")
                 .or_else(|| content.pointer("/code"))
                 .and_then(Value::as_str)
-                .unwrap_or_else(|| panic!("{body}"))
+                .unwrap_or_else(|| panic!("{result}"))
                 .to_owned()
         } else {
             "OK".to_owned()

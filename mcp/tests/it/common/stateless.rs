@@ -57,7 +57,18 @@ pub async fn serve(token: &str, flags: &[&str], env: &[(&str, String)]) -> State
 /// 2025-06-18); the answer may come as JSON or as an event stream (when the call sent
 /// notifications first, a retry warning), and its HTTP status must be 200.
 pub async fn tool_call_result(base: &str, token: &str, tool: &str, arguments: Value) -> Value {
-    let response = super::http_client()
+    tool_call_result_on(&super::http_client(), base, token, tool, arguments).await
+}
+
+/// [`tool_call_result`] through `client` (one connection pool for many calls).
+pub async fn tool_call_result_on(
+    client: &reqwest::Client,
+    base: &str,
+    token: &str,
+    tool: &str,
+    arguments: Value,
+) -> Value {
+    let response = client
         .post(format!("{base}/mcp"))
         .header("accept", "application/json, text/event-stream")
         .header("mcp-protocol-version", "2025-06-18")
