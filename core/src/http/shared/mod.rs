@@ -20,6 +20,8 @@ mod budget;
 mod cache;
 mod coalesce;
 mod freshness;
+// Without PostgreSQL there is no backend: the link is there, never made.
+#[cfg_attr(not(feature = "postgres"), allow(dead_code))]
 pub(crate) mod replicas;
 mod served;
 
