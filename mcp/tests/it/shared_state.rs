@@ -370,3 +370,37 @@ async fn a_callers_limit_holds_across_replicas() {
         "{codes:?}"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn a_copy_another_replica_shared_stands_in_when_the_upstream_fails() {
+    let settings = [
+        ("TOOLPACK_RATE_LIMIT_PER_SECOND", "0"),
+        ("TOOLPACK_FRESH_ARRIVALS_SECONDS", "1"),
+    ];
+    let Some(fleet) = fleet(2, &settings).await else {
+        return;
+    };
+    let ask = |replica: usize| {
+        let base = &fleet.replicas[replica].base;
+        let arguments = json!({"stop": {"type": "id", "value": "HSL:6000000"}});
+        tool_call_result_on(&fleet.client, base, TOKEN, "get_departures", arguments)
+    };
+    let fetched = ask(0).await;
+    assert_eq!(fetched["isError"], json!(false), "{fetched}");
+    assert_eq!(fetched["structuredContent"]["stale"], json!(false));
+    tokio::time::sleep(Duration::from_millis(1200)).await;
+    fleet
+        .fake
+        .push_scenario(Scenario::on("/routing").status(503));
+    // Replica 1 never fetched it: the copy replica 0 shared stands in, marked stale, with
+    // the time replica 0 fetched it.
+    let standing_in = ask(1).await;
+    assert_eq!(standing_in["isError"], json!(false), "{standing_in}");
+    let content = &standing_in["structuredContent"];
+    assert_eq!(content["stale"], json!(true), "{content}");
+    assert_eq!(content["asOf"], fetched["structuredContent"]["asOf"]);
+    assert_eq!(
+        content["departures"],
+        fetched["structuredContent"]["departures"]
+    );
+}
