@@ -555,9 +555,19 @@ impl HttpClient {
                     response
                 });
             }
-            let outcome = tokio::time::timeout_at(deadline, self.attempt(request, policy))
-                .await
-                .unwrap_or_else(|_| Err(timeout_since(started)));
+            let outcome =
+                match tokio::time::timeout_at(deadline, self.attempt(request, policy)).await {
+                    Ok(outcome) => outcome,
+                    // A retry the deadline cut short: the upstream's last answer is the truth,
+                    // not a timeout of our own making.
+                    Err(_) if last.is_some() => {
+                        return last.expect("checked").map(|mut response| {
+                            response.attempts = attempt;
+                            response
+                        });
+                    }
+                    Err(_) => Err(timeout_since(started)),
+                };
             if let Ok(response) = &outcome
                 && matches!(
                     response.status,

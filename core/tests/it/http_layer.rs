@@ -129,6 +129,26 @@ async fn honours_retry_after() {
 }
 
 #[tokio::test]
+async fn a_retry_cut_short_by_the_deadline_returns_the_answer_before_it() {
+    let fake = fake().await;
+    fake.clear_scenarios();
+    fake.push_scenario(Scenario::on("/journey").body(BodyMode::Hang));
+    fake.push_scenario(Scenario::on("/journey").status(500).times(1));
+    let policy = RequestPolicy {
+        total_timeout: Duration::from_millis(300),
+        base_backoff: Duration::from_millis(10),
+        ..RequestPolicy::default()
+    };
+    let response = HttpClient::new()
+        .unwrap()
+        .fetch(&itinerary(&fake), &policy)
+        .await
+        .expect("the 500, not a timeout");
+    assert_eq!(status_and_attempts(&response), (500, 2), "two were sent");
+    assert_eq!(fake.requests().len(), 2);
+}
+
+#[tokio::test]
 async fn a_retry_after_beyond_the_limit_ends_the_retries() {
     let fake = fake().await;
     let response = send_itinerary(
