@@ -550,24 +550,11 @@ impl HttpClient {
                 .take_token(policy.family, request.secret(), budget_wait)
                 .await
             {
-                return last.unwrap_or(Err(over)).map(|mut response| {
-                    response.attempts = attempt - 1;
-                    response
-                });
+                return with_attempts(last.unwrap_or(Err(over)), attempt - 1);
             }
-            let outcome =
-                match tokio::time::timeout_at(deadline, self.attempt(request, policy)).await {
-                    Ok(outcome) => outcome,
-                    // A retry the deadline cut short: the upstream's last answer is the truth,
-                    // not a timeout of our own making.
-                    Err(_) if last.is_some() => {
-                        return last.expect("checked").map(|mut response| {
-                            response.attempts = attempt;
-                            response
-                        });
-                    }
-                    Err(_) => Err(timeout_since(started)),
-                };
+            let outcome = tokio::time::timeout_at(deadline, self.attempt(request, policy))
+                .await
+                .unwrap_or_else(|_| Err(timeout_since(started)));
             if let Ok(response) = &outcome
                 && matches!(
                     response.status,
@@ -628,10 +615,13 @@ impl HttpClient {
                     last = Some(outcome);
                 }
                 _ => {
-                    return outcome.map(|mut response| {
-                        response.attempts = attempt;
-                        response
-                    });
+                    // A retry that timed out leaves the upstream's last answer standing (a
+                    // 500 stays a 500), not a timeout of our own making.
+                    let outcome = match (outcome, last) {
+                        (Err(error), Some(earlier)) if error.is_timeout() => earlier,
+                        (outcome, _) => outcome,
+                    };
+                    return with_attempts(outcome, attempt);
                 }
             }
         }
@@ -693,6 +683,17 @@ impl HttpClient {
 fn is_whole(response: &UpstreamResponse) -> bool {
     (response.status.is_success() || response.status == StatusCode::MULTIPLE_CHOICES)
         && serde_json::from_slice::<serde::de::IgnoredAny>(&response.body).is_ok()
+}
+
+/// `outcome` with the number of attempts sent to reach it.
+fn with_attempts(
+    outcome: Result<UpstreamResponse, HttpError>,
+    attempts: u32,
+) -> Result<UpstreamResponse, HttpError> {
+    outcome.map(|mut response| {
+        response.attempts = attempts;
+        response
+    })
 }
 
 fn timeout_since(started: Instant) -> HttpError {
