@@ -62,7 +62,10 @@ fn main() {
         }
     };
     let toolpack = Toolpack::new(config(None)).unwrap();
-    let cluster = toolpack_testkit::postgres::PgCluster::start();
+    // The PostgreSQL store is in builds with the `postgres` feature only.
+    let cluster = cfg!(feature = "postgres")
+        .then(toolpack_testkit::postgres::PgCluster::start)
+        .flatten();
     let on_postgres = cluster
         .as_ref()
         .map(|cluster| Toolpack::new(config(Some(cluster.create_database()))).unwrap());

@@ -93,12 +93,6 @@ struct ServeArgs {
     /// Serve no /metrics and record no metrics.
     #[arg(long)]
     no_metrics: bool,
-    /// Answer every request through rmcp, past none of toolpack's fast paths (the
-    /// in-process HTTP answers and the stdio writer): for diagnosis. The answers are the
-    /// same; only their cost differs.
-    /// `TOOLPACK_NO_FAST_PATH` takes 1/0, true/false, yes/no, on/off.
-    #[arg(long, env = "TOOLPACK_NO_FAST_PATH", value_parser = clap::builder::BoolishValueParser::new())]
-    no_fast_path: bool,
     /// Largest HTTP request body, in bytes.
     #[arg(long, value_name = "BYTES", default_value_t = crate::http::DEFAULT_MAX_BODY_BYTES)]
     max_body_bytes: usize,
@@ -236,20 +230,8 @@ async fn serve(args: ServeArgs) -> Result<u8, Usage> {
             server.with_state_key(crate::StateKey::new(key.expose().as_bytes()).map_err(Usage)?);
     }
     // The views' answers are ready before the first read asks for them.
-    let (over_http, no_fast_path) = (args.http.is_some(), args.no_fast_path);
-    tokio::task::spawn_blocking(move || {
-        crate::views::prepare();
-        match (no_fast_path, over_http) {
-            (true, _) => {}
-            (false, true) => crate::fast_path::prepare(),
-            (false, false) => crate::stdio::prepare(),
-        }
-    });
+    tokio::task::spawn_blocking(crate::views::prepare);
     match args.http {
-        None if args.no_fast_path => {
-            let running = rmcp::ServiceExt::serve(server, rmcp::transport::stdio_pipes()).await?;
-            running.waiting().await?;
-        }
         None => {
             let running = crate::stdio::serve_standard_streams(server).await?;
             running.waiting().await?;
@@ -294,7 +276,6 @@ server)"
             (true, false) => MetricsRoute::Public,
             (false, false) => MetricsRoute::Authenticated,
         },
-        no_fast_path: args.no_fast_path,
     };
     if !options.authenticates() && !addr.ip().is_loopback() {
         if !args.allow_unauthenticated {

@@ -2,9 +2,6 @@
 //! core's (`toolpack::fuzzing`): what a stranger sends before any tool runs. Compiled for
 //! the tests and with the `fuzzing` feature only: not part of the API.
 //!
-//! `fast_path` sends one request to the HTTP app with and without the fast path and
-//! requires the same answer (see `fuzzing/fast_path.rs`).
-//!
 //! `bearer` is a request's `Authorization` header, given to the [`Authenticator`] that
 //! `serve --http` builds: one static token and OAuth access tokens of one issuer, whose
 //! keys (`tests/fixtures/oauth/jwks.json`) are served on loopback. An input's first byte
@@ -30,10 +27,6 @@ use toolpack::Scopes;
 
 use crate::auth::{Authenticator, OAuthOptions, StaticToken, bearer_token};
 
-mod fast_path;
-
-pub use fast_path::fast_path;
-
 /// A fuzz target's body.
 pub type Body = fn(&[u8]);
 
@@ -53,7 +46,7 @@ const CLOCK_SLACK: u64 = 5;
 /// Every fuzz target of the server: its name (its file in `fuzz/fuzz_targets/`, its corpus
 /// folder in `fuzz/corpus/`) and its body.
 pub fn targets() -> Vec<(&'static str, Body)> {
-    vec![("bearer", bearer), ("fast_path", fast_path)]
+    vec![("bearer", bearer)]
 }
 
 /// The body of the target `name`.

@@ -19,7 +19,6 @@ use toolpack::{Caller, Catalog, Scope, Scopes};
 
 use crate::ToolpackServer;
 use crate::auth::{AuthFailure, Authenticator, METADATA_PATH, OAuthOptions, ProtectedResource};
-use crate::fast_path::{self, FastPath};
 
 pub use crate::auth::{StaticToken, parse_tokens};
 
@@ -47,9 +46,6 @@ pub struct HttpOptions {
     pub max_body_bytes: usize,
     /// Whether and how `GET /metrics` is served.
     pub metrics: MetricsRoute,
-    /// Every request answered by rmcp, none by toolpack's fast path (`mcp/src/fast_path/`):
-    /// for diagnosis (`--no-fast-path`).
-    pub no_fast_path: bool,
 }
 
 /// How `GET /metrics` (the Prometheus text format) is served.
@@ -89,7 +85,6 @@ impl std::fmt::Debug for HttpOptions {
             .field("stateless", &self.stateless)
             .field("max_body_bytes", &self.max_body_bytes)
             .field("metrics", &self.metrics)
-            .field("no_fast_path", &self.no_fast_path)
             .finish()
     }
 }
@@ -103,9 +98,7 @@ struct AuthGate {
 
 /// The HTTP app: `/mcp` (MCP streamable HTTP), `/healthz` and, with authentication,
 /// the protected-resource metadata; and a function that ends every open MCP session
-/// (for shutdown). Stateless `tools/call` requests and view `resources/read` requests
-/// (stateless or in a session) go through the fast path (`mcp/src/fast_path/`) unless
-/// [`HttpOptions::no_fast_path`].
+/// (for shutdown). rmcp answers every `/mcp` request.
 pub fn router(
     server: ToolpackServer,
     options: &HttpOptions,
@@ -120,18 +113,9 @@ pub fn router(
     config.max_request_body_bytes = options.body_limit();
     let sessions = config.cancellation_token.clone();
     let tool_count = server.tools().len();
-    let held_sessions = Arc::new(LocalSessionManager::default());
-    let fast_path_layer = (!options.no_fast_path).then(|| {
-        Arc::new(FastPath::new(
-            server.clone(),
-            &config.allowed_hosts,
-            &config.allowed_origins,
-            options.body_limit(),
-            (!options.stateless).then(|| held_sessions.clone()),
-        ))
-    });
+    let sessions_held = Arc::new(LocalSessionManager::default());
     let service =
-        StreamableHttpService::new(move || Ok(server.for_session()), held_sessions, config);
+        StreamableHttpService::new(move || Ok(server.for_session()), sessions_held, config);
     let auth_gate = Arc::new(AuthGate {
         auth: Authenticator::new(options.tokens.clone(), options.oauth.clone()),
         resource: ProtectedResource {
@@ -141,9 +125,6 @@ pub fn router(
         body_limit: options.body_limit(),
     });
     let mut app: Router = Router::new().nest_service("/mcp", service);
-    if let Some(answers) = fast_path_layer {
-        app = app.layer(middleware::from_fn_with_state(answers, fast_path::answer));
-    }
     if options.metrics == MetricsRoute::Authenticated {
         app = app.route("/metrics", metrics_route());
     }

@@ -8,7 +8,6 @@ mod auth;
 mod cache_hints;
 pub mod cost;
 mod deadline;
-mod fast_path;
 mod icons;
 mod notify;
 mod prompts;

@@ -1,8 +1,7 @@
 //! Tool reports ([`toolpack::report`]) as MCP notifications: log events become
 //! `notifications/message` at or above the call's level ([`SessionLevel::of_request`]), progress
 //! becomes `notifications/progress` when the request carried a progress token. They are
-//! sent in order, and all of them before the call's response: to the session's peer, or in
-//! the reply of a stateless HTTP call answered without one.
+//! sent in order, and all of them before the call's response, to the request's peer.
 //!
 //! rmcp marks MCP logging deprecated (SEP-2577): 2025-06-18 and 2025-11-25 define it, and
 //! clients use it; on 2026-07-28 a call gets log messages only when its request's `_meta`
@@ -91,9 +90,6 @@ fn mcp_level(level: Level) -> LoggingLevel {
 pub enum Destination {
     /// To the client as they come, through the MCP service's peer.
     Peer(Peer<RoleServer>),
-    /// Kept, to be answered before the response in the same reply (the stateless HTTP
-    /// answer of `crate::fast_path`, which has no peer).
-    Reply,
     /// A task's: progress becomes its status message (`tasks/get` shows it); log events
     /// are not sent (nothing follows a task's creation).
     Task(rmcp::task_manager::TaskContext),
@@ -116,7 +112,7 @@ struct Sending {
 
 /// One call's reporter: a report to be sent (a log event at or above the session's level,
 /// progress when the request carried a token) becomes a notification, queued for a task
-/// that sends them to the peer in order, or kept for the reply. The task is started by the
+/// that sends them to the peer in order. The task is started by the
 /// first notification, so a call that sends nothing (most calls) spawns nothing. Once the
 /// call has finished, reports are dropped: nothing follows the response.
 struct Queue {
@@ -132,8 +128,6 @@ enum Stage {
     Idle,
     /// The sending task runs.
     Sending(Sending),
-    /// Notifications kept for the reply.
-    Kept(Vec<ServerNotification>),
     /// The call has finished.
     Finished,
 }
@@ -210,18 +204,11 @@ impl Reporter for Queue {
             return;
         };
         let mut stage = self.stage.lock().unwrap_or_else(|p| p.into_inner());
-        if matches!(*stage, Stage::Idle) {
-            *stage = match &self.destination {
-                Destination::Peer(peer) => Stage::Sending(Queue::start(peer)),
-                Destination::Reply | Destination::Task(_) => Stage::Kept(Vec::new()),
-            };
+        if let (Stage::Idle, Destination::Peer(peer)) = (&*stage, &self.destination) {
+            *stage = Stage::Sending(Queue::start(peer));
         }
-        match &mut *stage {
-            Stage::Sending(sending) => {
-                let _ = sending.notifications.send(notification);
-            }
-            Stage::Kept(kept) => kept.push(notification),
-            Stage::Idle | Stage::Finished => {}
+        if let Stage::Sending(sending) = &mut *stage {
+            let _ = sending.notifications.send(notification);
         }
     }
 }
@@ -253,9 +240,8 @@ impl Forwarder {
         self.queue.clone()
     }
 
-    /// Waits until every notification of the call has been sent to the peer; the
-    /// notifications kept for the reply, in order (none for a peer).
-    pub async fn finish(self) -> Vec<ServerNotification> {
+    /// Waits until every notification of the call has been sent to the peer.
+    pub async fn finish(self) {
         let stage = std::mem::replace(
             &mut *self.queue.stage.lock().unwrap_or_else(|p| p.into_inner()),
             Stage::Finished,
@@ -267,10 +253,8 @@ impl Forwarder {
             }) => {
                 drop(notifications);
                 let _ = task.await;
-                Vec::new()
             }
-            Stage::Kept(kept) => kept,
-            Stage::Idle | Stage::Finished => Vec::new(),
+            Stage::Idle | Stage::Finished => {}
         }
     }
 }

@@ -11,7 +11,7 @@ use rmcp::model::{
     GetPromptRequestParams, GetPromptResponse, GetTaskParams, GetTaskResult, Implementation,
     ListPromptsResult, ListResourcesResult, ListToolsResult, PaginatedRequestParams,
     ReadResourceRequestParams, ReadResourceResponse, RequestId, ServerCapabilities, ServerConfig,
-    ServerNotification, Tool, ToolAnnotations, UpdateTaskParams,
+    Tool, ToolAnnotations, UpdateTaskParams,
 };
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::Value;
@@ -24,7 +24,6 @@ use crate::deadline::Deadline;
 use crate::notify::{Destination, Forwarder, SessionLevel};
 use crate::tasks::Tasks;
 use crate::toolsets::ToolChoice;
-use crate::views::ReadSubstitute;
 #[allow(deprecated)] // MCP logging: see `notify`.
 use rmcp::model::SetLevelRequestParams;
 
@@ -79,9 +78,6 @@ pub struct ToolpackServer {
     limits: ServerLimits,
     in_flight: Arc<tokio::sync::Semaphore>,
     level: SessionLevel,
-    /// A view's read in the transport's own form: toolpack's stdio transport answers
-    /// with a marker for the page, which it replaces with the page serialised once.
-    read_substitute: Option<ReadSubstitute>,
     /// Seals what a 2026-07-28 client's retry brings back.
     state_key: StateKey,
     /// The long calls running or done as tasks.
@@ -113,7 +109,6 @@ impl ToolpackServer {
             in_flight: Arc::new(tokio::sync::Semaphore::new(limits.max_in_flight)),
             limits,
             level: SessionLevel::default(),
-            read_substitute: None,
             state_key: StateKey::random(),
             tasks: Tasks::default(),
         }
@@ -144,15 +139,6 @@ impl ToolpackServer {
     pub async fn drained(&self) {
         while self.calls_in_flight() > 0 {
             tokio::time::sleep(Duration::from_millis(20)).await;
-        }
-    }
-
-    /// The same server answering a view's read in a transport's own form
-    /// ([`crate::views::read`]): for a transport that puts the page in for it.
-    pub(crate) fn with_read_substitute(self, substitute: ReadSubstitute) -> Self {
-        Self {
-            read_substitute: Some(substitute),
-            ..self
         }
     }
 
@@ -201,7 +187,7 @@ fn mcp_tool(entry: &ToolEntry) -> Tool {
 
 /// The MCP result of a tool call: the body as structured content plus a text
 /// copy; contract errors are `isError: true` with the error JSON as structured content.
-pub(crate) fn mcp_result(result: ToolResult) -> CallToolResult {
+fn mcp_result(result: ToolResult) -> CallToolResult {
     // The text as `ToolResult::json_text` writes it, through `io::Write`: rmcp's
     // `CallToolResult::structured` writes the same text through `Display`.
     let text = vec![ContentBlock::text(result.json_text(false))];
@@ -288,7 +274,7 @@ impl ServerHandler for ToolpackServer {
     ) -> Result<ReadResourceResponse, McpError> {
         let (caller, choice) = request_scope(&context);
         let visible = crate::views::visible(&self.tools, &caller, &choice);
-        crate::views::read(&request.uri, visible, self.read_substitute).map(Into::into)
+        crate::views::read(&request.uri, visible).map(Into::into)
     }
 
     async fn list_prompts(
@@ -381,7 +367,7 @@ fn request_scope(context: &RequestContext<RoleServer>) -> (Caller, ToolChoice) {
 
 /// The caller the authentication layer put in an HTTP request's extensions, and the
 /// tools its `X-MCP-*` headers choose.
-pub(crate) fn http_scope(parts: &axum::http::request::Parts) -> (Caller, ToolChoice) {
+fn http_scope(parts: &axum::http::request::Parts) -> (Caller, ToolChoice) {
     (
         parts
             .extensions
@@ -399,7 +385,7 @@ pub(crate) fn http_scope(parts: &axum::http::request::Parts) -> (Caller, ToolCho
 
 /// Everything a `tools/call` needs besides its name and arguments: who it is for, which
 /// tools it may see, where its reports go, its trace context, and when the client gave up.
-pub(crate) struct CallScope<'a, C> {
+struct CallScope<'a, C> {
     /// The request's JSON-RPC id (for its span).
     pub id: &'a RequestId,
     /// Who the call runs for.
@@ -448,8 +434,7 @@ impl ToolpackServer {
             cancelled: context.ct.cancelled(),
             asking,
         };
-        let (answer, _) = self.run_call(request, scope).await;
-        let result = answer?;
+        let result = self.run_call(request, scope).await?;
         if let Some((later, caller, request)) = later
             && let Some(input_required) = later.input_required(
                 &request,
@@ -501,8 +486,9 @@ impl ToolpackServer {
                     cancelled: task.cancelled(),
                     asking: Asking::Nobody,
                 };
-                let (answer, _) = server.run_call(request, scope).await;
-                answer
+                server
+                    .run_call(request, scope)
+                    .await
                     .map(mcp_result)
                     .map_err(|error| crate::tasks::exit(error, &task))
             })
@@ -512,12 +498,12 @@ impl ToolpackServer {
 
     /// A tool call: the caller's scope, the in-flight limit, the deadline, progress
     /// and log forwarding, the call's span. The tool's result (see [`mcp_result`]) or the
-    /// JSON-RPC error, and the notifications the scope's forwarder kept for the reply.
-    pub(crate) async fn run_call<C: std::future::Future<Output = ()>>(
+    /// JSON-RPC error, once every notification of the call has been sent.
+    async fn run_call<C: std::future::Future<Output = ()>>(
         &self,
         request: CallToolRequestParams,
         scope: CallScope<'_, C>,
-    ) -> (Result<ToolResult, McpError>, Vec<ServerNotification>) {
+    ) -> Result<ToolResult, McpError> {
         let CallScope {
             id,
             caller,
@@ -534,7 +520,8 @@ impl ToolpackServer {
             .find(|t| t.spec.name == name && choice.allows(&t.spec))
         else {
             let error = McpError::invalid_params(format!("unknown tool '{name}'"), None);
-            return (Err(error), forwarder.finish().await);
+            forwarder.finish().await;
+            return Err(error);
         };
         // The HTTP layer answers this with 403 and a step-up challenge first.
         if let Some(scope) = caller.missing_scope(&entry.spec) {
@@ -542,7 +529,8 @@ impl ToolpackServer {
                 format!("insufficient scope: {name} needs {}", scope.as_str()),
                 None,
             );
-            return (Err(error), forwarder.finish().await);
+            forwarder.finish().await;
+            return Err(error);
         }
         let Ok(_permit) = self.in_flight.clone().try_acquire_owned() else {
             crate::telemetry::call_refused("busy");
@@ -554,7 +542,8 @@ impl ToolpackServer {
                 ),
                 None,
             );
-            return (Err(error), forwarder.finish().await);
+            forwarder.finish().await;
+            return Err(error);
         };
         let arguments = request.arguments.map_or(Value::Null, Value::Object);
         let toolpack = self.toolpack.for_caller(caller);
@@ -578,7 +567,8 @@ impl ToolpackServer {
             }
         };
         let answer = self.finish_call(name, limit, call, cancelled, &span).await;
-        (answer, forwarder.finish().await)
+        forwarder.finish().await;
+        answer
     }
 
     /// Waits for `call` (or the client's cancellation) and marks the call's `span` with

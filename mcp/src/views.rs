@@ -5,12 +5,8 @@
 
 use std::sync::LazyLock;
 
-use axum::body::Bytes;
 use rmcp::ErrorData as McpError;
-use rmcp::model::{
-    CacheScope, ListResourcesResult, ReadResourceResult, Resource, ResourceContents, ServerResult,
-    Tool,
-};
+use rmcp::model::{CacheScope, ListResourcesResult, ReadResourceResult, Resource, Tool};
 use rmcp::service::{RequestContext, RoleServer};
 use serde_json::{Value, json};
 use toolpack::views::{self, EXTENSION_ID, View};
@@ -79,108 +75,13 @@ static CONVERTED: LazyLock<Vec<Result<(Resource, ReadResourceResult), String>>> 
             .collect()
     });
 
-/// A view's `resources/read` result serialised once, for the transports that write it
-/// without rmcp (`crate::fast_path`, `crate::stdio`), where rmcp would escape the page
-/// again for every read.
-pub(crate) struct SerialisedRead {
-    /// Where the view is among all the views.
-    pub index: usize,
-    /// The result as rmcp writes it to a peer before 2026-07-28 (no `resultType`).
-    pub result: Bytes,
-    /// The page (the result's one text) as a JSON string, a slice of `result`.
-    pub page: Bytes,
-}
-
-/// Puts every view's answers together now (converted and serialised) rather than on
-/// their first reads: blocking work, for a blocking thread at start-up. The transports
-/// prepare their own forms beside it.
+/// Puts every view's answers together now (converted) rather than on their first reads:
+/// blocking work, for a blocking thread at start-up.
 pub fn prepare() {
-    LazyLock::force(&SERIALISED);
+    LazyLock::force(&CONVERTED);
 }
 
-/// What stands for the page while the rest of a `resources/read` result is serialised: a
-/// text no result holds elsewhere.
-const PAGE_PLACEHOLDER: &str = "\u{1}toolpack:page\u{1}";
-
-/// Each view's [`SerialisedRead`], serialised once for the life of the process.
-static SERIALISED: LazyLock<Vec<Option<SerialisedRead>>> = LazyLock::new(|| {
-    CONVERTED
-        .iter()
-        .enumerate()
-        .map(|(index, converted)| {
-            let (_, read) = converted.as_ref().ok()?;
-            // The result is written with a short placeholder for the page, and the page
-            // (escaped once) put in its place: a string's JSON does not depend on where it
-            // stands, and a search for the placeholder reads a few hundred bytes, not the
-            // page (a search for the whole page cost most of a debug server's start-up).
-            let mut placeheld = read.clone();
-            *page_text_mut(&mut placeheld)? = PAGE_PLACEHOLDER.to_owned();
-            let mut around = ServerResult::ReadResourceResult(placeheld);
-            around.strip_result_type_for_legacy_peer();
-            let around = serde_json::to_vec(&around).ok()?;
-            let placeholder = serde_json::to_vec(PAGE_PLACEHOLDER).ok()?;
-            let start = around
-                .windows(placeholder.len())
-                .position(|window| window == placeholder.as_slice())?;
-            let page = serde_json::to_vec(page_text(read)?).ok()?;
-            let mut result = Vec::with_capacity(around.len() - placeholder.len() + page.len());
-            result.extend_from_slice(&around[..start]);
-            result.extend_from_slice(&page);
-            result.extend_from_slice(&around[start + placeholder.len()..]);
-            let result = Bytes::from(result);
-            Some(SerialisedRead {
-                index,
-                page: result.slice(start..start + page.len()),
-                result,
-            })
-        })
-        .collect()
-});
-
-/// Every view's [`SerialisedRead`], by its place among all the views.
-pub(crate) fn serialised_reads() -> &'static [Option<SerialisedRead>] {
-    &SERIALISED
-}
-
-/// The serialised `resources/read` result for `uri`, if it is among the `visible` views.
-pub(crate) fn read_serialised<'a>(
-    uri: &str,
-    mut visible: impl Iterator<Item = &'a View>,
-) -> Option<&'static SerialisedRead> {
-    let view = visible.find(|view| view.uri == uri)?;
-    SERIALISED.get(index_of(view)?)?.as_ref()
-}
-
-/// Each view's `resources/read` result, by its place among all the views (`None` for
-/// one that could not be converted).
-pub(crate) fn converted_reads() -> impl Iterator<Item = Option<&'static ReadResourceResult>> {
-    CONVERTED
-        .iter()
-        .map(|converted| converted.as_ref().ok().map(|(_, read)| read))
-}
-
-/// The page of a view's `resources/read` result: its one text.
-pub(crate) fn page_text(read: &ReadResourceResult) -> Option<&str> {
-    match read.contents.as_slice() {
-        [ResourceContents::TextResourceContents { text, .. }] => Some(text),
-        _ => None,
-    }
-}
-
-/// [`page_text`], to change: the one text of a `resources/read` result, if it has one.
-pub(crate) fn page_text_mut(read: &mut ReadResourceResult) -> Option<&mut String> {
-    match read.contents.as_mut_slice() {
-        [ResourceContents::TextResourceContents { text, .. }] => Some(text),
-        _ => None,
-    }
-}
-
-/// A transport's own form of a view's `resources/read` result, by the view's place among
-/// all the views (`None`: the result as it is). The stdio transport answers with a marker
-/// for the page, which it puts in as it writes the line.
-pub(crate) type ReadSubstitute = fn(usize) -> Option<ReadResourceResult>;
-
-/// Where `view` is among all the views (and so in [`CONVERTED`] and [`SERIALISED`]).
+/// Where `view` is among all the views (and so in [`CONVERTED`]).
 pub(crate) fn index_of(view: &View) -> Option<usize> {
     views::all().iter().position(|v| v.uri == view.uri)
 }
@@ -207,12 +108,10 @@ pub fn list<'a>(views: impl Iterator<Item = &'a View>) -> Result<ListResourcesRe
         .with_cache_scope(CacheScope::Private))
 }
 
-/// The `resources/read` answer for `uri`, among the `visible` views; in the transport's
-/// own form when it has a `substitute`.
+/// The `resources/read` answer for `uri`, among the `visible` views.
 pub fn read<'a>(
     uri: &str,
     mut visible: impl Iterator<Item = &'a View>,
-    substitute: Option<ReadSubstitute>,
 ) -> Result<ReadResourceResult, McpError> {
     let Some(view) = visible.find(|view| view.uri == uri) else {
         return Err(McpError::resource_not_found(
@@ -221,12 +120,13 @@ pub fn read<'a>(
         ));
     };
     let (_, read) = converted(view)?;
-    let substituted = substitute.and_then(|substitute| substitute(index_of(view)?));
-    Ok(substituted.unwrap_or_else(|| read.clone()))
+    Ok(read.clone())
 }
 
 #[cfg(test)]
 mod tests {
+    use rmcp::model::ResourceContents;
+
     use super::*;
 
     /// The most a served page may weigh, gzipped.
@@ -235,8 +135,13 @@ mod tests {
     #[test]
     fn every_served_page_is_under_its_budget_gzipped() {
         use std::io::Write;
-        for (read, view) in converted_reads().zip(views::all()) {
-            let page = page_text(read.expect("a converted read")).expect("a page");
+        for (converted, view) in CONVERTED.iter().zip(views::all()) {
+            let (_, read) = converted.as_ref().expect("a converted read");
+            let [ResourceContents::TextResourceContents { text: page, .. }] =
+                read.contents.as_slice()
+            else {
+                panic!("{}: one text, the page", view.name)
+            };
             let mut gzip = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::best());
             gzip.write_all(page.as_bytes()).expect("compressed");
             let gzipped = gzip.finish().expect("compressed").len();
@@ -250,28 +155,6 @@ mod tests {
                 gzipped <= PAGE_BUDGET,
                 "the {} view is {gzipped} bytes gzipped, over its {PAGE_BUDGET}",
                 view.name
-            );
-        }
-    }
-
-    #[test]
-    fn every_view_is_serialised_with_its_page_a_slice_of_its_result() {
-        prepare();
-        assert_eq!(SERIALISED.len(), views::all().len());
-        for (index, read) in SERIALISED.iter().enumerate() {
-            let read = read.as_ref().expect("a serialised read");
-            assert_eq!(read.index, index);
-            let (_, converted) = CONVERTED[index].as_ref().expect("a converted read");
-            let page: String = serde_json::from_slice(&read.page).expect("a JSON string");
-            assert_eq!(page, page_text(converted).expect("a page"));
-            let inside = read.result.as_ptr_range();
-            assert!(inside.contains(&read.page.as_ptr()), "a slice, not a copy");
-            let mut whole = ServerResult::ReadResourceResult(converted.clone());
-            whole.strip_result_type_for_legacy_peer();
-            assert_eq!(
-                read.result,
-                serde_json::to_vec(&whole).unwrap(),
-                "the bytes of the result serialised whole"
             );
         }
     }

@@ -2,9 +2,9 @@
 //! `tests/cost-guard/` (a fixed call on the core or through the MCP HTTP app) under
 //! callgrind, and compares the instructions per call with the committed baseline
 //! `tests/cost-guard/baseline.json`: a scenario more than [`ALLOWED_GROWTH_PERCENT`] % above it
-//! fails, as does serving a view (`… read_view`) at more than a `stationToilets` call
-//! costs on the same surface (stateless HTTP, a session, stdio). Instruction counts do not depend on how busy the machine is, so the guard runs
-//! in every test run. `--bless` writes the counts as the new baseline, on purpose.
+//! fails, and the table is printed either way. Instruction counts do not depend on how busy
+//! the machine is, so the guard runs in every test run. `--bless` writes the counts as the
+//! new baseline, on purpose.
 //!
 //! The program is built like the release artifacts (zig, `--target`, the workspace-hack's
 //! features), so after `cargo xtask package` only its own crate compiles; the fake upstream
@@ -25,7 +25,7 @@ use crate::shell::section;
 /// The committed counts: scenario → instructions per call.
 const BASELINE: &str = "tests/cost-guard/baseline.json";
 /// How much a scenario may grow over its baseline before the guard fails, in percent.
-const ALLOWED_GROWTH_PERCENT: u64 = 5;
+const ALLOWED_GROWTH_PERCENT: u64 = 10;
 /// Calls counted per scenario (the count is their mean).
 const CALLS: u64 = 10;
 
@@ -47,15 +47,14 @@ pub fn run(sh: &Shell, bless: bool) -> Result<()> {
         let text = serde_json::to_string_pretty(&counts)? + "\n";
         sh.write_file(BASELINE, text)?;
         for (scenario, count) in &counts {
-            println!("{scenario:<28} {count:>10}");
+            println!("{scenario:<32} {count:>10}");
         }
         println!("bench: {BASELINE} written");
         return Ok(());
     }
     let baseline: BTreeMap<String, u64> = serde_json::from_str(&sh.read_file(BASELINE)?)
         .with_context(|| format!("reading {BASELINE}"))?;
-    let mut failures = compare(&baseline, &counts);
-    failures.extend(views_over_budget(&counts));
+    let failures = compare(&baseline, &counts);
     if !failures.is_empty() {
         bail!(
             "bench: {}; if that is intended, run `cargo xtask bench --bless` and commit {BASELINE}",
@@ -68,7 +67,7 @@ pub fn run(sh: &Shell, bless: bool) -> Result<()> {
 /// Prints each scenario beside its baseline; what fails the guard.
 fn compare(baseline: &BTreeMap<String, u64>, counts: &BTreeMap<String, u64>) -> Vec<String> {
     println!(
-        "{:<28} {:>10} {:>10} {:>8}",
+        "{:<32} {:>10} {:>10} {:>8}",
         "scenario", "baseline", "now", "change"
     );
     let mut failures = Vec::new();
@@ -79,7 +78,7 @@ fn compare(baseline: &BTreeMap<String, u64>, counts: &BTreeMap<String, u64>) -> 
         };
         let change = now as f64 / before as f64 - 1.0;
         println!(
-            "{scenario:<28} {before:>10} {now:>10} {:>+7.1}%",
+            "{scenario:<32} {before:>10} {now:>10} {:>+7.1}%",
             change * 100.0
         );
         if now * 100 > before * (100 + ALLOWED_GROWTH_PERCENT) {
@@ -96,28 +95,6 @@ fn compare(baseline: &BTreeMap<String, u64>, counts: &BTreeMap<String, u64>) -> 
             .map(|scenario| format!("{scenario} is in the baseline but no longer runs")),
     );
     failures
-}
-
-/// The MCP surfaces the guard reads a view on: stateless HTTP, a session, stdio.
-const VIEW_SURFACES: [&str; 3] = ["mcp", "mcp session", "mcp stdio"];
-
-/// Serving a view (`… read_view`, ~330 KB of page) may cost the server no more than a
-/// `stationToilets` call on the same surface (`… stationToilets`); what fails where it
-/// does.
-fn views_over_budget(counts: &BTreeMap<String, u64>) -> Vec<String> {
-    VIEW_SURFACES
-        .iter()
-        .filter_map(|surface| {
-            let view = *counts.get(&format!("{surface} read_view"))?;
-            let call = *counts.get(&format!("{surface} stationToilets"))?;
-            (view > call).then(|| {
-                format!(
-                    "{surface}: serving a view costs {view} instructions, more than a \
-stationToilets call ({call})"
-                )
-            })
-        })
-        .collect()
 }
 
 /// Builds the guard's program like the release artifacts, and the fake upstream; the
@@ -191,44 +168,16 @@ mod tests {
     }
 
     #[test]
-    fn growth_within_five_percent_passes_and_beyond_fails() {
+    fn growth_within_ten_percent_passes_and_beyond_fails() {
         let baseline = counts(&[("mcp stationToilets", 1000), ("core stationToilets", 500)]);
-        let within = counts(&[("mcp stationToilets", 1050), ("core stationToilets", 400)]);
+        let within = counts(&[("mcp stationToilets", 1100), ("core stationToilets", 400)]);
         assert!(compare(&baseline, &within).is_empty());
-        let beyond = counts(&[("mcp stationToilets", 1051), ("core stationToilets", 500)]);
+        let beyond = counts(&[("mcp stationToilets", 1101), ("core stationToilets", 500)]);
         let failures = compare(&baseline, &beyond);
         assert_eq!(failures.len(), 1);
         assert!(
-            failures[0].starts_with("mcp stationToilets grew 5.1%"),
+            failures[0].starts_with("mcp stationToilets grew 10.1%"),
             "{failures:?}"
-        );
-    }
-
-    #[test]
-    fn a_view_may_cost_no_more_than_a_station_toilets_call_on_the_same_surface() {
-        let within = counts(&[
-            ("mcp read_view", 100),
-            ("mcp stationToilets", 100),
-            ("mcp stdio read_view", 150),
-            ("mcp stdio stationToilets", 200),
-        ]);
-        assert_eq!(views_over_budget(&within), Vec::<String>::new());
-        let beyond = counts(&[
-            ("mcp read_view", 101),
-            ("mcp stationToilets", 100),
-            ("mcp session read_view", 300),
-            ("mcp session stationToilets", 200),
-            ("mcp stdio read_view", 150),
-            ("mcp stdio stationToilets", 200),
-        ]);
-        assert_eq!(
-            views_over_budget(&beyond),
-            [
-                "mcp: serving a view costs 101 instructions, more than a stationToilets call \
-(100)",
-                "mcp session: serving a view costs 300 instructions, more than a stationToilets \
-call (200)",
-            ]
         );
     }
 

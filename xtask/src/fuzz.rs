@@ -216,11 +216,6 @@ pub fn seed(sh: &Shell) -> Result<()> {
             let mut data = vec![status_of(&name)];
             data.extend(std::fs::read(&file)?);
             put(target, &name, &data)?;
-            if target == "pelias" || target == "tfl_journey" {
-                let mut toon = std::fs::read(&file)?;
-                toon.push(u8::from(name.len().is_multiple_of(2)));
-                put("toon_round_trip", &name, &toon)?;
-            }
         }
     }
     for file in sh.read_dir(fixtures.join("digitransit/hfp"))? {
@@ -306,26 +301,6 @@ pub fn seed(sh: &Shell) -> Result<()> {
         let mut seed = vec![tool];
         seed.extend(data);
         put("call_json", &format!("tool-{tool:02}"), &seed)?;
-    }
-    for (name, json) in [
-        (
-            "nested",
-            r#"{"a":[{"b":1,"c":"x, y"},{"b":2,"c":"z"}],"d":{"e":[1,2,3]}}"#,
-        ),
-        (
-            "strings",
-            r#"["", "true", "42", "-", "a:b", " lead", "tab\there", "q\"uote"]"#,
-        ),
-        (
-            "numbers",
-            r#"{"n":[0,-0.0,1e21,1.5,-7,123456789012345678]}"#,
-        ),
-    ] {
-        put(
-            "toon_round_trip",
-            name,
-            &[json.as_bytes(), b"\x01"].concat(),
-        )?;
     }
     // The server's `bearer` (mcp/src/fuzzing.rs): the first byte picks a raw header (even)
     // or a token from header JSON, claims JSON and signature, one per line (odd; bit 1

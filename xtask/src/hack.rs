@@ -4,9 +4,11 @@
 //! selected, so without them two builds of the same dependencies share almost nothing.
 //!
 //! - `workspace-hack/` (`toolpack-workspace-hack`), for the release build: maturin builds
-//!   the Python extension alone, while the MCP server, the Node addon and the uniffi library
-//!   are built together. The binding crates depend on it; the published crates
-//!   (`toolpack`, `toolpack-mcp`) do not.
+//!   the Python extension alone, the Node addon and the uniffi library are built together,
+//!   and the MCP server beside the hack crate. The binding crates depend on it; the
+//!   published crates (`toolpack`, `toolpack-mcp`) do not. The server's own features of the
+//!   core ([`Hack::server_only`]: PostgreSQL) stay out of it, so the libraries carry no
+//!   database; the check fails if one of them would.
 //! - `dev-hack/` (`toolpack-dev-hack`), for the debug build: `cargo xtask` builds xtask
 //!   alone before anything else, and the suites build helper binaries (the fake upstream,
 //!   the MCP binary, the uniffi library for Kotlin) with `-p`; each would otherwise rebuild
@@ -36,6 +38,9 @@ struct Hack {
     dev: bool,
     /// The builds of a few packages that must resolve like `union`.
     alone: &'static [&'static [&'static str]],
+    /// Features of workspace crates that only the server asks for: left out of the hack
+    /// (and of the comparisons), so the other builds do without them.
+    server_only: &'static [(&'static str, &'static str)],
 }
 
 /// The release build: the crates built alone by their own tool (maturin, and any one of
@@ -56,11 +61,22 @@ const RELEASE: Hack = Hack {
     dev: false,
     alone: &[
         &["toolpack-python"],
-        &["toolpack-node"],
+        &["toolpack-node", "toolpack-uniffi"],
         &["toolpack-uniffi"],
         &["toolpack-cost-guard"],
     ],
+    server_only: &[("toolpack", "postgres")],
 };
+
+/// The libraries (Python, Node, Kotlin) built alone, as `cargo xtask package` builds them:
+/// none of them may compile the database stack that only the server's replicas use.
+const LIBRARIES: [&str; 3] = ["toolpack-python", "toolpack-node", "toolpack-uniffi"];
+/// The database stack: PostgreSQL's client, its pool and their TLS.
+const DATABASE_STACK: [&str; 3] = [
+    "tokio-postgres",
+    "deadpool-postgres",
+    "tokio-postgres-rustls",
+];
 
 /// The debug build: `cargo xtask` (xtask alone), the suites' helper binaries
 /// ([`crate::shell::helper_binaries`]), the fake upstream Maven builds, and the uniffi
@@ -81,6 +97,7 @@ const DEV: Hack = Hack {
         &["toolpack-uniffi", "uniffi-bindgen", "toolpack-testkit"],
         &["uniffi-bindgen", "toolpack-testkit"],
     ],
+    server_only: &[],
 };
 
 /// One resolved package, as a build unit kind: for the target, or for the host (build
@@ -101,6 +118,33 @@ pub fn run(sh: &Shell, check: bool) -> Result<()> {
     for hack in [&RELEASE, &DEV] {
         hack.run(sh, check)?;
     }
+    libraries_carry_no_database(sh, check)
+}
+
+/// Fails when a library ([`LIBRARIES`]), built alone, would compile a crate of the
+/// [`DATABASE_STACK`].
+fn libraries_carry_no_database(sh: &Shell, locked: bool) -> Result<()> {
+    let mut found = Vec::new();
+    for library in LIBRARIES {
+        let units = tree(sh, &[library], false, locked, &[])?;
+        found.extend(
+            units
+                .keys()
+                .filter(|unit| DATABASE_STACK.contains(&unit.name.as_str()))
+                .map(|unit| format!("{library} compiles {} {}", unit.name, unit.version)),
+        );
+    }
+    if !found.is_empty() {
+        bail!(
+            "the libraries must build without the database stack:\n  {}",
+            found.join("\n  ")
+        );
+    }
+    println!(
+        "hack: {} build without {}",
+        LIBRARIES.join(", "),
+        DATABASE_STACK.join(", ")
+    );
     Ok(())
 }
 
@@ -112,7 +156,7 @@ impl Hack {
             // crate wants any more must not keep itself alive through the hack.
             sh.write_file(self.manifest, self.manifest_text(&Features::new()))?;
         }
-        let union = tree(sh, self.union, self.dev, check)?;
+        let union = tree(sh, self.union, self.dev, check, self.server_only)?;
         let alone: Vec<String> = self.alone.iter().map(|a| a.join(" + ")).collect();
         if check {
             let differences = self.differences(sh, &union, true)?;
@@ -176,7 +220,7 @@ impl Hack {
     /// The units a build of `packages` resolves, but for the hack crate itself and the
     /// packages selected.
     fn resolved_alone(&self, sh: &Shell, packages: &[&str], locked: bool) -> Result<Features> {
-        let mut features = tree(sh, packages, false, locked)?;
+        let mut features = tree(sh, packages, false, locked, self.server_only)?;
         features
             .retain(|unit, _| unit.name != self.name && !packages.contains(&unit.name.as_str()));
         Ok(features)
@@ -184,8 +228,15 @@ impl Hack {
 }
 
 /// The resolved features of every unit when `packages` (none: the whole workspace) are
-/// built together; with `dev`, as a test build, with the dev-dependencies.
-fn tree(sh: &Shell, packages: &[&str], dev: bool, locked: bool) -> Result<Features> {
+/// built together; with `dev`, as a test build, with the dev-dependencies; without the
+/// `server_only` features (crate, feature).
+fn tree(
+    sh: &Shell,
+    packages: &[&str],
+    dev: bool,
+    locked: bool,
+    server_only: &[(&str, &str)],
+) -> Result<Features> {
     let selection: Vec<String> = if packages.is_empty() {
         vec!["--workspace".into()]
     } else {
@@ -206,7 +257,15 @@ fn tree(sh: &Shell, packages: &[&str], dev: bool, locked: bool) -> Result<Featur
         "cargo tree -q {locked...} -e {edges} --target {TRIPLE} -f {format} {selection...}"
     )
     .read()?;
-    parse(&text)
+    let mut features = parse(&text)?;
+    for (unit, set) in &mut features {
+        for (name, feature) in server_only {
+            if unit.name == *name && unit.path.is_some() {
+                set.remove(*feature);
+            }
+        }
+    }
+    Ok(features)
 }
 
 /// Reads `cargo tree`'s indented output: a line's depth is its prefix width / 4; a unit is

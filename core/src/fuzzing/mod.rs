@@ -43,7 +43,6 @@ pub fn targets() -> Vec<(&'static str, Body)> {
             ("loko_project", loko::project as Body),
             ("d2_arrows", loko::d2_arrows),
             ("markdown_html", loko::markdown_html),
-            ("toon_round_trip", loko::toon_round_trip),
             ("frontmatter_round_trip", loko::frontmatter_round_trip),
             ("relationships_round_trip", loko::relationships_round_trip),
         ]);

@@ -22,7 +22,7 @@ pub(crate) use shared::observe_served;
 pub(crate) use shared::oldest_fetch;
 pub use shared::{AnswerKind, LayerSettings, Served, ServedAs, ServedFields};
 pub use tls::install_crypto_provider;
-#[cfg(feature = "postgres")]
+#[cfg(any(feature = "postgres", feature = "digitransit"))]
 pub(crate) use tls::platform_tls_config;
 
 /// Percent-encodes everything but RFC 3986 unreserved characters, so spaces, `'`, `&`,

@@ -18,7 +18,7 @@ pub fn install_crypto_provider() {
 /// A TLS client configuration trusting the platform's root certificates (read from disk:
 /// it blocks, so call it on the blocking pool), for connections reqwest does not make
 /// (PostgreSQL, HSL's MQTT broker).
-#[cfg(feature = "postgres")]
+#[cfg(any(feature = "postgres", feature = "digitransit"))]
 #[allow(
     clippy::disallowed_methods,
     reason = "reads the certificates from disk; its callers run it on the blocking pool"

@@ -1,6 +1,6 @@
 //! The loko fuzz targets' bodies (see `crate::fuzzing`): a project tree from the fuzzer's
 //! bytes read by the loader and the tools, D2 arrows and the relationship section, markdown
-//! to HTML, and the round trips of what loko writes (TOON, frontmatter edits, the
+//! to HTML, and the round trips of what loko writes (frontmatter edits, the
 //! relationships file).
 #![allow(
     clippy::disallowed_methods,
@@ -12,7 +12,7 @@ use std::path::{Component, Path, PathBuf};
 use arbitrary::Unstructured;
 use serde_json::{Value, json};
 
-use super::formats::{frontmatter_edit, markdown, toon};
+use super::formats::{frontmatter_edit, markdown};
 use super::project::relationships;
 use crate::fuzzing::harness::{check_answer, scratch, within_budget};
 use crate::fuzzing::upstream::toolpack;
@@ -133,66 +133,6 @@ pub fn markdown_html(data: &[u8]) {
     let html = render_markdown(&source, "Title").to_ascii_lowercase();
     for tag in ["<script", "<iframe", "<object", "<embed", "<style"] {
         assert!(!html.contains(tag), "{tag} in the HTML of {source:?}");
-    }
-}
-
-/// TOON of any JSON value: the official decoder reads it, and the official encoder writes
-/// what it read as the same text (`fuzz/corpus/toon_round_trip/` holds JSON texts; the last
-/// byte picks the delimiter).
-pub fn toon_round_trip(data: &[u8]) {
-    let Some((&last, json)) = data.split_last() else {
-        return;
-    };
-    let Ok(value) = serde_json::from_slice::<Value>(json) else {
-        return;
-    };
-    let delimiter = if last % 2 == 0 { ',' } else { '\t' };
-    let text = toon::encode_with(&value, delimiter);
-    let decoded: Value = toon_format::decode(&text, &toon_format::DecodeOptions::new())
-        .unwrap_or_else(|e| panic!("our TOON does not decode ({e}):\n{text}\nof {value}"));
-    let reference = if delimiter == ',' {
-        toon_format::Delimiter::Comma
-    } else {
-        toon_format::Delimiter::Tab
-    };
-    let again = toon_format::encode(
-        &decoded,
-        &toon_format::EncodeOptions::new().with_delimiter(reference),
-    )
-    .unwrap_or_else(|e| panic!("the reference does not encode what it read ({e})"));
-    // The reference is the judge only where it reads its own text back the same (it writes
-    // a leading byte-order mark unquoted, then reads it as the file's).
-    let reference_reads_itself =
-        toon_format::decode::<Value>(&again, &toon_format::DecodeOptions::new())
-            .is_ok_and(|read| read == decoded);
-    if reference_reads_itself {
-        assert_eq!(again, text, "the reference writes {value} otherwise");
-    }
-    // Without objects there is no table layout to map back: what is read is what was meant.
-    if !contains_object(&value) {
-        assert!(
-            same(&decoded, &value),
-            "{value} reads back as {decoded}:\n{text}"
-        );
-    }
-}
-
-fn contains_object(value: &Value) -> bool {
-    match value {
-        Value::Object(_) => true,
-        Value::Array(items) => items.iter().any(contains_object),
-        _ => false,
-    }
-}
-
-/// Equal JSON, numbers compared by value (TOON writes them canonically: `1.0` is `1`).
-fn same(a: &Value, b: &Value) -> bool {
-    match (a, b) {
-        (Value::Number(x), Value::Number(y)) => x.as_f64() == y.as_f64(),
-        (Value::Array(x), Value::Array(y)) => {
-            x.len() == y.len() && x.iter().zip(y).all(|(x, y)| same(x, y))
-        }
-        _ => a == b,
     }
 }
 

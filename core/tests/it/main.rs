@@ -6,6 +6,7 @@
     reason = "tests, not a server's async path: blocking file work is fine here"
 )]
 
+#[cfg(feature = "postgres")]
 #[path = "../support/on_postgres.rs"]
 mod on_postgres;
 
@@ -20,6 +21,7 @@ mod loko_build;
 mod loko_projects;
 mod loko_tools;
 mod plan_journey;
+#[cfg(feature = "postgres")]
 mod postgres_store;
 mod saved_places;
 mod timetable;

@@ -3,7 +3,6 @@
 
 use serde_json::Value;
 use toolpack::{Caller, Catalog, Config, Scopes, Toolpack};
-use toolpack_testkit::postgres::PgCluster;
 use toolpack_testkit::vectors;
 
 fn assert_matches_output_schema(tool: &str, body: &Value) {
@@ -52,9 +51,10 @@ async fn every_vector_passes_through_the_catalog() {
 
 /// The saved-place vectors again, on the PostgreSQL store (a fresh database per case of
 /// a real throwaway server): both stores behave the same.
+#[cfg(feature = "postgres")]
 #[tokio::test]
 async fn every_saved_place_vector_passes_on_postgresql() {
-    let Some(cluster) = PgCluster::start() else {
+    let Some(cluster) = toolpack_testkit::postgres::PgCluster::start() else {
         return;
     };
     vectors::run_store_cases_on(|| cluster.create_database(), run_case).await;

@@ -6,11 +6,12 @@
 //!
 //! Every scenario is one tool call, made either directly on the core (`core …`) or as a
 //! JSON-RPC `tools/call` POST through the MCP server's HTTP app in process (`mcp …`,
-//! stateless, no sockets): `stationToilets` (the bundled station data), `query_architecture`
-//! (the example loko project) and `get_departures` (the fake upstream at `URL`). `mcp
-//! read_view` reads a view (`resources/read`) instead. `mcp session …` calls or reads in a
-//! session opened first; `mcp stdio …` sends its line to the server's stdio transport on an
-//! in-process pipe.
+//! stateless at protocol 2025-06-18, no sockets): `stationToilets` (the bundled station
+//! data), `query_architecture` (the example loko project) and `get_departures` (the fake
+//! upstream at `URL`). `mcp read_view` reads a view (`resources/read`) instead. `mcp
+//! 2026-07-28 …` speaks that protocol (its `Mcp-Method` and `Mcp-Name` headers, the
+//! request's `_meta`); `mcp session …` calls or reads in a session opened first; `mcp stdio
+//! …` sends its line to the server's stdio transport on an in-process pipe.
 
 mod answers;
 mod callgrind;

@@ -14,7 +14,7 @@ use crate::callgrind;
 use crate::stdio_peer::StdioPeer;
 
 /// Every scenario, in the order the guard reports them.
-pub const NAMES: [&str; 11] = [
+pub const NAMES: [&str; 13] = [
     "core stationToilets",
     "core query_architecture",
     "core get_departures",
@@ -22,6 +22,8 @@ pub const NAMES: [&str; 11] = [
     "mcp query_architecture",
     "mcp get_departures",
     "mcp read_view",
+    "mcp 2026-07-28 stationToilets",
+    "mcp 2026-07-28 read_view",
     "mcp session stationToilets",
     "mcp session read_view",
     "mcp stdio stationToilets",
@@ -33,8 +35,11 @@ pub const NAMES: [&str; 11] = [
 enum Surface {
     /// The core's `call_json`.
     Core,
-    /// A stateless POST to the MCP HTTP app.
+    /// A stateless POST to the MCP HTTP app, protocol 2025-06-18.
     Stateless,
+    /// A POST to the MCP HTTP app at protocol 2026-07-28 (stateless by design), with its
+    /// `Mcp-Method` and `Mcp-Name` headers and the request's `_meta`.
+    Stateless2026,
     /// A POST in a session opened first (rmcp's session worker, an SSE answer).
     Session,
     /// A line to the server over its stdio transport, on an in-process pipe.
@@ -48,6 +53,7 @@ fn surface_of(scenario: &str) -> (Surface, &str) {
         "core" => Surface::Core,
         "mcp session" => Surface::Session,
         "mcp stdio" => Surface::Stdio,
+        "mcp 2026-07-28" => Surface::Stateless2026,
         _ => Surface::Stateless,
     };
     (surface, what)
@@ -125,13 +131,31 @@ pub fn run(run: &Run) {
         .expect("every tool")
         .tools;
     let server = ToolpackServer::new(toolpack.clone(), tools);
-    let request = if what == "read_view" {
-        json!({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": VIEW}})
+    let (method, name, mut request) = if what == "read_view" {
+        let request = json!({"jsonrpc": "2.0", "id": 1, "method": "resources/read",
+                             "params": {"uri": VIEW}});
+        ("resources/read", VIEW, request)
     } else {
-        json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
-               "params": {"name": tool, "arguments": arguments}})
-    }
-    .to_string();
+        let request = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call",
+                             "params": {"name": tool, "arguments": arguments}});
+        ("tools/call", tool, request)
+    };
+    let headers = match surface {
+        Surface::Stateless2026 => {
+            request["params"]["_meta"] = json!({
+                "io.modelcontextprotocol/protocolVersion": PROTOCOL_2026,
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "guard", "version": "1"},
+            });
+            vec![
+                ("mcp-protocol-version", PROTOCOL_2026),
+                ("mcp-method", method),
+                ("mcp-name", name),
+            ]
+        }
+        _ => vec![("mcp-protocol-version", "2025-06-18")],
+    };
+    let request = request.to_string();
     if surface == Surface::Stdio {
         let peer = runtime.block_on(StdioPeer::connect(server));
         let peer = tokio::sync::Mutex::new(peer);
@@ -144,16 +168,20 @@ pub fn run(run: &Run) {
         return;
     }
     let options = HttpOptions {
-        stateless: surface == Surface::Stateless,
+        stateless: surface != Surface::Session,
         ..HttpOptions::default()
     };
     let (app, _end_sessions) = toolpack_mcp::http::router(server, &options);
     let session = (!options.stateless).then(|| runtime.block_on(open_session(&app)));
+    let headers = Headers {
+        session: session.as_deref(),
+        protocol: &headers,
+    };
     // The warm-up calls check the whole answer; the counted ones, only that it is as
     // long (the check's own parse is not the server's work).
     let expected_length = std::cell::Cell::new(None);
     let call = || async {
-        let response = post(&app, session.as_deref(), request.clone()).await;
+        let response = post(&app, &headers, request.clone()).await;
         assert_eq!(response.status(), StatusCode::OK);
         match expected_length.get() {
             // A session's event ids grow a digit now and then: a few bytes either way.
@@ -174,18 +202,32 @@ pub fn run(run: &Run) {
     runtime.block_on(counted(run.calls, call));
 }
 
-/// The answer of `app` to a `/mcp` POST of `body`, in `session` if given.
+/// The protocol version the `mcp 2026-07-28` scenarios speak.
+const PROTOCOL_2026: &str = "2026-07-28";
+
+/// The headers of a scenario's POSTs besides the fixed ones.
+struct Headers<'a> {
+    /// The session the POSTs are in, if any.
+    session: Option<&'a str>,
+    /// The protocol version's headers (`MCP-Protocol-Version`, and at 2026-07-28
+    /// `Mcp-Method` and `Mcp-Name`).
+    protocol: &'a [(&'a str, &'a str)],
+}
+
+/// The answer of `app` to a `/mcp` POST of `body` with `headers`.
 async fn post(
     app: &axum::Router,
-    session: Option<&str>,
+    headers: &Headers<'_>,
     body: String,
 ) -> axum::http::Response<Body> {
     let mut request = Request::post("/mcp")
         .header("host", "localhost")
         .header("content-type", "application/json")
-        .header("accept", "application/json, text/event-stream")
-        .header("mcp-protocol-version", "2025-06-18");
-    if let Some(session) = session {
+        .header("accept", "application/json, text/event-stream");
+    for (name, value) in headers.protocol {
+        request = request.header(*name, *value);
+    }
+    if let Some(session) = headers.session {
         request = request.header("mcp-session-id", session);
     }
     let request = request.body(Body::from(body)).expect("a request");
@@ -198,7 +240,11 @@ async fn open_session(app: &axum::Router) -> String {
     let initialize = json!({"jsonrpc": "2.0", "id": 0, "method": "initialize", "params": {
         "protocolVersion": "2025-06-18", "capabilities": {},
         "clientInfo": {"name": "guard", "version": "1"}}});
-    let response = post(app, None, initialize.to_string()).await;
+    let legacy = Headers {
+        session: None,
+        protocol: &[("mcp-protocol-version", "2025-06-18")],
+    };
+    let response = post(app, &legacy, initialize.to_string()).await;
     let session = response
         .headers()
         .get("mcp-session-id")
@@ -207,7 +253,11 @@ async fn open_session(app: &axum::Router) -> String {
         .to_owned();
     let _ = axum::body::to_bytes(response.into_body(), usize::MAX).await;
     let initialized = json!({"jsonrpc": "2.0", "method": "notifications/initialized"});
-    let response = post(app, Some(&session), initialized.to_string()).await;
+    let in_session = Headers {
+        session: Some(&session),
+        ..legacy
+    };
+    let response = post(app, &in_session, initialized.to_string()).await;
     assert_eq!(response.status(), StatusCode::ACCEPTED);
     session
 }

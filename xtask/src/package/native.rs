@@ -3,9 +3,12 @@
 //! everything against glibc 2.28, so the artifacts run on every current LTS distribution.
 //!
 //! Both builders get the same environment from [`zig_env`]: maturin for the Python extension
-//! and cargo for the MCP server, the Node addon and the uniffi library. With the same
-//! compilers, linker and target, and the same features (`workspace-hack/`), the second build
-//! reuses the first one's dependencies and compiles only its own crates.
+//! and cargo for the Node addon and the uniffi library, then for the MCP server. With the
+//! same compilers, linker and target, and the same features (`workspace-hack/`), each build
+//! reuses the dependencies built before it and compiles only its own crates. The server is
+//! built apart from the libraries, with the hack crate selected beside it: in one build,
+//! cargo would give the libraries the core's `postgres` feature, which only the server's
+//! replicas use (the core compiles twice, with and without it).
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -57,9 +60,10 @@ pub fn natives(sh: &Shell) -> Result<Natives> {
         return Ok(Natives { dir: dir.clone() });
     }
     section(&format!(
-        "package: release build of toolpack-mcp, the Node addon and the uniffi library (zig, glibc {GLIBC})"
+        "package: release build of the Node addon and the uniffi library, then toolpack-mcp (zig, glibc {GLIBC})"
     ));
-    let dir = release_build(sh, &["toolpack-mcp", "toolpack-node", "toolpack-uniffi"])?;
+    release_build(sh, &["toolpack-node", "toolpack-uniffi"])?;
+    let dir = release_build(sh, &["toolpack-mcp", "toolpack-workspace-hack"])?;
     Ok(Natives {
         dir: BUILT.get_or_init(|| dir).clone(),
     })

@@ -1,8 +1,11 @@
 //! The saved-variables store: SQLite in the data directory (the embedded default, one
 //! machine), or PostgreSQL when `TOOLPACK_DATABASE_URL` is set (replicas share it). Both
 //! keep one row per (caller, key) and behave the same: the same shared vectors run on
-//! both.
+//! both. A build without the `postgres` feature (the Python, Node and Kotlin libraries)
+//! refuses every call with the storage error when a database URL is set, rather than
+//! saving anywhere else.
 
+#[cfg(feature = "postgres")]
 mod postgres;
 mod sqlite;
 
@@ -27,14 +30,31 @@ pub(crate) enum UserStore {
     /// SQLite in the data directory.
     Sqlite(sqlite::SqliteStore),
     /// PostgreSQL at `TOOLPACK_DATABASE_URL`.
+    #[cfg(feature = "postgres")]
     Postgres(postgres::PostgresStore),
+    /// `TOOLPACK_DATABASE_URL` is set, but this build has no PostgreSQL.
+    #[cfg(not(feature = "postgres"))]
+    NoPostgres,
+}
+
+/// The failure of every call of a store configured for PostgreSQL in a build without it.
+#[cfg(not(feature = "postgres"))]
+fn no_postgres<T>() -> Result<T, Failure> {
+    Err(storage(
+        "TOOLPACK_DATABASE_URL is set, but this build has no PostgreSQL (the `postgres` \
+feature of the toolpack crate; the toolpack-mcp server has it)"
+            .into(),
+    ))
 }
 
 impl UserStore {
     /// The store `config` asks for (nothing is opened yet).
     pub fn new(config: &Config) -> Self {
         match config.database_url() {
+            #[cfg(feature = "postgres")]
             Some(url) => Self::Postgres(postgres::PostgresStore::new(url.clone())),
+            #[cfg(not(feature = "postgres"))]
+            Some(_) => Self::NoPostgres,
             None => Self::Sqlite(sqlite::SqliteStore::new(config.data_dir())),
         }
     }
@@ -55,11 +75,14 @@ impl UserStore {
                     .save(caller, key.clone(), kind, &value, now.clone())
                     .await
             }
+            #[cfg(feature = "postgres")]
             Self::Postgres(store) => {
                 store
                     .save(caller, key.clone(), kind, &value, now.clone())
                     .await
             }
+            #[cfg(not(feature = "postgres"))]
+            Self::NoPostgres => no_postgres(),
         };
         let upserted = self.counted(upserted)?;
         let previous = upserted
@@ -87,7 +110,10 @@ impl UserStore {
     ) -> Result<Vec<UserVariable>, Failure> {
         let result = match self {
             Self::Sqlite(store) => store.list(caller, kind).await,
+            #[cfg(feature = "postgres")]
             Self::Postgres(store) => store.list(caller, kind).await,
+            #[cfg(not(feature = "postgres"))]
+            Self::NoPostgres => no_postgres(),
         };
         self.counted(result)
     }
@@ -96,7 +122,10 @@ impl UserStore {
     pub async fn get(&self, caller: String, key: String) -> Result<Option<UserVariable>, Failure> {
         let result = match self {
             Self::Sqlite(store) => store.get(caller, key).await,
+            #[cfg(feature = "postgres")]
             Self::Postgres(store) => store.get(caller, key).await,
+            #[cfg(not(feature = "postgres"))]
+            Self::NoPostgres => no_postgres(),
         };
         self.counted(result)
     }
@@ -114,7 +143,10 @@ impl UserStore {
     pub fn kind(&self) -> &'static str {
         match self {
             Self::Sqlite(_) => "sqlite",
+            #[cfg(feature = "postgres")]
             Self::Postgres(_) => "postgres",
+            #[cfg(not(feature = "postgres"))]
+            Self::NoPostgres => "postgres",
         }
     }
 }

@@ -60,8 +60,9 @@ every field with relationships; as JSON or TOON.",
                     ArchitectureView::ProjectSummary(_)
                     | ArchitectureView::SystemSummary(_)
                     | ArchitectureView::ContainerSummary(_) => toon::encode(&json),
-                    _ => toon::encode_with(&tables::tables(&json), '\t'),
-                };
+                    _ => toon::encode_with(&tables::tables(&json), toon::Delimiter::Tab),
+                }
+                .map_err(Failure::internal)?;
                 return Ok(ArchitectureView::Toon(ToonView {
                     kind: query.detail,
                     format: "toon".to_owned(),

@@ -1,2 +1,0 @@
-#![no_main]
-toolpack_fuzz::server_target!("fast_path");

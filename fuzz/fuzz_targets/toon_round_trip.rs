@@ -1,2 +1,0 @@
-#![no_main]
-toolpack_fuzz::target!("toon_round_trip");
