@@ -410,13 +410,21 @@ impl ToolpackServer {
         context: RequestContext<RoleServer>,
     ) -> Result<CallToolResponse, McpError> {
         let (caller, choice) = request_scope(&context);
-        let takes_tasks = context
-            .client_capabilities()
+        // Read once: at 2026-07-28 rmcp decodes them from the request's `_meta` on every ask.
+        let capabilities = context.client_capabilities();
+        let takes_tasks = capabilities
+            .as_ref()
             .is_some_and(|capabilities| capabilities.supports_tasks());
         if takes_tasks && self.runs_long(&request.name, &choice) {
             return Ok(self.start_task(request, caller, choice));
         }
-        let asking = Asking::of(&context, &request, &caller, &self.state_key)?;
+        let asking = Asking::of(
+            &context,
+            capabilities.as_ref(),
+            &request,
+            &caller,
+            &self.state_key,
+        )?;
         let later = match &asking {
             Asking::Later(later) => Some((later.clone(), caller.clone(), request.clone())),
             _ => None,

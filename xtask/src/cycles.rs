@@ -39,7 +39,7 @@ pub fn report(sh: &Shell) -> Result<()> {
     let mut found = 0;
     for dir in CRATES {
         let sources = read_tree(&sh.current_dir().join(dir))?;
-        let graph = import_graph(&sources);
+        let graph = import_graph(&sources)?;
         let circles = circles(&graph);
         let edges: usize = graph.values().map(BTreeSet::len).sum();
         println!(
@@ -96,11 +96,16 @@ pub(crate) fn read_tree(dir: &Path) -> Result<BTreeMap<Module, String>> {
 }
 
 /// The edges from each module to the non-descendant modules it names.
-fn import_graph(sources: &BTreeMap<Module, String>) -> BTreeMap<Module, BTreeSet<Module>> {
-    let code: BTreeMap<&Module, String> = sources
+fn import_graph(sources: &BTreeMap<Module, String>) -> Result<BTreeMap<Module, BTreeSet<Module>>> {
+    let code = sources
         .iter()
-        .map(|(module, source)| (module, strip_comments_and_strings(source)))
-        .collect();
+        .map(|(module, source)| {
+            Ok((
+                module,
+                tokens(source).map_err(|e| anyhow::anyhow!("{module:?}: {e}"))?,
+            ))
+        })
+        .collect::<Result<BTreeMap<&Module, Vec<String>>>>()?;
     let modules: Modules = code
         .iter()
         .map(|(m, c)| ((*m).clone(), reexports(c)))
@@ -120,7 +125,7 @@ fn import_graph(sources: &BTreeMap<Module, String>) -> BTreeMap<Module, BTreeSet
         }
         graph.insert(module.clone(), targets);
     }
-    graph
+    Ok(graph)
 }
 
 /// Every module, with the names it re-exports.
@@ -177,8 +182,7 @@ struct Written {
 
 /// Every path written in `code`: each `a::b::c` run, and each leaf of a `use` tree
 /// (`use crate::{x::y, z}` gives `crate::x::y` and `crate::z`).
-fn paths(code: &str) -> Vec<Written> {
-    let tokens = tokens(code);
+fn paths(tokens: &[String]) -> Vec<Written> {
     let mut out = Vec::new();
     // The open inline modules, each with the brace depth inside it.
     let mut inline: Vec<(String, usize)> = Vec::new();
@@ -190,7 +194,7 @@ fn paths(code: &str) -> Vec<Written> {
                 let public = i > 0 && (tokens[i - 1] == "pub" || tokens[i - 1] == "·");
                 i += 1;
                 let mut leaves = Vec::new();
-                use_tree(&tokens, &mut i, Vec::new(), &mut leaves);
+                use_tree(tokens, &mut i, Vec::new(), &mut leaves);
                 out.extend(leaves.into_iter().map(|leaf| Written {
                     inline: names(&inline),
                     path: leaf.path,
@@ -248,8 +252,8 @@ struct UseLeaf {
 /// The names a module re-exports (`pub use a::B;`, `pub(crate) use c::D as E;`), each
 /// with the path it stands for. Globs and re-exports inside inline modules bind no name
 /// of the file's module, so they are left out.
-fn reexports(code: &str) -> BTreeMap<String, Vec<String>> {
-    paths(code)
+fn reexports(tokens: &[String]) -> BTreeMap<String, Vec<String>> {
+    paths(tokens)
         .into_iter()
         .filter(|written| written.inline.is_empty())
         .filter_map(|written| Some((written.reexported_as?, written.path)))
@@ -312,116 +316,55 @@ fn is_word(token: &str) -> bool {
         && !token.is_empty()
 }
 
-/// Words (identifiers, `$crate`) and the punctuation paths use: `::`, `{`, `}`, `,`, `;`.
-fn tokens(code: &str) -> Vec<String> {
+/// Words (identifiers, `$crate`) and the punctuation paths use: `::`, `{`, `}`, `,`, `;`;
+/// any other token is `·`, which ends a path. proc-macro2 lexes the code as rustc does, so
+/// comments, strings and char literals hold no words.
+fn tokens(code: &str) -> Result<Vec<String>, proc_macro2::LexError> {
     let mut out = Vec::new();
-    let chars: Vec<char> = code.chars().collect();
-    let mut i = 0;
-    while i < chars.len() {
-        let c = chars[i];
-        if c.is_alphanumeric() || c == '_' || c == '$' {
-            let start = i;
-            while i < chars.len()
-                && (chars[i].is_alphanumeric() || chars[i] == '_' || chars[i] == '$')
-            {
-                i += 1;
-            }
-            out.push(chars[start..i].iter().collect());
-            continue;
-        }
-        if c == ':' && chars.get(i + 1) == Some(&':') {
-            out.push("::".to_owned());
-            i += 2;
-            continue;
-        }
-        if matches!(c, '{' | '}' | ',' | ';') {
-            out.push(c.to_string());
-        } else if !c.is_whitespace() {
-            out.push("·".to_owned()); // any other punctuation ends a path
-        }
-        i += 1;
-    }
-    out
+    flatten(code.parse()?, &mut out);
+    Ok(out)
 }
 
-/// `code` with comments and the contents of string and char literals blanked.
-fn strip_comments_and_strings(code: &str) -> String {
-    let chars: Vec<char> = code.chars().collect();
-    let mut out = String::with_capacity(code.len());
-    let mut i = 0;
-    while i < chars.len() {
-        match (chars[i], chars.get(i + 1)) {
-            ('/', Some('/')) => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
+fn flatten(stream: proc_macro2::TokenStream, out: &mut Vec<String>) {
+    use proc_macro2::{Delimiter, Spacing, TokenTree};
+    let mut trees = stream.into_iter().peekable();
+    while let Some(tree) = trees.next() {
+        match tree {
+            TokenTree::Ident(ident) => match out.last_mut() {
+                // `$crate`, in a macro's body: `$` then `crate`.
+                Some(dollar) if dollar == "$" => dollar.push_str(&ident.to_string()),
+                _ => out.push(ident.to_string()),
+            },
+            TokenTree::Punct(punct) => {
+                let colons = punct.as_char() == ':'
+                    && punct.spacing() == Spacing::Joint
+                    && matches!(trees.peek(), Some(TokenTree::Punct(next)) if next.as_char() == ':');
+                if colons {
+                    trees.next();
+                    out.push("::".to_owned());
+                } else if matches!(punct.as_char(), ',' | ';' | '$') {
+                    out.push(punct.as_char().to_string());
+                } else {
+                    out.push("·".to_owned());
                 }
             }
-            ('/', Some('*')) => {
-                let mut depth = 0;
-                while i < chars.len() {
-                    if chars[i] == '/' && chars.get(i + 1) == Some(&'*') {
-                        depth += 1;
-                        i += 2;
-                    } else if chars[i] == '*' && chars.get(i + 1) == Some(&'/') {
-                        depth -= 1;
-                        i += 2;
-                        if depth == 0 {
-                            break;
-                        }
-                    } else {
-                        i += 1;
-                    }
+            TokenTree::Group(group) => {
+                let (open, close) = match group.delimiter() {
+                    Delimiter::Brace => ("{", "}"),
+                    Delimiter::None => ("", ""),
+                    _ => ("·", "·"),
+                };
+                if !open.is_empty() {
+                    out.push(open.to_owned());
+                }
+                flatten(group.stream(), out);
+                if !close.is_empty() {
+                    out.push(close.to_owned());
                 }
             }
-            ('r', Some('#' | '"')) if raw_string_at(&chars, i) => {
-                let hashes = chars[i + 1..].iter().take_while(|&&c| c == '#').count();
-                i += 2 + hashes;
-                while i < chars.len() {
-                    if chars[i] == '"'
-                        && chars[i + 1..]
-                            .iter()
-                            .take(hashes)
-                            .filter(|&&c| c == '#')
-                            .count()
-                            == hashes
-                    {
-                        i += 1 + hashes;
-                        break;
-                    }
-                    i += 1;
-                }
-                out.push_str("\"\"");
-            }
-            ('"', _) => {
-                i += 1;
-                while i < chars.len() && chars[i] != '"' {
-                    i += if chars[i] == '\\' { 2 } else { 1 };
-                }
-                i += 1;
-                out.push_str("\"\"");
-            }
-            ('\'', _) if chars.get(i + 2) == Some(&'\'') || chars.get(i + 1) == Some(&'\\') => {
-                i += 1;
-                while i < chars.len() && chars[i] != '\'' {
-                    i += if chars[i] == '\\' { 2 } else { 1 };
-                }
-                i += 1;
-                out.push_str("' '");
-            }
-            (c, _) => {
-                out.push(c);
-                i += 1;
-            }
+            TokenTree::Literal(_) => out.push("·".to_owned()),
         }
     }
-    out
-}
-
-/// Whether `r` at `i` opens a raw string (`r"…"`, `r#"…"#`), not an identifier's `r`.
-fn raw_string_at(chars: &[char], i: usize) -> bool {
-    let starts_word = i == 0 || !(chars[i - 1].is_alphanumeric() || chars[i - 1] == '_');
-    let hashes = chars[i + 1..].iter().take_while(|&&c| c == '#').count();
-    starts_word && chars.get(i + 1 + hashes) == Some(&'"')
 }
 
 /// The strongly connected sets of two or more modules (Tarjan).
@@ -521,7 +464,7 @@ mod tests {
                 "// use crate::a; in a comment is no import\nconst S: &str = \"crate::a::x\";",
             ),
         ]);
-        let graph = import_graph(&sources);
+        let graph = import_graph(&sources).unwrap();
         assert_eq!(
             circles(&graph),
             vec![vec![vec!["a".to_owned()], vec!["b".to_owned()]]]
@@ -540,7 +483,7 @@ mod tests {
             ("b", "use crate::c::C as D;"),
             ("c", ""),
         ]);
-        let graph = import_graph(&sources);
+        let graph = import_graph(&sources).unwrap();
         assert!(circles(&graph).is_empty(), "{graph:?}");
         assert!(graph[&vec!["a".to_owned(), "inner".to_owned()]].contains(&vec!["b".to_owned()]));
         assert!(graph[&vec!["b".to_owned()]].contains(&vec!["c".to_owned()]));
@@ -559,7 +502,7 @@ mod tests {
             ("config::tfl", "pub mod env {}"),
             ("tfl", "use crate::config::Config;"),
         ]);
-        let graph = import_graph(&sources);
+        let graph = import_graph(&sources).unwrap();
         assert!(circles(&graph).is_empty(), "{graph:?}");
         assert!(graph[&vec!["config".to_owned()]].is_empty(), "{graph:?}");
     }

@@ -15,7 +15,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use rmcp::ErrorData as McpError;
-use rmcp::model::{CallToolRequestParams, ProtocolVersion};
+use rmcp::model::{CallToolRequestParams, ClientCapabilities, ProtocolVersion};
 use rmcp::service::{Peer, RequestContext, RoleServer};
 use toolpack::Caller;
 use toolpack::ask::Asker;
@@ -35,17 +35,17 @@ pub(crate) enum Asking {
 }
 
 impl Asking {
-    /// How the client of `request` can be asked; an error for a retry whose
-    /// `requestState` this server did not issue for this call.
+    /// How the client of `request`, which announced `capabilities`, can be asked; an error
+    /// for a retry whose `requestState` this server did not issue for this call.
     pub fn of(
         context: &RequestContext<RoleServer>,
+        capabilities: Option<&ClientCapabilities>,
         request: &CallToolRequestParams,
         caller: &Caller,
         key: &StateKey,
     ) -> Result<Self, McpError> {
-        let elicits = context
-            .client_capabilities()
-            .and_then(|capabilities| capabilities.elicitation)
+        let elicits = capabilities
+            .and_then(|capabilities| capabilities.elicitation.as_ref())
             .is_some_and(|elicitation| elicitation.form.is_some() || elicitation.url.is_none());
         if !elicits {
             return Ok(Self::Nobody);
