@@ -262,6 +262,19 @@ def test_the_package_is_typed() -> None:
     assert (root / "_native.pyi").exists()
 
 
+def test_the_library_carries_no_database_and_says_so_when_one_is_set(tmp_path: pathlib.Path) -> None:
+    # The wheel builds without PostgreSQL (the server's replicas use it): a database URL
+    # makes saving places fail with the storage error, never saving anywhere else.
+    tp = toolpack.Toolpack(toolpack_data_dir=str(tmp_path),
+                           toolpack_database_url="postgresql://places@127.0.0.1:9/places")
+    with pytest.raises(toolpack.DataNotAvailableError) as refused:
+        tp.save_user_variable(key="home", type="preference", value="trams")
+    assert refused.value.code == "storage-error"
+    assert "this build has no PostgreSQL" in refused.value.payload["error"]["message"]
+    assert "127.0.0.1:9" not in str(refused.value)
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_for_caller_gives_each_user_their_own_places_and_limits(tmp_path: pathlib.Path) -> None:
     local = toolpack.Toolpack(toolpack_data_dir=str(tmp_path), toolpack_rate_limit_station_toilets=2)
     alice, bob = local.for_caller("alice"), local.for_caller("bob")

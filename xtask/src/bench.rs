@@ -73,6 +73,7 @@ fn compare(baseline: &BTreeMap<String, u64>, counts: &BTreeMap<String, u64>) -> 
     let mut failures = Vec::new();
     for (scenario, &now) in counts {
         let Some(&before) = baseline.get(scenario) else {
+            println!("{scenario:<32} {:>10} {now:>10} {:>8}", "—", "new");
             failures.push(format!("{scenario} has no baseline"));
             continue;
         };
