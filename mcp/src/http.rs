@@ -113,9 +113,9 @@ pub fn router(
     config.max_request_body_bytes = options.body_limit();
     let sessions = config.cancellation_token.clone();
     let tool_count = server.tools().len();
-    let sessions_held = Arc::new(LocalSessionManager::default());
+    let held_sessions = Arc::new(LocalSessionManager::default());
     let service =
-        StreamableHttpService::new(move || Ok(server.for_session()), sessions_held, config);
+        StreamableHttpService::new(move || Ok(server.for_session()), held_sessions, config);
     let auth_gate = Arc::new(AuthGate {
         auth: Authenticator::new(options.tokens.clone(), options.oauth.clone()),
         resource: ProtectedResource {

@@ -527,8 +527,8 @@ impl ToolpackServer {
             .iter()
             .find(|t| t.spec.name == name && choice.allows(&t.spec))
         else {
+            // Nothing has reported yet: the forwarder is dropped with nothing to send.
             let error = McpError::invalid_params(format!("unknown tool '{name}'"), None);
-            forwarder.finish().await;
             return Err(error);
         };
         // The HTTP layer answers this with 403 and a step-up challenge first.
@@ -537,7 +537,6 @@ impl ToolpackServer {
                 format!("insufficient scope: {name} needs {}", scope.as_str()),
                 None,
             );
-            forwarder.finish().await;
             return Err(error);
         }
         let Ok(_permit) = self.in_flight.clone().try_acquire_owned() else {
@@ -550,7 +549,6 @@ impl ToolpackServer {
                 ),
                 None,
             );
-            forwarder.finish().await;
             return Err(error);
         };
         let arguments = request.arguments.map_or(Value::Null, Value::Object);

@@ -82,7 +82,7 @@ pub fn prepare() {
 }
 
 /// Where `view` is among all the views (and so in [`CONVERTED`]).
-pub(crate) fn index_of(view: &View) -> Option<usize> {
+fn index_of(view: &View) -> Option<usize> {
     views::all().iter().position(|v| v.uri == view.uri)
 }
 

@@ -61,6 +61,7 @@ const RELEASE: Hack = Hack {
     dev: false,
     alone: &[
         &["toolpack-python"],
+        &["toolpack-node"],
         &["toolpack-node", "toolpack-uniffi"],
         &["toolpack-uniffi"],
         &["toolpack-cost-guard"],
