@@ -57,15 +57,15 @@ fn main() {
             .default_rate_limit(0)
             .upstream_cache_bytes(0);
         match database_url {
-            Some(url) => builder.database_url(url).build(),
+            Some(url) => builder
+                .database_url(url)
+                .database(toolpack_postgres::engine())
+                .build(),
             None => builder.build(),
         }
     };
     let toolpack = Toolpack::new(config(None)).unwrap();
-    // The PostgreSQL store is in builds with the `postgres` feature only.
-    let cluster = cfg!(feature = "postgres")
-        .then(toolpack_testkit::postgres::PgCluster::start)
-        .flatten();
+    let cluster = toolpack_testkit::postgres::PgCluster::start();
     let on_postgres = cluster
         .as_ref()
         .map(|cluster| Toolpack::new(config(Some(cluster.create_database()))).unwrap());

@@ -25,7 +25,10 @@ fn replica(base: &str, database: &str, cache_bytes: &str, per_second: &str) -> T
         ("TOOLPACK_DATABASE_URL", database),
         ("TOOLPACK_UPSTREAM_CACHE_BYTES", cache_bytes),
     ])
-    .unwrap();
+    .unwrap()
+    .to_builder()
+    .database(toolpack_postgres::engine())
+    .build();
     Toolpack::new(config).unwrap()
 }
 

@@ -36,6 +36,7 @@ pub mod caller;
 pub mod catalog;
 pub mod config;
 mod contract;
+pub mod database;
 mod error_code;
 pub mod error_kind;
 // Without a family nothing keeps family state: the parts are there, unused.
@@ -54,8 +55,6 @@ pub mod icons;
 pub mod instructions;
 #[cfg_attr(not(any(feature = "tfl", feature = "loko")), allow(dead_code))]
 mod nearest;
-#[cfg(feature = "postgres")]
-mod postgres;
 pub mod prompts;
 mod rate_limit;
 pub mod report;

@@ -203,10 +203,19 @@ impl Cli {
     }
 }
 
+/// The settings in the environment, with PostgreSQL to open `TOOLPACK_DATABASE_URL`.
+fn config_from_env() -> Result<Config, Usage> {
+    let config = Config::from_env()?;
+    Ok(config
+        .to_builder()
+        .database(toolpack_postgres::engine())
+        .build())
+}
+
 /// The server for `args`; `remote` when it serves HTTP callers (then the tools that
 /// must not be served remotely are left out, see `Config::missing_remote_prerequisite`).
 fn server(args: &ToolsetArgs, remote: bool) -> Result<ToolpackServer, Usage> {
-    let config = Config::from_env()?;
+    let config = config_from_env()?;
     let mut selection = select_tools(&config, args.toolsets.as_deref())?.narrowed(&args.choice()?);
     if remote {
         selection = selection.for_remote_callers(&config, args.toolsets.is_some())?;
@@ -401,7 +410,7 @@ async fn call(tool: &str, arguments: Option<&str>) -> Result<u8, Usage> {
         Some(text) => serde_json::from_str(text)
             .map_err(|e| Usage(format!("arguments are not valid JSON: {e}")))?,
     };
-    let config = Config::from_env()?;
+    let config = config_from_env()?;
     let entry = Catalog::get()
         .find(tool)
         .ok_or_else(|| Usage(format!("unknown tool '{tool}' (see `toolpack-mcp tools`)")))?;

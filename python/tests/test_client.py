@@ -270,7 +270,7 @@ def test_the_library_carries_no_database_and_says_so_when_one_is_set(tmp_path: p
     with pytest.raises(toolpack.DataNotAvailableError) as refused:
         tp.save_user_variable(key="home", type="preference", value="trams")
     assert refused.value.code == "storage-error"
-    assert "this build has no PostgreSQL" in refused.value.payload["error"]["message"]
+    assert "this build has no database engine" in refused.value.payload["error"]["message"]
     assert "127.0.0.1:9" not in str(refused.value)
     assert not (tmp_path / "digitransit.sqlite3").exists()
 

@@ -6,9 +6,9 @@
 //! - `workspace-hack/` (`toolpack-workspace-hack`), for the release build: maturin builds
 //!   the Python extension alone, the Node addon and the uniffi library are built together,
 //!   and the MCP server beside the hack crate. The binding crates depend on it; the
-//!   published crates (`toolpack`, `toolpack-mcp`) do not. The server's own features of the
-//!   core ([`Hack::server_only`]: PostgreSQL) stay out of it, so the libraries carry no
-//!   database; the check fails if one of them would.
+//!   published crates (`toolpack`, `toolpack-postgres`, `toolpack-mcp`) do not. The
+//!   server's database (`toolpack-postgres`) is a crate of its own that only the server
+//!   links, so the libraries carry no database; the check fails if one of them would.
 //! - `dev-hack/` (`toolpack-dev-hack`), for the debug build: `cargo xtask` builds xtask
 //!   alone before anything else, and the suites build helper binaries (the fake upstream,
 //!   the MCP binary, the uniffi library for Kotlin) with `-p`; each would otherwise rebuild
@@ -38,9 +38,6 @@ struct Hack {
     dev: bool,
     /// The builds of a few packages that must resolve like `union`.
     alone: &'static [&'static [&'static str]],
-    /// Features of workspace crates that only the server asks for: left out of the hack
-    /// (and of the comparisons), so the other builds do without them.
-    server_only: &'static [(&'static str, &'static str)],
 }
 
 /// The release build: the crates built alone by their own tool (maturin, and any one of
@@ -66,7 +63,6 @@ const RELEASE: Hack = Hack {
         &["toolpack-uniffi"],
         &["toolpack-cost-guard"],
     ],
-    server_only: &[("toolpack", "postgres")],
 };
 
 /// The libraries (Python, Node, Kotlin) built alone, as `cargo xtask package` builds them:
@@ -98,7 +94,6 @@ const DEV: Hack = Hack {
         &["toolpack-uniffi", "uniffi-bindgen", "toolpack-testkit"],
         &["uniffi-bindgen", "toolpack-testkit"],
     ],
-    server_only: &[],
 };
 
 /// One resolved package, as a build unit kind: for the target, or for the host (build
@@ -127,7 +122,7 @@ pub fn run(sh: &Shell, check: bool) -> Result<()> {
 fn libraries_carry_no_database(sh: &Shell, locked: bool) -> Result<()> {
     let mut found = Vec::new();
     for library in LIBRARIES {
-        let units = tree(sh, &[library], false, locked, &[])?;
+        let units = tree(sh, &[library], false, locked)?;
         found.extend(
             units
                 .keys()
@@ -157,7 +152,7 @@ impl Hack {
             // crate wants any more must not keep itself alive through the hack.
             sh.write_file(self.manifest, self.manifest_text(&Features::new()))?;
         }
-        let union = tree(sh, self.union, self.dev, check, self.server_only)?;
+        let union = tree(sh, self.union, self.dev, check)?;
         let alone: Vec<String> = self.alone.iter().map(|a| a.join(" + ")).collect();
         if check {
             let differences = self.differences(sh, &union, true)?;
@@ -221,7 +216,7 @@ impl Hack {
     /// The units a build of `packages` resolves, but for the hack crate itself and the
     /// packages selected.
     fn resolved_alone(&self, sh: &Shell, packages: &[&str], locked: bool) -> Result<Features> {
-        let mut features = tree(sh, packages, false, locked, self.server_only)?;
+        let mut features = tree(sh, packages, false, locked)?;
         features
             .retain(|unit, _| unit.name != self.name && !packages.contains(&unit.name.as_str()));
         Ok(features)
@@ -229,15 +224,8 @@ impl Hack {
 }
 
 /// The resolved features of every unit when `packages` (none: the whole workspace) are
-/// built together; with `dev`, as a test build, with the dev-dependencies; without the
-/// `server_only` features (crate, feature).
-fn tree(
-    sh: &Shell,
-    packages: &[&str],
-    dev: bool,
-    locked: bool,
-    server_only: &[(&str, &str)],
-) -> Result<Features> {
+/// built together; with `dev`, as a test build, with the dev-dependencies.
+fn tree(sh: &Shell, packages: &[&str], dev: bool, locked: bool) -> Result<Features> {
     let selection: Vec<String> = if packages.is_empty() {
         vec!["--workspace".into()]
     } else {
@@ -258,15 +246,7 @@ fn tree(
         "cargo tree -q {locked...} -e {edges} --target {TRIPLE} -f {format} {selection...}"
     )
     .read()?;
-    let mut features = parse(&text)?;
-    for (unit, set) in &mut features {
-        for (name, feature) in server_only {
-            if unit.name == *name && unit.path.is_some() {
-                set.remove(*feature);
-            }
-        }
-    }
-    Ok(features)
+    parse(&text)
 }
 
 /// Reads `cargo tree`'s indented output: a line's depth is its prefix width / 4; a unit is

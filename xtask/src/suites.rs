@@ -279,7 +279,7 @@ fn rust(sh: &Shell, sources_settled: &mut dyn FnMut() -> Result<()>) -> Result<(
     section("rust: docs (cargo doc --no-deps, warnings are errors: missing docs, broken links)");
     cmd!(
         sh,
-        "cargo doc --no-deps --locked --all-features -p toolpack -p toolpack-mcp"
+        "cargo doc --no-deps --locked --all-features -p toolpack -p toolpack-postgres -p toolpack-mcp"
     )
     .env("RUSTDOCFLAGS", "-D warnings")
     .run()?;

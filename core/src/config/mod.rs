@@ -16,8 +16,10 @@ mod upstream;
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
+use std::sync::Arc;
 use std::time::Duration;
 
+use crate::database::Database;
 use crate::secret::Secret;
 use crate::toolset::Toolset;
 
@@ -62,6 +64,8 @@ pub struct Config {
     upstream: UpstreamSettings,
     /// `TOOLPACK_RATE_LIMIT_<TOOL>` → calls per second.
     rate_limits: BTreeMap<String, u32>,
+    /// The engine that opens `TOOLPACK_DATABASE_URL`, when the program supplies one.
+    database: Option<Arc<dyn Database>>,
 }
 
 impl Config {
@@ -149,9 +153,14 @@ impl Config {
         };
         platform.map(|dir| dir.join("toolpack"))
     }
-    /// The PostgreSQL URL of the shared store (`TOOLPACK_DATABASE_URL`), if any.
+    /// The database URL of the shared store (`TOOLPACK_DATABASE_URL`), if any.
     pub fn database_url(&self) -> Option<&Secret> {
         self.common.database_url.as_ref()
+    }
+    /// The engine that opens [`Self::database_url`], when the program supplied one
+    /// ([`ConfigBuilder::database`]).
+    pub fn database(&self) -> Option<&Arc<dyn Database>> {
+        self.database.as_ref()
     }
     /// The configured `d2` binary (`D2_BIN`), if any.
     pub fn d2_bin(&self) -> Option<&PathBuf> {
@@ -319,9 +328,17 @@ impl ConfigBuilder {
         self.config.common.data_dir = Some(dir.into());
         self
     }
-    /// Stores the saved places in PostgreSQL at `url` (`TOOLPACK_DATABASE_URL`).
+    /// Keeps what replicas share (the saved places, the upstream layer's state) in the
+    /// database at `url` (`TOOLPACK_DATABASE_URL`), opened by the [`Self::database`] engine.
     pub fn database_url(mut self, url: impl Into<String>) -> Self {
         self.config.common.database_url = non_blank_secret(url.into());
+        self
+    }
+    /// Supplies the engine that opens the database URL (the `toolpack-mcp` server supplies
+    /// PostgreSQL, crate `toolpack-postgres`). Without one, a database URL makes saving
+    /// places fail with `storage-error`, and each process keeps its own upstream state.
+    pub fn database(mut self, engine: Arc<dyn Database>) -> Self {
+        self.config.database = Some(engine);
         self
     }
     /// Sets the `d2` binary the loko tools run (`D2_BIN`).

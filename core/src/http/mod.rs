@@ -9,7 +9,7 @@ mod error;
 mod policy;
 mod response;
 mod retry;
-mod shared;
+pub(crate) mod shared;
 mod tls;
 
 pub use client::{HttpClient, RefusedKey, UpstreamRequest};
@@ -22,8 +22,8 @@ pub(crate) use shared::observe_served;
 pub(crate) use shared::oldest_fetch;
 pub use shared::{AnswerKind, LayerSettings, Served, ServedAs, ServedFields};
 pub use tls::install_crypto_provider;
-#[cfg(any(feature = "postgres", feature = "digitransit"))]
-pub(crate) use tls::platform_tls_config;
+#[cfg(feature = "digitransit")]
+pub use tls::platform_tls_config;
 
 /// Percent-encodes everything but RFC 3986 unreserved characters, so spaces, `'`, `&`,
 /// `/`, `,`, `?`, `#`, `|` and non-ASCII text stay inside one URL path segment or one

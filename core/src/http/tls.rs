@@ -17,13 +17,13 @@ pub fn install_crypto_provider() {
 
 /// A TLS client configuration trusting the platform's root certificates (read from disk:
 /// it blocks, so call it on the blocking pool), for connections reqwest does not make
-/// (PostgreSQL, HSL's MQTT broker).
-#[cfg(any(feature = "postgres", feature = "digitransit"))]
+/// (PostgreSQL in `toolpack-postgres`, HSL's MQTT broker).
+#[cfg(feature = "digitransit")]
 #[allow(
     clippy::disallowed_methods,
     reason = "reads the certificates from disk; its callers run it on the blocking pool"
 )]
-pub(crate) fn platform_tls_config() -> Result<rustls::ClientConfig, String> {
+pub fn platform_tls_config() -> Result<rustls::ClientConfig, String> {
     let mut roots = rustls::RootCertStore::empty();
     for cert in rustls_native_certs::load_native_certs().certs {
         let _ = roots.add(cert);

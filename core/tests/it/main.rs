@@ -6,7 +6,6 @@
     reason = "tests, not a server's async path: blocking file work is fine here"
 )]
 
-#[cfg(feature = "postgres")]
 #[path = "../support/on_postgres.rs"]
 mod on_postgres;
 
@@ -21,7 +20,6 @@ mod loko_build;
 mod loko_projects;
 mod loko_tools;
 mod plan_journey;
-#[cfg(feature = "postgres")]
 mod postgres_store;
 mod saved_places;
 mod timetable;

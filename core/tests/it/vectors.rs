@@ -16,12 +16,17 @@ fn assert_matches_output_schema(tool: &str, body: &Value) {
     }
 }
 
-/// Runs one vector case through the catalog on a toolpack built from `settings`.
+/// Runs one vector case through the catalog on a toolpack built from `settings`, with
+/// PostgreSQL to open a database URL (as the server has).
 async fn run_case(
     tool_case: vectors::ToolCase,
     settings: std::collections::BTreeMap<String, String>,
 ) -> Option<(bool, Value)> {
-    let config = Config::from_pairs(settings).expect("valid vector config");
+    let config = Config::from_pairs(settings)
+        .expect("valid vector config")
+        .to_builder()
+        .database(toolpack_postgres::engine())
+        .build();
     let local = Toolpack::new(config).unwrap();
     let acting_for = |caller: &Option<String>| match caller {
         Some(id) => local.for_caller(Caller::new(id, Scopes::ALL).unwrap()),
@@ -51,7 +56,6 @@ async fn every_vector_passes_through_the_catalog() {
 
 /// The saved-place vectors again, on the PostgreSQL store (a fresh database per case of
 /// a real throwaway server): both stores behave the same.
-#[cfg(feature = "postgres")]
 #[tokio::test]
 async fn every_saved_place_vector_passes_on_postgresql() {
     let Some(cluster) = toolpack_testkit::postgres::PgCluster::start() else {

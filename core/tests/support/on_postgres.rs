@@ -9,6 +9,7 @@ pub fn toolpack(url: &str) -> Toolpack {
     Toolpack::new(
         Config::builder()
             .database_url(url)
+            .database(toolpack_postgres::engine())
             .data_dir(data.path())
             .build(),
     )

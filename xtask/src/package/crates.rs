@@ -1,5 +1,6 @@
-//! The crates `toolpack` and `toolpack-mcp`: `cargo package` packages both, the packaged
-//! sources are checked as a workspace of their own (the server against the packaged core),
+//! The crates `toolpack`, `toolpack-postgres` and `toolpack-mcp`: `cargo package` packages
+//! them, the packaged sources are checked as a workspace of their own (the server against
+//! the packaged core and database crate),
 //! and `cargo publish --dry-run` runs the publishing checks; the `.crate` files go into
 //! `dist`, each under crates.io's 10 MB limit.
 //!
@@ -22,10 +23,10 @@ use crate::version::VERSION;
 
 /// crates.io's size limit for one crate.
 const LIMIT: u64 = 10 * 1024 * 1024;
-/// The published crates, the core first.
-const CRATES: [&str; 2] = ["toolpack", "toolpack-mcp"];
+/// The published crates, each after those it depends on.
+const CRATES: [&str; 3] = ["toolpack", "toolpack-postgres", "toolpack-mcp"];
 
-/// Packages and verifies both crates; copies them into `dist`.
+/// Packages and verifies the crates; copies them into `dist`.
 pub fn package(sh: &Shell, dist: &Path) -> Result<()> {
     section(
         "package: the crates (cargo package; the packaged sources checked as their own workspace; cargo publish --dry-run)",
@@ -34,15 +35,13 @@ pub fn package(sh: &Shell, dist: &Path) -> Result<()> {
     for name in CRATES {
         sh.remove_path(packaged.join(format!("{name}-{VERSION}.crate")))?;
     }
-    cmd!(
-        sh,
-        "cargo package --no-verify --locked -p toolpack -p toolpack-mcp"
-    )
-    .run()?;
+    let selection = CRATES.iter().flat_map(|name| ["-p", name]);
+    cmd!(sh, "cargo package --no-verify --locked {selection...}").run()?;
     check_packaged(sh, &packaged)?;
+    let selection = CRATES.iter().flat_map(|name| ["-p", name]);
     cmd!(
         sh,
-        "cargo publish --dry-run --no-verify --locked -p toolpack -p toolpack-mcp"
+        "cargo publish --dry-run --no-verify --locked {selection...}"
     )
     .run()?;
     for name in CRATES {
@@ -57,11 +56,11 @@ pub fn package(sh: &Shell, dist: &Path) -> Result<()> {
     Ok(())
 }
 
-/// Unpacks both `.crate` files of `packaged` into `packaged/check/`, beside a manifest that
-/// makes them one workspace with the core patched in by path, and checks it with every
+/// Unpacks the `.crate` files of `packaged` into `packaged/check/`, beside a manifest that
+/// makes them one workspace with the libraries patched in by path, and checks it with every
 /// feature (the dependency versions are the workspace's `Cargo.lock`'s). With the
 /// workspace's dev profiles too, the dependencies are the ones `cargo doc --all-features`
-/// of the same two crates checked: only the packaged crates are checked anew.
+/// of the same crates checked: only the packaged crates are checked anew.
 fn check_packaged(sh: &Shell, packaged: &Path) -> Result<()> {
     let check = packaged.join("check");
     sh.remove_path(&check)?;
@@ -71,13 +70,14 @@ fn check_packaged(sh: &Shell, packaged: &Path) -> Result<()> {
         // Extracted files dated now (`-m`): cargo rebuilds whatever a date says is newer.
         cmd!(sh, "tar -xzmf {file} -C {check}").run()?;
     }
-    let [core, server] = CRATES.map(|name| format!("{name}-{VERSION}"));
+    let [core, postgres, server] = CRATES.map(|name| format!("{name}-{VERSION}"));
     sh.write_file(
         check.join("Cargo.toml"),
         format!(
             "# The packaged crates, checked together by `cargo xtask package`.\n\
-             [workspace]\nmembers = [\"{core}\", \"{server}\"]\nresolver = \"3\"\n\n\
-             [patch.crates-io]\ntoolpack = {{ path = \"{core}\" }}\n\n{}",
+             [workspace]\nmembers = [\"{core}\", \"{postgres}\", \"{server}\"]\nresolver = \"3\"\n\n\
+             [patch.crates-io]\ntoolpack = {{ path = \"{core}\" }}\n\
+             toolpack-postgres = {{ path = \"{postgres}\" }}\n\n{}",
             dev_profiles(&sh.read_file("Cargo.toml")?)
         ),
     )?;

@@ -3,12 +3,11 @@
 //! everything against glibc 2.28, so the artifacts run on every current LTS distribution.
 //!
 //! Both builders get the same environment from [`zig_env`]: maturin for the Python extension
-//! and cargo for the Node addon and the uniffi library, then for the MCP server. With the
+//! and cargo for the MCP server, the Node addon and the uniffi library together. With the
 //! same compilers, linker and target, and the same features (`workspace-hack/`), each build
-//! reuses the dependencies built before it and compiles only its own crates. The server is
-//! built apart from the libraries, with the hack crate selected beside it: in one build,
-//! cargo would give the libraries the core's `postgres` feature, which only the server's
-//! replicas use (the core compiles twice, with and without it).
+//! reuses the dependencies built before it and compiles only its own crates. The server's
+//! PostgreSQL is a crate of its own (`toolpack-postgres`), so building the server beside
+//! the libraries gives them no database, and the core compiles once.
 
 use std::path::PathBuf;
 use std::sync::OnceLock;
@@ -60,10 +59,9 @@ pub fn natives(sh: &Shell) -> Result<Natives> {
         return Ok(Natives { dir: dir.clone() });
     }
     section(&format!(
-        "package: release build of the Node addon and the uniffi library, then toolpack-mcp (zig, glibc {GLIBC})"
+        "package: release build of toolpack-mcp, the Node addon and the uniffi library (zig, glibc {GLIBC})"
     ));
-    release_build(sh, &["toolpack-node", "toolpack-uniffi"])?;
-    let dir = release_build(sh, &["toolpack-mcp", "toolpack-workspace-hack"])?;
+    let dir = release_build(sh, &["toolpack-mcp", "toolpack-node", "toolpack-uniffi"])?;
     Ok(Natives {
         dir: BUILT.get_or_init(|| dir).clone(),
     })

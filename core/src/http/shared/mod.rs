@@ -14,23 +14,23 @@
 //!   `TOOLPACK_UPSTREAM_BUDGET_WAIT_MS`.
 //! - **Replicas** ([`replicas`]): with `TOOLPACK_DATABASE_URL`, the budget, a second tier
 //!   of the cache (with coalescing across replicas) and the per-caller limits are shared
-//!   in PostgreSQL; when it is away, each replica goes on with its own.
+//!   in the database the server supplies ([`crate::database::Database`]); when it is away,
+//!   each replica goes on with its own.
 
 mod budget;
 mod cache;
 mod coalesce;
 mod freshness;
-// Without PostgreSQL there is no backend: the link is there, never made.
-#[cfg_attr(not(feature = "postgres"), allow(dead_code))]
 pub(crate) mod replicas;
 mod served;
 
 use std::collections::HashMap;
 use std::hash::{BuildHasher, RandomState};
-use std::sync::{Mutex, MutexGuard, PoisonError};
+use std::sync::{Arc, Mutex, MutexGuard, PoisonError};
 use std::time::{Duration, Instant};
 
 use crate::config::Config;
+use crate::database::Database;
 use crate::secret::Secret;
 use crate::toolset::Toolset;
 use replicas::Replicas;
@@ -62,9 +62,12 @@ pub struct LayerSettings {
     pub fresh: HashMap<AnswerKind, Duration>,
     /// Requests per minute of each family's key (absent or 0 = none).
     pub budget_per_minute: HashMap<Toolset, u32>,
-    /// The PostgreSQL URL where replicas share the budgets, answers and per-caller limits
+    /// The database URL where replicas share the budgets, answers and per-caller limits
     /// (`None`: this process keeps its own).
     pub shared_state: Option<Secret>,
+    /// The engine that opens `shared_state` (`None`: this process keeps its own, even
+    /// with a URL).
+    pub database: Option<Arc<dyn Database>>,
     /// Bound of the answers replicas share, in bytes (0 = none shared).
     pub shared_cache_bytes: u64,
 }
@@ -86,6 +89,7 @@ impl LayerSettings {
                 .map(|family| (family, config.upstream_budget_per_minute(family)))
                 .collect(),
             shared_state: config.shared_state_url().cloned(),
+            database: config.database().cloned(),
             shared_cache_bytes: config.shared_cache_bytes(),
         }
     }
@@ -252,18 +256,19 @@ impl SharedLayer {
     }
 }
 
-/// The link to what replicas share, when `settings` name a database (and this build has
-/// PostgreSQL).
+/// The link to what replicas share, when `settings` name a database and an engine to open
+/// it with.
 fn shared_state(settings: &LayerSettings) -> Option<Replicas> {
-    #[cfg(feature = "postgres")]
-    {
-        let url = settings.shared_state.clone()?;
-        let backend = std::sync::Arc::new(replicas::PostgresBackend::new(url));
-        Some(Replicas::new(backend, settings.shared_cache_bytes))
-    }
-    #[cfg(not(feature = "postgres"))]
-    {
-        let _ = settings;
-        None
-    }
+    let url = settings.shared_state.as_ref()?;
+    let Some(database) = &settings.database else {
+        tracing::warn!(
+            "TOOLPACK_DATABASE_URL is set, but this build has no database engine (the \
+             toolpack-mcp server has PostgreSQL): each process keeps its own upstream state"
+        );
+        return None;
+    };
+    Some(Replicas::new(
+        database.shared_state(url),
+        settings.shared_cache_bytes,
+    ))
 }

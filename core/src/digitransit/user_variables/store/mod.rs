@@ -1,48 +1,42 @@
 //! The saved-variables store: SQLite in the data directory (the embedded default, one
-//! machine), or PostgreSQL when `TOOLPACK_DATABASE_URL` is set (replicas share it). Both
-//! keep one row per (caller, key) and behave the same: the same shared vectors run on
-//! both. A build without the `postgres` feature (the Python, Node and Kotlin libraries)
-//! refuses every call with the storage error when a database URL is set, rather than
-//! saving anywhere else.
+//! machine), or the database at `TOOLPACK_DATABASE_URL` (replicas share it), opened by the
+//! engine the program supplies ([`crate::database::Database`]: PostgreSQL in the server).
+//! Both keep one row per (caller, key) and behave the same: the same shared vectors run on
+//! both. Without an engine (the Python, Node and Kotlin libraries), a database URL makes
+//! every call fail with the storage error, rather than saving anywhere else.
 
-#[cfg(feature = "postgres")]
-mod postgres;
 mod sqlite;
+
+use std::sync::Arc;
 
 use super::types::{PreviousVariable, UserVariable, UserVariableType, UserVariableValue};
 use crate::config::Config;
+use crate::database::{SavedPlaces, StoredVariable, Upserted};
 use crate::digitransit::response::{DigitransitErrorCode, Failure};
 
 pub use sqlite::DATABASE_FILE;
-
-/// What a store's upsert reports; [`UserStore::save`] builds the answer from it.
-#[derive(Debug)]
-pub(crate) struct Upserted {
-    /// The type the key held before, as stored (`None`: the key is new).
-    pub previous_type: Option<String>,
-    /// When the variable was first saved (kept across replacements).
-    pub created_at: String,
-}
 
 /// The saved-variables store of one toolpack.
 #[derive(Debug)]
 pub(crate) enum UserStore {
     /// SQLite in the data directory.
     Sqlite(sqlite::SqliteStore),
-    /// PostgreSQL at `TOOLPACK_DATABASE_URL`.
-    #[cfg(feature = "postgres")]
-    Postgres(postgres::PostgresStore),
-    /// `TOOLPACK_DATABASE_URL` is set, but this build has no PostgreSQL.
-    #[cfg(not(feature = "postgres"))]
-    NoPostgres,
+    /// The database at `TOOLPACK_DATABASE_URL`, opened by the engine the program supplied.
+    Database {
+        /// The engine's name (`postgres`).
+        engine: &'static str,
+        /// Its store.
+        store: Arc<dyn SavedPlaces>,
+    },
+    /// `TOOLPACK_DATABASE_URL` is set, but the program supplied no engine to open it.
+    NoEngine,
 }
 
-/// The failure of every call of a store configured for PostgreSQL in a build without it.
-#[cfg(not(feature = "postgres"))]
-fn no_postgres<T>() -> Result<T, Failure> {
+/// The failure of every call of a store configured for a database no engine opens.
+fn no_engine<T>() -> Result<T, Failure> {
     Err(storage(
-        "TOOLPACK_DATABASE_URL is set, but this build has no PostgreSQL (the `postgres` \
-feature of the toolpack crate; the toolpack-mcp server has it)"
+        "TOOLPACK_DATABASE_URL is set, but this build has no database engine (the \
+toolpack-mcp server has PostgreSQL)"
             .into(),
     ))
 }
@@ -50,12 +44,13 @@ feature of the toolpack crate; the toolpack-mcp server has it)"
 impl UserStore {
     /// The store `config` asks for (nothing is opened yet).
     pub fn new(config: &Config) -> Self {
-        match config.database_url() {
-            #[cfg(feature = "postgres")]
-            Some(url) => Self::Postgres(postgres::PostgresStore::new(url.clone())),
-            #[cfg(not(feature = "postgres"))]
-            Some(_) => Self::NoPostgres,
-            None => Self::Sqlite(sqlite::SqliteStore::new(config.data_dir())),
+        match (config.database_url(), config.database()) {
+            (Some(url), Some(engine)) => Self::Database {
+                engine: engine.name(),
+                store: engine.saved_places(url),
+            },
+            (Some(_), None) => Self::NoEngine,
+            (None, _) => Self::Sqlite(sqlite::SqliteStore::new(config.data_dir())),
         }
     }
 
@@ -75,14 +70,17 @@ impl UserStore {
                     .save(caller, key.clone(), kind, &value, now.clone())
                     .await
             }
-            #[cfg(feature = "postgres")]
-            Self::Postgres(store) => {
-                store
-                    .save(caller, key.clone(), kind, &value, now.clone())
-                    .await
+            Self::Database { store, .. } => {
+                let stored = StoredVariable {
+                    key: key.clone(),
+                    kind: kind.as_str().to_owned(),
+                    value: serde_json::to_string(&value).map_err(|e| storage(e.to_string()))?,
+                    created_at: now.clone(),
+                    updated_at: now.clone(),
+                };
+                store.save(&caller, &stored).await.map_err(storage)
             }
-            #[cfg(not(feature = "postgres"))]
-            Self::NoPostgres => no_postgres(),
+            Self::NoEngine => no_engine(),
         };
         let upserted = self.counted(upserted)?;
         let previous = upserted
@@ -110,10 +108,14 @@ impl UserStore {
     ) -> Result<Vec<UserVariable>, Failure> {
         let result = match self {
             Self::Sqlite(store) => store.list(caller, kind).await,
-            #[cfg(feature = "postgres")]
-            Self::Postgres(store) => store.list(caller, kind).await,
-            #[cfg(not(feature = "postgres"))]
-            Self::NoPostgres => no_postgres(),
+            Self::Database { store, .. } => match store
+                .list(&caller, kind.map(UserVariableType::as_str))
+                .await
+            {
+                Ok(rows) => rows.into_iter().map(read_stored).collect(),
+                Err(message) => Err(storage(message)),
+            },
+            Self::NoEngine => no_engine(),
         };
         self.counted(result)
     }
@@ -122,10 +124,11 @@ impl UserStore {
     pub async fn get(&self, caller: String, key: String) -> Result<Option<UserVariable>, Failure> {
         let result = match self {
             Self::Sqlite(store) => store.get(caller, key).await,
-            #[cfg(feature = "postgres")]
-            Self::Postgres(store) => store.get(caller, key).await,
-            #[cfg(not(feature = "postgres"))]
-            Self::NoPostgres => no_postgres(),
+            Self::Database { store, .. } => match store.get(&caller, &key).await {
+                Ok(row) => row.map(read_stored).transpose(),
+                Err(message) => Err(storage(message)),
+            },
+            Self::NoEngine => no_engine(),
         };
         self.counted(result)
     }
@@ -139,16 +142,20 @@ impl UserStore {
         result
     }
 
-    /// Which store this is, for logs and metrics (`sqlite`, `postgres`).
+    /// Which store this is, for logs and metrics (`sqlite`, `postgres`; `database` when
+    /// no engine opens the URL).
     pub fn kind(&self) -> &'static str {
         match self {
             Self::Sqlite(_) => "sqlite",
-            #[cfg(feature = "postgres")]
-            Self::Postgres(_) => "postgres",
-            #[cfg(not(feature = "postgres"))]
-            Self::NoPostgres => "postgres",
+            Self::Database { engine, .. } => engine,
+            Self::NoEngine => "database",
         }
     }
+}
+
+/// A stored variable as the contract's: its type and JSON value checked.
+fn read_stored(row: StoredVariable) -> Result<UserVariable, Failure> {
+    read_variable(row.key, row.kind, row.value, row.created_at, row.updated_at)
 }
 
 /// A row's columns as a variable: its type and JSON value checked.

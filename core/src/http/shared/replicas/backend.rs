@@ -9,7 +9,7 @@ use futures_util::future::BoxFuture;
 
 /// One key's budget across replicas: the family and a fingerprint of the key (never the key).
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
-pub(crate) struct BudgetId {
+pub struct BudgetId {
     /// The family's name (`tfl`, `digitransit`).
     pub family: &'static str,
     /// A stable fingerprint of the key (hex), the same on every replica.
@@ -18,12 +18,13 @@ pub(crate) struct BudgetId {
 
 /// A replica asks for tokens of a budget.
 #[derive(Debug)]
-pub(crate) struct LeaseAsk<'a> {
+pub struct LeaseAsk<'a> {
     /// Whose tokens.
     pub budget: &'a BudgetId,
     /// Requests the key may send in one window, over every replica.
     pub per_window: u32,
-    /// The window (a minute, and the life of a lease: see [`super::LEASE_LIFE`]).
+    /// The window: a minute, and the life of a lease (2 s, which the shared budget also
+    /// counts each lease for).
     pub window: Duration,
     /// Tokens wanted (at most; fewer may be granted).
     pub want: u32,
@@ -31,7 +32,7 @@ pub(crate) struct LeaseAsk<'a> {
 
 /// What a lease asked for got.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct LeaseGrant {
+pub struct LeaseGrant {
     /// Tokens granted (0: none now).
     pub granted: u32,
     /// With none granted: how long until one may be (the budget refills, or a pause ends).
@@ -42,7 +43,7 @@ pub(crate) struct LeaseGrant {
 
 /// An upstream answer as the replicas share it: what the layer keeps, never the key.
 #[derive(Debug, Clone)]
-pub(crate) struct SharedEntry {
+pub struct SharedEntry {
     /// The HTTP status.
     pub status: u16,
     /// The response headers, one `name: value` per line.
@@ -59,7 +60,7 @@ pub(crate) struct SharedEntry {
 
 /// What the shared cache held for a request.
 #[derive(Debug)]
-pub(crate) struct SharedLookup {
+pub struct SharedLookup {
     /// The answer kept, fresh or not.
     pub entry: Option<SharedEntry>,
     /// Whether this replica now fetches the request for every replica (no fresh answer was
@@ -70,7 +71,7 @@ pub(crate) struct SharedLookup {
 /// A request's identity across replicas: the SHA-256 of its cache key, and the key (never
 /// holding the API key) kept beside it for operators.
 #[derive(Debug, Clone)]
-pub(crate) struct RequestId {
+pub struct RequestId {
     /// SHA-256 of `request`.
     pub hash: [u8; 32],
     /// Method, URL, query, plain headers and body.
@@ -78,7 +79,7 @@ pub(crate) struct RequestId {
 }
 
 /// Where the replicas' shared state lives. Each call is one round trip at most.
-pub(crate) trait Backend: Send + Sync + std::fmt::Debug {
+pub trait Backend: Send + Sync + std::fmt::Debug {
     /// Takes up to `ask.want` tokens of a budget; says how many replicas use budgets.
     fn lease<'a>(&'a self, ask: LeaseAsk<'a>) -> BoxFuture<'a, Result<LeaseGrant, String>>;
     /// The upstream asked a key to send nothing for `wait` (a `Retry-After`): every

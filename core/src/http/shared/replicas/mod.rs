@@ -20,8 +20,6 @@
 mod backend;
 mod entry;
 mod leased;
-#[cfg(feature = "postgres")]
-mod postgres;
 
 use std::collections::HashMap;
 use std::future::Future;
@@ -31,11 +29,9 @@ use std::time::{Duration, Instant};
 
 use sha2::{Digest, Sha256};
 
-pub(crate) use backend::{Backend, BudgetId, LeaseAsk, RequestId, SharedEntry, SharedLookup};
+pub use backend::{Backend, BudgetId, LeaseAsk, LeaseGrant, RequestId, SharedEntry, SharedLookup};
 pub(crate) use entry::{cached_to_shared, shared_to_cached};
 use leased::Leased;
-#[cfg(feature = "postgres")]
-pub(crate) use postgres::PostgresBackend;
 
 /// How long a replica may hold leased tokens before spending them.
 pub(crate) const LEASE_LIFE: Duration = Duration::from_secs(2);
@@ -47,8 +43,9 @@ const MINUTE: Duration = Duration::from_secs(60);
 pub(crate) const OPERATION_DEADLINE: Duration = Duration::from_secs(1);
 
 /// The same before the shared state first answered: the first operations open the pool
-/// (and the first one migrates), which a burst of calls at start waits on.
-pub(crate) const FIRST_DEADLINE: Duration = Duration::from_secs(5);
+/// (and the first one migrates), which a burst of calls at start waits on. A
+/// [`Backend`]'s connection waits are bounded by it.
+pub const FIRST_DEADLINE: Duration = Duration::from_secs(5);
 
 /// The first pause after a failure; it doubles up to [`LONGEST_PAUSE`].
 const FIRST_PAUSE: Duration = Duration::from_secs(1);

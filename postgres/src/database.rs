@@ -1,8 +1,8 @@
-//! PostgreSQL at `TOOLPACK_DATABASE_URL`, the engine replicas share: one lazily made
-//! connection pool per use (deadpool + tokio-postgres; TLS through rustls when the URL's
-//! `sslmode` asks for it) and versioned, forward-only migrations. The saved places
-//! (`digitransit::user_variables`) and the upstream layer's shared state
-//! (`http::shared::replicas`) each keep their own schema through it.
+//! PostgreSQL at `TOOLPACK_DATABASE_URL`: one lazily made connection pool per store
+//! (deadpool + tokio-postgres; TLS through rustls when the URL's `sslmode` asks for it) and
+//! versioned, forward-only migrations. The saved places ([`crate::saved_places`]) and the
+//! upstream layer's shared state ([`crate::shared_state`]) each keep their own schema
+//! through it.
 //!
 //! - **Deadlines.** Waiting for, making and checking a connection are each bounded by the
 //!   deadline its user gives: a database that is down or hung is an error in time.
@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use deadpool_postgres::{Manager, ManagerConfig, Object, Pool, RecyclingMethod, Runtime};
 
-use crate::secret::Secret;
+use toolpack::Secret;
 
 /// A schema one user of the database keeps: its migrations, in order, and the table that
 /// lists those applied.
@@ -123,7 +123,7 @@ fn build_pool(url: &Secret, size: usize, deadline: Duration) -> Result<Pool, Str
 /// used when the URL's `sslmode` asks for it (`prefer`, the default, falls back to plain
 /// when the server has no TLS).
 fn tls() -> Result<tokio_postgres_rustls::MakeRustlsConnect, String> {
-    crate::http::platform_tls_config().map(tokio_postgres_rustls::MakeRustlsConnect::new)
+    toolpack::http::platform_tls_config().map(tokio_postgres_rustls::MakeRustlsConnect::new)
 }
 
 /// Applies the migrations of `schema` not yet applied, in one transaction holding its

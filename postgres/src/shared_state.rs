@@ -1,5 +1,5 @@
-//! [`PostgresBackend`]: the replicas' shared state in PostgreSQL, through
-//! [`crate::postgres::Database`]. Every operation is one call of a function the migration
+//! [`PostgresSharedState`]: the replicas' shared state in PostgreSQL, through
+//! [`crate::database::Database`]. Every operation is one call of a function the migration
 //! defines, so it is one round trip, atomic, and timed by the database's clock (replicas'
 //! clocks may differ). The tables are `UNLOGGED`: fast, and what they hold is worth
 //! losing in a crash (answers to refetch, a minute of budget, a second of limits).
@@ -8,11 +8,13 @@ use std::time::{Duration, SystemTime};
 
 use futures_util::future::BoxFuture;
 
-use super::backend::{
-    Backend, BudgetId, LeaseAsk, LeaseGrant, RequestId, SharedEntry, SharedLookup,
+use toolpack::Secret;
+use toolpack::database::{
+    BudgetId, FIRST_DEADLINE, LeaseAsk, LeaseGrant, RequestId, SharedEntry, SharedLookup,
+    SharedState,
 };
-use crate::postgres::{Database, Schema, sql};
-use crate::secret::Secret;
+
+use crate::database::{Database, Schema, sql};
 
 /// Connections one replica keeps open at most for the shared state.
 const POOL_SIZE: usize = 16;
@@ -27,17 +29,17 @@ static SCHEMA: Schema = Schema {
 
 /// The shared state at `TOOLPACK_DATABASE_URL`, for one replica.
 #[derive(Debug)]
-pub(crate) struct PostgresBackend {
+pub(crate) struct PostgresSharedState {
     database: Database,
     /// This replica, as the budget's count of replicas and the claims know it.
     replica: i64,
 }
 
-impl PostgresBackend {
+impl PostgresSharedState {
     /// The shared state at `url` (nothing is connected yet).
     pub fn new(url: Secret) -> Self {
         Self {
-            database: Database::new(url, &SCHEMA, POOL_SIZE, super::FIRST_DEADLINE),
+            database: Database::new(url, &SCHEMA, POOL_SIZE, FIRST_DEADLINE),
             replica: fastrand::i64(..),
         }
     }
@@ -62,7 +64,7 @@ fn from_millis(ms: i64) -> Duration {
     Duration::from_millis(u64::try_from(ms).unwrap_or(0))
 }
 
-impl Backend for PostgresBackend {
+impl SharedState for PostgresSharedState {
     fn lease<'a>(&'a self, ask: LeaseAsk<'a>) -> BoxFuture<'a, Result<LeaseGrant, String>> {
         Box::pin(async move {
             let per_window = i32::try_from(ask.per_window).unwrap_or(i32::MAX);
