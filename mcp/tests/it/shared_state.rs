@@ -147,8 +147,7 @@ fn tally(codes: impl IntoIterator<Item = String>) -> BTreeMap<String, usize> {
 #[tokio::test(flavor = "multi_thread", worker_threads = 4)]
 async fn four_replicas_ask_the_upstream_once_per_request_and_freshness_period() {
     // Both waves inside one freshness period (departures are fresh for 20 s by default,
-    // which two waves of 1,000 calls on four replicas can outlast on a loaded machine:
-    // the second wave then rightly fetched again, and the count said 30).
+    // which two waves of 1,000 calls on four replicas can outlast on a loaded machine).
     let settings = [
         ("TOOLPACK_RATE_LIMIT_PER_SECOND", "0"),
         ("TOOLPACK_FRESH_ARRIVALS_SECONDS", "600"),
@@ -161,8 +160,8 @@ async fn four_replicas_ask_the_upstream_once_per_request_and_freshness_period() 
         .fake
         .push_scenario(Scenario::on("/routing").delay_ms(200));
     let stops: Vec<String> = (0..20).map(|i| format!("HSL:10000{i:02}")).collect();
-    let wave = |offset: usize| {
-        join_all((0..CALLERS).map(|i| {
+    let wave = |offset: usize, callers: std::ops::Range<usize>| {
+        join_all(callers.map(|i| {
             let (fleet, stops) = (&fleet, &stops);
             async move {
                 fleet
@@ -171,7 +170,7 @@ async fn four_replicas_ask_the_upstream_once_per_request_and_freshness_period() 
             }
         }))
     };
-    let first = tally(wave(0).await);
+    let first = tally(wave(0, 0..CALLERS).await);
     assert_eq!(first, BTreeMap::from([("OK".to_owned(), CALLERS)]));
     assert_eq!(
         fleet.upstream_requests(),
@@ -179,8 +178,15 @@ async fn four_replicas_ask_the_upstream_once_per_request_and_freshness_period() 
         "one request per stop over 4 replicas (each alone would have sent 20: 80)"
     );
     // Every replica has each answer now, from its own fetch or the shared cache: the same
-    // callers on other replicas cost nothing.
-    let second = tally(wave(1).await);
+    // callers on other replicas cost nothing. A hundred at a time: 1,000 shared-cache
+    // lookups at once on a loaded two-core machine queue past the shared state's 1 s
+    // deadline, and a replica then rightly goes on alone and fetches again (the path
+    // `calls_are_answered_while_the_database_is_away_and_sharing_resumes_after` tests).
+    let mut second = Vec::new();
+    for start in (0..CALLERS).step_by(100) {
+        second.extend(wave(1, start..start + 100).await);
+    }
+    let second = tally(second);
     assert_eq!(second, BTreeMap::from([("OK".to_owned(), CALLERS)]));
     assert_eq!(fleet.upstream_requests(), 20);
     let mut shared = 0.0;
