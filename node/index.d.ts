@@ -347,7 +347,7 @@ export interface LineStatusRequest {
   disruptedOnly?: boolean | null
 }
 
-/** `LineStatusResponse`: every field is always present (`null` when unused). */
+/** `LineStatusResponse`: a field with nothing to say is left out. */
 export interface LineStatusResponse {
   /** Whether the statuses were retrieved. */
   success: boolean
@@ -355,10 +355,18 @@ export interface LineStatusResponse {
   code: TflCode
   /** Human-readable summary. */
   message: string
-  /** The lines, in TfL's order (success only; may be empty with `disruptedOnly`). */
-  lines: LineStatusLine[] | null
+  /**
+   * The lines with a status other than a good service (now, or planned), in TfL's
+   * order (success only; may be empty).
+   */
+  lines?: LineStatusLine[] | null
+  /**
+   * The names of the other lines asked about: each has a good service and nothing
+   * planned (left out with `disruptedOnly`).
+   */
+  goodService?: string[] | null
   /** On `LINE_NOT_FOUND` and `MODE_NOT_FOUND`: the nearest known line ids or modes. */
-  suggestions: string[] | null
+  suggestions?: string[] | null
   /**
    * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
    * second). An answer from toolpack's shared cache keeps the time it was fetched; with
@@ -407,12 +415,15 @@ export interface LineStatusEntry {
   severity: number
   /** TfL's name for the severity, as TfL sends it (e.g. "Minor Delays"). */
   description: string
-  /** Why, in TfL's words (null for a good service). */
-  reason: string | null
-  /** Start of the period the status is valid for: UTC, ISO 8601 with `Z`. */
-  from: string | null
-  /** End of that period: UTC, ISO 8601 with `Z`. */
-  to: string | null
+  /**
+   * Why, in TfL's words (absent for a good service, and when another status of the
+   * line gave the same reason).
+   */
+  reason?: string | null
+  /** Start of the period the status is valid for, London time with its UTC offset. */
+  from?: string | null
+  /** End of that period, London time with its UTC offset. */
+  to?: string | null
   /**
    * Whether the status applies now: TfL says so, it has no validity period, or the
    * line has no good status (TfL lists what its board shows now).
@@ -453,7 +464,7 @@ export interface ArrivalsRequest {
 /** TfL's direction of a vehicle. */
 export type ArrivalDirection = "inbound" | "outbound"
 
-/** `ArrivalsResponse`: every field is always present (`null` when unused). */
+/** `ArrivalsResponse`: a field with nothing to say is left out. */
 export interface ArrivalsResponse {
   /** Whether the arrivals were retrieved. */
   success: boolean
@@ -462,14 +473,17 @@ export interface ArrivalsResponse {
   /** Human-readable summary. */
   message: string
   /** The stop (success only). */
-  stop: ArrivalsStop | null
-  /** The next arrivals, soonest first (success only; may be empty). */
-  arrivals: Arrival[] | null
+  stop?: ArrivalsStop | null
+  /**
+   * The next arrivals, soonest first (success only; may be empty). Trains that end
+   * their journey at this stop are left out: nobody boards them here.
+   */
+  arrivals?: Arrival[] | null
   /**
    * On `DISAMBIGUATION_REQUIRED`: the stops the name may mean; call again with one's
    * `id` as `stop`.
    */
-  stopDisambiguation: StopCandidate[] | null
+  stopDisambiguation?: StopCandidate[] | null
   /**
    * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
    * second). An answer from toolpack's shared cache keeps the time it was fetched; with
@@ -493,28 +507,27 @@ export interface ArrivalsStop {
 
 /** One predicted arrival. */
 export interface Arrival {
-  /** Line id, e.g. `victoria`, `25`. */
+  /** Line id, e.g. `victoria`, `25` (what `lineStatus` and `timetable` take). */
   lineId: string
   /** Line name, e.g. "Victoria". */
   lineName: string
   /** The platform, e.g. "Southbound - Platform 3" (a bus stop's letter for buses). */
-  platform: string | null
+  platform?: string | null
   /** `inbound` or `outbound`, when TfL says. */
-  direction: string | null
+  direction?: string | null
   /** Where the vehicle terminates, e.g. "Brixton Underground Station". */
-  destination: string | null
-  /** TfL's "towards" text, e.g. "Brixton". */
-  towards: string | null
+  destination?: string | null
+  /**
+   * TfL's "towards" text, when it says more than `destination` (e.g. "Check Front of
+   * Train").
+   */
+  towards?: string | null
   /** Where the vehicle is now, e.g. "At Warren Street". */
-  currentLocation: string | null
+  currentLocation?: string | null
   /** Seconds until it arrives, as TfL predicts. */
   secondsToArrival: number
-  /** When it is expected: UTC, ISO 8601 with `Z`. */
-  expectedArrival: string | null
-  /** Its mode, e.g. `tube`, `bus`. */
-  mode: string | null
-  /** TfL's vehicle id (a train set number, a bus registration). */
-  vehicleId: string | null
+  /** When it is expected, London time with its UTC offset. */
+  expectedArrival?: string | null
 }
 
 /** One stop a name may mean, with what tells it apart from the others. */
@@ -610,23 +623,23 @@ export interface StopSummary {
   /** Its name. */
   name: string
   /** A bus stop's indicator, e.g. "Stop P" (which side of the road), when TfL gives one. */
-  indicator: string | null
+  indicator?: string | null
   /** The hub it belongs to, e.g. `HUBBAN`. */
-  hubId: string | null
+  hubId?: string | null
   /** Its ICS id (what the Journey Planner takes as `from`/`to`). */
-  icsId: string | null
+  icsId?: string | null
   /** Its modes. */
   modes: string[]
-  /** Its line ids (only near a point: TfL's search by name does not list them). */
-  lines: string[]
+  /** Its line ids, near a point (TfL's search by name does not list them: left out). */
+  lines?: string[]
   /** Its fare zone, e.g. "1" or "2+3", when TfL gives one. */
-  zone: string | null
-  /** Latitude, degrees. */
-  lat: number | null
-  /** Longitude, degrees. */
-  lon: number | null
-  /** Metres from the point searched around (null for a name). */
-  distance: number | null
+  zone?: string | null
+  /** Latitude, degrees (6 decimals). */
+  lat?: number | null
+  /** Longitude, degrees (6 decimals). */
+  lon?: number | null
+  /** Metres from the point searched around (absent for a name). */
+  distance?: number | null
 }
 
 /**
@@ -691,7 +704,7 @@ export interface BikePointsRequest {
   limit?: number | null
 }
 
-/** `BikePointsResponse`: every field is always present (`null` when unused). */
+/** `BikePointsResponse`: a field with nothing to say is left out. */
 export interface BikePointsResponse {
   /** Whether the bike points were retrieved. */
   success: boolean
@@ -703,7 +716,7 @@ export interface BikePointsResponse {
    * The bike points: nearest first for a point, by name for a query, in the order asked
    * for ids (success only; may be empty).
    */
-  bikePoints: BikePoint[] | null
+  bikePoints?: BikePoint[] | null
   /**
    * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
    * second). An answer from toolpack's shared cache keeps the time it was fetched; with
@@ -723,12 +736,12 @@ export interface BikePoint {
   id: string
   /** Its name, e.g. "River Street , Clerkenwell". */
   name: string
-  /** Latitude, degrees. */
+  /** Latitude, degrees (6 decimals). */
   lat: number
-  /** Longitude, degrees. */
+  /** Longitude, degrees (6 decimals). */
   lon: number
-  /** Metres from the point searched around (null for a query or ids). */
-  distance: number | null
+  /** Metres from the point searched around (absent for a query or ids). */
+  distance?: number | null
   /** Bikes docked: standard and e-bikes. */
   bikes: number
   /** Standard bikes docked. */
@@ -746,8 +759,16 @@ export interface BikePoint {
    * stale, and it may not release or take bikes.
    */
   available: boolean
-  /** When TfL last updated the counts: UTC, ISO 8601 with `Z` (null when TfL gives none). */
-  updated: string | null
+  /**
+   * When TfL last read the counts, London time with its UTC offset (absent when TfL
+   * gives none).
+   */
+  updated?: string | null
+  /**
+   * `true` when that reading is over an hour old: the counts may no longer hold,
+   * however fresh the answer (absent otherwise).
+   */
+  outdated?: boolean | null
 }
 
 /** `LineRouteRequest`: one line, one direction, one kind of service. */
@@ -1058,12 +1079,18 @@ export interface CrowdingRequest {
    * today in London).
    */
   day?: Weekday | null
+  /**
+   * The typical day by quarter hour.
+   *
+   * Also give the typical day by quarter hour (default: by hour only).
+   */
+  quarterHours?: boolean | null
 }
 
 /** A day of the week, as TfL's crowding profiles name them (`MON` … `SUN`). */
 export type Weekday = "mon" | "tue" | "wed" | "thu" | "fri" | "sat" | "sun"
 
-/** `CrowdingResponse`: every field is always present (`null` when unused). */
+/** `CrowdingResponse`: a field with nothing to say is left out. */
 export interface CrowdingResponse {
   /** Whether TfL's figures were retrieved. */
   success: boolean
@@ -1075,19 +1102,19 @@ export interface CrowdingResponse {
    */
   message: string
   /** The station asked about (success only). */
-  station: CrowdingStation | null
+  station?: CrowdingStation | null
   /** How busy it is now (success only). */
-  live: LiveCrowding | null
+  live?: LiveCrowding | null
   /**
    * How busy it usually is through the day asked (success only; null when TfL has no
    * profile for the station).
    */
-  typicalDay: TypicalDay | null
+  typicalDay?: TypicalDay | null
   /**
    * On `DISAMBIGUATION_REQUIRED`: the stations the name matches; call again with one's
    * `id`.
    */
-  stopDisambiguation: StopCandidate[] | null
+  stopDisambiguation?: StopCandidate[] | null
   /**
    * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
    * second). An answer from toolpack's shared cache keeps the time it was fetched; with
@@ -1115,19 +1142,17 @@ export interface LiveCrowding {
   dataAvailable: boolean
   /**
    * TfL's live figure: the station's busyness as a fraction of its own baseline (0.21 is
-   * 21 %), not a head count; null without data.
+   * 21 %), not a head count; absent without data.
    */
-  percentageOfBaseline: number | null
-  /** When TfL measured it (ISO 8601 UTC). */
-  timeUtc: string | null
-  /** The same on London's clock (`2026-10-06 22:01:00`). */
-  timeLocal: string | null
+  percentageOfBaseline?: number | null
+  /** When TfL measured it, London time with its UTC offset. */
+  time?: string | null
   /** The quarter hour of the typical day it falls in (`22:00-22:15`). */
-  timeBand: string | null
+  timeBand?: string | null
   /** The typical figure for that quarter hour on that day of the week. */
-  usual: number | null
+  usual?: number | null
   /** `busier`, `quieter` or `usual`: the live figure against the typical one. */
-  comparedWithUsual: Busyness | null
+  comparedWithUsual?: Busyness | null
 }
 
 /** The live figure against the typical one for the same day and quarter hour. */
@@ -1138,17 +1163,25 @@ export interface TypicalDay {
   /** The day. */
   day: Weekday
   /** TfL's busiest two hours of the morning (`08:00-10:00`). */
-  amPeakTimeBand: string | null
+  amPeakTimeBand?: string | null
   /** TfL's busiest two hours of the afternoon or evening (`17:00-19:00`). */
-  pmPeakTimeBand: string | null
+  pmPeakTimeBand?: string | null
   /** TfL says the station is always quiet. */
   isAlwaysQuiet: boolean
   /**
-   * Each quarter hour from `00:00-00:15` to `23:45-00:00` with its typical figure (a
-   * fraction of the station's baseline), once each.
+   * With `quarterHours`: each quarter hour from `00:00-00:15` to `23:45-00:00` with its
+   * typical figure (a fraction of the station's baseline), once each.
    */
-  timeBands: TimeBand[]
-  /** The three quietest quarter hours between 06:00 and 22:00, earliest first. */
+  timeBands?: TimeBand[] | null
+  /**
+   * The typical figure of each hour, from 00:00 (24 values: the mean of the hour's
+   * quarter hours, a fraction of the station's baseline, to 2 decimals).
+   */
+  hourly: number[]
+  /**
+   * The quietest times between 06:00 and 22:00 (its three quietest quarter hours, the
+   * adjacent ones joined: `06:00-06:45`), earliest first.
+   */
   quietest: string[]
 }
 
@@ -1216,6 +1249,8 @@ export interface Coordinate {
 
 /** `geocode_address` success body. */
 export interface GeocodeAddressResult {
+  /** The answer in words: the best match (with its stop id for a stop) and how many more. */
+  message: string
   /** The query as searched (trimmed). */
   query: string
   /** The language asked for. */
@@ -1315,6 +1350,8 @@ export interface ReverseGeocodeRequest {
 
 /** `reverse_geocode` success body. */
 export interface ReverseGeocodeResult {
+  /** The answer in words: the nearest place and how far, and how many more are near. */
+  message: string
   /** The point asked about. */
   query: Coordinate
   /** The nearest place (absent when nothing is known there). */
@@ -1500,6 +1537,11 @@ export type BikeUse = "own" | "cityBike" | "park"
 
 /** `plan_trip` success body. */
 export interface PlanTripResult {
+  /**
+   * The answer in words: the first itinerary to arrive, when it leaves and arrives, its
+   * rides and changes, and how many itineraries there are.
+   */
+  message: string
   /** Where from. */
   origin: LocationRef
   /** Where to. */
@@ -1649,7 +1691,10 @@ export interface Leg {
   realtimeArrival?: string | null
   /** Realtime delay in seconds (negative when early). */
   realtimeDelaySeconds?: number | null
-  /** `on_time`, `delayed` (beyond 60 s either way), `cancelled` or `scheduled_only`. */
+  /**
+   * `on_time`, `delayed` (over 60 s late), `early` (over 60 s early), `cancelled` or
+   * `scheduled_only`.
+   */
   status: TransitStatus
   /** Length, metres. */
   distanceMeters: number
@@ -1677,7 +1722,7 @@ export interface LegPlace {
 }
 
 /** How a departure or a leg stands against its timetable. */
-export type TransitStatus = "on_time" | "delayed" | "cancelled" | "scheduled_only"
+export type TransitStatus = "on_time" | "delayed" | "early" | "cancelled" | "scheduled_only"
 
 /**
  * An alert in brief, as `plan_trip`'s legs and `get_departures` carry it: a line to show.
@@ -1781,6 +1826,11 @@ export interface StopRef1 {
 
 /** `get_departures` success body. */
 export interface GetDeparturesResult {
+  /**
+   * The answer in words: the next departures, when and how they run, and the stop's
+   * most severe alert.
+   */
+  message: string
   /** The stop or station id asked about. */
   stopId: string
   /** Its name, when known. */
@@ -1830,7 +1880,7 @@ export interface Departure {
   realtimeTime?: string | null
   /** Realtime delay in seconds (negative when early), when there is realtime data. */
   delaySeconds?: number | null
-  /** `on_time`, `delayed`, `cancelled` or `scheduled_only`. */
+  /** `on_time`, `delayed`, `early`, `cancelled` or `scheduled_only`. */
   status: TransitStatus
   /** Platform or track, when known. */
   platform?: string | null
@@ -1878,6 +1928,11 @@ export interface FindStopsRequest {
 
 /** `find_stops` success body. */
 export interface FindStopsResult {
+  /**
+   * The answer in words: the nearest stop, its code and id, how far and what serves it,
+   * and how many more.
+   */
+  message: string
   /** Stops, nearest first (then by name and id). */
   stops: NearbyStop[]
   /** The call's correlation id (UUID). */
@@ -1951,12 +2006,31 @@ export interface GetAlertsRequest {
    * Most alerts returned (default 20; above 100 it is capped with a warning).
    */
   maxResults?: number | null
+  /**
+   * Also alerts that have ended.
+   *
+   * Also list alerts that have ended (default: left out, with their count said).
+   */
+  includeEnded?: boolean | null
 }
 
 /** `get_alerts` success body. */
 export interface GetAlertsResult {
-  /** Alerts, most severe first, then the earliest start, then by id. */
+  /**
+   * The answer in words: how many alerts are in effect, the most severe ones' headlines,
+   * how many are upcoming, and how many ended ones are left out.
+   */
+  message: string
+  /**
+   * Alerts in effect, most severe first, then the earliest start; then the upcoming
+   * ones, soonest first; then (with `includeEnded`) the ended ones.
+   */
   alerts: Alert[]
+  /**
+   * How many alerts matching the filters have ended and are left out (without
+   * `includeEnded`; absent when none).
+   */
+  endedLeftOut?: number | null
   /** The call's correlation id (UUID). */
   correlationId: string
   /** Notes (`truncated-results`). */
@@ -1997,9 +2071,14 @@ export interface Alert {
   start?: string | null
   /** When it ends, ISO 8601 in Helsinki time. */
   end?: string | null
+  /** `in_effect` now, `upcoming` or `ended`. */
+  status: AlertStatus
   /** The routes and stops it touches. */
   affects: AlertTarget[]
 }
+
+/** Whether an alert is in effect at the time of the answer. */
+export type AlertStatus = "in_effect" | "upcoming" | "ended"
 
 /**
  * What an alert touches: a route (`route` only), a stop (`stop` only), or a stop on a
@@ -2064,6 +2143,11 @@ export interface FindRentalVehiclesRequest {
 
 /** `find_rental_vehicles` success body. */
 export interface FindRentalVehiclesResult {
+  /**
+   * The answer in words: the nearest station with bikes and free spaces, the nearest
+   * free-floating vehicle, and how many of each.
+   */
+  message: string
   /** Stations, nearest first. */
   stations: RentalStation[]
   /** Free-floating vehicles, nearest first. */
@@ -2152,6 +2236,11 @@ export interface GetStopInfoRequest {
 
 /** `get_stop_info` success body. */
 export interface GetStopInfoResult {
+  /**
+   * The answer in words: the stop, its code, the lines serving it, step-free boarding
+   * and its most severe alert.
+   */
+  message: string
   /**
    * The stop.
    *
@@ -2404,6 +2493,8 @@ export interface SavedLocation {
 
 /** `save_user_variable` success body. */
 export interface SaveUserVariableResult {
+  /** The answer in words: what was saved under which key, and what it replaced. */
+  message: string
   /** The variable as saved. */
   variable: UserVariable
   /** Present when the key existed before. */
@@ -2446,6 +2537,8 @@ export interface GetUserVariablesRequest {
 
 /** `get_user_variables` success body. */
 export interface GetUserVariablesResult {
+  /** The answer in words: how many are saved, and their keys. */
+  message: string
   /** Every saved variable (of the type asked for), by key. */
   variables: UserVariable[]
   /** The call's correlation id (UUID). */
@@ -4135,7 +4228,7 @@ export declare class Toolpack {
    */
   arrivals(args: ArrivalsRequest): Promise<ArrivalsResponse>
   /**
-   * Find London stations and bus stops by name or near a point (TfL): the stop id arrivals takes, modes, lines, zone, distance.
+   * Find London stations and bus stops by name or near a point (TfL): the stop id arrivals takes, modes, zone; near a point, lines and distance.
    *
    * Rejects with a `ToolpackError` (`.code`, `.kind`, `.payload`) when the tool answers with a contract error.
    */

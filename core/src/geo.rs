@@ -10,3 +10,9 @@ pub(crate) fn distance_m(from: (f64, f64), to: (f64, f64)) -> f64 {
     let a = (dlat / 2.0).sin().powi(2) + lat1.cos() * lat2.cos() * (dlon / 2.0).sin().powi(2);
     2.0 * EARTH_RADIUS_M * a.sqrt().min(1.0).asin()
 }
+
+/// A coordinate to 6 decimals (about 0.1 m): what a map or the next call needs, without
+/// the upstream's 15 digits.
+pub(crate) fn six_decimals(degrees: f64) -> f64 {
+    (degrees * 1e6).round() / 1e6
+}

@@ -289,7 +289,7 @@ TflCode = Literal["OK", "VALIDATION_ERROR", "LINE_NOT_FOUND", "MODE_NOT_FOUND", 
 
 
 #: One status of a line.
-LineStatusEntry = TypedDict("LineStatusEntry", {"severity": int, "description": str, "reason": str | None, "from": str | None, "to": str | None, "isNow": bool})
+LineStatusEntry = TypedDict("LineStatusEntry", {"severity": int, "description": str, "reason": NotRequired[str | None], "from": NotRequired[str | None], "to": NotRequired[str | None], "isNow": bool})
 
 
 class LineStatusLine(TypedDict):
@@ -313,16 +313,24 @@ class LineStatusLine(TypedDict):
 
 
 class LineStatusResponse(TypedDict):
-    """`LineStatusResponse`: every field is always present (`null` when unused)."""
+    """`LineStatusResponse`: a field with nothing to say is left out."""
     success: bool
     """Whether the statuses were retrieved."""
     code: TflCode
     """Machine-readable result or error code."""
     message: str
     """Human-readable summary."""
-    lines: list[LineStatusLine] | None
-    """The lines, in TfL's order (success only; may be empty with `disruptedOnly`)."""
-    suggestions: list[str] | None
+    lines: NotRequired[list[LineStatusLine] | None]
+    """
+    The lines with a status other than a good service (now, or planned), in TfL's
+    order (success only; may be empty).
+    """
+    goodService: NotRequired[list[str] | None]
+    """
+    The names of the other lines asked about: each has a good service and nothing
+    planned (left out with `disruptedOnly`).
+    """
+    suggestions: NotRequired[list[str] | None]
     """On `LINE_NOT_FOUND` and `MODE_NOT_FOUND`: the nearest known line ids or modes."""
     asOf: NotRequired[str]
     """
@@ -382,27 +390,26 @@ class ArrivalsStop(TypedDict):
 class Arrival(TypedDict):
     """One predicted arrival."""
     lineId: str
-    """Line id, e.g. `victoria`, `25`."""
+    """Line id, e.g. `victoria`, `25` (what `lineStatus` and `timetable` take)."""
     lineName: str
     """Line name, e.g. "Victoria"."""
-    platform: str | None
+    platform: NotRequired[str | None]
     """The platform, e.g. "Southbound - Platform 3" (a bus stop's letter for buses)."""
-    direction: str | None
+    direction: NotRequired[str | None]
     """`inbound` or `outbound`, when TfL says."""
-    destination: str | None
+    destination: NotRequired[str | None]
     """Where the vehicle terminates, e.g. "Brixton Underground Station"."""
-    towards: str | None
-    """TfL's "towards" text, e.g. "Brixton"."""
-    currentLocation: str | None
+    towards: NotRequired[str | None]
+    """
+    TfL's "towards" text, when it says more than `destination` (e.g. "Check Front of
+    Train").
+    """
+    currentLocation: NotRequired[str | None]
     """Where the vehicle is now, e.g. "At Warren Street"."""
     secondsToArrival: int
     """Seconds until it arrives, as TfL predicts."""
-    expectedArrival: str | None
-    """When it is expected: UTC, ISO 8601 with `Z`."""
-    mode: str | None
-    """Its mode, e.g. `tube`, `bus`."""
-    vehicleId: str | None
-    """TfL's vehicle id (a train set number, a bus registration)."""
+    expectedArrival: NotRequired[str | None]
+    """When it is expected, London time with its UTC offset."""
 
 
 class StopCandidate(TypedDict):
@@ -423,18 +430,21 @@ class StopCandidate(TypedDict):
 
 
 class ArrivalsResponse(TypedDict):
-    """`ArrivalsResponse`: every field is always present (`null` when unused)."""
+    """`ArrivalsResponse`: a field with nothing to say is left out."""
     success: bool
     """Whether the arrivals were retrieved."""
     code: TflCode
     """Machine-readable result or error code."""
     message: str
     """Human-readable summary."""
-    stop: ArrivalsStop | None
+    stop: NotRequired[ArrivalsStop | None]
     """The stop (success only)."""
-    arrivals: list[Arrival] | None
-    """The next arrivals, soonest first (success only; may be empty)."""
-    stopDisambiguation: list[StopCandidate] | None
+    arrivals: NotRequired[list[Arrival] | None]
+    """
+    The next arrivals, soonest first (success only; may be empty). Trains that end
+    their journey at this stop are left out: nobody boards them here.
+    """
+    stopDisambiguation: NotRequired[list[StopCandidate] | None]
     """
     On `DISAMBIGUATION_REQUIRED`: the stops the name may mean; call again with one's
     `id` as `stop`.
@@ -501,24 +511,24 @@ class StopSummary(TypedDict):
     """
     name: str
     """Its name."""
-    indicator: str | None
+    indicator: NotRequired[str | None]
     """A bus stop's indicator, e.g. "Stop P" (which side of the road), when TfL gives one."""
-    hubId: str | None
+    hubId: NotRequired[str | None]
     """The hub it belongs to, e.g. `HUBBAN`."""
-    icsId: str | None
+    icsId: NotRequired[str | None]
     """Its ICS id (what the Journey Planner takes as `from`/`to`)."""
     modes: list[str]
     """Its modes."""
-    lines: list[str]
-    """Its line ids (only near a point: TfL's search by name does not list them)."""
-    zone: str | None
+    lines: NotRequired[list[str]]
+    """Its line ids, near a point (TfL's search by name does not list them: left out)."""
+    zone: NotRequired[str | None]
     """Its fare zone, e.g. "1" or "2+3", when TfL gives one."""
-    lat: float | None
-    """Latitude, degrees."""
-    lon: float | None
-    """Longitude, degrees."""
-    distance: int | None
-    """Metres from the point searched around (null for a name)."""
+    lat: NotRequired[float | None]
+    """Latitude, degrees (6 decimals)."""
+    lon: NotRequired[float | None]
+    """Longitude, degrees (6 decimals)."""
+    distance: NotRequired[int | None]
+    """Metres from the point searched around (absent for a name)."""
 
 
 class StopSearchResponse(TypedDict):
@@ -616,11 +626,11 @@ class BikePoint(TypedDict):
     name: str
     """Its name, e.g. "River Street , Clerkenwell"."""
     lat: float
-    """Latitude, degrees."""
+    """Latitude, degrees (6 decimals)."""
     lon: float
-    """Longitude, degrees."""
-    distance: int | None
-    """Metres from the point searched around (null for a query or ids)."""
+    """Longitude, degrees (6 decimals)."""
+    distance: NotRequired[int | None]
+    """Metres from the point searched around (absent for a query or ids)."""
     bikes: int
     """Bikes docked: standard and e-bikes."""
     standardBikes: int
@@ -638,19 +648,27 @@ class BikePoint(TypedDict):
     False when the station is locked, not installed or temporary: its counts may be
     stale, and it may not release or take bikes.
     """
-    updated: str | None
-    """When TfL last updated the counts: UTC, ISO 8601 with `Z` (null when TfL gives none)."""
+    updated: NotRequired[str | None]
+    """
+    When TfL last read the counts, London time with its UTC offset (absent when TfL
+    gives none).
+    """
+    outdated: NotRequired[bool | None]
+    """
+    `true` when that reading is over an hour old: the counts may no longer hold,
+    however fresh the answer (absent otherwise).
+    """
 
 
 class BikePointsResponse(TypedDict):
-    """`BikePointsResponse`: every field is always present (`null` when unused)."""
+    """`BikePointsResponse`: a field with nothing to say is left out."""
     success: bool
     """Whether the bike points were retrieved."""
     code: TflCode
     """Machine-readable result or error code."""
     message: str
     """Human-readable summary."""
-    bikePoints: list[BikePoint] | None
+    bikePoints: NotRequired[list[BikePoint] | None]
     """
     The bike points: nearest first for a point, by name for a query, in the order asked
     for ids (success only; may be empty).
@@ -982,6 +1000,12 @@ class CrowdingRequest(TypedDict):
     The typical day to show: `mon` … `sun` (default: the day of TfL's live figure, else
     today in London).
     """
+    quarterHours: NotRequired[bool | None]
+    """
+    The typical day by quarter hour.
+
+    Also give the typical day by quarter hour (default: by hour only).
+    """
 
 
 class CrowdingStation(TypedDict):
@@ -1000,20 +1024,18 @@ class LiveCrowding(TypedDict):
     """How busy the station is now, against its own usual level."""
     dataAvailable: bool
     """Whether TfL has a live figure for the station now."""
-    percentageOfBaseline: float | None
+    percentageOfBaseline: NotRequired[float | None]
     """
     TfL's live figure: the station's busyness as a fraction of its own baseline (0.21 is
-    21 %), not a head count; null without data.
+    21 %), not a head count; absent without data.
     """
-    timeUtc: str | None
-    """When TfL measured it (ISO 8601 UTC)."""
-    timeLocal: str | None
-    """The same on London's clock (`2026-10-06 22:01:00`)."""
-    timeBand: str | None
+    time: NotRequired[str | None]
+    """When TfL measured it, London time with its UTC offset."""
+    timeBand: NotRequired[str | None]
     """The quarter hour of the typical day it falls in (`22:00-22:15`)."""
-    usual: float | None
+    usual: NotRequired[float | None]
     """The typical figure for that quarter hour on that day of the week."""
-    comparedWithUsual: Busyness | None
+    comparedWithUsual: NotRequired[Busyness | None]
     """`busier`, `quieter` or `usual`: the live figure against the typical one."""
 
 
@@ -1029,23 +1051,31 @@ class TypicalDay(TypedDict):
     """How busy the station usually is through one day of the week."""
     day: Weekday
     """The day."""
-    amPeakTimeBand: str | None
+    amPeakTimeBand: NotRequired[str | None]
     """TfL's busiest two hours of the morning (`08:00-10:00`)."""
-    pmPeakTimeBand: str | None
+    pmPeakTimeBand: NotRequired[str | None]
     """TfL's busiest two hours of the afternoon or evening (`17:00-19:00`)."""
     isAlwaysQuiet: bool
     """TfL says the station is always quiet."""
-    timeBands: list[TimeBand]
+    timeBands: NotRequired[list[TimeBand] | None]
     """
-    Each quarter hour from `00:00-00:15` to `23:45-00:00` with its typical figure (a
-    fraction of the station's baseline), once each.
+    With `quarterHours`: each quarter hour from `00:00-00:15` to `23:45-00:00` with its
+    typical figure (a fraction of the station's baseline), once each.
+    """
+    hourly: list[float]
+    """
+    The typical figure of each hour, from 00:00 (24 values: the mean of the hour's
+    quarter hours, a fraction of the station's baseline, to 2 decimals).
     """
     quietest: list[str]
-    """The three quietest quarter hours between 06:00 and 22:00, earliest first."""
+    """
+    The quietest times between 06:00 and 22:00 (its three quietest quarter hours, the
+    adjacent ones joined: `06:00-06:45`), earliest first.
+    """
 
 
 class CrowdingResponse(TypedDict):
-    """`CrowdingResponse`: every field is always present (`null` when unused)."""
+    """`CrowdingResponse`: a field with nothing to say is left out."""
     success: bool
     """Whether TfL's figures were retrieved."""
     code: TflCode
@@ -1055,16 +1085,16 @@ class CrowdingResponse(TypedDict):
     The answer in words: how busy now against the usual for this day and time, and the
     quietest times (success); what went wrong (error).
     """
-    station: CrowdingStation | None
+    station: NotRequired[CrowdingStation | None]
     """The station asked about (success only)."""
-    live: LiveCrowding | None
+    live: NotRequired[LiveCrowding | None]
     """How busy it is now (success only)."""
-    typicalDay: TypicalDay | None
+    typicalDay: NotRequired[TypicalDay | None]
     """
     How busy it usually is through the day asked (success only; null when TfL has no
     profile for the station).
     """
-    stopDisambiguation: list[StopCandidate] | None
+    stopDisambiguation: NotRequired[list[StopCandidate] | None]
     """
     On `DISAMBIGUATION_REQUIRED`: the stations the name matches; call again with one's
     `id`.
@@ -1191,6 +1221,8 @@ class Warning(TypedDict):
 
 class GeocodeAddressResult(TypedDict):
     """`geocode_address` success body."""
+    message: str
+    """The answer in words: the best match (with its stop id for a stop) and how many more."""
     query: str
     """The query as searched (trimmed)."""
     language: Language
@@ -1240,6 +1272,8 @@ class ReverseGeocodeRequest(TypedDict):
 
 class ReverseGeocodeResult(TypedDict):
     """`reverse_geocode` success body."""
+    message: str
+    """The answer in words: the nearest place and how far, and how many more are near."""
     query: Coordinate
     """The point asked about."""
     result: NotRequired[GeocodeResult | None]
@@ -1509,7 +1543,7 @@ class LegPlace(TypedDict):
 
 
 #: How a departure or a leg stands against its timetable.
-TransitStatus = Literal["on_time", "delayed", "cancelled", "scheduled_only"]
+TransitStatus = Literal["on_time", "delayed", "early", "cancelled", "scheduled_only"]
 
 
 class AlertSummary(TypedDict):
@@ -1577,6 +1611,11 @@ class PlanMeta(TypedDict):
 
 class PlanTripResult(TypedDict):
     """`plan_trip` success body."""
+    message: str
+    """
+    The answer in words: the first itinerary to arrive, when it leaves and arrives, its
+    rides and changes, and how many itineraries there are.
+    """
     origin: LocationRef
     """Where from."""
     destination: LocationRef
@@ -1695,13 +1734,18 @@ class Departure(TypedDict):
     delaySeconds: NotRequired[int | None]
     """Realtime delay in seconds (negative when early), when there is realtime data."""
     status: TransitStatus
-    """`on_time`, `delayed`, `cancelled` or `scheduled_only`."""
+    """`on_time`, `delayed`, `early`, `cancelled` or `scheduled_only`."""
     platform: NotRequired[str | None]
     """Platform or track, when known."""
 
 
 class GetDeparturesResult(TypedDict):
     """`get_departures` success body."""
+    message: str
+    """
+    The answer in words: the next departures, when and how they run, and the stop's
+    most severe alert.
+    """
     stopId: str
     """The stop or station id asked about."""
     stopName: NotRequired[str | None]
@@ -1799,6 +1843,11 @@ class NearbyStop(TypedDict):
 
 class FindStopsResult(TypedDict):
     """`find_stops` success body."""
+    message: str
+    """
+    The answer in words: the nearest stop, its code and id, how far and what serves it,
+    and how many more.
+    """
     stops: list[NearbyStop]
     """Stops, nearest first (then by name and id)."""
     correlationId: str
@@ -1852,6 +1901,16 @@ class GetAlertsRequest(TypedDict):
 
     Most alerts returned (default 20; above 100 it is capped with a warning).
     """
+    includeEnded: NotRequired[bool | None]
+    """
+    Also alerts that have ended.
+
+    Also list alerts that have ended (default: left out, with their count said).
+    """
+
+
+#: Whether an alert is in effect at the time of the answer.
+AlertStatus = Literal["in_effect", "upcoming", "ended"]
 
 
 class AlertRoute(TypedDict):
@@ -1908,14 +1967,29 @@ class Alert(TypedDict):
     """When it takes effect, ISO 8601 in Helsinki time."""
     end: NotRequired[str | None]
     """When it ends, ISO 8601 in Helsinki time."""
+    status: AlertStatus
+    """`in_effect` now, `upcoming` or `ended`."""
     affects: list[AlertTarget]
     """The routes and stops it touches."""
 
 
 class GetAlertsResult(TypedDict):
     """`get_alerts` success body."""
+    message: str
+    """
+    The answer in words: how many alerts are in effect, the most severe ones' headlines,
+    how many are upcoming, and how many ended ones are left out.
+    """
     alerts: list[Alert]
-    """Alerts, most severe first, then the earliest start, then by id."""
+    """
+    Alerts in effect, most severe first, then the earliest start; then the upcoming
+    ones, soonest first; then (with `includeEnded`) the ended ones.
+    """
+    endedLeftOut: NotRequired[int | None]
+    """
+    How many alerts matching the filters have ended and are left out (without
+    `includeEnded`; absent when none).
+    """
     correlationId: str
     """The call's correlation id (UUID)."""
     warnings: NotRequired[list[Warning] | None]
@@ -2009,6 +2083,11 @@ class RentalVehicle(TypedDict):
 
 class FindRentalVehiclesResult(TypedDict):
     """`find_rental_vehicles` success body."""
+    message: str
+    """
+    The answer in words: the nearest station with bikes and free spaces, the nearest
+    free-floating vehicle, and how many of each.
+    """
     stations: list[RentalStation]
     """Stations, nearest first."""
     vehicles: list[RentalVehicle]
@@ -2095,6 +2174,11 @@ class StopPattern(TypedDict):
 
 class GetStopInfoResult(TypedDict):
     """`get_stop_info` success body."""
+    message: str
+    """
+    The answer in words: the stop, its code, the lines serving it, step-free boarding
+    and its most severe alert.
+    """
     stop: StopDetails
     """
     The stop.
@@ -2329,6 +2413,8 @@ class PreviousVariable(TypedDict):
 
 class SaveUserVariableResult(TypedDict):
     """`save_user_variable` success body."""
+    message: str
+    """The answer in words: what was saved under which key, and what it replaced."""
     variable: UserVariable
     """The variable as saved."""
     previous: NotRequired[PreviousVariable | None]
@@ -2349,6 +2435,8 @@ class GetUserVariablesRequest(TypedDict):
 
 class GetUserVariablesResult(TypedDict):
     """`get_user_variables` success body."""
+    message: str
+    """The answer in words: how many are saved, and their keys."""
     variables: list[UserVariable]
     """Every saved variable (of the type asked for), by key."""
     correlationId: str
@@ -3963,7 +4051,7 @@ class AsyncTools:
 
     async def stop_search(self, *, query: str | None = None, lat: float | None = None, lon: float | None = None, radius: int | None = None, modes: list[str] | None = None, limit: int | None = None) -> StopSearchResponse:
         """
-        Find London stations and bus stops by name or near a point (TfL): the stop id arrivals takes, modes, lines, zone, distance.
+        Find London stations and bus stops by name or near a point (TfL): the stop id arrivals takes, modes, zone; near a point, lines and distance.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4051,7 +4139,7 @@ class AsyncTools:
             arguments["before"] = before
         return await self._typed("timetable", arguments)  # type: ignore[no-any-return]
 
-    async def crowding(self, *, station: str, day: Weekday | None = None) -> CrowdingResponse:
+    async def crowding(self, *, station: str, day: Weekday | None = None, quarter_hours: bool | None = None) -> CrowdingResponse:
         """
         How busy a London Underground station is now against its usual level, and through a typical day: the peaks and the quietest times (TfL).
 
@@ -4061,6 +4149,8 @@ class AsyncTools:
         arguments["station"] = station
         if day is not None:
             arguments["day"] = day
+        if quarter_hours is not None:
+            arguments["quarterHours"] = quarter_hours
         return await self._typed("crowding", arguments)  # type: ignore[no-any-return]
 
     async def geocode_address(self, *, text: str, size: int | None = None, language: Language | None = None, focus: Coordinate | None = None, layers: list[str] | None = None) -> GeocodeAddressResult:
@@ -4153,7 +4243,7 @@ class AsyncTools:
             arguments["includeModes"] = include_modes
         return await self._typed("find_stops", arguments)  # type: ignore[no-any-return]
 
-    async def get_alerts(self, *, routes: list[str] | None = None, stops: list[str] | None = None, severity: str | None = None, language: Language | None = None, max_results: int | None = None) -> GetAlertsResult:
+    async def get_alerts(self, *, routes: list[str] | None = None, stops: list[str] | None = None, severity: str | None = None, language: Language | None = None, max_results: int | None = None, include_ended: bool | None = None) -> GetAlertsResult:
         """
         Service alerts and disruptions in Finland: detours, closed stops, cancellations, by route (tram 4, bus 550), stop or severity.
 
@@ -4170,6 +4260,8 @@ class AsyncTools:
             arguments["language"] = language
         if max_results is not None:
             arguments["maxResults"] = max_results
+        if include_ended is not None:
+            arguments["includeEnded"] = include_ended
         return await self._typed("get_alerts", arguments)  # type: ignore[no-any-return]
 
     async def find_rental_vehicles(self, *, coordinate: Coordinate, radius: int | None = None, form_factors: list[str] | None = None, max_results: int | None = None) -> FindRentalVehiclesResult:
@@ -4709,7 +4801,7 @@ class SyncTools:
 
     def stop_search(self, *, query: str | None = None, lat: float | None = None, lon: float | None = None, radius: int | None = None, modes: list[str] | None = None, limit: int | None = None) -> StopSearchResponse:
         """
-        Find London stations and bus stops by name or near a point (TfL): the stop id arrivals takes, modes, lines, zone, distance.
+        Find London stations and bus stops by name or near a point (TfL): the stop id arrivals takes, modes, zone; near a point, lines and distance.
 
         Raises a ``toolpack.ToolpackError`` subclass (with ``.code`` and ``.payload``) when the tool answers with a contract error.
         """
@@ -4797,7 +4889,7 @@ class SyncTools:
             arguments["before"] = before
         return self._typed("timetable", arguments)  # type: ignore[no-any-return]
 
-    def crowding(self, *, station: str, day: Weekday | None = None) -> CrowdingResponse:
+    def crowding(self, *, station: str, day: Weekday | None = None, quarter_hours: bool | None = None) -> CrowdingResponse:
         """
         How busy a London Underground station is now against its usual level, and through a typical day: the peaks and the quietest times (TfL).
 
@@ -4807,6 +4899,8 @@ class SyncTools:
         arguments["station"] = station
         if day is not None:
             arguments["day"] = day
+        if quarter_hours is not None:
+            arguments["quarterHours"] = quarter_hours
         return self._typed("crowding", arguments)  # type: ignore[no-any-return]
 
     def geocode_address(self, *, text: str, size: int | None = None, language: Language | None = None, focus: Coordinate | None = None, layers: list[str] | None = None) -> GeocodeAddressResult:
@@ -4899,7 +4993,7 @@ class SyncTools:
             arguments["includeModes"] = include_modes
         return self._typed("find_stops", arguments)  # type: ignore[no-any-return]
 
-    def get_alerts(self, *, routes: list[str] | None = None, stops: list[str] | None = None, severity: str | None = None, language: Language | None = None, max_results: int | None = None) -> GetAlertsResult:
+    def get_alerts(self, *, routes: list[str] | None = None, stops: list[str] | None = None, severity: str | None = None, language: Language | None = None, max_results: int | None = None, include_ended: bool | None = None) -> GetAlertsResult:
         """
         Service alerts and disruptions in Finland: detours, closed stops, cancellations, by route (tram 4, bus 550), stop or severity.
 
@@ -4916,6 +5010,8 @@ class SyncTools:
             arguments["language"] = language
         if max_results is not None:
             arguments["maxResults"] = max_results
+        if include_ended is not None:
+            arguments["includeEnded"] = include_ended
         return self._typed("get_alerts", arguments)  # type: ignore[no-any-return]
 
     def find_rental_vehicles(self, *, coordinate: Coordinate, radius: int | None = None, form_factors: list[str] | None = None, max_results: int | None = None) -> FindRentalVehiclesResult:

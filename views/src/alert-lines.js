@@ -45,7 +45,14 @@ export function alertLine(alert, view, full, touched) {
         fullText(alert, view).then((nodes) => text.replaceChildren(...nodes));
       },
     },
-    h("summary", null, h("span", { class: "severity" }, word), h("span", { class: "header" }, alert.header), touched ?? null),
+    h(
+      "summary",
+      null,
+      h("span", { class: "severity" }, word),
+      h("span", { class: "header" }, alert.header),
+      alert.status === "upcoming" || alert.status === "ended" ? h("span", { class: "muted when" }, ` (${alert.status})`) : null,
+      touched ?? null,
+    ),
     text,
   );
   return line;
@@ -59,7 +66,8 @@ export function alertLines(alerts, view, label) {
 
 async function fullText(alert, view) {
   try {
-    const result = await view.ask("get_alerts", { maxResults: 100 });
+    // Ended ones too: a line shown a moment ago opens to its text even if it has ended since.
+    const result = await view.ask("get_alerts", { maxResults: 100, includeEnded: true });
     const found = (result?.structuredContent?.alerts ?? []).find((a) => a.id === alert.id);
     return found ? alertText(found) : [h("p", { class: "muted" }, "This alert has no more text now: it may have ended.")];
   } catch (error) {

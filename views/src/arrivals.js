@@ -26,7 +26,7 @@ function row(arrival) {
   return h(
     "tr",
     null,
-    h("td", null, h("span", { class: "badge", style: tflBadge(arrival.lineId, arrival.mode) }, arrival.lineName)),
+    h("td", null, h("span", { class: "badge", style: tflBadge(arrival.lineId, /^[a-z]?\d+$/i.test(arrival.lineId) ? "bus" : undefined) }, arrival.lineName)),
     h(
       "td",
       { class: "destination" },

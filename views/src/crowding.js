@@ -1,7 +1,8 @@
 // The crowding view (crowding): the station, how busy it is now against its usual level,
-// and the typical day as a bar chart of its 96 quarter hours (SVG, no external request),
-// with the live figure's quarter hour marked "now", TfL's two peaks shaded and the quietest
-// quarter hours listed. A name that fits several stations lists them to choose from.
+// and the typical day as a bar chart of its 24 hours (or 96 quarter hours, when asked for)
+// (SVG, no external request), with the live figure's bar marked "now", TfL's two peaks
+// shaded and the quietest times listed. A name that fits several stations lists them to
+// choose from.
 import { errorBox, failure, h, startView, svg } from "./view.js";
 
 const WORDS = { busier: "busier than usual", quieter: "quieter than usual", usual: "about as busy as usual" };
@@ -9,7 +10,7 @@ const DAYS = { mon: "Monday", tue: "Tuesday", wed: "Wednesday", thu: "Thursday",
 
 const percent = (value) => `${Math.round(value * 100)} %`;
 
-/** The day (`tue`) of TfL's London time `2026-10-06 22:01:00`. */
+/** The day (`tue`) of a London time (`2026-10-06T22:01:00+01:00`). */
 function dayOf(local) {
   const date = Date.parse(`${(local ?? "").slice(0, 10)}T12:00:00Z`);
   return Number.isFinite(date) ? ["sun", "mon", "tue", "wed", "thu", "fri", "sat"][new Date(date).getUTCDay()] : undefined;
@@ -24,7 +25,7 @@ function start(band) {
 /** The live figure in words: "21 % now (22:01) · busier than usual (usually 14 %)". */
 function now(live) {
   if (!live?.dataAvailable) return h("p", { class: "now muted" }, "No live figure from TfL now.");
-  const at = live.timeLocal ? ` (${live.timeLocal.slice(11, 16)})` : "";
+  const at = live.time ? ` (${live.time.slice(11, 16)})` : "";
   const against = live.comparedWithUsual ? ` · ${WORDS[live.comparedWithUsual]}` : "";
   const usual = Number.isFinite(live.usual) ? ` (usually ${percent(live.usual)})` : "";
   return h(
@@ -35,29 +36,47 @@ function now(live) {
   );
 }
 
-/** The typical day's quarter hours as bars, 0 to the day's highest (at least 10 %). */
+const clock = (minute) => `${String(Math.floor(minute / 60) % 24).padStart(2, "0")}:${String(minute % 60).padStart(2, "0")}`;
+
+/** The typical day's bars: its quarter hours when the answer has them, else its hours. */
+function bandsOf(day) {
+  if (day.timeBands) return day.timeBands;
+  return (day.hourly ?? []).map((value, hour) => ({ timeBand: `${clock(hour * 60)}-${clock(hour * 60 + 60)}`, percentageOfBaseline: value }));
+}
+
+/** Whether a bar starting at `minute` lies in one of the quietest times (`06:00-06:45`). */
+function inQuiet(minute, quietest) {
+  return (quietest ?? []).some((range) => {
+    const [from, to] = range.split("-");
+    const end = to === "00:00" ? 1440 : start(to + "-");
+    return minute >= start(from + "-") && minute < end;
+  });
+}
+
+/** The typical day as bars, 0 to the day's highest (at least 10 %). */
 function chart(day, live) {
-  const bands = day.timeBands ?? [];
+  const bands = bandsOf(day);
   const top = Math.max(0.1, ...bands.map((b) => b.percentageOfBaseline), live?.percentageOfBaseline ?? 0);
   const [width, height, left, bottom] = [480, 160, 4, 18];
   const step = (width - left) / Math.max(bands.length, 1);
+  const span = 1440 / Math.max(bands.length, 1);
   const y = (value) => height - bottom - (value / top) * (height - bottom - 8);
   const peaks = [day.amPeakTimeBand, day.pmPeakTimeBand].filter(Boolean).map((band) => {
     const [from, to] = band.split("-");
-    const x1 = left + (start(from + "-") / 15) * step;
-    const x2 = left + ((to === "00:00" ? 1440 : start(to + "-")) / 15) * step;
+    const x1 = left + (start(from + "-") / span) * step;
+    const x2 = left + ((to === "00:00" ? 1440 : start(to + "-")) / span) * step;
     return svg("rect", { class: "peak", x: x1, y: 0, width: Math.max(x2 - x1, 0), height: height - bottom });
   });
   // "Now" is marked on the live figure's own day only.
-  const marked = live?.dataAvailable && live.timeBand && dayOf(live.timeLocal) === day.day ? live.timeBand : undefined;
-  const quiet = new Set(day.quietest ?? []);
+  const liveMinute = live?.dataAvailable && live.timeBand && dayOf(live.time) === day.day ? start(live.timeBand) : undefined;
+  const marked = liveMinute === undefined ? undefined : bands.find((b) => start(b.timeBand) <= liveMinute && liveMinute < start(b.timeBand) + span)?.timeBand;
   return svg(
     "svg",
-    { class: "crowding-chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `How busy ${DAYS[day.day] ?? "the day"} usually is, quarter hour by quarter hour` },
+    { class: "crowding-chart", viewBox: `0 0 ${width} ${height}`, role: "img", "aria-label": `How busy ${DAYS[day.day] ?? "the day"} usually is, ${day.timeBands ? "quarter hour by quarter hour" : "hour by hour"}` },
     peaks,
     bands.map((band, i) =>
       svg("rect", {
-        class: `bar${band.timeBand === marked ? " current" : ""}${quiet.has(band.timeBand) ? " quiet" : ""}`,
+        class: `bar${band.timeBand === marked ? " current" : ""}${inQuiet(start(band.timeBand), day.quietest) ? " quiet" : ""}`,
         x: (left + i * step).toFixed(1),
         y: y(band.percentageOfBaseline).toFixed(1),
         width: Math.max(step - 1, 1).toFixed(1),
@@ -68,14 +87,14 @@ function chart(day, live) {
     marked
       ? svg("line", {
           class: "now-line",
-          x1: (left + (start(live.timeBand) / 15 + 0.5) * step).toFixed(1),
-          x2: (left + (start(live.timeBand) / 15 + 0.5) * step).toFixed(1),
+          x1: (left + (liveMinute / span) * step).toFixed(1),
+          x2: (left + (liveMinute / span) * step).toFixed(1),
           y1: y(live.percentageOfBaseline).toFixed(1),
           y2: height - bottom,
         })
       : null,
     [0, 6, 12, 18].map((hour) =>
-      svg("text", { class: "hour", x: left + hour * 4 * step, y: height - 4, "text-anchor": hour === 0 ? "start" : "middle" }, `${String(hour).padStart(2, "0")}:00`),
+      svg("text", { class: "hour", x: left + ((hour * 60) / span) * step, y: height - 4, "text-anchor": hour === 0 ? "start" : "middle" }, `${String(hour).padStart(2, "0")}:00`),
     ),
   );
 }

@@ -1,5 +1,6 @@
-// The line status board (lineStatus): each line in its colour with TfL's status and reason,
-// the worst first; the lines with a good service folded into one row when others are not.
+// The line status board (lineStatus): the answer's words as its headline, each line with a
+// status in its colour with TfL's status and reason, the worst first; the lines with a good
+// service (the answer names them) folded into one row.
 import { errorBox, failure, h, startView } from "./view.js";
 import { tflBadge } from "./tfl.js";
 
@@ -43,18 +44,23 @@ startView("lines", (result) => {
       suggestions.length ? h("p", { class: "muted" }, `Known: ${suggestions.join(", ")}`) : null,
     ];
   }
-  const lines = [...((result.structuredContent ?? {}).lines ?? [])];
+  const body = result.structuredContent ?? {};
+  const lines = [...(body.lines ?? [])];
   const troubled = lines.filter((l) => !l.goodService).sort((a, b) => badness(a) - badness(b));
-  const good = lines.filter((l) => l.goodService);
+  // Lines running well with something planned keep their row; the others are names.
+  const planned = lines.filter((l) => l.goodService);
+  const good = body.goodService ?? [];
   return h(
     "section",
     { class: "lines", "aria-label": "Line status" },
-    h("h1", null, troubled.length ? `${troubled.length} of ${lines.length} lines disrupted` : "Good service"),
-    lines.length === 0 ? h("p", { class: "empty" }, "No lines to show.") : null,
+    h("h1", null, troubled.length ? `${troubled.length} of ${lines.length + good.length} lines disrupted` : "Good service"),
+    body.message ? h("p", { class: "summary" }, body.message) : null,
+    lines.length + good.length === 0 ? h("p", { class: "empty" }, "No lines to show.") : null,
     h(
       "ul",
       { class: "status-board" },
       troubled.map(lineRow),
+      planned.map(lineRow),
       good.length
         ? h(
             "li",
@@ -63,7 +69,7 @@ startView("lines", (result) => {
             h(
               "p",
               null,
-              good.map((l) => h("span", { class: "badge", style: tflBadge(l.id, l.mode) }, l.name)),
+              good.map((name) => h("span", { class: "badge", style: tflBadge(name) }, name)),
             ),
           )
         : null,

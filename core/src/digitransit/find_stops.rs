@@ -97,6 +97,9 @@ pub struct NearbyStop {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct FindStopsResult {
+    /// The answer in words: the nearest stop, its code and id, how far and what serves it,
+    /// and how many more.
+    pub message: String,
     /// Stops, nearest first (then by name and id).
     pub stops: Vec<NearbyStop>,
     /// The call's correlation id (UUID).
@@ -248,11 +251,40 @@ async fn find(
         ));
     }
     Ok(FindStopsResult {
+        message: stops_message(&stops),
         served: None,
         stops,
         correlation_id,
         warnings: warnings(notes),
     })
+}
+
+/// What a person asking "where is the nearest stop" hears: the nearest one, its code and
+/// id (what `get_departures` takes), how far, what serves it, and how many more.
+fn stops_message(stops: &[NearbyStop]) -> String {
+    let Some(nearest) = stops.first() else {
+        return "No stop within the radius.".to_owned();
+    };
+    let code = nearest
+        .code
+        .as_deref()
+        .map(|c| format!("{c}, "))
+        .unwrap_or_default();
+    let modes = if nearest.modes.is_empty() {
+        String::new()
+    } else {
+        format!(", {}", nearest.modes.join("/").to_lowercase())
+    };
+    let mut message = format!(
+        "Nearest: {} ({code}{}), {:.0} m{modes}.",
+        nearest.name, nearest.id, nearest.distance
+    );
+    match stops.len() {
+        1 => {}
+        2 => message.push_str(" 1 more stop."),
+        n => message.push_str(&format!(" {} more stops.", n - 1)),
+    }
+    message
 }
 
 fn nearby(node: Node) -> Option<NearbyStop> {

@@ -9,6 +9,7 @@
 #[path = "../support/on_postgres.rs"]
 mod on_postgres;
 
+mod answer_budget;
 mod asking;
 mod callers;
 mod catalog;

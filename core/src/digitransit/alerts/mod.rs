@@ -6,7 +6,8 @@ mod types;
 pub(crate) mod wire;
 
 pub use types::{
-    Alert, AlertRoute, AlertStop, AlertSummary, AlertTarget, GetAlertsRequest, GetAlertsResult,
+    Alert, AlertRoute, AlertStatus, AlertStop, AlertSummary, AlertTarget, GetAlertsRequest,
+    GetAlertsResult,
 };
 
 use serde::Deserialize;
@@ -19,7 +20,7 @@ use crate::Toolpack;
 use crate::config::Config;
 use crate::http::AnswerKind;
 use crate::tool::{Tool, ToolSpec};
-use wire::{OtpAlert, SEVERITIES, rank};
+use wire::{OtpAlert, SEVERITIES, listing_order, rank, status_of};
 
 /// The query sent (also checked against the OTP schema in tests).
 pub const QUERY: &str = concat!(
@@ -66,13 +67,13 @@ struct Data {
     alerts: Option<Vec<Option<OtpAlert>>>,
 }
 
-/// Every alert the router answered, in the contract's form and order: made once per
-/// upstream answer, filtered by each call.
+/// Every alert the router answered, ended ones too, in the contract's form: made once per
+/// upstream answer; each call says which are in effect at its time, and filters them.
 struct KnownAlerts(Vec<Alert>);
 
 impl KnownAlerts {
     fn of(data: Data) -> Self {
-        Self(wire::in_order(data.alerts))
+        Self(wire::every_alert(data.alerts))
     }
 }
 
@@ -107,30 +108,89 @@ async fn alerts(
     )
     .await
     .map_err(UpstreamFailure::for_routing)?;
-    let matching: Vec<&Alert> = known.0.iter().filter(|a| filters.keep(a)).collect();
-    let list: Vec<Alert> = matching
-        .iter()
-        .take(max_results)
-        .map(|a| (*a).clone())
-        .collect();
+    let now = jiff::Timestamp::now().as_second();
+    let include_ended = input.include_ended.unwrap_or(false);
+    let mut ended_left_out = 0;
+    let mut matching: Vec<Alert> = Vec::new();
+    for alert in known.0.iter().filter(|a| filters.keep(a)) {
+        let status = status_of(alert, now);
+        if status == AlertStatus::Ended && !include_ended {
+            ended_left_out += 1;
+            continue;
+        }
+        matching.push(Alert {
+            status,
+            ..alert.clone()
+        });
+    }
+    matching.sort_by(listing_order);
+    let total = matching.len();
+    let list: Vec<Alert> = matching.into_iter().take(max_results).collect();
     let mut notes = Vec::new();
     if let Some(capped) = asked.capped() {
         notes.push(capped);
-    } else if matching.len() > max_results {
+    } else if total > max_results {
         notes.push(Warning::new(
             WarningCode::TruncatedResults,
-            format!(
-                "{} alerts match; the first {max_results} are returned.",
-                matching.len()
-            ),
+            format!("{total} alerts match; the first {max_results} are returned."),
         ));
     }
     Ok(GetAlertsResult {
+        message: alerts_message(&list, total, ended_left_out),
         served: None,
         alerts: list,
+        ended_left_out: Some(ended_left_out).filter(|n| *n > 0),
         correlation_id,
         warnings: warnings(notes),
     })
+}
+
+/// The most headlines the message gives.
+const HEADLINES_SAID: usize = 2;
+
+/// What a person asking "is anything disrupted" hears: how many alerts are in effect, the
+/// first headlines (most severe first), how many are upcoming, and the ended ones left out.
+fn alerts_message(list: &[Alert], total: usize, ended_left_out: u32) -> String {
+    let in_effect: Vec<&Alert> = list
+        .iter()
+        .filter(|a| a.status == AlertStatus::InEffect)
+        .collect();
+    let upcoming = list
+        .iter()
+        .filter(|a| a.status == AlertStatus::Upcoming)
+        .count();
+    let mut said = Vec::new();
+    match in_effect.len() {
+        0 => said.push("No alert is in effect.".to_owned()),
+        n => {
+            let headlines: Vec<String> = in_effect
+                .iter()
+                .take(HEADLINES_SAID)
+                .map(|a| format!("{} ({})", a.header.trim_end_matches('.'), a.severity))
+                .collect();
+            let more = match n.saturating_sub(HEADLINES_SAID) {
+                0 => String::new(),
+                m => format!("; {m} more"),
+            };
+            let plural = if n == 1 { "alert" } else { "alerts" };
+            said.push(format!(
+                "{n} {plural} in effect: {}{more}.",
+                headlines.join("; ")
+            ));
+        }
+    }
+    if upcoming > 0 {
+        said.push(format!("{upcoming} upcoming."));
+    }
+    if total > list.len() {
+        said.push(format!("{} listed of {total}.", list.len()));
+    }
+    match ended_left_out {
+        0 => {}
+        1 => said.push("1 alert that has ended is left out.".to_owned()),
+        n => said.push(format!("{n} alerts that have ended are left out.")),
+    }
+    said.join(" ")
 }
 
 impl Filters {

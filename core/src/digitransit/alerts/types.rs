@@ -38,6 +38,26 @@ pub struct GetAlertsRequest {
     /// Most alerts returned (default 20; above 100 it is capped with a warning).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_results: Option<i64>,
+    /// Also alerts that have ended.
+    ///
+    /// Also list alerts that have ended (default: left out, with their count said).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub include_ended: Option<bool>,
+}
+
+/// Whether an alert is in effect at the time of the answer.
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize, JsonSchema,
+)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
+#[serde(rename_all = "snake_case")]
+pub enum AlertStatus {
+    /// In effect now (started, or with no start given; not ended).
+    InEffect,
+    /// Announced: it starts later.
+    Upcoming,
+    /// It has ended.
+    Ended,
 }
 
 /// A route an alert touches.
@@ -114,6 +134,8 @@ pub struct Alert {
     /// When it ends, ISO 8601 in Helsinki time.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub end: Option<String>,
+    /// `in_effect` now, `upcoming` or `ended`.
+    pub status: AlertStatus,
     /// The routes and stops it touches.
     pub affects: Vec<AlertTarget>,
 }
@@ -137,8 +159,16 @@ pub struct AlertSummary {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct GetAlertsResult {
-    /// Alerts, most severe first, then the earliest start, then by id.
+    /// The answer in words: how many alerts are in effect, the most severe ones' headlines,
+    /// how many are upcoming, and how many ended ones are left out.
+    pub message: String,
+    /// Alerts in effect, most severe first, then the earliest start; then the upcoming
+    /// ones, soonest first; then (with `includeEnded`) the ended ones.
     pub alerts: Vec<Alert>,
+    /// How many alerts matching the filters have ended and are left out (without
+    /// `includeEnded`; absent when none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub ended_left_out: Option<u32>,
     /// The call's correlation id (UUID).
     pub correlation_id: String,
     /// Notes (`truncated-results`).

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 
 use serde::Deserialize;
 
-use super::types::{Alert, AlertRoute, AlertStop, AlertSummary, AlertTarget};
+use super::types::{Alert, AlertRoute, AlertStatus, AlertStop, AlertSummary, AlertTarget};
 use crate::digitransit::place::contract_mode;
 use crate::digitransit::time::helsinki_iso;
 
@@ -163,6 +163,11 @@ impl From<OtpAlert> for Alert {
             .filter_map(Entity::target)
             .collect();
         affects.dedup();
+        let status = status_at(
+            alert.effective_start_date,
+            alert.effective_end_date,
+            jiff::Timestamp::now().as_second(),
+        );
         Self {
             id: alert.id,
             header,
@@ -173,26 +178,35 @@ impl From<OtpAlert> for Alert {
             cause: alert.alert_cause,
             start: alert.effective_start_date.and_then(helsinki_seconds),
             end: alert.effective_end_date.and_then(helsinki_seconds),
+            status,
             affects,
         }
     }
 }
 
-/// OTP's alerts in the contract's form, in the order every tool lists them
-/// ([`by_severity_then_start`]).
-pub(crate) fn in_order(alerts: Option<Vec<Option<OtpAlert>>>) -> Vec<Alert> {
+/// OTP's alerts in the contract's form, ended ones too, in the order every tool lists them
+/// ([`listing_order`]).
+pub(crate) fn every_alert(alerts: Option<Vec<Option<OtpAlert>>>) -> Vec<Alert> {
     let mut list: Vec<Alert> = alerts
         .unwrap_or_default()
         .into_iter()
         .flatten()
         .map(Alert::from)
         .collect();
-    list.sort_by(by_severity_then_start);
+    list.sort_by(listing_order);
     list
 }
 
-/// Alerts in brief (the `AlertSummaryFields` fragment's selection), in the same order,
-/// once each.
+/// OTP's alerts that have not ended, in the contract's form and listing order: an ended
+/// alert is not news.
+pub(crate) fn in_order(alerts: Option<Vec<Option<OtpAlert>>>) -> Vec<Alert> {
+    let mut list = every_alert(alerts);
+    list.retain(|alert| alert.status != AlertStatus::Ended);
+    list
+}
+
+/// Alerts in brief (the `AlertSummaryFields` fragment's selection), those that have not
+/// ended, in the same order, once each.
 pub(crate) fn summaries(alerts: Option<Vec<Option<OtpAlert>>>) -> Vec<AlertSummary> {
     let mut alerts = in_order(alerts);
     alerts.dedup_by(|a, b| a.id == b.id);
@@ -204,6 +218,29 @@ pub(crate) fn summaries(alerts: Option<Vec<Option<OtpAlert>>>) -> Vec<AlertSumma
             severity: alert.severity,
         })
         .collect()
+}
+
+/// Whether an alert from `start` to `end` (Unix seconds; OTP's 0 or none: open) is in
+/// effect at `now`.
+pub(crate) fn status_at(start: Option<i64>, end: Option<i64>, now: i64) -> AlertStatus {
+    let given = |seconds: Option<i64>| seconds.filter(|s| *s > 0);
+    if given(end).is_some_and(|end| end <= now) {
+        AlertStatus::Ended
+    } else if given(start).is_some_and(|start| start > now) {
+        AlertStatus::Upcoming
+    } else {
+        AlertStatus::InEffect
+    }
+}
+
+/// An alert's status at `now` (Unix seconds), from its start and end as answered.
+pub(crate) fn status_of(alert: &Alert, now: i64) -> AlertStatus {
+    let seconds = |time: &Option<String>| {
+        time.as_deref()
+            .and_then(|t| t.parse::<jiff::Timestamp>().ok())
+            .map(|t| t.as_second())
+    };
+    status_at(seconds(&alert.start), seconds(&alert.end), now)
 }
 
 /// OTP's severity level in the contract's words.
@@ -226,13 +263,22 @@ pub(crate) fn rank(severity: &str) -> u8 {
     }
 }
 
-/// The order alerts are listed in: most severe first, then the earliest start (one
-/// without a start, in effect since before anyone knows, first), then by id.
-pub(crate) fn by_severity_then_start(a: &Alert, b: &Alert) -> Ordering {
-    rank(&b.severity)
-        .cmp(&rank(&a.severity))
-        .then_with(|| a.start.cmp(&b.start))
-        .then_with(|| a.id.cmp(&b.id))
+/// The order alerts are listed in: those in effect first, most severe first, then the
+/// earliest start (one without a start, in effect since before anyone knows, first); then
+/// the upcoming ones, soonest first; then the ended ones, the latest ended first; ties by id.
+pub(crate) fn listing_order(a: &Alert, b: &Alert) -> Ordering {
+    let by_status = a.status.cmp(&b.status);
+    let within = match a.status {
+        AlertStatus::InEffect => rank(&b.severity)
+            .cmp(&rank(&a.severity))
+            .then_with(|| a.start.cmp(&b.start)),
+        AlertStatus::Upcoming => a
+            .start
+            .cmp(&b.start)
+            .then_with(|| rank(&b.severity).cmp(&rank(&a.severity))),
+        AlertStatus::Ended => b.end.cmp(&a.end),
+    };
+    by_status.then(within).then_with(|| a.id.cmp(&b.id))
 }
 
 /// A header from a description: its first line, cut at a character boundary.
@@ -273,6 +319,53 @@ fn helsinki_seconds(seconds: i64) -> Option<String> {
 mod tests {
     use super::*;
 
+    #[test]
+    fn an_alert_is_in_effect_between_its_start_and_end() {
+        let now = 1_000;
+        assert_eq!(status_at(None, None, now), AlertStatus::InEffect);
+        assert_eq!(status_at(Some(0), Some(0), now), AlertStatus::InEffect);
+        assert_eq!(
+            status_at(Some(500), Some(2_000), now),
+            AlertStatus::InEffect
+        );
+        assert_eq!(status_at(Some(1_001), None, now), AlertStatus::Upcoming);
+        assert_eq!(status_at(Some(500), Some(1_000), now), AlertStatus::Ended);
+        assert_eq!(status_at(None, Some(999), now), AlertStatus::Ended);
+    }
+
+    #[test]
+    fn in_force_come_first_by_severity_then_upcoming_by_start() {
+        let at = |id: &str, severity: &str, start: i64, end: i64| {
+            alert(serde_json::json!({"id": id, "alertHeaderText": id,
+                "alertSeverityLevel": severity,
+                "effectiveStartDate": start, "effectiveEndDate": end}))
+        };
+        let now = jiff::Timestamp::now().as_second();
+        let (day, year) = (86_400, 365 * 86_400);
+        let mut list = [
+            at("ended-severe", "SEVERE", now - year, now - day),
+            at("soon-info", "INFO", now + day, now + 2 * day),
+            at("later-severe", "SEVERE", now + 3 * day, now + 4 * day),
+            at("now-info", "INFO", now - day, now + day),
+            at("now-severe", "SEVERE", now - day, now + day),
+        ];
+        list.sort_by(listing_order);
+        let ids: Vec<&str> = list.iter().map(|a| a.id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "now-severe",
+                "now-info",
+                "soon-info",
+                "later-severe",
+                "ended-severe"
+            ]
+        );
+        assert_eq!(status_of(&list[0], now), AlertStatus::InEffect);
+        assert_eq!(status_of(&list[2], now), AlertStatus::Upcoming);
+        assert_eq!(status_of(&list[4], now), AlertStatus::Ended);
+    }
+
     fn alert(json: serde_json::Value) -> Alert {
         serde_json::from_value::<OtpAlert>(json).unwrap().into()
     }
@@ -306,6 +399,7 @@ mod tests {
         ]}));
         assert_eq!(a.start.as_deref(), Some("2023-02-15T13:03:28+02:00"));
         assert_eq!(a.end, None);
+        assert_eq!(a.status, AlertStatus::InEffect);
         assert_eq!(a.affects.len(), 3);
         assert_eq!(
             a.affects[1].route.as_ref().unwrap().mode.as_deref(),

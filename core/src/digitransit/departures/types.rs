@@ -73,8 +73,10 @@ pub struct GetDeparturesRequest {
 pub enum TransitStatus {
     /// Realtime data: within 60 s of the timetable.
     OnTime,
-    /// Realtime data: more than 60 s late or early (the delay keeps its sign).
+    /// Realtime data: more than 60 s late.
     Delayed,
+    /// Realtime data: more than 60 s early (a negative delay): be there sooner.
+    Early,
     /// Cancelled.
     Cancelled,
     /// No realtime data: the timetable only.
@@ -100,7 +102,7 @@ pub struct Departure {
     /// Realtime delay in seconds (negative when early), when there is realtime data.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub delay_seconds: Option<i64>,
-    /// `on_time`, `delayed`, `cancelled` or `scheduled_only`.
+    /// `on_time`, `delayed`, `early`, `cancelled` or `scheduled_only`.
     pub status: TransitStatus,
     /// Platform or track, when known.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -112,6 +114,9 @@ pub struct Departure {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct GetDeparturesResult {
+    /// The answer in words: the next departures, when and how they run, and the stop's
+    /// most severe alert.
+    pub message: String,
     /// The stop or station id asked about.
     pub stop_id: String,
     /// Its name, when known.

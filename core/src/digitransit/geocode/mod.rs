@@ -112,11 +112,13 @@ async fn geocode(
             },
         ));
     }
+    let results: Vec<GeocodeResult> = ranked.into_iter().map(|r| r.result).collect();
     Ok(GeocodeAddressResult {
+        message: geocode_message(&text, &results),
         served: None,
         query: text,
         language,
-        results: ranked.into_iter().map(|r| r.result).collect(),
+        results,
         truncated: truncated.then_some(true),
         warnings: warnings(notes),
         correlation_id,
@@ -217,12 +219,64 @@ async fn reverse(
     } else {
         Vec::new()
     };
+    let candidates: Vec<GeocodeResult> = rest.collect();
     Ok(ReverseGeocodeResult {
+        message: reverse_message(result.as_ref(), candidates.len()),
         served: None,
         query: point,
         result,
-        candidates: rest.collect(),
+        candidates,
         correlation_id,
         warnings: warnings(notes),
     })
+}
+
+/// A place as a person reads it: its label (else its name), and a stop's id, which
+/// `get_departures` takes.
+fn place_in_words(place: &GeocodeResult) -> String {
+    let label = place.label.as_deref().unwrap_or(&place.name);
+    match &place.stop_id {
+        Some(id) => format!("{label} (stop {id})"),
+        None => label.to_owned(),
+    }
+}
+
+/// "how many more", as the end of a message.
+fn more_places(more: usize, near: &str) -> String {
+    match more {
+        0 => String::new(),
+        1 => format!(" 1 more place{near}."),
+        n => format!(" {n} more places{near}."),
+    }
+}
+
+/// What a person asking "where is it" hears: the best match and how many more.
+fn geocode_message(query: &str, results: &[GeocodeResult]) -> String {
+    match results.split_first() {
+        None => format!("No place matches \"{query}\"."),
+        Some((best, rest)) => format!(
+            "Best match for \"{query}\": {}.{}",
+            place_in_words(best),
+            more_places(rest.len(), "")
+        ),
+    }
+}
+
+/// What a person asking "what is here" hears: the nearest place and how far, and how many
+/// more are near.
+fn reverse_message(nearest: Option<&GeocodeResult>, more: usize) -> String {
+    match nearest {
+        None => "No address, place or stop is known near this point.".to_owned(),
+        Some(place) => {
+            let away = place
+                .distance_meters
+                .map(|m| format!(", {m:.0} m away"))
+                .unwrap_or_default();
+            format!(
+                "Nearest: {}{away}.{}",
+                place_in_words(place),
+                more_places(more, " nearby")
+            )
+        }
+    }
 }

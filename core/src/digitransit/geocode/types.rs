@@ -104,6 +104,8 @@ pub struct GeocodeResult {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct GeocodeAddressResult {
+    /// The answer in words: the best match (with its stop id for a stop) and how many more.
+    pub message: String,
     /// The query as searched (trimmed).
     pub query: String,
     /// The language asked for.
@@ -148,6 +150,8 @@ pub struct ReverseGeocodeRequest {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct ReverseGeocodeResult {
+    /// The answer in words: the nearest place and how far, and how many more are near.
+    pub message: String,
     /// The point asked about.
     pub query: Coordinate,
     /// The nearest place (absent when nothing is known there).

@@ -21,6 +21,7 @@ use std::collections::HashSet;
 use request::Plan;
 use wire::{PlanConnection, PlanData, Planned, RoutingError};
 
+use super::departures::TransitStatus;
 use super::response::{
     DigitransitErrorCode, DigitransitResponse, Failure, Warning, WarningCode, provider_message,
     warnings,
@@ -155,13 +156,15 @@ these stops are step-free: {}.",
     let (with_estimate, transit) = planned.iter().fold((0, 0), |(w, t), p| {
         (w + p.realtime_legs.0, t + p.realtime_legs.1)
     });
+    let itineraries: Vec<Itinerary> = planned.into_iter().map(|p| p.itinerary).collect();
     Ok(PlanTripResult {
+        message: trip_message(&itineraries),
         served: None,
         origin: plan.origin,
         destination: plan.destination,
         requested: plan.requested,
         constraints: plan.constraints,
-        itineraries: planned.into_iter().map(|p| p.itinerary).collect(),
+        itineraries,
         realtime_used: wire::schedule_type(with_estimate, transit),
         data_freshness: utc_iso(received),
         warnings: warnings(notes),
@@ -273,4 +276,57 @@ fn outside_bounds(connection: &PlanConnection) -> Option<&RoutingError> {
         .routing_errors
         .iter()
         .find(|e| e.code == "OUTSIDE_BOUNDS")
+}
+
+/// What a person asking "how do I get there" hears: the first itinerary to arrive, when it
+/// leaves and arrives, its rides, where to board and get off ("tram 10 from Lasipalatsi to
+/// Jalavatie (towards Pikku Huopalahti), then …"),
+/// and how many itineraries there are.
+fn trip_message(itineraries: &[Itinerary]) -> String {
+    let Some(first) = itineraries.first() else {
+        return "No itinerary found.".to_owned();
+    };
+    let clock = |time: &str| time.get(11..16).unwrap_or(time).to_owned();
+    let rides: Vec<String> = first
+        .legs
+        .iter()
+        .filter(|leg| {
+            !matches!(leg.mode.as_str(), "WALK" | "BIKE") || leg.rented_bike == Some(true)
+        })
+        .map(|leg| {
+            let what = match &leg.line {
+                Some(line) => format!("{} {line}", leg.mode.to_lowercase()),
+                None if leg.rented_bike == Some(true) => "a city bike".to_owned(),
+                None => leg.mode.to_lowercase(),
+            };
+            let towards = leg
+                .headsign
+                .as_deref()
+                .map(|h| format!(" (towards {h})"))
+                .unwrap_or_default();
+            format!("{what} from {} to {}{towards}", leg.from.name, leg.to.name)
+        })
+        .collect();
+    let route = if rides.is_empty() {
+        "walk all the way".to_owned()
+    } else {
+        rides.join(", then ")
+    };
+    let minutes = (first.duration_seconds + 30) / 60;
+    let mut message = format!(
+        "Earliest arrival: {}, leaving {} ({minutes} min): {route}.",
+        clock(&first.end),
+        clock(&first.start)
+    );
+    if first
+        .legs
+        .iter()
+        .any(|leg| leg.status == TransitStatus::Cancelled)
+    {
+        message.push_str(" A leg of it is cancelled.");
+    }
+    if itineraries.len() > 1 {
+        message.push_str(&format!(" {} itineraries in all.", itineraries.len()));
+    }
+    message
 }

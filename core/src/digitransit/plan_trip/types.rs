@@ -321,7 +321,8 @@ pub struct Leg {
     /// Realtime delay in seconds (negative when early).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub realtime_delay_seconds: Option<i64>,
-    /// `on_time`, `delayed` (beyond 60 s either way), `cancelled` or `scheduled_only`.
+    /// `on_time`, `delayed` (over 60 s late), `early` (over 60 s early), `cancelled` or
+    /// `scheduled_only`.
     pub status: TransitStatus,
     /// Length, metres.
     pub distance_meters: f64,
@@ -398,6 +399,9 @@ pub struct PlanMeta {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct PlanTripResult {
+    /// The answer in words: the first itinerary to arrive, when it leaves and arrives, its
+    /// rides and changes, and how many itineraries there are.
+    pub message: String,
     /// Where from.
     pub origin: LocationRef,
     /// Where to.

@@ -193,13 +193,69 @@ season in winter (in Helsinki from November to March), so an empty answer then i
             ),
         ));
     }
+    let stations: Vec<RentalStation> = stations.into_iter().take(max_results).cloned().collect();
+    let vehicles: Vec<RentalVehicle> = vehicles.into_iter().take(max_results).cloned().collect();
     Ok(FindRentalVehiclesResult {
+        message: rental_message(&stations, &vehicles),
         served: None,
-        stations: stations.into_iter().take(max_results).cloned().collect(),
-        vehicles: vehicles.into_iter().take(max_results).cloned().collect(),
+        stations,
+        vehicles,
         correlation_id,
         warnings: warnings(notes),
     })
+}
+
+/// What a person asking "where can I rent one" hears: the nearest station that has a
+/// bike (else the nearest station), with its bikes and free spaces; the nearest
+/// free-floating vehicle; how many of each.
+fn rental_message(stations: &[RentalStation], vehicles: &[RentalVehicle]) -> String {
+    let mut said = Vec::new();
+    let with_bikes = stations.iter().find(|s| s.bikes > 0 && s.operative);
+    if let Some(station) = with_bikes.or(stations.first()) {
+        let lead = match with_bikes {
+            Some(_) => "Nearest station with bikes",
+            None => "No station has a bike; nearest",
+        };
+        let closed = if station.operative {
+            ""
+        } else {
+            ", not in service"
+        };
+        said.push(format!(
+            "{lead}: {}, {:.0} m: {} bikes, {} free spaces{closed}.",
+            station.name, station.distance, station.bikes, station.spaces
+        ));
+    }
+    if let Some(vehicle) = vehicles.first() {
+        let kind = match vehicle.form_factor.as_str() {
+            "SCOOTER_STANDING" => "e-scooter".to_owned(),
+            "SCOOTER_SEATED" => "seated scooter".to_owned(),
+            "BICYCLE" => "bike".to_owned(),
+            "CARGO_BICYCLE" => "cargo bike".to_owned(),
+            other => other.to_lowercase().replace('_', " "),
+        };
+        said.push(format!(
+            "Nearest {kind}: {:.0} m ({}).",
+            vehicle.distance, vehicle.network
+        ));
+    }
+    if said.is_empty() {
+        return "No rental station or vehicle within the radius.".to_owned();
+    }
+    let count = |n: usize, one: &str, many: &str| match n {
+        1 => format!("1 {one}"),
+        n => format!("{n} {many}"),
+    };
+    said.push(format!(
+        "{} and {} listed.",
+        count(stations.len(), "station", "stations"),
+        count(
+            vehicles.len(),
+            "free-floating vehicle",
+            "free-floating vehicles"
+        )
+    ));
+    said.join(" ")
 }
 
 impl Place {

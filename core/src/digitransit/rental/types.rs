@@ -90,6 +90,9 @@ pub struct RentalVehicle {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct FindRentalVehiclesResult {
+    /// The answer in words: the nearest station with bikes and free spaces, the nearest
+    /// free-floating vehicle, and how many of each.
+    pub message: String,
     /// Stations, nearest first.
     pub stations: Vec<RentalStation>,
     /// Free-floating vehicles, nearest first.

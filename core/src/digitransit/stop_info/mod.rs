@@ -108,6 +108,7 @@ async fn stop_info(
         return Err(no_such_stop(&id));
     };
     Ok(GetStopInfoResult {
+        message: stop_message(&info.stop, &info.routes, &info.alerts),
         stop: info.stop.clone(),
         routes: info.routes.clone(),
         patterns: info.patterns.clone(),
@@ -115,6 +116,44 @@ async fn stop_info(
         correlation_id,
         served: None,
     })
+}
+
+/// The most lines the message names.
+const LINES_SAID: usize = 8;
+
+/// What a person asking about a stop hears: its name and code, the lines serving it,
+/// whether boarding is step-free, and its most severe alert.
+fn stop_message(stop: &StopDetails, routes: &[StopRoute], alerts: &[Alert]) -> String {
+    let code = stop
+        .code
+        .as_deref()
+        .map(|c| format!(" ({c})"))
+        .unwrap_or_default();
+    let lines: Vec<&str> = routes
+        .iter()
+        .filter_map(|r| r.short_name.as_deref())
+        .take(LINES_SAID)
+        .collect();
+    let served = match (lines.len(), routes.len()) {
+        (_, 0) => "no line serves it".to_owned(),
+        (0, n) => format!("{n} routes serve it"),
+        (said, n) if said < n => format!("lines {} and {} more", lines.join(", "), n - said),
+        _ => format!("lines {}", lines.join(", ")),
+    };
+    let boarding = match stop.wheelchair_boarding.as_str() {
+        "POSSIBLE" => " Step-free boarding.",
+        "NOT_POSSIBLE" => " No step-free boarding.",
+        _ => "",
+    };
+    let mut message = format!("{}{code}: {served}.{boarding}", stop.name);
+    if let Some(alert) = alerts.first() {
+        message.push_str(&format!(" Alert: {}", alert.header.trim_end_matches('.')));
+        match alerts.len() {
+            1 => message.push('.'),
+            n => message.push_str(&format!(" (and {} more).", n - 1)),
+        }
+    }
+    message
 }
 
 /// What OTP says of the stop or station `id`: one shared upstream answer. It carries the

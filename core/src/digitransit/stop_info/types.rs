@@ -88,6 +88,9 @@ pub struct StopPattern {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct GetStopInfoResult {
+    /// The answer in words: the stop, its code, the lines serving it, step-free boarding
+    /// and its most severe alert.
+    pub message: String,
     /// The stop.
     ///
     /// The stop or station.

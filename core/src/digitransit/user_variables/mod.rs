@@ -69,7 +69,23 @@ async fn save(
             now,
         )
         .await?;
+    let kind = |kind: UserVariableType| match kind {
+        UserVariableType::Location => "a location",
+        UserVariableType::Preference => "a preference",
+        UserVariableType::Other => "a value",
+    };
+    let message = match &previous {
+        Some(before) if before.r#type != variable.r#type => format!(
+            "Saved '{}' as {}, replacing {} saved under that key.",
+            variable.key,
+            kind(variable.r#type),
+            kind(before.r#type)
+        ),
+        Some(_) => format!("Saved '{}', replacing its value.", variable.key),
+        None => format!("Saved '{}' as {}.", variable.key, kind(variable.r#type)),
+    };
     Ok(SaveUserVariableResult {
+        message,
         variable,
         previous,
         correlation_id,
@@ -140,7 +156,14 @@ and get_departures take.",
                 .store
                 .list(toolpack.caller().id().to_owned(), input.r#type)
                 .await?;
+            let keys: Vec<&str> = variables.iter().map(|v| v.key.as_str()).collect();
+            let message = match keys.len() {
+                0 => "Nothing is saved.".to_owned(),
+                1 => format!("1 saved: {}.", keys[0]),
+                n => format!("{n} saved: {}.", keys.join(", ")),
+            };
             Ok(GetUserVariablesResult {
+                message,
                 variables,
                 correlation_id,
             })

@@ -136,6 +136,8 @@ pub struct PreviousVariable {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct SaveUserVariableResult {
+    /// The answer in words: what was saved under which key, and what it replaced.
+    pub message: String,
     /// The variable as saved.
     pub variable: UserVariable,
     /// Present when the key existed before.
@@ -162,6 +164,8 @@ pub struct GetUserVariablesRequest {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct GetUserVariablesResult {
+    /// The answer in words: how many are saved, and their keys.
+    pub message: String,
     /// Every saved variable (of the type asked for), by key.
     pub variables: Vec<UserVariable>,
     /// The call's correlation id (UUID).

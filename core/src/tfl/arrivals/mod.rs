@@ -14,6 +14,7 @@ use serde::Deserialize;
 use crate::Toolpack;
 use crate::http::AnswerKind;
 use crate::tfl::checks::is_id;
+use crate::tfl::london::london_iso_of_utc;
 use crate::tfl::station_toilets::validate_station_name;
 use crate::tfl::stops::{Stop, resolve_stop, stop_point};
 use crate::tfl::upstream::{self, Failure};
@@ -164,11 +165,25 @@ struct Prediction {
     #[serde(default, deserialize_with = "lenient::string")]
     expected_arrival: Option<String>,
     #[serde(default, deserialize_with = "lenient::string")]
-    mode_name: Option<String>,
-    #[serde(default, deserialize_with = "lenient::string")]
-    vehicle_id: Option<String>,
-    #[serde(default, deserialize_with = "lenient::string")]
     station_name: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    naptan_id: Option<String>,
+    #[serde(default, deserialize_with = "lenient::string")]
+    destination_naptan_id: Option<String>,
+}
+
+impl Prediction {
+    /// Whether the vehicle ends its journey at the stop it is predicted at (TfL lists a
+    /// Waterloo & City train arriving at Bank, its terminus, as arriving there).
+    fn terminates_here(&self) -> bool {
+        match (
+            trimmed(&self.naptan_id),
+            trimmed(&self.destination_naptan_id),
+        ) {
+            (Some(stop), Some(destination)) => stop == destination,
+            _ => false,
+        }
+    }
 }
 
 /// Each upstream answer's predictions, as the shared layer keeps them decoded.
@@ -239,6 +254,7 @@ fn answer(
         ArrivalDirection::Outbound => "outbound",
     });
     // Chosen and ordered on TfL's own values; only the first `limit` are copied out.
+    let mut terminating = 0;
     let mut chosen: Vec<(i64, &str, Option<&str>, &Prediction)> = predictions
         .iter()
         .flat_map(|answer| answer.iter())
@@ -250,31 +266,35 @@ fn answer(
             lines.is_empty() || lines.contains(&line_id.to_ascii_lowercase())
         })
         .filter(|(.., p)| direction.is_none_or(|d| trimmed(&p.direction) == Some(d)))
+        .filter(|(.., p)| {
+            let ends_here = p.terminates_here();
+            terminating += usize::from(ends_here);
+            !ends_here
+        })
         .collect();
     // TfL lists predictions in no order; ties keep a stable, readable order.
     chosen.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
+    let predicted = chosen.len();
     chosen.truncate(limit as usize);
     let arrivals: Vec<Arrival> = chosen
         .into_iter()
-        .map(|(seconds_to_arrival, line_id, platform, p)| Arrival {
-            line_id: line_id.to_owned(),
-            line_name: p.line_name.clone().unwrap_or_default(),
-            platform: platform.map(str::to_owned),
-            direction: non_blank(&p.direction),
-            destination: non_blank(&p.destination_name),
-            towards: non_blank(&p.towards),
-            current_location: non_blank(&p.current_location),
-            seconds_to_arrival,
-            expected_arrival: non_blank(&p.expected_arrival),
-            mode: non_blank(&p.mode_name),
-            vehicle_id: non_blank(&p.vehicle_id),
+        .map(|(seconds_to_arrival, line_id, platform, p)| {
+            let destination = non_blank(&p.destination_name);
+            Arrival {
+                line_id: line_id.to_owned(),
+                line_name: p.line_name.clone().unwrap_or_default(),
+                platform: platform.map(str::to_owned),
+                direction: non_blank(&p.direction),
+                towards: non_blank(&p.towards)
+                    .filter(|t| !says_the_same(t, destination.as_deref())),
+                destination,
+                current_location: non_blank(&p.current_location),
+                seconds_to_arrival,
+                expected_arrival: trimmed(&p.expected_arrival).map(london_iso_of_utc),
+            }
         })
         .collect();
-    let message = match arrivals.len() {
-        0 => format!("No arrivals predicted at {} now.", stop.name),
-        1 => format!("1 arrival at {}.", stop.name),
-        n => format!("{n} arrivals at {}, soonest first.", stop.name),
-    };
+    let message = arrivals_message(&stop.name, &arrivals, predicted, terminating);
     ArrivalsResponse {
         served: None,
         success: true,
@@ -286,6 +306,95 @@ fn answer(
     }
 }
 
+/// The most arrivals the message names.
+const ARRIVALS_SAID: usize = 3;
+
+/// What a person asking "when is the next one" hears: the first arrivals by line, where
+/// to and when; how many are predicted; and the trains that end here, left out.
+fn arrivals_message(
+    stop: &str,
+    arrivals: &[Arrival],
+    predicted: usize,
+    terminating: usize,
+) -> String {
+    let mut message = if arrivals.is_empty() {
+        format!("No arrivals predicted at {stop} now.")
+    } else {
+        // The first arrivals, those of one line to one place said together: "Victoria to
+        // Brixton in 4, 8 and 14 min".
+        let mut said: Vec<(String, Vec<i64>)> = Vec::new();
+        for a in arrivals.iter().take(ARRIVALS_SAID) {
+            let to = a
+                .destination
+                .as_deref()
+                .map(|d| format!(" to {}", short_place(d)))
+                .unwrap_or_default();
+            let what = format!("{}{to}", a.line_name);
+            match said.iter_mut().find(|(w, _)| *w == what) {
+                Some((_, seconds)) => seconds.push(a.seconds_to_arrival),
+                None => said.push((what, vec![a.seconds_to_arrival])),
+            }
+        }
+        let said: Vec<String> = said
+            .into_iter()
+            .map(|(what, seconds)| format!("{what} {}", when(&seconds)))
+            .collect();
+        let more = match predicted {
+            1 => String::new(),
+            n if n > arrivals.len() => format!(" ({n} predicted, {} shown)", arrivals.len()),
+            n => format!(" ({n} predicted)"),
+        };
+        format!("Next at {stop}: {}{more}.", said.join("; "))
+    };
+    match terminating {
+        0 => {}
+        1 => message.push_str(" 1 train that ends its journey here is left out."),
+        n => message.push_str(&format!(
+            " {n} trains that end their journey here are left out."
+        )),
+    }
+    message
+}
+
+/// Arrivals of one line, in order, as people say them: "due", "in 4 min", "in 4 and 8
+/// min", "due, then in 8 and 14 min".
+fn when(seconds: &[i64]) -> String {
+    let minutes: Vec<i64> = seconds.iter().map(|s| s.div_euclid(60)).collect();
+    let (due, later): (Vec<i64>, Vec<i64>) = minutes.iter().partition(|m| **m <= 0);
+    let later: Vec<String> = later.iter().map(i64::to_string).collect();
+    let later = match later.as_slice() {
+        [] => String::new(),
+        [one] => format!("in {one} min"),
+        [rest @ .., last] => format!("in {} and {last} min", rest.join(", ")),
+    };
+    match (due.is_empty(), later.is_empty()) {
+        (false, true) => "due".to_owned(),
+        (false, false) => format!("due, then {later}"),
+        _ => later,
+    }
+}
+
+/// A place as people say it: TfL's "Brixton Underground Station" is "Brixton".
+fn short_place(name: &str) -> &str {
+    [
+        " Underground Station",
+        " DLR Station",
+        " (London) Rail Station",
+        " Rail Station",
+        " Bus Station",
+    ]
+    .iter()
+    .find_map(|suffix| name.strip_suffix(suffix))
+    .unwrap_or(name)
+}
+
+/// Whether TfL's "towards" text names the same place as the destination.
+fn says_the_same(towards: &str, destination: Option<&str>) -> bool {
+    destination.is_some_and(|d| {
+        towards.eq_ignore_ascii_case(d) || towards.eq_ignore_ascii_case(short_place(d))
+    })
+}
+
 /// `text` trimmed, or `None` when it is blank.
 fn trimmed(text: &Option<String>) -> Option<&str> {
     text.as_deref().map(str::trim).filter(|t| !t.is_empty())
@@ -293,4 +402,32 @@ fn trimmed(text: &Option<String>) -> Option<&str> {
 
 fn non_blank(text: &Option<String>) -> Option<String> {
     trimmed(text).map(str::to_owned)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn arrivals_of_one_line_are_said_together() {
+        assert_eq!(when(&[30]), "due");
+        assert_eq!(when(&[240]), "in 4 min");
+        assert_eq!(when(&[240, 480, 840]), "in 4, 8 and 14 min");
+        assert_eq!(when(&[10, 480, 840]), "due, then in 8 and 14 min");
+    }
+
+    #[test]
+    fn tfls_station_words_are_left_off_a_place() {
+        assert_eq!(short_place("Brixton Underground Station"), "Brixton");
+        assert_eq!(short_place("Euston (London) Rail Station"), "Euston");
+        assert_eq!(short_place("Dulwich Library"), "Dulwich Library");
+        assert!(says_the_same(
+            "Brixton",
+            Some("Brixton Underground Station")
+        ));
+        assert!(!says_the_same(
+            "Check Front of Train",
+            Some("Edgware Road (Circle Line) Underground Station")
+        ));
+    }
 }

@@ -56,7 +56,7 @@ pub enum ArrivalDirection {
     Outbound,
 }
 
-/// `ArrivalsResponse`: every field is always present (`null` when unused).
+/// `ArrivalsResponse`: a field with nothing to say is left out.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
@@ -68,11 +68,15 @@ pub struct ArrivalsResponse {
     /// Human-readable summary.
     pub message: String,
     /// The stop (success only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<ArrivalsStop>,
-    /// The next arrivals, soonest first (success only; may be empty).
+    /// The next arrivals, soonest first (success only; may be empty). Trains that end
+    /// their journey at this stop are left out: nobody boards them here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arrivals: Option<Vec<Arrival>>,
     /// On `DISAMBIGUATION_REQUIRED`: the stops the name may mean; call again with one's
     /// `id` as `stop`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_disambiguation: Option<Vec<StopCandidate>>,
     /// When the upstream answer was fetched, and whether it is stale (success only).
     #[serde(flatten)]
@@ -110,26 +114,29 @@ pub struct ArrivalsStop {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct Arrival {
-    /// Line id, e.g. `victoria`, `25`.
+    /// Line id, e.g. `victoria`, `25` (what `lineStatus` and `timetable` take).
     pub line_id: String,
     /// Line name, e.g. "Victoria".
     pub line_name: String,
     /// The platform, e.g. "Southbound - Platform 3" (a bus stop's letter for buses).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub platform: Option<String>,
     /// `inbound` or `outbound`, when TfL says.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub direction: Option<String>,
     /// Where the vehicle terminates, e.g. "Brixton Underground Station".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destination: Option<String>,
-    /// TfL's "towards" text, e.g. "Brixton".
+    /// TfL's "towards" text, when it says more than `destination` (e.g. "Check Front of
+    /// Train").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub towards: Option<String>,
     /// Where the vehicle is now, e.g. "At Warren Street".
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub current_location: Option<String>,
     /// Seconds until it arrives, as TfL predicts.
     pub seconds_to_arrival: i64,
-    /// When it is expected: UTC, ISO 8601 with `Z`.
+    /// When it is expected, London time with its UTC offset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub expected_arrival: Option<String>,
-    /// Its mode, e.g. `tube`, `bus`.
-    pub mode: Option<String>,
-    /// TfL's vehicle id (a train set number, a bus registration).
-    pub vehicle_id: Option<String>,
 }

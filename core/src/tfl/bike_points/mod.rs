@@ -9,9 +9,11 @@ pub use types::{BikePoint, BikePointsRequest, BikePointsResponse};
 
 use self::wire::{Dock, Docks};
 use crate::Toolpack;
+use crate::geo::six_decimals;
 use crate::http::AnswerKind;
 use crate::tfl::TflCode;
 use crate::tfl::checks;
+use crate::tfl::london::london_iso_of_utc;
 use crate::tfl::upstream;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 
@@ -168,6 +170,51 @@ fn words(text: &str) -> Vec<String> {
 }
 
 /// The answer to `search` over every dock: the tool's own work once TfL's answer is read.
+/// A dock reading older than this is `outdated`: the counts may no longer hold.
+const OUTDATED_AFTER: jiff::SignedDuration = jiff::SignedDuration::from_hours(1);
+
+/// What a person asking "where can I get a bike" hears: the first dock with its bikes,
+/// e-bikes and free docks, and whether its reading is old; how many more.
+fn bike_points_message(points: &[BikePoint], by: &By) -> String {
+    let Some(first) = points.first() else {
+        return match by {
+            By::Near { radius, .. } => {
+                format!("No bike point within {radius} m has what was asked for.")
+            }
+            _ => "No bike point has what was asked for.".to_owned(),
+        };
+    };
+    let away = first
+        .distance
+        .map(|m| format!(", {m} m away"))
+        .unwrap_or_default();
+    let e_bikes = match first.e_bikes {
+        0 => String::new(),
+        n => format!(" ({n} e-bikes)"),
+    };
+    let mut message = format!(
+        "{}{away}: {} bikes{e_bikes}, {} free docks.",
+        first.name, first.bikes, first.empty_docks
+    );
+    if !first.available {
+        message.push_str(" It is not in service now.");
+    }
+    if first.outdated == Some(true) {
+        let when = first
+            .updated
+            .as_deref()
+            .and_then(|t| t.get(..10))
+            .unwrap_or("long ago");
+        message.push_str(&format!(" Its counts are an old reading, from {when}."));
+    }
+    match points.len() {
+        1 => {}
+        2 => message.push_str(" 1 more bike point."),
+        n => message.push_str(&format!(" {} more bike points.", n - 1)),
+    }
+    message
+}
+
 pub(crate) fn answer(docks: &[Dock], search: &Search) -> BikePointsResponse {
     let mut found: Vec<(Option<f64>, &Dock)> = match &search.by {
         By::Near { lat, lon, radius } => {
@@ -227,13 +274,14 @@ pub(crate) fn answer(docks: &[Dock], search: &Search) -> BikePointsResponse {
     };
     found.retain(|(_, dock)| search.enough(dock));
     found.truncate(search.limit);
+    let now = jiff::Timestamp::now();
     let bike_points: Vec<BikePoint> = found
         .into_iter()
         .map(|(distance, d)| BikePoint {
             id: d.id.clone(),
             name: d.name.clone(),
-            lat: d.lat,
-            lon: d.lon,
+            lat: six_decimals(d.lat),
+            lon: six_decimals(d.lon),
             distance: distance.map(|m| m.round() as u32),
             bikes: d.bikes,
             standard_bikes: d.standard_bikes,
@@ -242,17 +290,16 @@ pub(crate) fn answer(docks: &[Dock], search: &Search) -> BikePointsResponse {
             docks: d.docks,
             broken_docks: d.docks.saturating_sub(d.bikes + d.empty_docks),
             available: d.available,
-            updated: d.updated.clone(),
+            updated: d.updated.as_deref().map(london_iso_of_utc),
+            outdated: d
+                .updated
+                .as_deref()
+                .and_then(|t| t.parse::<jiff::Timestamp>().ok())
+                .filter(|at| now.duration_since(*at) > OUTDATED_AFTER)
+                .map(|_| true),
         })
         .collect();
-    let message = match (&search.by, bike_points.len()) {
-        (By::Near { radius, .. }, 0) => {
-            format!("No bike point within {radius} m has what was asked for.")
-        }
-        (_, 0) => "No bike point has what was asked for.".to_owned(),
-        (_, 1) => "1 bike point.".to_owned(),
-        (_, n) => format!("{n} bike points."),
-    };
+    let message = bike_points_message(&bike_points, &search.by);
     BikePointsResponse {
         served: None,
         success: true,

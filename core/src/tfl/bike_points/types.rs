@@ -59,7 +59,7 @@ pub struct BikePointsRequest {
     pub limit: Option<u32>,
 }
 
-/// `BikePointsResponse`: every field is always present (`null` when unused).
+/// `BikePointsResponse`: a field with nothing to say is left out.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
@@ -72,6 +72,7 @@ pub struct BikePointsResponse {
     pub message: String,
     /// The bike points: nearest first for a point, by name for a query, in the order asked
     /// for ids (success only; may be empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub bike_points: Option<Vec<BikePoint>>,
     /// When the upstream answer was fetched, and whether it is stale (success only).
     #[serde(flatten)]
@@ -100,11 +101,12 @@ pub struct BikePoint {
     pub id: String,
     /// Its name, e.g. "River Street , Clerkenwell".
     pub name: String,
-    /// Latitude, degrees.
+    /// Latitude, degrees (6 decimals).
     pub lat: f64,
-    /// Longitude, degrees.
+    /// Longitude, degrees (6 decimals).
     pub lon: f64,
-    /// Metres from the point searched around (null for a query or ids).
+    /// Metres from the point searched around (absent for a query or ids).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub distance: Option<u32>,
     /// Bikes docked: standard and e-bikes.
     pub bikes: u32,
@@ -121,6 +123,12 @@ pub struct BikePoint {
     /// False when the station is locked, not installed or temporary: its counts may be
     /// stale, and it may not release or take bikes.
     pub available: bool,
-    /// When TfL last updated the counts: UTC, ISO 8601 with `Z` (null when TfL gives none).
+    /// When TfL last read the counts, London time with its UTC offset (absent when TfL
+    /// gives none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub updated: Option<String>,
+    /// `true` when that reading is over an hour old: the counts may no longer hold,
+    /// however fresh the answer (absent otherwise).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub outdated: Option<bool>,
 }

@@ -7,6 +7,7 @@ use super::types::{
 };
 use super::wire::{Day, LiveBody, Week};
 use crate::tfl::TflCode;
+use crate::tfl::london::london_iso_of_utc;
 
 /// A live figure this much above or below the usual one is `busier` or `quieter`.
 const USUAL_WITHIN: f64 = 0.15;
@@ -26,6 +27,7 @@ pub(super) fn answer(
     live: Option<&LiveBody>,
     week: &Week,
     asked: Option<Weekday>,
+    quarter_hours: bool,
     today: Weekday,
 ) -> CrowdingResponse {
     let measured = live
@@ -37,7 +39,7 @@ pub(super) fn answer(
         .days
         .iter()
         .find(|d| d.day == day)
-        .map(|d| typical(d, week));
+        .map(|d| typical(d, week, quarter_hours));
     let now = moment.and_then(|(live_day, minute)| {
         let band = week
             .days
@@ -51,8 +53,7 @@ pub(super) fn answer(
     let live = LiveCrowding {
         data_available: measured.is_some(),
         percentage_of_baseline: measured.map(|(_, value)| value),
-        time_utc: measured.and_then(|(l, _)| l.time_utc.clone()),
-        time_local: measured.and_then(|(l, _)| l.time_local.clone()),
+        time: measured.and_then(|(l, _)| l.time_utc.as_deref().map(london_iso_of_utc)),
         time_band: now.map(|(_, band)| band.time_band.clone()),
         usual: now.map(|(_, band)| band.percentage_of_baseline),
         compared_with_usual: now
@@ -62,6 +63,7 @@ pub(super) fn answer(
     let message = words(
         &station.name,
         &live,
+        moment.map(|(_, minute)| minute),
         now.map(|(d, _)| d),
         typical.as_ref(),
         week,
@@ -78,16 +80,56 @@ pub(super) fn answer(
     }
 }
 
-/// The typical `day`, with its quietest quarter hours.
-fn typical(day: &Day, week: &Week) -> TypicalDay {
+/// The typical `day` by hour (and by quarter hour when asked), with its quietest times.
+fn typical(day: &Day, week: &Week, quarter_hours: bool) -> TypicalDay {
     TypicalDay {
         day: day.day,
         am_peak_time_band: day.am_peak.clone(),
         pm_peak_time_band: day.pm_peak.clone(),
         is_always_quiet: week.always_quiet,
-        time_bands: day.bands.clone(),
-        quietest: quietest(&day.bands),
+        time_bands: quarter_hours.then(|| day.bands.clone()),
+        hourly: hourly(&day.bands),
+        quietest: joined(&quietest(&day.bands)),
     }
+}
+
+/// The mean figure of each hour's quarter hours, from 00:00, to 2 decimals (0 for an hour
+/// TfL gives no quarter hour of).
+fn hourly(bands: &[TimeBand]) -> Vec<f64> {
+    let mut sums = [(0.0_f64, 0_u32); 24];
+    for band in bands {
+        if let Some(start) = band_start(&band.time_band).filter(|s| *s < 24 * 60) {
+            let hour = &mut sums[(start / 60) as usize];
+            hour.0 += band.percentage_of_baseline;
+            hour.1 += 1;
+        }
+    }
+    sums.iter()
+        .map(|(sum, count)| match count {
+            0 => 0.0,
+            n => (sum / f64::from(*n) * 100.0).round() / 100.0,
+        })
+        .collect()
+}
+
+/// Quarter hours (`HH:MM-HH:MM`, in the day's order) with each run of adjacent ones joined
+/// into one range: `06:00-06:15`, `06:15-06:30` → `06:00-06:30`.
+fn joined(bands: &[String]) -> Vec<String> {
+    let mut ranges: Vec<String> = Vec::new();
+    for band in bands {
+        let Some((start, end)) = band.split_once('-') else {
+            ranges.push(band.clone());
+            continue;
+        };
+        match ranges.last_mut() {
+            Some(last) if last.ends_with(&format!("-{start}")) => {
+                let from = last.split_once('-').map_or("", |(from, _)| from).to_owned();
+                *last = format!("{from}-{end}");
+            }
+            _ => ranges.push(band.clone()),
+        }
+    }
+    ranges
 }
 
 /// The [`QUIETEST`] quietest quarter hours between [`QUIET_FROM`] and [`QUIET_UNTIL`]: the
@@ -176,6 +218,7 @@ fn percent(value: f64) -> String {
 fn words(
     name: &str,
     live: &LiveCrowding,
+    live_minute: Option<u32>,
     live_day: Option<Weekday>,
     typical: Option<&TypicalDay>,
     week: &Week,
@@ -183,11 +226,9 @@ fn words(
     let mut said = Vec::new();
     match (live.percentage_of_baseline, live_day) {
         (Some(value), Some(day)) => {
-            let clock = live
-                .time_local
-                .as_deref()
-                .and_then(|t| t.get(11..16))
-                .unwrap_or("");
+            let clock = live_minute
+                .map(|m| format!("{:02}:{:02}", m / 60, m % 60))
+                .unwrap_or_default();
             let band = live
                 .time_band
                 .as_deref()
@@ -281,6 +322,31 @@ mod tests {
             quietest(&bands),
             ["07:00-07:15", "12:00-12:15", "21:45-22:00"]
         );
+    }
+
+    #[test]
+    fn adjacent_quarter_hours_are_one_range() {
+        let bands: Vec<String> = ["06:00-06:15", "06:15-06:30", "06:30-06:45", "21:45-22:00"]
+            .map(String::from)
+            .to_vec();
+        assert_eq!(joined(&bands), ["06:00-06:45", "21:45-22:00"]);
+        assert_eq!(joined(&["23:45-00:00".to_owned()]), ["23:45-00:00"]);
+    }
+
+    #[test]
+    fn an_hour_is_the_mean_of_its_quarter_hours() {
+        let bands = [
+            band("07:00-07:15", 0.1),
+            band("07:15-07:30", 0.2),
+            band("07:30-07:45", 0.3),
+            band("07:45-08:00", 0.4),
+            band("08:00-08:15", 0.123),
+        ];
+        let hours = hourly(&bands);
+        assert_eq!(hours.len(), 24);
+        assert_eq!(hours[7], 0.25);
+        assert_eq!(hours[8], 0.12);
+        assert_eq!(hours[0], 0.0);
     }
 
     #[test]

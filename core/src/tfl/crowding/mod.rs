@@ -69,8 +69,11 @@ its typical day with peaks and quietest times (TfL)",
         };
         let naptan = if id.starts_with("HUB") {
             match underground_station_of_hub(toolpack, &id).await {
-                Ok(Some(station)) => station,
-                Ok(None) => return no_figures(name.as_deref().unwrap_or(&id)),
+                Ok((Some(station), _)) => station,
+                Ok((None, hub_name)) => {
+                    let name = name.or(hub_name).unwrap_or_else(|| id.clone());
+                    return no_figures(&name, &id);
+                }
                 Err(failure) => return failed(&failure),
             }
         } else {
@@ -91,7 +94,7 @@ its typical day with peaks and quietest times (TfL)",
         .await
         {
             Ok(week) => week,
-            Err(Failure::NotFound(_)) => return no_figures(&name),
+            Err(Failure::NotFound(_)) => return no_figures(&name, &naptan),
             Err(failure) => return failed(&failure),
         };
         let live = upstream::get::<LiveBody>(
@@ -111,7 +114,7 @@ its typical day with peaks and quietest times (TfL)",
             .as_ref()
             .is_some_and(|l| l.data_available == Some(true));
         if !week.found && !live_now {
-            return no_figures(&name);
+            return no_figures(&name, &naptan);
         }
         let today = answer::weekday_of(jiff::Zoned::now().with_time_zone(london()).weekday());
         answer::answer(
@@ -119,6 +122,7 @@ its typical day with peaks and quietest times (TfL)",
             live.as_ref(),
             &week,
             input.day,
+            input.quarter_hours.unwrap_or(false),
             today,
         )
     }
@@ -131,19 +135,20 @@ crate::tfl::tfl_tool_output!(
     live
 );
 
-/// The Underground station of hub `hub` (`HUBKGX` → `940GZZLUKSX`): TfL's crowding figures
-/// are by Underground station, and it refuses a hub's id.
+/// The Underground station of hub `hub` (`HUBKGX` → `940GZZLUKSX`), and the hub's name:
+/// TfL's crowding figures are by Underground station, and it refuses a hub's id.
 async fn underground_station_of_hub(
     toolpack: &Toolpack,
     hub: &str,
-) -> Result<Option<String>, Failure> {
+) -> Result<(Option<String>, Option<String>), Failure> {
     let hub = stop_point(toolpack, hub).await?;
-    Ok(hub
+    let station = hub
         .children
         .iter()
         .filter_map(|child| child.stop_id())
-        .find(|id| id.starts_with("940GZZLU"))
-        .map(str::to_owned))
+        .find(|id| id.starts_with(UNDERGROUND_STATION))
+        .map(str::to_owned);
+    Ok((station, hub.common_name))
 }
 
 /// The name of the station of NaPTAN stop area `naptan`, from the bundled station data
@@ -156,16 +161,23 @@ async fn station_name(toolpack: &Toolpack, naptan: &str) -> String {
         .unwrap_or_else(|| naptan.to_owned())
 }
 
-/// `CROWDING_NOT_FOUND`: TfL has no figures for the station.
-fn no_figures(name: &str) -> CrowdingResponse {
-    CrowdingResponse::error(
-        TflCode::CrowdingNotFound,
+/// `CROWDING_NOT_FOUND`: TfL has no figures for the station `name` (stop `id`). Only of
+/// a stop that is not an Underground station is the reason known: TfL publishes figures
+/// for Underground stations alone (and not for every one of them).
+fn no_figures(name: &str, id: &str) -> CrowdingResponse {
+    let message = if id.starts_with(UNDERGROUND_STATION) {
+        format!("TfL has no crowding figures for {name}.")
+    } else {
         format!(
-            "TfL publishes no crowding figures for {name}: it has them for London Underground \
-stations, not for the Elizabeth line, Overground, DLR or bus stops."
-        ),
-    )
+            "TfL has no crowding figures for {name}: it publishes them for London Underground \
+stations only, not for the Elizabeth line, Overground, DLR, trams or bus stops."
+        )
+    };
+    CrowdingResponse::error(TflCode::CrowdingNotFound, message)
 }
+
+/// The NaPTAN prefix of an Underground station's stop area.
+const UNDERGROUND_STATION: &str = "940GZZLU";
 
 fn failed(failure: &Failure) -> CrowdingResponse {
     CrowdingResponse::error(TflCode::from(failure), failure.message())

@@ -36,6 +36,11 @@ pub struct CrowdingRequest {
     /// today in London).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub day: Option<Weekday>,
+    /// The typical day by quarter hour.
+    ///
+    /// Also give the typical day by quarter hour (default: by hour only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub quarter_hours: Option<bool>,
 }
 
 impl CrowdingRequest {
@@ -44,11 +49,12 @@ impl CrowdingRequest {
         Self {
             station: station.into(),
             day: None,
+            quarter_hours: None,
         }
     }
 }
 
-/// `CrowdingResponse`: every field is always present (`null` when unused).
+/// `CrowdingResponse`: a field with nothing to say is left out.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
@@ -61,14 +67,18 @@ pub struct CrowdingResponse {
     /// quietest times (success); what went wrong (error).
     pub message: String,
     /// The station asked about (success only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub station: Option<CrowdingStation>,
     /// How busy it is now (success only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub live: Option<LiveCrowding>,
     /// How busy it usually is through the day asked (success only; null when TfL has no
     /// profile for the station).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub typical_day: Option<TypicalDay>,
     /// On `DISAMBIGUATION_REQUIRED`: the stations the name matches; call again with one's
     /// `id`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_disambiguation: Option<Vec<StopCandidate>>,
     /// When the upstream answer was fetched, and whether it is stale (success only).
     #[serde(flatten)]
@@ -110,17 +120,20 @@ pub struct LiveCrowding {
     /// Whether TfL has a live figure for the station now.
     pub data_available: bool,
     /// TfL's live figure: the station's busyness as a fraction of its own baseline (0.21 is
-    /// 21 %), not a head count; null without data.
+    /// 21 %), not a head count; absent without data.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub percentage_of_baseline: Option<f64>,
-    /// When TfL measured it (ISO 8601 UTC).
-    pub time_utc: Option<String>,
-    /// The same on London's clock (`2026-10-06 22:01:00`).
-    pub time_local: Option<String>,
+    /// When TfL measured it, London time with its UTC offset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time: Option<String>,
     /// The quarter hour of the typical day it falls in (`22:00-22:15`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_band: Option<String>,
     /// The typical figure for that quarter hour on that day of the week.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub usual: Option<f64>,
     /// `busier`, `quieter` or `usual`: the live figure against the typical one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub compared_with_usual: Option<Busyness>,
 }
 
@@ -145,15 +158,22 @@ pub struct TypicalDay {
     /// The day.
     pub day: Weekday,
     /// TfL's busiest two hours of the morning (`08:00-10:00`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub am_peak_time_band: Option<String>,
     /// TfL's busiest two hours of the afternoon or evening (`17:00-19:00`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pm_peak_time_band: Option<String>,
     /// TfL says the station is always quiet.
     pub is_always_quiet: bool,
-    /// Each quarter hour from `00:00-00:15` to `23:45-00:00` with its typical figure (a
-    /// fraction of the station's baseline), once each.
-    pub time_bands: Vec<TimeBand>,
-    /// The three quietest quarter hours between 06:00 and 22:00, earliest first.
+    /// With `quarterHours`: each quarter hour from `00:00-00:15` to `23:45-00:00` with its
+    /// typical figure (a fraction of the station's baseline), once each.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub time_bands: Option<Vec<TimeBand>>,
+    /// The typical figure of each hour, from 00:00 (24 values: the mean of the hour's
+    /// quarter hours, a fraction of the station's baseline, to 2 decimals).
+    pub hourly: Vec<f64>,
+    /// The quietest times between 06:00 and 22:00 (its three quietest quarter hours, the
+    /// adjacent ones joined: `06:00-06:45`), earliest first.
     pub quietest: Vec<String>,
 }
 

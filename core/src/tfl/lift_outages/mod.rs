@@ -109,13 +109,7 @@ stationUniqueId values.",
         outages.sort_by(|a, b| {
             (&a.station_name, &a.station_id).cmp(&(&b.station_name, &b.station_id))
         });
-        let message = match (&station, outages.len()) {
-            (Some((_, name)), 0) => format!("No lift out of service reported at {name}."),
-            (Some((_, name)), _) => format!("A lift is out of service at {name}."),
-            (None, 0) => "No lift out of service reported at any station.".to_owned(),
-            (None, 1) => "1 station has a lift out of service.".to_owned(),
-            (None, n) => format!("{n} stations have a lift out of service."),
-        };
+        let message = outages_message(station.as_ref().map(|(_, name)| name.as_str()), &outages);
         LiftOutagesResponse {
             served: None,
             success: true,
@@ -123,6 +117,44 @@ stationUniqueId values.",
             message,
             outages: Some(outages),
             station_disambiguation: None,
+        }
+    }
+}
+
+/// The most stations the message names.
+const STATIONS_SAID: usize = 5;
+
+/// What a person asking "is the lift working" hears: at one station, TfL's own words on
+/// the outage; over the network, which stations.
+fn outages_message(station: Option<&str>, outages: &[LiftOutage]) -> String {
+    match (station, outages) {
+        (Some(name), []) => format!("No lift out of service reported at {name}."),
+        (Some(name), [first, ..]) if first.message.starts_with(name) => first.message.clone(),
+        (Some(name), [first, ..]) if !first.message.is_empty() => {
+            format!("{name}: {}", first.message)
+        }
+        (Some(name), _) => format!("A lift is out of service at {name}."),
+        (None, []) => "No lift out of service reported at any station.".to_owned(),
+        (None, _) => {
+            let names: Vec<&str> = outages
+                .iter()
+                .map(|o| o.station_name.as_str())
+                .take(STATIONS_SAID)
+                .collect();
+            let more = match outages.len().saturating_sub(STATIONS_SAID) {
+                0 => String::new(),
+                n => format!(" and {n} more"),
+            };
+            let plural = if outages.len() == 1 {
+                "station has"
+            } else {
+                "stations have"
+            };
+            format!(
+                "{} {plural} a lift out of service: {}{more}.",
+                outages.len(),
+                names.join(", ")
+            )
         }
     }
 }

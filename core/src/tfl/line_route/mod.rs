@@ -164,11 +164,7 @@ fn answer(sequence: Sequence, asked: &str) -> LineRouteResponse {
         .collect();
     let id = sequence.line_id.unwrap_or_else(|| asked.to_owned());
     let name = sequence.line_name.unwrap_or_else(|| id.clone());
-    let message = match routes.len() {
-        0 => format!("{name}: TfL lists no route for this direction and service."),
-        1 => format!("{name}: 1 route."),
-        n => format!("{name}: {n} routes (branches)."),
-    };
+    let message = route_message(&name, &routes);
     LineRouteResponse {
         served: None,
         success: true,
@@ -177,6 +173,30 @@ fn answer(sequence: Sequence, asked: &str) -> LineRouteResponse {
         line: Some(RouteLine { id, name }),
         routes: Some(routes),
         suggestions: None,
+    }
+}
+
+/// The most branches the message names.
+const BRANCHES_SAID: usize = 4;
+
+/// What a person asking "where does it go" hears: each branch, end to end, with its count
+/// of stops.
+fn route_message(line: &str, routes: &[RouteBranch]) -> String {
+    if routes.is_empty() {
+        return format!("{line}: TfL lists no route for this direction and service.");
+    }
+    let branches: Vec<String> = routes
+        .iter()
+        .take(BRANCHES_SAID)
+        .map(|r| format!("{} ({} stops)", r.name, r.stops.len()))
+        .collect();
+    let more = match routes.len().saturating_sub(BRANCHES_SAID) {
+        0 => String::new(),
+        n => format!("; {n} more"),
+    };
+    match routes.len() {
+        1 => format!("{line}: {}.", branches.join("")),
+        n => format!("{line}, {n} branches: {}{more}.", branches.join("; ")),
     }
 }
 
@@ -228,6 +248,6 @@ mod tests {
                 "940GZZLUXXX"
             ]
         );
-        assert_eq!(answer.message, "Central: 1 route.");
+        assert_eq!(answer.message, "Central: A - B (4 stops).");
     }
 }

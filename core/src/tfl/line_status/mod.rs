@@ -8,7 +8,7 @@ pub use types::{LineStatusEntry, LineStatusLine, LineStatusRequest, LineStatusRe
 
 use serde::Deserialize;
 
-use self::wire::Line;
+use self::wire::{Line, is_good};
 use crate::Toolpack;
 use crate::http::AnswerKind;
 use crate::tfl::TflCode;
@@ -170,26 +170,76 @@ most 40).",
 }
 
 fn answer(lines: &[Line], disrupted_only: bool) -> LineStatusResponse {
-    let lines: Vec<LineStatusLine> = lines
+    let (listed, good): (Vec<LineStatusLine>, Vec<LineStatusLine>) = lines
         .iter()
         .filter_map(Line::summarise)
+        .partition(|line| !line.good_service || line.statuses.iter().any(|s| !is_good(s.severity)));
+    let message = status_message(&listed, good.len(), disrupted_only);
+    let listed: Vec<LineStatusLine> = listed
+        .into_iter()
         .filter(|line| !disrupted_only || !line.good_service)
         .collect();
-    let disrupted = lines.iter().filter(|l| !l.good_service).count();
-    let message = match (lines.len(), disrupted) {
-        (0, _) if disrupted_only => "Line status retrieved: every line has a good service.".into(),
-        (0, _) => "Line status retrieved: TfL listed no lines.".into(),
-        (n, 0) => format!("Line status retrieved: {n} lines, all with a good service."),
-        (n, d) => format!("Line status retrieved: {n} lines, {d} without a good service."),
-    };
     LineStatusResponse {
         served: None,
         success: true,
         code: TflCode::Ok,
         message,
-        lines: Some(lines),
+        lines: Some(listed),
+        good_service: (!disrupted_only).then(|| good.into_iter().map(|l| l.name).collect()),
         suggestions: None,
     }
+}
+
+/// What a person asking "is it running" hears: the lines not in good service by what is
+/// wrong ("Elizabeth line: severe delays, part suspended. Jubilee, Windrush: minor
+/// delays."), then the others in one clause, then what is planned.
+fn status_message(listed: &[LineStatusLine], all_good: usize, disrupted_only: bool) -> String {
+    let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
+    let mut planned: Vec<String> = Vec::new();
+    let mut good = all_good;
+    for line in listed {
+        if line.good_service {
+            good += 1;
+            let what: Vec<String> = line
+                .statuses
+                .iter()
+                .filter(|s| !is_good(s.severity))
+                .map(|s| s.description.to_lowercase())
+                .collect();
+            planned.push(format!("{} ({})", line.name, what.join(", ")));
+            continue;
+        }
+        let what: Vec<String> = line
+            .statuses
+            .iter()
+            .filter(|s| s.is_now && !is_good(s.severity))
+            .map(|s| s.description.to_lowercase())
+            .collect();
+        let what = what.join(", ");
+        match groups.iter_mut().find(|(said, _)| *said == what) {
+            Some((_, names)) => names.push(&line.name),
+            None => groups.push((what, vec![&line.name])),
+        }
+    }
+    let mut sentences: Vec<String> = groups
+        .iter()
+        .map(|(what, names)| format!("{}: {what}.", names.join(", ")))
+        .collect();
+    match (sentences.is_empty(), good) {
+        (_, 0) if sentences.is_empty() => sentences.push("TfL listed no lines.".into()),
+        (_, 0) => {}
+        (true, 1) => sentences.push("Good service.".into()),
+        (true, n) => sentences.push(format!("All {n} lines: good service.")),
+        (false, 1) if !disrupted_only => sentences.push("The other line: good service.".into()),
+        (false, n) if !disrupted_only => {
+            sentences.push(format!("The other {n} lines: good service."))
+        }
+        (false, _) => {}
+    }
+    if !planned.is_empty() && !disrupted_only {
+        sentences.push(format!("Planned: {}.", planned.join("; ")));
+    }
+    sentences.join(" ")
 }
 
 /// What replaced a retired line id.

@@ -30,7 +30,7 @@ pub struct LineStatusRequest {
     pub disrupted_only: Option<bool>,
 }
 
-/// `LineStatusResponse`: every field is always present (`null` when unused).
+/// `LineStatusResponse`: a field with nothing to say is left out.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
@@ -41,9 +41,16 @@ pub struct LineStatusResponse {
     pub code: TflCode,
     /// Human-readable summary.
     pub message: String,
-    /// The lines, in TfL's order (success only; may be empty with `disruptedOnly`).
+    /// The lines with a status other than a good service (now, or planned), in TfL's
+    /// order (success only; may be empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<Vec<LineStatusLine>>,
+    /// The names of the other lines asked about: each has a good service and nothing
+    /// planned (left out with `disruptedOnly`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub good_service: Option<Vec<String>>,
     /// On `LINE_NOT_FOUND` and `MODE_NOT_FOUND`: the nearest known line ids or modes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestions: Option<Vec<String>>,
     /// When the upstream answer was fetched, and whether it is stale (success only).
     #[serde(flatten)]
@@ -59,6 +66,7 @@ impl LineStatusResponse {
             code,
             message: message.into(),
             lines: None,
+            good_service: None,
             suggestions: None,
         }
     }
@@ -93,11 +101,15 @@ pub struct LineStatusEntry {
     pub severity: i64,
     /// TfL's name for the severity, as TfL sends it (e.g. "Minor Delays").
     pub description: String,
-    /// Why, in TfL's words (null for a good service).
+    /// Why, in TfL's words (absent for a good service, and when another status of the
+    /// line gave the same reason).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// Start of the period the status is valid for: UTC, ISO 8601 with `Z`.
+    /// Start of the period the status is valid for, London time with its UTC offset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
-    /// End of that period: UTC, ISO 8601 with `Z`.
+    /// End of that period, London time with its UTC offset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,
     /// Whether the status applies now: TfL says so, it has no validity period, or the
     /// line has no good status (TfL lists what its board shows now).

@@ -5,12 +5,13 @@ use serde::Deserialize;
 
 use super::types::{LineStatusEntry, LineStatusLine};
 use crate::tfl::lenient;
+use crate::tfl::london::london_iso_of_utc;
 
 /// Severities that mean nothing is wrong: 10 Good Service, 18 No Issues, 19 Information.
 const GOOD_SEVERITIES: [i64; 3] = [10, 18, 19];
 
 /// Whether `severity` means nothing is wrong.
-fn is_good(severity: i64) -> bool {
+pub(crate) fn is_good(severity: i64) -> bool {
     GOOD_SEVERITIES.contains(&severity)
 }
 
@@ -75,6 +76,17 @@ impl Line {
         // `isNow: false`). A line whose statuses hold no good one is not in good service,
         // and its statuses apply now; beside a good status, one TfL says is not now (a
         // closure next Sunday) is planned and does not spoil it.
+        // Two statuses of one disruption (Severe Delays and Part Suspended) carry the same
+        // reason: it is given once.
+        for index in 1..statuses.len() {
+            let (before, rest) = statuses.split_at_mut(index);
+            if before
+                .iter()
+                .any(|s| s.reason.is_some() && s.reason == rest[0].reason)
+            {
+                rest[0].reason = None;
+            }
+        }
         let has_good = statuses.iter().any(|s| is_good(s.severity));
         if !has_good {
             for status in &mut statuses {
@@ -117,8 +129,8 @@ impl LineStatus {
             severity: self.status_severity.unwrap_or(-1),
             description: self.status_severity_description.clone().unwrap_or_default(),
             reason,
-            from: period.and_then(|p| p.from_date.clone()),
-            to: period.and_then(|p| p.to_date.clone()),
+            from: period.and_then(|p| p.from_date.as_deref().map(london_iso_of_utc)),
+            to: period.and_then(|p| p.to_date.as_deref().map(london_iso_of_utc)),
             is_now,
         }
     }
@@ -146,7 +158,7 @@ mod tests {
         );
         assert_eq!(
             line.statuses[1].from.as_deref(),
-            Some("2026-11-29T04:00:00Z")
+            Some("2026-11-29T04:00:00+00:00")
         );
         assert!(!line.statuses[1].is_now && line.statuses[0].is_now);
     }

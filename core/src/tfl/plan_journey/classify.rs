@@ -13,7 +13,7 @@
 use reqwest::StatusCode;
 
 use super::rank::{suggestions, summarise_journeys};
-use super::types::{JourneyPlanToolResponse, PlanJourneyCode};
+use super::types::{JourneyOptionSummary, JourneyPlanToolResponse, PlanJourneyCode};
 use super::wire::{Disambiguation, JourneyResponse};
 use crate::http::UpstreamResponse;
 use crate::tfl::upstream;
@@ -70,16 +70,12 @@ pub(crate) fn classify(
     }
     if let Some(journeys) = body.journeys {
         let top = summarise_journeys(journeys);
-        let message = if top.is_empty() {
-            "Journey plan retrieved: TfL found no journeys for this request."
-        } else {
-            "Journey plan retrieved."
-        };
+        let message = journeys_message(&top);
         return JourneyPlanToolResponse {
             served: None,
             success: true,
             code: PlanJourneyCode::Ok,
-            message: message.into(),
+            message,
             top_journeys: Some(top),
             from_location_disambiguation: None,
             to_location_disambiguation: None,
@@ -137,4 +133,53 @@ fn status_error(
         .map(str::to_owned)
         .or_else(|| upstream::upstream_message(&response.body));
     upstream_error(upstream::status_message(response, said.as_deref()))
+}
+
+/// What a person asking "how do I get there" hears: the fastest journey's minutes, times
+/// and rides ("Fastest: 7 min, 16:27–16:34, Central line to Mile End."), whether it is
+/// disrupted, and how many journeys there are.
+fn journeys_message(top: &[JourneyOptionSummary]) -> String {
+    let Some(fastest) = top
+        .iter()
+        .min_by_key(|j| j.duration_minutes.unwrap_or(i64::MAX))
+    else {
+        return "TfL found no journeys for this request.".into();
+    };
+    let clock = |time: &Option<String>| {
+        time.as_deref()
+            .and_then(|t| t.get(11..16))
+            .unwrap_or("?")
+            .to_owned()
+    };
+    let rides: Vec<&str> = fastest
+        .legs
+        .iter()
+        .filter(|leg| leg.mode.as_deref() != Some("walking"))
+        .filter_map(|leg| leg.instruction.as_deref())
+        .collect();
+    let route = if rides.is_empty() {
+        fastest
+            .legs
+            .first()
+            .and_then(|leg| leg.instruction.as_deref())
+            .unwrap_or("walk")
+            .to_owned()
+    } else {
+        rides.join(", then ")
+    };
+    let minutes = fastest
+        .duration_minutes
+        .map_or_else(|| "?".to_owned(), |m| m.to_string());
+    let mut message = format!(
+        "Fastest: {minutes} min, {}–{}, {route}.",
+        clock(&fastest.start_date_time),
+        clock(&fastest.arrival_date_time)
+    );
+    if fastest.is_disrupted {
+        message.push_str(" It is disrupted: see its legs.");
+    }
+    if top.len() > 1 {
+        message.push_str(&format!(" {} journeys in all.", top.len()));
+    }
+    message
 }

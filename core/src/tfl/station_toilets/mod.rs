@@ -148,15 +148,11 @@ fn answer(data: &StationData, asked: Asked<'_>) -> StationToiletToolResponse {
     match asked {
         Asked::Found(station) => {
             let toilets = data.toilets_of(&station.unique_id).to_vec();
-            let message = if toilets.is_empty() {
-                "No toilet facilities found for station."
-            } else {
-                "Station toilet facilities retrieved."
-            };
+            let message = toilets_message(&station.name, &toilets);
             StationToiletToolResponse {
                 success: true,
                 code: StationToiletsCode::Ok,
-                message: message.into(),
+                message,
                 station_name: Some(station.name.clone()),
                 station_unique_id: Some(station.unique_id.clone()),
                 toilets: Some(toilets),
@@ -175,4 +171,36 @@ fn answer(data: &StationData, asked: Asked<'_>) -> StationToiletToolResponse {
             "No station matches the given name.",
         ),
     }
+}
+
+/// What a person asking "are there toilets" hears: how many, how many accessible, with
+/// baby changing, inside the gate line, and what a fee is asked for
+/// ("King's Cross St. Pancras: 4 toilets, 3 accessible, 2 with baby changing, 1 inside the
+/// gate line; all free.").
+fn toilets_message(station: &str, toilets: &[StationToiletDetail]) -> String {
+    if toilets.is_empty() {
+        return format!("{station} has no toilets in TfL's station data.");
+    }
+    let count = |has: fn(&StationToiletDetail) -> bool| toilets.iter().filter(|t| has(t)).count();
+    let total = toilets.len();
+    let plural = if total == 1 { "toilet" } else { "toilets" };
+    let mut parts = vec![format!("{total} {plural}")];
+    for (n, what) in [
+        (count(|t| t.accessible), "accessible"),
+        (count(|t| t.baby_changing), "with baby changing"),
+        (count(|t| t.inside_gate_line), "inside the gate line"),
+    ] {
+        parts.push(match n {
+            0 => format!("none {what}"),
+            n if n == total && total > 1 => format!("all {what}"),
+            n => format!("{n} {what}"),
+        });
+    }
+    let fees = match count(|t| t.fee_charged) {
+        0 => "free".to_owned(),
+        n if n == total => "a fee is charged".to_owned(),
+        1 => "1 charges a fee".to_owned(),
+        n => format!("{n} charge a fee"),
+    };
+    format!("{station}: {}; {fees}.", parts.join(", "))
 }

@@ -6,6 +6,7 @@ mod types;
 pub use types::{StopSearchRequest, StopSearchResponse, StopSummary};
 
 use crate::Toolpack;
+use crate::geo::six_decimals;
 use crate::http::AnswerKind;
 use crate::http::encode_component;
 use crate::tfl::TflCode;
@@ -40,8 +41,8 @@ impl Tool for StopSearch {
         name: "stopSearch",
         title: "Find London stops and stations",
         description: "Find London stations and bus stops by name or near a point (TfL): the stop id \
-arrivals takes, modes, lines, zone, distance.",
-        summary: "London stops and stations by name or near a point (TfL): ids for arrivals, modes, lines, zone",
+arrivals takes, modes, zone; near a point, lines and distance.",
+        summary: "London stops and stations by name or near a point (TfL): ids for arrivals, modes, zone",
         needs: "nothing (`TFL_API_KEY` raises TfL's limit from 50 to 500 requests a minute)",
         toolset: Toolset::Tfl,
         annotations: Annotations::READ_ONLY_REMOTE,
@@ -112,11 +113,7 @@ arrivals takes, modes, lines, zone, distance.",
                 "No stop matches the given name.",
             );
         }
-        let message = match (named, stops.len()) {
-            (false, 0) => "No stop within the radius.".to_owned(),
-            (_, 1) => "1 stop.".to_owned(),
-            (_, n) => format!("{n} stops."),
-        };
+        let message = stops_message(&stops, input.query.as_deref());
         StopSearchResponse {
             served: None,
             success: true,
@@ -218,8 +215,8 @@ fn by_name(answer: SearchResponse) -> Vec<StopSummary> {
                 modes: m.modes,
                 lines: Vec::new(),
                 zone: m.zone,
-                lat: m.lat,
-                lon: m.lon,
+                lat: m.lat.map(six_decimals),
+                lon: m.lon.map(six_decimals),
                 distance: None,
                 id,
             })
@@ -241,8 +238,8 @@ fn near(answer: StopPointsResponse) -> Vec<StopSummary> {
                 ics_id: s.ics_code.clone(),
                 lines: s.line_ids(),
                 zone: s.zone(),
-                lat: s.lat,
-                lon: s.lon,
+                lat: s.lat.map(six_decimals),
+                lon: s.lon.map(six_decimals),
                 distance: s.distance.map(|m| m.round().max(0.0) as u32),
                 modes: s.modes,
                 id,
@@ -251,4 +248,36 @@ fn near(answer: StopPointsResponse) -> Vec<StopSummary> {
         .collect();
     stops.sort_by_key(|s| (s.distance.unwrap_or(u32::MAX), s.id.clone()));
     stops
+}
+
+/// What a person asking "where is the stop" hears: the first stop's name and id (what
+/// `arrivals` takes), how far, its modes, and how many more.
+fn stops_message(stops: &[StopSummary], query: Option<&str>) -> String {
+    let Some(first) = stops.first() else {
+        return "No stop within the radius.".to_owned();
+    };
+    let mut about = vec![first.id.clone()];
+    if let Some(indicator) = &first.indicator {
+        about.push(indicator.clone());
+    }
+    if let Some(metres) = first.distance {
+        about.push(format!("{metres} m away"));
+    }
+    if !first.modes.is_empty() {
+        about.push(first.modes.join("/"));
+    }
+    if let Some(zone) = &first.zone {
+        about.push(format!("zone {zone}"));
+    }
+    let lead = match query {
+        Some(_) => "Best match",
+        None => "Nearest",
+    };
+    let mut message = format!("{lead}: {} ({}).", first.name, about.join(", "));
+    match stops.len() {
+        1 => {}
+        2 => message.push_str(" 1 more stop."),
+        n => message.push_str(&format!(" {} more stops.", n - 1)),
+    }
+    message
 }

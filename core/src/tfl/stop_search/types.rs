@@ -85,21 +85,29 @@ pub struct StopSummary {
     /// Its name.
     pub name: String,
     /// A bus stop's indicator, e.g. "Stop P" (which side of the road), when TfL gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub indicator: Option<String>,
     /// The hub it belongs to, e.g. `HUBBAN`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hub_id: Option<String>,
     /// Its ICS id (what the Journey Planner takes as `from`/`to`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub ics_id: Option<String>,
     /// Its modes.
     pub modes: Vec<String>,
-    /// Its line ids (only near a point: TfL's search by name does not list them).
+    /// Its line ids, near a point (TfL's search by name does not list them: left out).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lines: Vec<String>,
     /// Its fare zone, e.g. "1" or "2+3", when TfL gives one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub zone: Option<String>,
-    /// Latitude, degrees.
+    /// Latitude, degrees (6 decimals).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lat: Option<f64>,
-    /// Longitude, degrees.
+    /// Longitude, degrees (6 decimals).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lon: Option<f64>,
-    /// Metres from the point searched around (null for a name).
+    /// Metres from the point searched around (absent for a name).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub distance: Option<u32>,
 }
