@@ -68,6 +68,8 @@ mod toolpack;
 mod toolset;
 pub mod views;
 pub mod walking_speed;
+#[cfg_attr(not(any(feature = "tfl", feature = "digitransit")), allow(dead_code))]
+mod words;
 
 #[cfg(feature = "digitransit")]
 pub mod digitransit;

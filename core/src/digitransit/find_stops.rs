@@ -12,6 +12,7 @@ use crate::Toolpack;
 use crate::config::Config;
 use crate::http::AnswerKind;
 use crate::tool::{Tool, ToolSpec};
+use crate::words::more;
 
 /// The query sent (also checked against the OTP schema in tests).
 pub const QUERY: &str = include_str!("queries/find_stops.graphql");
@@ -279,11 +280,7 @@ fn stops_message(stops: &[NearbyStop]) -> String {
         "Nearest: {} ({code}{}), {:.0} m{modes}.",
         nearest.name, nearest.id, nearest.distance
     );
-    match stops.len() {
-        1 => {}
-        2 => message.push_str(" 1 more stop."),
-        n => message.push_str(&format!(" {} more stops.", n - 1)),
-    }
+    message.push_str(&more(stops.len() - 1, "stop", "stops"));
     message
 }
 

@@ -145,6 +145,20 @@ async fn alerts(
     })
 }
 
+/// The end of a message that names a place's most severe alert (`first`, the headline of
+/// the first of `count`): " Alert: Bus 159: detour via Karhusuontie (and 1 more)."; nothing
+/// when there is none. `get_departures` and `get_stop_info` end their messages with it.
+pub(crate) fn alert_clause(first: Option<&str>, count: usize) -> String {
+    let Some(header) = first else {
+        return String::new();
+    };
+    let header = header.trim_end_matches('.');
+    match count {
+        1 => format!(" Alert: {header}."),
+        n => format!(" Alert: {header} (and {} more).", n - 1),
+    }
+}
+
 /// The most headlines the message gives.
 const HEADLINES_SAID: usize = 2;
 

@@ -8,7 +8,7 @@ pub use types::{Departure, GetDeparturesRequest, GetDeparturesResult, StopRef, T
 use serde::Deserialize;
 use serde_json::json;
 
-use super::alerts::{AlertSummary, wire::OtpAlert, wire::summaries};
+use super::alerts::{AlertSummary, alert_clause, wire::OtpAlert, wire::summaries};
 use super::place::{Language, OtpRoute, checked_range, checked_text, contract_mode};
 use super::response::{
     DigitransitErrorCode, DigitransitResponse, Failure, Warning, WarningCode, warnings,
@@ -255,13 +255,10 @@ fn departures_message(stop: &str, departures: &[Departure], alerts: &[AlertSumma
     } else {
         format!("Next from {stop}: {}.", said.join("; "))
     };
-    if let Some(alert) = alerts.first() {
-        message.push_str(&format!(" Alert: {}", alert.header.trim_end_matches('.')));
-        match alerts.len() {
-            1 => message.push('.'),
-            n => message.push_str(&format!(" (and {} more).", n - 1)),
-        }
-    }
+    message.push_str(&alert_clause(
+        alerts.first().map(|a| a.header.as_str()),
+        alerts.len(),
+    ));
     message
 }
 

@@ -17,6 +17,7 @@ use super::upstream;
 use crate::Toolpack;
 use crate::config::Config;
 use crate::tool::{Tool, ToolSpec};
+use crate::words::more;
 
 /// Longest `text`, in characters.
 pub const MAX_TEXT_CHARS: usize = 200;
@@ -241,15 +242,6 @@ fn place_in_words(place: &GeocodeResult) -> String {
     }
 }
 
-/// "how many more", as the end of a message.
-fn more_places(more: usize, near: &str) -> String {
-    match more {
-        0 => String::new(),
-        1 => format!(" 1 more place{near}."),
-        n => format!(" {n} more places{near}."),
-    }
-}
-
 /// What a person asking "where is it" hears: the best match and how many more.
 fn geocode_message(query: &str, results: &[GeocodeResult]) -> String {
     match results.split_first() {
@@ -257,14 +249,14 @@ fn geocode_message(query: &str, results: &[GeocodeResult]) -> String {
         Some((best, rest)) => format!(
             "Best match for \"{query}\": {}.{}",
             place_in_words(best),
-            more_places(rest.len(), "")
+            more(rest.len(), "place", "places")
         ),
     }
 }
 
 /// What a person asking "what is here" hears: the nearest place and how far, and how many
 /// more are near.
-fn reverse_message(nearest: Option<&GeocodeResult>, more: usize) -> String {
+fn reverse_message(nearest: Option<&GeocodeResult>, count: usize) -> String {
     match nearest {
         None => "No address, place or stop is known near this point.".to_owned(),
         Some(place) => {
@@ -275,7 +267,7 @@ fn reverse_message(nearest: Option<&GeocodeResult>, more: usize) -> String {
             format!(
                 "Nearest: {}{away}.{}",
                 place_in_words(place),
-                more_places(more, " nearby")
+                more(count, "place nearby", "places nearby")
             )
         }
     }

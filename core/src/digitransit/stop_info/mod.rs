@@ -8,8 +8,8 @@ pub use types::{GetStopInfoRequest, GetStopInfoResult, StopDetails, StopPattern,
 use serde::Deserialize;
 use serde_json::json;
 
-use super::alerts::Alert;
 use super::alerts::wire::{OtpAlert, OtpRoute, in_order};
+use super::alerts::{Alert, alert_clause};
 use super::departures::{no_such_stop, stop_id};
 use super::place::{Language, contract_mode};
 use super::response::{DigitransitResponse, Failure};
@@ -146,13 +146,10 @@ fn stop_message(stop: &StopDetails, routes: &[StopRoute], alerts: &[Alert]) -> S
         _ => "",
     };
     let mut message = format!("{}{code}: {served}.{boarding}", stop.name);
-    if let Some(alert) = alerts.first() {
-        message.push_str(&format!(" Alert: {}", alert.header.trim_end_matches('.')));
-        match alerts.len() {
-            1 => message.push('.'),
-            n => message.push_str(&format!(" (and {} more).", n - 1)),
-        }
-    }
+    message.push_str(&alert_clause(
+        alerts.first().map(|a| a.header.as_str()),
+        alerts.len(),
+    ));
     message
 }
 

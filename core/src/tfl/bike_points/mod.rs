@@ -16,6 +16,7 @@ use crate::tfl::checks;
 use crate::tfl::london::london_iso_of_utc;
 use crate::tfl::upstream;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+use crate::words::more;
 
 /// The search radius around a point unless the call gives one, in metres.
 pub const DEFAULT_RADIUS_M: u32 = 500;
@@ -207,11 +208,7 @@ fn bike_points_message(points: &[BikePoint], by: &By) -> String {
             .unwrap_or("long ago");
         message.push_str(&format!(" Its counts are an old reading, from {when}."));
     }
-    match points.len() {
-        1 => {}
-        2 => message.push_str(" 1 more bike point."),
-        n => message.push_str(&format!(" {} more bike points.", n - 1)),
-    }
+    message.push_str(&more(points.len() - 1, "bike point", "bike points"));
     message
 }
 

@@ -14,6 +14,7 @@ use crate::tfl::checks;
 use crate::tfl::stop_point::{SearchResponse, StopPointsResponse};
 use crate::tfl::upstream;
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+use crate::words::more;
 
 /// The search radius around a point unless the call gives one, in metres.
 pub const DEFAULT_RADIUS_M: u32 = 300;
@@ -274,10 +275,6 @@ fn stops_message(stops: &[StopSummary], query: Option<&str>) -> String {
         None => "Nearest",
     };
     let mut message = format!("{lead}: {} ({}).", first.name, about.join(", "));
-    match stops.len() {
-        1 => {}
-        2 => message.push_str(" 1 more stop."),
-        n => message.push_str(&format!(" {} more stops.", n - 1)),
-    }
+    message.push_str(&more(stops.len() - 1, "stop", "stops"));
     message
 }
