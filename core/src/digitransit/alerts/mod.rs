@@ -20,7 +20,7 @@ use crate::Toolpack;
 use crate::config::Config;
 use crate::http::AnswerKind;
 use crate::tool::{Tool, ToolSpec};
-use wire::{OtpAlert, SEVERITIES, listing_order, rank, status_of};
+use wire::{OtpAlert, Period, SEVERITIES, listing_order, rank};
 
 /// The query sent (also checked against the OTP schema in tests).
 pub const QUERY: &str = concat!(
@@ -67,9 +67,10 @@ struct Data {
     alerts: Option<Vec<Option<OtpAlert>>>,
 }
 
-/// Every alert the router answered, ended ones too, in the contract's form: made once per
-/// upstream answer; each call says which are in effect at its time, and filters them.
-struct KnownAlerts(Vec<Alert>);
+/// Every alert the router answered, ended ones too, in the contract's form with its period:
+/// made once per upstream answer; each call says which are in effect at its time, and
+/// filters them.
+struct KnownAlerts(Vec<(Alert, Period)>);
 
 impl KnownAlerts {
     fn of(data: Data) -> Self {
@@ -112,8 +113,8 @@ async fn alerts(
     let include_ended = input.include_ended.unwrap_or(false);
     let mut ended_left_out = 0;
     let mut matching: Vec<Alert> = Vec::new();
-    for alert in known.0.iter().filter(|a| filters.keep(a)) {
-        let status = status_of(alert, now);
+    for (alert, period) in known.0.iter().filter(|(a, _)| filters.keep(a)) {
+        let status = period.status_at(now);
         if status == AlertStatus::Ended && !include_ended {
             ended_left_out += 1;
             continue;

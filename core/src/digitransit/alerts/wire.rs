@@ -155,6 +155,7 @@ impl From<OtpAlert> for Alert {
         let description = alert.description();
         let header = alert.header(description.as_deref());
         let severity = alert.severity();
+        let status = alert.period().status_at(jiff::Timestamp::now().as_second());
         let mut affects: Vec<AlertTarget> = alert
             .entities
             .unwrap_or_default()
@@ -163,11 +164,6 @@ impl From<OtpAlert> for Alert {
             .filter_map(Entity::target)
             .collect();
         affects.dedup();
-        let status = status_at(
-            alert.effective_start_date,
-            alert.effective_end_date,
-            jiff::Timestamp::now().as_second(),
-        );
         Self {
             id: alert.id,
             header,
@@ -184,25 +180,62 @@ impl From<OtpAlert> for Alert {
     }
 }
 
-/// OTP's alerts in the contract's form, ended ones too, in the order every tool lists them
-/// ([`listing_order`]).
-pub(crate) fn every_alert(alerts: Option<Vec<Option<OtpAlert>>>) -> Vec<Alert> {
-    let mut list: Vec<Alert> = alerts
+/// When an alert runs, as OTP answers it (Unix seconds; 0 or none: open): kept beside the
+/// contract's alert, so a call tells its status at its own time without reading the
+/// answer's text back.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Period {
+    start: Option<i64>,
+    end: Option<i64>,
+}
+
+impl Period {
+    /// Whether the alert is in effect at `now` (Unix seconds).
+    pub(crate) fn status_at(self, now: i64) -> AlertStatus {
+        let given = |seconds: Option<i64>| seconds.filter(|s| *s > 0);
+        if given(self.end).is_some_and(|end| end <= now) {
+            AlertStatus::Ended
+        } else if given(self.start).is_some_and(|start| start > now) {
+            AlertStatus::Upcoming
+        } else {
+            AlertStatus::InEffect
+        }
+    }
+}
+
+impl OtpAlert {
+    fn period(&self) -> Period {
+        Period {
+            start: self.effective_start_date,
+            end: self.effective_end_date,
+        }
+    }
+}
+
+/// OTP's alerts in the contract's form, ended ones too, each with its period, in the order
+/// every tool lists them ([`listing_order`]).
+pub(crate) fn every_alert(alerts: Option<Vec<Option<OtpAlert>>>) -> Vec<(Alert, Period)> {
+    let mut list: Vec<(Alert, Period)> = alerts
         .unwrap_or_default()
         .into_iter()
         .flatten()
-        .map(Alert::from)
+        .map(|alert| {
+            let period = alert.period();
+            (Alert::from(alert), period)
+        })
         .collect();
-    list.sort_by(listing_order);
+    list.sort_by(|(a, _), (b, _)| listing_order(a, b));
     list
 }
 
 /// OTP's alerts that have not ended, in the contract's form and listing order: an ended
 /// alert is not news.
 pub(crate) fn in_order(alerts: Option<Vec<Option<OtpAlert>>>) -> Vec<Alert> {
-    let mut list = every_alert(alerts);
-    list.retain(|alert| alert.status != AlertStatus::Ended);
-    list
+    every_alert(alerts)
+        .into_iter()
+        .map(|(alert, _)| alert)
+        .filter(|alert| alert.status != AlertStatus::Ended)
+        .collect()
 }
 
 /// Alerts in brief (the `AlertSummaryFields` fragment's selection), those that have not
@@ -218,29 +251,6 @@ pub(crate) fn summaries(alerts: Option<Vec<Option<OtpAlert>>>) -> Vec<AlertSumma
             severity: alert.severity,
         })
         .collect()
-}
-
-/// Whether an alert from `start` to `end` (Unix seconds; OTP's 0 or none: open) is in
-/// effect at `now`.
-pub(crate) fn status_at(start: Option<i64>, end: Option<i64>, now: i64) -> AlertStatus {
-    let given = |seconds: Option<i64>| seconds.filter(|s| *s > 0);
-    if given(end).is_some_and(|end| end <= now) {
-        AlertStatus::Ended
-    } else if given(start).is_some_and(|start| start > now) {
-        AlertStatus::Upcoming
-    } else {
-        AlertStatus::InEffect
-    }
-}
-
-/// An alert's status at `now` (Unix seconds), from its start and end as answered.
-pub(crate) fn status_of(alert: &Alert, now: i64) -> AlertStatus {
-    let seconds = |time: &Option<String>| {
-        time.as_deref()
-            .and_then(|t| t.parse::<jiff::Timestamp>().ok())
-            .map(|t| t.as_second())
-    };
-    status_at(seconds(&alert.start), seconds(&alert.end), now)
 }
 
 /// OTP's severity level in the contract's words.
@@ -322,23 +332,65 @@ mod tests {
     #[test]
     fn an_alert_is_in_effect_between_its_start_and_end() {
         let now = 1_000;
-        assert_eq!(status_at(None, None, now), AlertStatus::InEffect);
-        assert_eq!(status_at(Some(0), Some(0), now), AlertStatus::InEffect);
         assert_eq!(
-            status_at(Some(500), Some(2_000), now),
+            Period {
+                start: None,
+                end: None
+            }
+            .status_at(now),
             AlertStatus::InEffect
         );
-        assert_eq!(status_at(Some(1_001), None, now), AlertStatus::Upcoming);
-        assert_eq!(status_at(Some(500), Some(1_000), now), AlertStatus::Ended);
-        assert_eq!(status_at(None, Some(999), now), AlertStatus::Ended);
+        assert_eq!(
+            Period {
+                start: Some(0),
+                end: Some(0)
+            }
+            .status_at(now),
+            AlertStatus::InEffect
+        );
+        assert_eq!(
+            Period {
+                start: Some(500),
+                end: Some(2_000)
+            }
+            .status_at(now),
+            AlertStatus::InEffect
+        );
+        assert_eq!(
+            Period {
+                start: Some(1_001),
+                end: None
+            }
+            .status_at(now),
+            AlertStatus::Upcoming
+        );
+        assert_eq!(
+            Period {
+                start: Some(500),
+                end: Some(1_000)
+            }
+            .status_at(now),
+            AlertStatus::Ended
+        );
+        assert_eq!(
+            Period {
+                start: None,
+                end: Some(999)
+            }
+            .status_at(now),
+            AlertStatus::Ended
+        );
     }
 
     #[test]
     fn in_force_come_first_by_severity_then_upcoming_by_start() {
         let at = |id: &str, severity: &str, start: i64, end: i64| {
-            alert(serde_json::json!({"id": id, "alertHeaderText": id,
-                "alertSeverityLevel": severity,
+            let otp: OtpAlert = serde_json::from_value(serde_json::json!({"id": id,
+                "alertHeaderText": id, "alertSeverityLevel": severity,
                 "effectiveStartDate": start, "effectiveEndDate": end}))
+            .unwrap();
+            let period = otp.period();
+            (Alert::from(otp), period)
         };
         let now = jiff::Timestamp::now().as_second();
         let (day, year) = (86_400, 365 * 86_400);
@@ -349,8 +401,8 @@ mod tests {
             at("now-info", "INFO", now - day, now + day),
             at("now-severe", "SEVERE", now - day, now + day),
         ];
-        list.sort_by(listing_order);
-        let ids: Vec<&str> = list.iter().map(|a| a.id.as_str()).collect();
+        list.sort_by(|(a, _), (b, _)| listing_order(a, b));
+        let ids: Vec<&str> = list.iter().map(|(a, _)| a.id.as_str()).collect();
         assert_eq!(
             ids,
             [
@@ -361,9 +413,9 @@ mod tests {
                 "ended-severe"
             ]
         );
-        assert_eq!(status_of(&list[0], now), AlertStatus::InEffect);
-        assert_eq!(status_of(&list[2], now), AlertStatus::Upcoming);
-        assert_eq!(status_of(&list[4], now), AlertStatus::Ended);
+        assert_eq!(list[0].1.status_at(now), AlertStatus::InEffect);
+        assert_eq!(list[2].1.status_at(now), AlertStatus::Upcoming);
+        assert_eq!(list[4].1.status_at(now), AlertStatus::Ended);
     }
 
     fn alert(json: serde_json::Value) -> Alert {
