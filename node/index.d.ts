@@ -126,7 +126,7 @@ export interface JourneyPlanToolResponse {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -355,16 +355,18 @@ export interface LineStatusResponse {
   code: TflCode
   /** Human-readable summary. */
   message: string
-  /**
-   * The lines with a status other than a good service (now, or planned), in TfL's
-   * order (success only; may be empty).
-   */
+  /** The lines not in good service now, the worst first (success only; may be empty). */
   lines?: LineStatusLine[] | null
   /**
-   * The names of the other lines asked about: each has a good service and nothing
-   * planned (left out with `disruptedOnly`).
+   * The names of the other lines asked about: each has a good service now (left out
+   * with `disruptedOnly`).
    */
   goodService?: string[] | null
+  /**
+   * What TfL has planned on the lines asked about, such as a closure on Sunday (left
+   * out with `disruptedOnly`, and when nothing is).
+   */
+  planned?: PlannedStatus[] | null
   /** On `LINE_NOT_FOUND` and `MODE_NOT_FOUND`: the nearest known line ids or modes. */
   suggestions?: string[] | null
   /**
@@ -375,7 +377,7 @@ export interface LineStatusResponse {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -386,49 +388,35 @@ export interface LineStatusResponse {
  */
 export type TflCode = "OK" | "VALIDATION_ERROR" | "LINE_NOT_FOUND" | "MODE_NOT_FOUND" | "STOP_NOT_FOUND" | "STOP_NOT_ON_LINE" | "STATION_NOT_FOUND" | "BIKE_POINT_NOT_FOUND" | "CROWDING_NOT_FOUND" | "DISAMBIGUATION_REQUIRED" | "RATE_LIMIT_EXCEEDED" | "INVALID_API_KEY" | "UPSTREAM_TIMEOUT" | "UPSTREAM_ERROR" | "INTERNAL_ERROR"
 
-/** One line and its statuses now. */
+/** A line not in good service now. */
 export interface LineStatusLine {
-  /** TfL's line id, e.g. `central`, `elizabeth`, `windrush`, `25`. */
-  id: string
-  /** The line's name, e.g. `Central`, `Elizabeth line`, `Windrush`. */
+  /** The line's name, e.g. `Central`, `Elizabeth line`, `Windrush`, `25`. */
   name: string
-  /** Its mode, e.g. `tube`, `elizabeth-line`, `overground`, `bus`. */
-  mode: string
   /**
-   * Whether the line has a good status (severity 10 "Good Service", 18 "No Issues" or
-   * 19 "Information") and every status that applies now is a good one.
+   * TfL's line id when it is not the name in lower case (`elizabeth` for the Elizabeth
+   * line, `hammersmith-city`); otherwise the name is the id, in any case.
    */
-  goodService: boolean
-  /**
-   * TfL's statuses for the line (one, or several at once, such as "Severe Delays" and
-   * "Part Suspended").
-   */
-  statuses: LineStatusEntry[]
+  id?: string | null
+  /** What applies now, in TfL's words, several joined ("Severe Delays, Part Suspended"). */
+  status: string
+  /** Why, in TfL's words, once. */
+  reason?: string | null
 }
 
-/** One status of a line. */
-export interface LineStatusEntry {
-  /**
-   * TfL's severity code, 0–20: 10 Good Service, 9 Minor Delays, 6 Severe Delays,
-   * 20 Service Closed, …
-   */
-  severity: number
-  /** TfL's name for the severity, as TfL sends it (e.g. "Minor Delays"). */
-  description: string
-  /**
-   * Why, in TfL's words (absent for a good service, and when another status of the
-   * line gave the same reason).
-   */
+/** A status TfL has planned for a line. */
+export interface PlannedStatus {
+  /** The line's name. */
+  line: string
+  /** TfL's line id when it is not the name in lower case. */
+  id?: string | null
+  /** TfL's words for it, e.g. "Planned Closure", "Part Closure". */
+  status: string
+  /** Why, in TfL's words. */
   reason?: string | null
-  /** Start of the period the status is valid for, London time with its UTC offset. */
+  /** When it starts, London time with its UTC offset. */
   from?: string | null
-  /** End of that period, London time with its UTC offset. */
+  /** When it ends, London time with its UTC offset. */
   to?: string | null
-  /**
-   * Whether the status applies now: TfL says so, it has no validity period, or the
-   * line has no good status (TfL lists what its board shows now).
-   */
-  isNow: boolean
 }
 
 /** `ArrivalsRequest`: the stop, and which of its arrivals. */
@@ -492,7 +480,7 @@ export interface ArrivalsResponse {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -608,7 +596,7 @@ export interface StopSearchResponse {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -725,7 +713,7 @@ export interface BikePointsResponse {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -820,7 +808,7 @@ export interface LineRouteResponse {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -893,7 +881,7 @@ export interface LiftOutagesResponse {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -981,7 +969,7 @@ export interface TimetableResponse {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -1123,7 +1111,7 @@ export interface CrowdingResponse {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -1271,7 +1259,7 @@ export interface GeocodeAddressResult {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -1370,7 +1358,7 @@ export interface ReverseGeocodeResult {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -1573,7 +1561,7 @@ export interface PlanTripResult {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -1861,7 +1849,7 @@ export interface GetDeparturesResult {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -1947,7 +1935,7 @@ export interface FindStopsResult {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -2043,7 +2031,7 @@ export interface GetAlertsResult {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -2167,7 +2155,7 @@ export interface FindRentalVehiclesResult {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -2263,7 +2251,7 @@ export interface GetStopInfoResult {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -2354,7 +2342,7 @@ export interface VehiclePositionsResult {
   asOf?: string
   /**
    * True when the upstream failed (timed out, erred, throttled, or the key's budget was
-   * spent) and a cached answer past its freshness stands in for it; false otherwise.
+   * spent) and a cached answer past its freshness stands in for it; left out otherwise.
    */
   stale?: boolean
 }
@@ -2401,8 +2389,11 @@ export interface VehiclePosition {
   seenAt: string
   /** Seconds since the position arrived. */
   ageSeconds: number
-  /** True when the feed cannot be reached now and this is the last position held. */
-  stale: boolean
+  /**
+   * True when the feed cannot be reached now and this is the last position held (left
+   * out otherwise).
+   */
+  stale?: boolean
 }
 
 /** The stop a vehicle calls at next. */

@@ -189,7 +189,7 @@ class JourneyPlanToolResponse(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 
@@ -288,28 +288,23 @@ class LineStatusRequest(TypedDict):
 TflCode = Literal["OK", "VALIDATION_ERROR", "LINE_NOT_FOUND", "MODE_NOT_FOUND", "STOP_NOT_FOUND", "STOP_NOT_ON_LINE", "STATION_NOT_FOUND", "BIKE_POINT_NOT_FOUND", "CROWDING_NOT_FOUND", "DISAMBIGUATION_REQUIRED", "RATE_LIMIT_EXCEEDED", "INVALID_API_KEY", "UPSTREAM_TIMEOUT", "UPSTREAM_ERROR", "INTERNAL_ERROR"]
 
 
-#: One status of a line.
-LineStatusEntry = TypedDict("LineStatusEntry", {"severity": int, "description": str, "reason": NotRequired[str | None], "from": NotRequired[str | None], "to": NotRequired[str | None], "isNow": bool})
-
-
 class LineStatusLine(TypedDict):
-    """One line and its statuses now."""
-    id: str
-    """TfL's line id, e.g. `central`, `elizabeth`, `windrush`, `25`."""
+    """A line not in good service now."""
     name: str
-    """The line's name, e.g. `Central`, `Elizabeth line`, `Windrush`."""
-    mode: str
-    """Its mode, e.g. `tube`, `elizabeth-line`, `overground`, `bus`."""
-    goodService: bool
+    """The line's name, e.g. `Central`, `Elizabeth line`, `Windrush`, `25`."""
+    id: NotRequired[str | None]
     """
-    Whether the line has a good status (severity 10 "Good Service", 18 "No Issues" or
-    19 "Information") and every status that applies now is a good one.
+    TfL's line id when it is not the name in lower case (`elizabeth` for the Elizabeth
+    line, `hammersmith-city`); otherwise the name is the id, in any case.
     """
-    statuses: list[LineStatusEntry]
-    """
-    TfL's statuses for the line (one, or several at once, such as "Severe Delays" and
-    "Part Suspended").
-    """
+    status: str
+    """What applies now, in TfL's words, several joined ("Severe Delays, Part Suspended")."""
+    reason: NotRequired[str | None]
+    """Why, in TfL's words, once."""
+
+
+#: A status TfL has planned for a line.
+PlannedStatus = TypedDict("PlannedStatus", {"line": str, "id": NotRequired[str | None], "status": str, "reason": NotRequired[str | None], "from": NotRequired[str | None], "to": NotRequired[str | None]})
 
 
 class LineStatusResponse(TypedDict):
@@ -321,14 +316,16 @@ class LineStatusResponse(TypedDict):
     message: str
     """Human-readable summary."""
     lines: NotRequired[list[LineStatusLine] | None]
-    """
-    The lines with a status other than a good service (now, or planned), in TfL's
-    order (success only; may be empty).
-    """
+    """The lines not in good service now, the worst first (success only; may be empty)."""
     goodService: NotRequired[list[str] | None]
     """
-    The names of the other lines asked about: each has a good service and nothing
-    planned (left out with `disruptedOnly`).
+    The names of the other lines asked about: each has a good service now (left out
+    with `disruptedOnly`).
+    """
+    planned: NotRequired[list[PlannedStatus] | None]
+    """
+    What TfL has planned on the lines asked about, such as a closure on Sunday (left
+    out with `disruptedOnly`, and when nothing is).
     """
     suggestions: NotRequired[list[str] | None]
     """On `LINE_NOT_FOUND` and `MODE_NOT_FOUND`: the nearest known line ids or modes."""
@@ -341,7 +338,7 @@ class LineStatusResponse(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 
@@ -458,7 +455,7 @@ class ArrivalsResponse(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 
@@ -553,7 +550,7 @@ class StopSearchResponse(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 
@@ -682,7 +679,7 @@ class BikePointsResponse(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 
@@ -768,7 +765,7 @@ class LineRouteResponse(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 
@@ -826,7 +823,7 @@ class LiftOutagesResponse(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 
@@ -976,7 +973,7 @@ class TimetableResponse(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 
@@ -1108,7 +1105,7 @@ class CrowdingResponse(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 
@@ -1244,7 +1241,7 @@ class GeocodeAddressResult(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 
@@ -1293,7 +1290,7 @@ class ReverseGeocodeResult(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 
@@ -1648,7 +1645,7 @@ class PlanTripResult(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 
@@ -1777,7 +1774,7 @@ class GetDeparturesResult(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 
@@ -1863,7 +1860,7 @@ class FindStopsResult(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 
@@ -2003,7 +2000,7 @@ class GetAlertsResult(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 
@@ -2108,7 +2105,7 @@ class FindRentalVehiclesResult(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 
@@ -2202,7 +2199,7 @@ class GetStopInfoResult(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 
@@ -2278,8 +2275,11 @@ class VehiclePosition(TypedDict):
     """When the vehicle reported this position (ISO 8601, Helsinki time)."""
     ageSeconds: int
     """Seconds since the position arrived."""
-    stale: bool
-    """True when the feed cannot be reached now and this is the last position held."""
+    stale: NotRequired[bool]
+    """
+    True when the feed cannot be reached now and this is the last position held (left
+    out otherwise).
+    """
 
 
 class VehicleRouteLine(TypedDict):
@@ -2315,7 +2315,7 @@ class VehiclePositionsResult(TypedDict):
     stale: NotRequired[bool]
     """
     True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    spent) and a cached answer past its freshness stands in for it; false otherwise.
+    spent) and a cached answer past its freshness stands in for it; left out otherwise.
     """
 
 

@@ -4,32 +4,27 @@
 import { errorBox, failure, h, startView } from "./view.js";
 import { tflBadge } from "./tfl.js";
 
-/** How bad a line's service is now: its lowest severity among the statuses that apply
- * now (0 Special Service … 9 Minor Delays; the informational ones above 10 count as 9.5). */
-function badness(line) {
-  const now = (line.statuses ?? []).filter((s) => s.isNow);
-  const worst = Math.min(...now.map((s) => (s.severity >= 10 ? 9.5 : s.severity)), 10);
-  return line.goodService ? 11 : worst;
-}
+/** TfL's id of a line of the answer: its `id`, else its name in lower case. */
+const lineId = (line) => line.id ?? (line.name ?? line.line ?? "").toLowerCase();
 
-function lineRow(line) {
+function lineRow(line, plans) {
   return h(
     "li",
     { class: "line" },
-    h("span", { class: "badge", style: tflBadge(line.id, line.mode) }, line.name),
+    h("span", { class: "badge", style: tflBadge(lineId(line)) }, line.name ?? line.line),
     h(
       "div",
       { class: "status" },
-      (line.statuses ?? []).map((s) =>
+      line.status ? h("p", { class: "now" }, h("strong", null, line.status)) : null,
+      line.reason ? h("p", { class: "reason" }, line.reason) : null,
+      plans.map((plan) =>
         h(
           "p",
-          { class: s.isNow ? "now" : "later" },
-          h("strong", null, s.description),
-          s.isNow ? null : h("span", { class: "muted" }, " (planned)"),
+          { class: "later" },
+          h("strong", null, plan.status),
+          h("span", { class: "muted" }, " (planned)"),
+          plan.reason ? h("span", { class: "reason" }, ` ${plan.reason}`) : null,
         ),
-      ),
-      [...new Set((line.statuses ?? []).map((s) => s.reason).filter(Boolean))].map((reason) =>
-        h("p", { class: "reason" }, reason),
       ),
     ),
   );
@@ -45,23 +40,26 @@ startView("lines", (result) => {
     ];
   }
   const body = result.structuredContent ?? {};
-  const lines = [...(body.lines ?? [])];
-  const troubled = lines.filter((l) => !l.goodService).sort((a, b) => badness(a) - badness(b));
-  // Lines running well with something planned keep their row; the others are names.
-  const planned = lines.filter((l) => l.goodService);
+  // The core sends the lines not in good service the worst first, and what is planned apart.
+  const troubled = body.lines ?? [];
+  const planned = body.planned ?? [];
+  const plansOf = (name) => planned.filter((plan) => plan.line === name);
   const good = body.goodService ?? [];
+  // Lines running well with something planned keep their row; the others are names.
+  const plannedGood = good.filter((name) => plansOf(name).length);
+  const plainGood = good.filter((name) => !plansOf(name).length);
   return h(
     "section",
     { class: "lines", "aria-label": "Line status" },
-    h("h1", null, troubled.length ? `${troubled.length} of ${lines.length + good.length} lines disrupted` : "Good service"),
+    h("h1", null, troubled.length ? `${troubled.length} of ${troubled.length + good.length} lines disrupted` : "Good service"),
     body.message ? h("p", { class: "summary" }, body.message) : null,
-    lines.length + good.length === 0 ? h("p", { class: "empty" }, "No lines to show.") : null,
+    troubled.length + good.length === 0 ? h("p", { class: "empty" }, "No lines to show.") : null,
     h(
       "ul",
       { class: "status-board" },
-      troubled.map(lineRow),
-      planned.map(lineRow),
-      good.length
+      troubled.map((line) => lineRow(line, plansOf(line.name))),
+      plannedGood.map((name) => lineRow({ name, id: plansOf(name)[0].id, status: "Good Service" }, plansOf(name))),
+      plainGood.length
         ? h(
             "li",
             { class: "good" },
@@ -69,7 +67,7 @@ startView("lines", (result) => {
             h(
               "p",
               null,
-              good.map((name) => h("span", { class: "badge", style: tflBadge(name) }, name)),
+              plainGood.map((name) => h("span", { class: "badge", style: tflBadge(name) }, name)),
             ),
           )
         : null,

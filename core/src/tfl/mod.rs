@@ -92,8 +92,8 @@ pub use line_route::{
     RouteStop, ServiceType,
 };
 pub use line_status::{
-    DEFAULT_MODES as LINE_STATUS_DEFAULT_MODES, LineStatus, LineStatusEntry, LineStatusLine,
-    LineStatusRequest, LineStatusResponse,
+    DEFAULT_MODES as LINE_STATUS_DEFAULT_MODES, LineStatus, LineStatusLine, LineStatusRequest,
+    LineStatusResponse, PlannedStatus,
 };
 pub use timetable::{
     DaySchedule, DirectionTimetable, FollowingStop, ScheduledDeparture, Timetable, TimetableLine,

@@ -2,9 +2,9 @@
 //! bodies, in compact JSON, within its tool's budget. The vectors' run notes each answer
 //! ([`note`]) and checks them at its end ([`check`]), so the budget costs no second run.
 //!
-//! The targets are the (`lineStatus` on the rail modes 1,000 bytes, `arrivals`
-//! 1,500, `crowding` 1,500, every other transit answer 2,000). Where an answer is not yet
-//! lean enough, its tool's ceiling is today's largest answer: it may shrink, never grow.
+//! The targets: `lineStatus` on the rail modes 1,000 bytes, `arrivals` 1,500, `crowding`
+//! 1,500, every other transit answer 2,000. Where an answer is not yet lean enough, its
+//! ceiling is today's largest answer: it may shrink, never grow.
 //! Options a caller asks for to get more (`quarterHours`, `includeEnded`, a larger `limit`)
 //! are outside the budget.
 
@@ -27,22 +27,26 @@ const ON_REQUEST: [&str; 7] = [
 /// What a transit answer may take unless its tool says otherwise.
 const TARGET: usize = 2_000;
 
-/// The tools whose target is smaller.
-const TARGETS: [(&str, usize); 3] = [
-    ("lineStatus", 1_000),
-    ("arrivals", 1_500),
-    ("crowding", 1_500),
+/// The answers whose target is smaller: a tool's, or a case's when a part of its name is
+/// given.
+const TARGETS: [(&str, &str, usize); 3] = [
+    ("lineStatus", "neither lines nor modes", 1_000),
+    ("arrivals", "", 1_500),
+    ("crowding", "", 1_500),
 ];
 
-/// The tools whose largest default answer is over its target today: that answer's size is
-/// their ceiling until they are lean (it may shrink, never grow).
-const CEILINGS: [(&str, usize); 6] = [
-    ("lineStatus", 4_858),
-    ("arrivals", 3_060),
-    ("timetable", 2_657),
-    ("planJourney", 2_873),
-    ("plan_trip", 4_096),
-    ("get_alerts", 2_426),
+/// The answers over their target today, a tool's or a case's (a part of its name): the
+/// largest such answer's size is their ceiling until they are lean (it may shrink, never
+/// grow).
+const CEILINGS: [(&str, &str, usize); 6] = [
+    // TfL's tube body from the 2020 lockdown: all eleven lines disrupted, each with a
+    // reason of its own that the answer keeps whole.
+    ("lineStatus", "the District line's", 2_660),
+    ("arrivals", "", 3_060),
+    ("timetable", "", 2_657),
+    ("planJourney", "", 2_873),
+    ("plan_trip", "", 4_096),
+    ("get_alerts", "", 2_426),
 ];
 
 /// Whether `tool` is a transit tool (TfL or Digitransit), from the catalog.
@@ -52,13 +56,13 @@ fn is_transit(tool: &str) -> bool {
         .is_some_and(|entry| matches!(entry.spec.toolset, Toolset::Tfl | Toolset::Digitransit))
 }
 
-/// `tool`'s target, and the most bytes it may take today.
-fn budget(tool: &str) -> (usize, usize) {
-    let find = |table: &[(&str, usize)]| {
+/// The target of `tool`'s answer to `case`, and the most bytes it may take today.
+fn budget(tool: &str, case: &str) -> (usize, usize) {
+    let find = |table: &[(&str, &str, usize)]| {
         table
             .iter()
-            .find(|(name, _)| *name == tool)
-            .map(|(_, n)| *n)
+            .find(|(name, part, _)| *name == tool && case.contains(part))
+            .map(|(_, _, n)| *n)
     };
     let target = find(&TARGETS).unwrap_or(TARGET);
     (target, find(&CEILINGS).unwrap_or(target).max(target))
@@ -104,16 +108,20 @@ pub fn check() {
     tools.dedup();
     let mut over = Vec::new();
     for tool in tools {
-        let (target, ceiling) = budget(tool);
         let of_tool: Vec<&Sized> = answers.iter().filter(|a| a.tool == tool).collect();
-        let largest = of_tool.iter().map(|a| a.bytes).max().unwrap_or(0);
-        println!("answer budget: {tool}: largest default answer {largest} B (target {target} B)");
-        over.extend(
-            of_tool
-                .iter()
-                .filter(|a| a.bytes > ceiling)
-                .map(|a| format!("{tool}: {} B over {ceiling} B: {}", a.bytes, a.case)),
-        );
+        if let Some(largest) = of_tool.iter().max_by_key(|a| a.bytes) {
+            println!(
+                "answer budget: {tool}: largest default answer {} B (target {} B): {}",
+                largest.bytes,
+                budget(tool, &largest.case).0,
+                largest.case
+            );
+        }
+        over.extend(of_tool.iter().filter_map(|a| {
+            let (_, ceiling) = budget(tool, &a.case);
+            (a.bytes > ceiling)
+                .then(|| format!("{tool}: {} B over {ceiling} B: {}", a.bytes, a.case))
+        }));
     }
     assert!(
         answers.len() > 100,

@@ -86,7 +86,7 @@ async fn the_first_call_waits_for_positions_and_the_route_reads_as_riders_know_i
     };
     let answer = ask(&s.toolpack, json!({"route": "15"})).await;
     assert_eq!(answer["route"]["gtfsId"], "HSL:2015", "{answer}");
-    assert_eq!(answer["stale"], false);
+    assert!(answer.get("stale").is_none());
     let vehicles = answer["vehicles"].as_array().unwrap();
     assert!(
         !vehicles.is_empty(),
@@ -111,7 +111,7 @@ async fn the_first_call_waits_for_positions_and_the_route_reads_as_riders_know_i
     assert_eq!(v["heading"], 127.0);
     assert_eq!(v["nextStop"]["gtfsId"], "HSL:2222405");
     assert_eq!(v["seenAt"], "2026-09-29T07:53:23+03:00");
-    assert_eq!(v["stale"], false);
+    assert!(v.get("stale").is_none());
     // Vehicle 621 first reported no position: that message is skipped and counted (once
     // the replay comes round to it).
     for _ in 0..100 {
@@ -180,7 +180,7 @@ async fn a_broker_that_drops_leaves_stale_positions_then_an_error_until_it_retur
     };
     let route = json!({"route": "15"});
     let fresh = ask_until(&s.toolpack, route.clone(), |a| !ids(a).is_empty()).await;
-    assert_eq!(fresh["stale"], false);
+    assert!(fresh.get("stale").is_none());
     s.broker.stop();
     let stale = ask_until(&s.toolpack, route.clone(), |a| a["stale"] == true).await;
     assert!(!ids(&stale).is_empty());

@@ -400,7 +400,7 @@ async fn a_copy_another_replica_shared_stands_in_when_the_upstream_fails() {
     };
     let fetched = ask(0).await;
     assert_eq!(fetched["isError"], json!(false), "{fetched}");
-    assert_eq!(fetched["structuredContent"]["stale"], json!(false));
+    assert!(fetched["structuredContent"].get("stale").is_none());
     tokio::time::sleep(Duration::from_millis(1200)).await;
     fleet
         .fake

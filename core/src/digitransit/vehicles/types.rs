@@ -126,7 +126,9 @@ pub struct VehiclePosition {
     pub seen_at: String,
     /// Seconds since the position arrived.
     pub age_seconds: u64,
-    /// True when the feed cannot be reached now and this is the last position held.
+    /// True when the feed cannot be reached now and this is the last position held (left
+    /// out otherwise).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stale: bool,
 }
 

@@ -70,7 +70,8 @@ pub struct ServedFields {
     /// several upstream answers, the oldest.
     pub as_of: String,
     /// True when the upstream failed (timed out, erred, throttled, or the key's budget was
-    /// spent) and a cached answer past its freshness stands in for it; false otherwise.
+    /// spent) and a cached answer past its freshness stands in for it; left out otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub stale: bool,
 }
 

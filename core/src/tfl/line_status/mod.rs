@@ -4,11 +4,11 @@
 mod types;
 pub(crate) mod wire;
 
-pub use types::{LineStatusEntry, LineStatusLine, LineStatusRequest, LineStatusResponse};
+pub use types::{LineStatusLine, LineStatusRequest, LineStatusResponse, PlannedStatus};
 
 use serde::Deserialize;
 
-use self::wire::{Line, is_good};
+use self::wire::{Line, Summary};
 use crate::Toolpack;
 use crate::http::AnswerKind;
 use crate::tfl::TflCode;
@@ -170,22 +170,19 @@ most 40).",
 }
 
 fn answer(lines: &[Line], disrupted_only: bool) -> LineStatusResponse {
-    let (listed, good): (Vec<LineStatusLine>, Vec<LineStatusLine>) = lines
-        .iter()
-        .filter_map(Line::summarise)
-        .partition(|line| !line.good_service || line.statuses.iter().any(|s| !is_good(s.severity)));
-    let message = status_message(&listed, good.len(), disrupted_only);
-    let listed: Vec<LineStatusLine> = listed
-        .into_iter()
-        .filter(|line| !disrupted_only || !line.good_service)
-        .collect();
+    let summaries: Vec<Summary> = lines.iter().filter_map(Line::summarise).collect();
+    let (mut troubled, good): (Vec<&Summary>, Vec<&Summary>) =
+        summaries.iter().partition(|line| !line.good_service);
+    troubled.sort_by_key(|line| line.badness());
+    let planned: Vec<PlannedStatus> = summaries.iter().flat_map(Summary::plans).collect();
     LineStatusResponse {
         served: None,
         success: true,
         code: TflCode::Ok,
-        message,
-        lines: Some(listed),
-        good_service: (!disrupted_only).then(|| good.into_iter().map(|l| l.name).collect()),
+        message: status_message(&troubled, good.len(), &planned, disrupted_only),
+        lines: Some(troubled.iter().map(|line| line.line()).collect()),
+        good_service: (!disrupted_only).then(|| good.iter().map(|l| l.name.clone()).collect()),
+        planned: (!disrupted_only && !planned.is_empty()).then_some(planned),
         suggestions: None,
     }
 }
@@ -193,26 +190,16 @@ fn answer(lines: &[Line], disrupted_only: bool) -> LineStatusResponse {
 /// What a person asking "is it running" hears: the lines not in good service by what is
 /// wrong ("Elizabeth line: severe delays, part suspended. Jubilee, Windrush: minor
 /// delays."), then the others in one clause, then what is planned.
-fn status_message(listed: &[LineStatusLine], all_good: usize, disrupted_only: bool) -> String {
+fn status_message(
+    troubled: &[&Summary],
+    good: usize,
+    planned: &[PlannedStatus],
+    disrupted_only: bool,
+) -> String {
     let mut groups: Vec<(String, Vec<&str>)> = Vec::new();
-    let mut planned: Vec<String> = Vec::new();
-    let mut good = all_good;
-    for line in listed {
-        if line.good_service {
-            good += 1;
-            let what: Vec<String> = line
-                .statuses
-                .iter()
-                .filter(|s| !is_good(s.severity))
-                .map(|s| s.description.to_lowercase())
-                .collect();
-            planned.push(format!("{} ({})", line.name, what.join(", ")));
-            continue;
-        }
+    for line in troubled {
         let what: Vec<String> = line
-            .statuses
-            .iter()
-            .filter(|s| s.is_now && !is_good(s.severity))
+            .troubles()
             .map(|s| s.description.to_lowercase())
             .collect();
         let what = what.join(", ");
@@ -221,6 +208,10 @@ fn status_message(listed: &[LineStatusLine], all_good: usize, disrupted_only: bo
             None => groups.push((what, vec![&line.name])),
         }
     }
+    let planned: Vec<String> = planned
+        .iter()
+        .map(|plan| format!("{} ({})", plan.line, plan.status.to_lowercase()))
+        .collect();
     let mut sentences: Vec<String> = groups
         .iter()
         .map(|(what, names)| format!("{}: {what}.", names.join(", ")))

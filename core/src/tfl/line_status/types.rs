@@ -41,14 +41,17 @@ pub struct LineStatusResponse {
     pub code: TflCode,
     /// Human-readable summary.
     pub message: String,
-    /// The lines with a status other than a good service (now, or planned), in TfL's
-    /// order (success only; may be empty).
+    /// The lines not in good service now, the worst first (success only; may be empty).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub lines: Option<Vec<LineStatusLine>>,
-    /// The names of the other lines asked about: each has a good service and nothing
-    /// planned (left out with `disruptedOnly`).
+    /// The names of the other lines asked about: each has a good service now (left out
+    /// with `disruptedOnly`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub good_service: Option<Vec<String>>,
+    /// What TfL has planned on the lines asked about, such as a closure on Sunday (left
+    /// out with `disruptedOnly`, and when nothing is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub planned: Option<Vec<PlannedStatus>>,
     /// On `LINE_NOT_FOUND` and `MODE_NOT_FOUND`: the nearest known line ids or modes.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestions: Option<Vec<String>>,
@@ -67,51 +70,56 @@ impl LineStatusResponse {
             message: message.into(),
             lines: None,
             good_service: None,
+            planned: None,
             suggestions: None,
         }
     }
 }
 
-/// One line and its statuses now.
+/// A line not in good service now.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct LineStatusLine {
-    /// TfL's line id, e.g. `central`, `elizabeth`, `windrush`, `25`.
-    pub id: String,
-    /// The line's name, e.g. `Central`, `Elizabeth line`, `Windrush`.
+    /// The line's name, e.g. `Central`, `Elizabeth line`, `Windrush`, `25`.
     pub name: String,
-    /// Its mode, e.g. `tube`, `elizabeth-line`, `overground`, `bus`.
-    pub mode: String,
-    /// Whether the line has a good status (severity 10 "Good Service", 18 "No Issues" or
-    /// 19 "Information") and every status that applies now is a good one.
-    pub good_service: bool,
-    /// TfL's statuses for the line (one, or several at once, such as "Severe Delays" and
-    /// "Part Suspended").
-    pub statuses: Vec<LineStatusEntry>,
+    /// TfL's line id when it is not the name in lower case (`elizabeth` for the Elizabeth
+    /// line, `hammersmith-city`); otherwise the name is the id, in any case.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// What applies now, in TfL's words, several joined ("Severe Delays, Part Suspended").
+    pub status: String,
+    /// Why, in TfL's words, once.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
-/// One status of a line.
+impl LineStatusLine {
+    /// TfL's id for the line: [`Self::id`], else the name in lower case.
+    pub fn line_id(&self) -> String {
+        self.id.clone().unwrap_or_else(|| self.name.to_lowercase())
+    }
+}
+
+/// A status TfL has planned for a line.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
-pub struct LineStatusEntry {
-    /// TfL's severity code, 0–20: 10 Good Service, 9 Minor Delays, 6 Severe Delays,
-    /// 20 Service Closed, …
-    pub severity: i64,
-    /// TfL's name for the severity, as TfL sends it (e.g. "Minor Delays").
-    pub description: String,
-    /// Why, in TfL's words (absent for a good service, and when another status of the
-    /// line gave the same reason).
+pub struct PlannedStatus {
+    /// The line's name.
+    pub line: String,
+    /// TfL's line id when it is not the name in lower case.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub id: Option<String>,
+    /// TfL's words for it, e.g. "Planned Closure", "Part Closure".
+    pub status: String,
+    /// Why, in TfL's words.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reason: Option<String>,
-    /// Start of the period the status is valid for, London time with its UTC offset.
+    /// When it starts, London time with its UTC offset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub from: Option<String>,
-    /// End of that period, London time with its UTC offset.
+    /// When it ends, London time with its UTC offset.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub to: Option<String>,
-    /// Whether the status applies now: TfL says so, it has no validity period, or the
-    /// line has no good status (TfL lists what its board shows now).
-    pub is_now: bool,
 }

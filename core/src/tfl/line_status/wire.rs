@@ -3,7 +3,7 @@
 
 use serde::Deserialize;
 
-use super::types::{LineStatusEntry, LineStatusLine};
+use super::types::{LineStatusLine, PlannedStatus};
 use crate::tfl::lenient;
 use crate::tfl::london::london_iso_of_utc;
 
@@ -62,14 +62,51 @@ struct Disruption {
     description: Option<String>,
 }
 
+/// A line's statuses as TfL listed them, read: what the answer and its message are made of.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Summary {
+    pub(crate) id: String,
+    pub(crate) name: String,
+    /// Whether the line has a good status (severity 10 "Good Service", 18 "No Issues" or
+    /// 19 "Information") and every status that applies now is a good one.
+    pub(crate) good_service: bool,
+    pub(crate) statuses: Vec<Status>,
+}
+
+/// One status of a line.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Status {
+    /// TfL's severity code, 0–20: 10 Good Service, 9 Minor Delays, 6 Severe Delays, …
+    pub(crate) severity: i64,
+    /// TfL's name for the severity ("Minor Delays").
+    pub(crate) description: String,
+    /// Why, in TfL's words, without a leading label naming the line ("Jubilee Line: "),
+    /// and absent when another status of the line gave the same reason.
+    pub(crate) reason: Option<String>,
+    pub(crate) from: Option<String>,
+    pub(crate) to: Option<String>,
+    /// Whether the status applies now: TfL says so, it has no validity period, or the
+    /// line has no good status (TfL lists what its board shows now).
+    pub(crate) is_now: bool,
+}
+
 impl Line {
-    /// The contract's line, or `None` for a line without an id.
-    pub(crate) fn summarise(&self) -> Option<LineStatusLine> {
+    /// The line's statuses read, or `None` for a line without an id.
+    pub(crate) fn summarise(&self) -> Option<Summary> {
         let id = self.id.clone().filter(|id| !id.trim().is_empty())?;
-        let mut statuses: Vec<LineStatusEntry> = self
+        let name = self.name.clone().unwrap_or_else(|| id.clone());
+        let labels = [
+            name.clone(),
+            self.mode_name
+                .as_deref()
+                .unwrap_or_default()
+                .replace('-', " ")
+                .to_lowercase(),
+        ];
+        let mut statuses: Vec<Status> = self
             .line_statuses
             .iter()
-            .map(LineStatus::summarise)
+            .map(|status| status.summarise(&labels))
             .collect();
         // TfL's list is what its status board shows now, and its `isNow` is not reliable
         // (a weekend's Part Closure comes alone, its period covering the moment, with
@@ -98,20 +135,86 @@ impl Line {
                 .iter()
                 .filter(|s| s.is_now)
                 .all(|s| is_good(s.severity));
-        Some(LineStatusLine {
-            name: self.name.clone().unwrap_or_else(|| id.clone()),
-            mode: self.mode_name.clone().unwrap_or_default(),
+        Some(Summary {
             id,
+            name,
             good_service,
             statuses,
         })
     }
 }
 
+impl Summary {
+    /// The statuses not in good service that apply now.
+    pub(crate) fn troubles(&self) -> impl Iterator<Item = &Status> {
+        self.statuses
+            .iter()
+            .filter(|s| s.is_now && !is_good(s.severity))
+    }
+
+    /// The statuses TfL has planned: not now, and not good.
+    pub(crate) fn planned(&self) -> impl Iterator<Item = &Status> {
+        self.statuses
+            .iter()
+            .filter(|s| !s.is_now && !is_good(s.severity))
+    }
+
+    /// How bad the service is now, for ordering: the worst severity that applies now
+    /// (0 Special Service … 9 Minor Delays; the informational ones above 10 after 9).
+    pub(crate) fn badness(&self) -> i64 {
+        self.troubles()
+            .map(|s| if s.severity >= 10 { 19 } else { 2 * s.severity })
+            .min()
+            .unwrap_or(19)
+    }
+
+    /// The line's id when it is not its name in lower case.
+    fn unobvious_id(&self) -> Option<String> {
+        (self.name.to_lowercase() != self.id).then(|| self.id.clone())
+    }
+
+    /// The answer's line: what applies now in one status and one reason.
+    pub(crate) fn line(&self) -> LineStatusLine {
+        let (status, reasons): (Vec<&str>, Vec<&str>) = self
+            .troubles()
+            .map(|s| {
+                (
+                    s.description.as_str(),
+                    s.reason.as_deref().unwrap_or_default(),
+                )
+            })
+            .unzip();
+        let reason = reasons
+            .into_iter()
+            .filter(|r| !r.is_empty())
+            .collect::<Vec<_>>()
+            .join(" ");
+        LineStatusLine {
+            id: self.unobvious_id(),
+            name: self.name.clone(),
+            status: status.join(", "),
+            reason: (!reason.is_empty()).then_some(reason),
+        }
+    }
+
+    /// What TfL has planned on the line.
+    pub(crate) fn plans(&self) -> impl Iterator<Item = PlannedStatus> + '_ {
+        self.planned().map(|s| PlannedStatus {
+            line: self.name.clone(),
+            id: self.unobvious_id(),
+            status: s.description.clone(),
+            reason: s.reason.clone(),
+            from: s.from.clone(),
+            to: s.to.clone(),
+        })
+    }
+}
+
 impl LineStatus {
     /// The status, its period the one that applies now (else the first), its reason
-    /// TfL's `reason`, else its disruption's description.
-    fn summarise(&self) -> LineStatusEntry {
+    /// TfL's `reason`, else its disruption's description, without a leading label that
+    /// names the line or its mode (`labels`, in lower case).
+    fn summarise(&self, labels: &[String]) -> Status {
         let is_now = self.validity_periods.is_empty()
             || self.validity_periods.iter().any(|p| p.is_now == Some(true));
         let period = self
@@ -123,9 +226,9 @@ impl LineStatus {
             .reason
             .as_deref()
             .or_else(|| self.disruption.as_ref()?.description.as_deref())
-            .map(|r| r.trim().to_owned())
+            .map(|r| unlabelled(&r.split_whitespace().collect::<Vec<_>>().join(" "), labels))
             .filter(|r| !r.is_empty());
-        LineStatusEntry {
+        Status {
             severity: self.status_severity.unwrap_or(-1),
             description: self.status_severity_description.clone().unwrap_or_default(),
             reason,
@@ -134,6 +237,34 @@ impl LineStatus {
             is_now,
         }
     }
+}
+
+/// `reason` without a leading "Label: " that names the line or its mode (`labels`, in lower
+/// case): TfL starts most reasons with "Jubilee Line: ", "London Overground: " or "Route 25: ",
+/// which the answer's line already says. Any other label ("Tube strike: ") stays.
+fn unlabelled(reason: &str, labels: &[String]) -> String {
+    let Some((label, rest)) = reason.split_once(": ") else {
+        return reason.to_owned();
+    };
+    let label = bare_label(label);
+    let names_the_line = labels.iter().any(|name| bare_label(name) == label);
+    if names_the_line && !label.is_empty() && !rest.trim().is_empty() {
+        rest.trim().to_owned()
+    } else {
+        reason.to_owned()
+    }
+}
+
+/// A line's or mode's label as TfL may write it, reduced to its core: lower case, without
+/// "London " or "Route " before it or " line" after it.
+fn bare_label(label: &str) -> String {
+    let label = label.trim().to_lowercase().replace(" & ", " and ");
+    let label = label.strip_suffix(" line").unwrap_or(&label);
+    let label = label
+        .strip_prefix("london ")
+        .or_else(|| label.strip_prefix("route "))
+        .unwrap_or(label);
+    label.to_owned()
 }
 
 #[cfg(test)]
@@ -152,15 +283,18 @@ mod tests {
         .unwrap();
         let line = line.summarise().unwrap();
         assert!(line.good_service);
-        assert_eq!(
-            line.statuses[1].reason.as_deref(),
-            Some("Closed on Sunday.")
-        );
-        assert_eq!(
-            line.statuses[1].from.as_deref(),
-            Some("2026-11-29T04:00:00+00:00")
-        );
         assert!(!line.statuses[1].is_now && line.statuses[0].is_now);
+        assert_eq!(
+            line.plans().collect::<Vec<_>>(),
+            vec![PlannedStatus {
+                line: "Central".into(),
+                id: None,
+                status: "Planned Closure".into(),
+                reason: Some("Closed on Sunday.".into()),
+                from: Some("2026-11-29T04:00:00+00:00".into()),
+                to: Some("2026-11-30T01:29:00+00:00".into()),
+            }]
+        );
     }
 
     #[test]
@@ -194,9 +328,37 @@ mod tests {
         assert_eq!(line.statuses[0].severity, 9);
         assert_eq!(
             line.statuses[0].reason.as_deref(),
-            Some("Route 25: roadworks.")
+            Some("roadworks."),
+            "the label naming the line goes"
         );
         let nameless: Line = serde_json::from_str(r#"{"id": 7}"#).unwrap();
         assert!(nameless.summarise().is_none());
+    }
+
+    #[test]
+    fn a_label_naming_the_line_or_its_mode_goes_and_other_colons_stay() {
+        let labels = ["windrush".to_owned(), "overground".to_owned()];
+        assert_eq!(
+            unlabelled("London Overground: Minor delays.", &labels),
+            "Minor delays."
+        );
+        assert_eq!(
+            unlabelled("Windrush line: No service.", &labels),
+            "No service."
+        );
+        assert_eq!(
+            unlabelled("Due to strike action: no service.", &labels),
+            "Due to strike action: no service."
+        );
+        assert_eq!(unlabelled("Windrush: ", &labels), "Windrush: ");
+        let labels = ["Hammersmith & City".to_owned(), "tube".to_owned()];
+        assert_eq!(
+            unlabelled("Hammersmith and City Line: A 15 minute service.", &labels),
+            "A 15 minute service."
+        );
+        assert_eq!(
+            unlabelled("Tube strike: no service.", &labels),
+            "Tube strike: no service."
+        );
     }
 }

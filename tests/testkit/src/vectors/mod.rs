@@ -301,8 +301,9 @@ pub enum Reading {
     #[default]
     Exact,
     /// The answer is a typed record written back as JSON (the Kotlin bindings' typed
-    /// path): a record carries every field, so a missing key equals `null` or an empty
-    /// list or map (and a missing pointer an expected `null`); a string equals the JSON it
+    /// path): a record carries every field, so a missing key equals `null`, `false` (a
+    /// flag the JSON leaves out when it is false) or an empty list or map (and a missing
+    /// pointer an expected `null`); a string equals the JSON it
     /// holds (a `JsonValue` field is JSON text); `{"$enum": "NAME"}` equals a string
     /// whose upper-case form, `-` read as `_`, is `NAME`; numbers compare by value.
     TypedRecord,
@@ -314,7 +315,7 @@ impl Reading {
     fn same(self, expected: &Value, actual: &Value) -> bool {
         let typed = self == Self::TypedRecord;
         match (expected, actual) {
-            (Value::Null, other) | (other, Value::Null) if typed => is_empty_or_null(other),
+            (Value::Null, other) | (other, Value::Null) if typed => is_unset(other),
             (Value::String(text), Value::Object(map))
             | (Value::Object(map), Value::String(text))
                 if typed && map.len() == 1 && map.contains_key("$enum") =>
@@ -356,9 +357,10 @@ fn same_number(a: &serde_json::Number, b: &serde_json::Number) -> bool {
     }
 }
 
-fn is_empty_or_null(value: &Value) -> bool {
+/// Whether a typed record's `value` is what the JSON leaves out: null, false, empty.
+fn is_unset(value: &Value) -> bool {
     match value {
-        Value::Null => true,
+        Value::Null | Value::Bool(false) => true,
         Value::Array(items) => items.is_empty(),
         Value::Object(map) => map.is_empty(),
         _ => false,
@@ -499,6 +501,8 @@ mod tests {
         assert!(typed(json!("on-time"), json!({"$enum": "ON_TIME"})));
         assert!(typed(json!({"x": [1, 2]}), json!("{\"x\": [1, 2]}")));
         assert!(typed(json!(null), json!({})));
+        assert!(typed(json!({"a": 1}), json!({"a": 1, "stale": false})));
+        assert!(!typed(json!({"a": 1}), json!({"a": 1, "stale": true})));
         assert!(!typed(json!("late"), json!({"$enum": "ON_TIME"})));
         assert!(!typed(json!({"a": 1}), json!({"a": 2})));
         assert!(!typed(json!({"a": "x"}), json!({})));
