@@ -442,9 +442,9 @@ export interface ArrivalsRequest {
    */
   direction?: ArrivalDirection | null
   /**
-   * Default 10, at most 50.
+   * Default 20, at most 50.
    *
-   * Most arrivals in the answer: default 10, at most 50.
+   * Most arrivals in the answer: default 20, at most 50.
    */
   limit?: number | null
 }
@@ -463,10 +463,16 @@ export interface ArrivalsResponse {
   /** The stop (success only). */
   stop?: ArrivalsStop | null
   /**
-   * The next arrivals, soonest first (success only; may be empty). Trains that end
-   * their journey at this stop are left out: nobody boards them here.
+   * When TfL made the predictions, London time with its UTC offset: the minutes count
+   * from it (success only, when TfL says).
    */
-  arrivals?: Arrival[] | null
+  predictedAt?: string | null
+  /**
+   * The next arrivals by line, platform and destination, the soonest group first
+   * (success only; may be empty). Trains that end their journey at this stop are left
+   * out: nobody boards them here.
+   */
+  arrivals?: PlatformArrivals[] | null
   /**
    * On `DISAMBIGUATION_REQUIRED`: the stops the name may mean; call again with one's
    * `id` as `stop`.
@@ -493,29 +499,26 @@ export interface ArrivalsStop {
   name: string
 }
 
-/** One predicted arrival. */
-export interface Arrival {
-  /** Line id, e.g. `victoria`, `25` (what `lineStatus` and `timetable` take). */
-  lineId: string
-  /** Line name, e.g. "Victoria". */
-  lineName: string
+/** The next arrivals of one line at one platform, to one destination. */
+export interface PlatformArrivals {
+  /** The line's name, e.g. "Victoria", "25". */
+  line: string
+  /**
+   * TfL's line id when it is not the name in lower case (`hammersmith-city`); otherwise
+   * the name is the id `lineStatus` and `timetable` take.
+   */
+  lineId?: string | null
   /** The platform, e.g. "Southbound - Platform 3" (a bus stop's letter for buses). */
   platform?: string | null
-  /** `inbound` or `outbound`, when TfL says. */
-  direction?: string | null
-  /** Where the vehicle terminates, e.g. "Brixton Underground Station". */
+  /** Where the vehicles end their journey, as people say it ("Brixton"). */
   destination?: string | null
   /**
    * TfL's "towards" text, when it says more than `destination` (e.g. "Check Front of
    * Train").
    */
   towards?: string | null
-  /** Where the vehicle is now, e.g. "At Warren Street". */
-  currentLocation?: string | null
-  /** Seconds until it arrives, as TfL predicts. */
-  secondsToArrival: number
-  /** When it is expected, London time with its UTC offset. */
-  expectedArrival?: string | null
+  /** Whole minutes until each arrives, soonest first (0: due). */
+  minutes: number[]
 }
 
 /** One stop a name may mean, with what tells it apart from the others. */

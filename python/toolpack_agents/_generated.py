@@ -370,9 +370,9 @@ class ArrivalsRequest(TypedDict):
     """
     limit: NotRequired[int | None]
     """
-    Default 10, at most 50.
+    Default 20, at most 50.
 
-    Most arrivals in the answer: default 10, at most 50.
+    Most arrivals in the answer: default 20, at most 50.
     """
 
 
@@ -384,29 +384,26 @@ class ArrivalsStop(TypedDict):
     """Its name, e.g. "Oxford Circus"."""
 
 
-class Arrival(TypedDict):
-    """One predicted arrival."""
-    lineId: str
-    """Line id, e.g. `victoria`, `25` (what `lineStatus` and `timetable` take)."""
-    lineName: str
-    """Line name, e.g. "Victoria"."""
+class PlatformArrivals(TypedDict):
+    """The next arrivals of one line at one platform, to one destination."""
+    line: str
+    """The line's name, e.g. "Victoria", "25"."""
+    lineId: NotRequired[str | None]
+    """
+    TfL's line id when it is not the name in lower case (`hammersmith-city`); otherwise
+    the name is the id `lineStatus` and `timetable` take.
+    """
     platform: NotRequired[str | None]
     """The platform, e.g. "Southbound - Platform 3" (a bus stop's letter for buses)."""
-    direction: NotRequired[str | None]
-    """`inbound` or `outbound`, when TfL says."""
     destination: NotRequired[str | None]
-    """Where the vehicle terminates, e.g. "Brixton Underground Station"."""
+    """Where the vehicles end their journey, as people say it ("Brixton")."""
     towards: NotRequired[str | None]
     """
     TfL's "towards" text, when it says more than `destination` (e.g. "Check Front of
     Train").
     """
-    currentLocation: NotRequired[str | None]
-    """Where the vehicle is now, e.g. "At Warren Street"."""
-    secondsToArrival: int
-    """Seconds until it arrives, as TfL predicts."""
-    expectedArrival: NotRequired[str | None]
-    """When it is expected, London time with its UTC offset."""
+    minutes: list[int]
+    """Whole minutes until each arrives, soonest first (0: due)."""
 
 
 class StopCandidate(TypedDict):
@@ -436,10 +433,16 @@ class ArrivalsResponse(TypedDict):
     """Human-readable summary."""
     stop: NotRequired[ArrivalsStop | None]
     """The stop (success only)."""
-    arrivals: NotRequired[list[Arrival] | None]
+    predictedAt: NotRequired[str | None]
     """
-    The next arrivals, soonest first (success only; may be empty). Trains that end
-    their journey at this stop are left out: nobody boards them here.
+    When TfL made the predictions, London time with its UTC offset: the minutes count
+    from it (success only, when TfL says).
+    """
+    arrivals: NotRequired[list[PlatformArrivals] | None]
+    """
+    The next arrivals by line, platform and destination, the soonest group first
+    (success only; may be empty). Trains that end their journey at this stop are left
+    out: nobody boards them here.
     """
     stopDisambiguation: NotRequired[list[StopCandidate] | None]
     """

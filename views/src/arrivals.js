@@ -1,5 +1,5 @@
 // The arrivals board (arrivals), in the family of the departures board: the stop, then one
-// row per arrival with line, destination, platform and minutes; Refresh asks TfL again
+// row per line, platform and destination with the minutes of its next arrivals; Refresh asks TfL again
 // through the host, and while the board is visible it refreshes itself every 30 s.
 import { errorBox, failure, h, startView } from "./view.js";
 import { tflBadge } from "./tfl.js";
@@ -11,34 +11,31 @@ let autoRefresh = true;
 let timer;
 
 /** "due" under a minute, else whole minutes. */
-function minutes(seconds) {
-  return seconds < 60 ? "due" : `${Math.floor(seconds / 60)} min`;
+function minutes(m) {
+  return m < 1 ? "due" : `${m} min`;
 }
 
-/** The London clock time of a UTC instant. */
-function londonTime(iso) {
-  const date = new Date(iso ?? "");
-  if (Number.isNaN(date.getTime())) return "";
-  return date.toLocaleTimeString("en-GB", { timeZone: "Europe/London", hour: "2-digit", minute: "2-digit" });
-}
+/** TfL's id of a group's line: its `lineId`, else its name in lower case. */
+const lineId = (group) => group.lineId ?? group.line.toLowerCase();
 
-function row(arrival) {
+function row(group) {
+  const id = lineId(group);
   return h(
     "tr",
     null,
-    h("td", null, h("span", { class: "badge", style: tflBadge(arrival.lineId, /^[a-z]?\d+$/i.test(arrival.lineId) ? "bus" : undefined) }, arrival.lineName)),
+    h("td", null, h("span", { class: "badge", style: tflBadge(id, /^[a-z]?\d+$/i.test(id) ? "bus" : undefined) }, group.line)),
     h(
       "td",
       { class: "destination" },
-      arrival.destination ?? arrival.towards ?? "",
-      arrival.platform ? h("small", { class: "platform" }, arrival.platform) : null,
-      arrival.currentLocation ? h("small", { class: "muted where" }, arrival.currentLocation) : null,
+      group.destination ?? group.towards ?? "",
+      group.platform ? h("small", { class: "platform" }, group.platform) : null,
+      group.destination && group.towards ? h("small", { class: "muted where" }, group.towards) : null,
     ),
     h(
       "td",
       { class: "time" },
-      h("strong", null, minutes(arrival.secondsToArrival)),
-      h("span", { class: "muted" }, ` ${londonTime(arrival.expectedArrival)}`),
+      h("strong", null, minutes(group.minutes[0])),
+      group.minutes.length > 1 ? h("span", { class: "muted" }, `, then ${group.minutes.slice(1).map(minutes).join(", ")}`) : null,
     ),
   );
 }

@@ -78,7 +78,7 @@ mod timetable;
 mod upstream;
 
 pub use arrivals::{
-    Arrival, ArrivalDirection, Arrivals, ArrivalsRequest, ArrivalsResponse, ArrivalsStop,
+    ArrivalDirection, Arrivals, ArrivalsRequest, ArrivalsResponse, ArrivalsStop, PlatformArrivals,
 };
 pub use bike_points::{BikePoint, BikePoints, BikePointsRequest, BikePointsResponse};
 pub use code::TflCode;

@@ -4,7 +4,9 @@
 
 mod types;
 
-pub use types::{Arrival, ArrivalDirection, ArrivalsRequest, ArrivalsResponse, ArrivalsStop};
+pub use types::{
+    ArrivalDirection, ArrivalsRequest, ArrivalsResponse, ArrivalsStop, PlatformArrivals,
+};
 
 use std::sync::Arc;
 
@@ -22,7 +24,7 @@ use crate::tfl::{TflCode, lenient};
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
 
 /// Arrivals in an answer unless the call asks for fewer or more.
-pub const DEFAULT_LIMIT: u32 = 10;
+pub const DEFAULT_LIMIT: u32 = 20;
 /// The most arrivals in one answer.
 pub const MAX_LIMIT: u32 = 50;
 /// The most stations and stops of a hub asked for their arrivals.
@@ -158,12 +160,10 @@ struct Prediction {
     destination_name: Option<String>,
     #[serde(default, deserialize_with = "lenient::string")]
     towards: Option<String>,
-    #[serde(default, deserialize_with = "lenient::string")]
-    current_location: Option<String>,
     #[serde(default, deserialize_with = "lenient::int")]
     time_to_station: Option<i64>,
     #[serde(default, deserialize_with = "lenient::string")]
-    expected_arrival: Option<String>,
+    timestamp: Option<String>,
     #[serde(default, deserialize_with = "lenient::string")]
     station_name: Option<String>,
     #[serde(default, deserialize_with = "lenient::string")]
@@ -276,72 +276,82 @@ fn answer(
     chosen.sort_by(|a, b| (a.0, a.1, a.2).cmp(&(b.0, b.1, b.2)));
     let predicted = chosen.len();
     chosen.truncate(limit as usize);
-    let arrivals: Vec<Arrival> = chosen
-        .into_iter()
-        .map(|(seconds_to_arrival, line_id, platform, p)| {
-            let destination = non_blank(&p.destination_name);
-            Arrival {
-                line_id: line_id.to_owned(),
-                line_name: p.line_name.clone().unwrap_or_default(),
+    let predicted_at = chosen
+        .iter()
+        .find_map(|(.., p)| trimmed(&p.timestamp))
+        .map(london_iso_of_utc);
+    let mut groups: Vec<PlatformArrivals> = Vec::new();
+    for (seconds, line_id, platform, p) in chosen {
+        let line = p.line_name.clone().unwrap_or_else(|| line_id.to_owned());
+        let destination = trimmed(&p.destination_name).map(|d| short_place(d).to_owned());
+        let towards = non_blank(&p.towards).filter(|t| !says_the_same(t, destination.as_deref()));
+        let minutes = seconds.div_euclid(60).max(0);
+        let same = |g: &&mut PlatformArrivals| {
+            g.line == line
+                && g.platform.as_deref() == platform
+                && g.destination == destination
+                && g.towards == towards
+        };
+        match groups.iter_mut().find(same) {
+            Some(group) => group.minutes.push(minutes),
+            None => groups.push(PlatformArrivals {
+                line_id: (line.to_lowercase() != line_id).then(|| line_id.to_owned()),
+                line,
                 platform: platform.map(str::to_owned),
-                direction: non_blank(&p.direction),
-                towards: non_blank(&p.towards)
-                    .filter(|t| !says_the_same(t, destination.as_deref())),
                 destination,
-                current_location: non_blank(&p.current_location),
-                seconds_to_arrival,
-                expected_arrival: trimmed(&p.expected_arrival).map(london_iso_of_utc),
-            }
-        })
-        .collect();
-    let message = arrivals_message(&stop.name, &arrivals, predicted, terminating);
+                towards,
+                minutes: vec![minutes],
+            }),
+        }
+    }
+    let shown = groups.iter().map(|g| g.minutes.len()).sum();
+    let message = arrivals_message(&stop.name, &groups, (predicted, shown), terminating);
     ArrivalsResponse {
         served: None,
         success: true,
         code: TflCode::Ok,
         message,
         stop: Some(stop),
-        arrivals: Some(arrivals),
+        predicted_at,
+        arrivals: Some(groups),
         stop_disambiguation: None,
     }
 }
 
-/// The most arrivals the message names.
-const ARRIVALS_SAID: usize = 3;
+/// The most groups the message names.
+const GROUPS_SAID: usize = 3;
+/// The most arrivals of a group the message names.
+const MINUTES_SAID: usize = 3;
 
-/// What a person asking "when is the next one" hears: the first arrivals by line, where
-/// to and when; how many are predicted; and the trains that end here, left out.
+/// What a person asking "when is the next one" hears: the first groups, where to and
+/// when ("Victoria to Brixton in 4, 8 and 14 min"); how many are predicted (and shown);
+/// and the trains that end here, left out.
 fn arrivals_message(
     stop: &str,
-    arrivals: &[Arrival],
-    predicted: usize,
+    groups: &[PlatformArrivals],
+    (predicted, shown): (usize, usize),
     terminating: usize,
 ) -> String {
-    let mut message = if arrivals.is_empty() {
+    let mut message = if groups.is_empty() {
         format!("No arrivals predicted at {stop} now.")
     } else {
-        // The first arrivals, those of one line to one place said together: "Victoria to
-        // Brixton in 4, 8 and 14 min".
-        let mut said: Vec<(String, Vec<i64>)> = Vec::new();
-        for a in arrivals.iter().take(ARRIVALS_SAID) {
-            let to = a
-                .destination
-                .as_deref()
-                .map(|d| format!(" to {}", short_place(d)))
-                .unwrap_or_default();
-            let what = format!("{}{to}", a.line_name);
-            match said.iter_mut().find(|(w, _)| *w == what) {
-                Some((_, seconds)) => seconds.push(a.seconds_to_arrival),
-                None => said.push((what, vec![a.seconds_to_arrival])),
-            }
-        }
-        let said: Vec<String> = said
-            .into_iter()
-            .map(|(what, seconds)| format!("{what} {}", when(&seconds)))
+        let said: Vec<String> = groups
+            .iter()
+            .take(GROUPS_SAID)
+            .map(|g| {
+                let to = g
+                    .destination
+                    .as_deref()
+                    .or(g.towards.as_deref())
+                    .map(|d| format!(" to {d}"))
+                    .unwrap_or_default();
+                let next = &g.minutes[..g.minutes.len().min(MINUTES_SAID)];
+                format!("{}{to} {}", g.line, when(next))
+            })
             .collect();
         let more = match predicted {
             1 => String::new(),
-            n if n > arrivals.len() => format!(" ({n} predicted, {} shown)", arrivals.len()),
+            n if n > shown => format!(" ({n} predicted, {shown} shown)"),
             n => format!(" ({n} predicted)"),
         };
         format!("Next at {stop}: {}{more}.", said.join("; "))
@@ -356,10 +366,9 @@ fn arrivals_message(
     message
 }
 
-/// Arrivals of one line, in order, as people say them: "due", "in 4 min", "in 4 and 8
-/// min", "due, then in 8 and 14 min".
-fn when(seconds: &[i64]) -> String {
-    let minutes: Vec<i64> = seconds.iter().map(|s| s.div_euclid(60)).collect();
+/// Arrivals of one group in whole minutes, in order, as people say them: "due", "in 4
+/// min", "in 4 and 8 min", "due, then in 8 and 14 min".
+fn when(minutes: &[i64]) -> String {
     let (due, later): (Vec<i64>, Vec<i64>) = minutes.iter().partition(|m| **m <= 0);
     let later: Vec<String> = later.iter().map(i64::to_string).collect();
     let later = match later.as_slice() {
@@ -388,10 +397,13 @@ fn short_place(name: &str) -> &str {
     .unwrap_or(name)
 }
 
-/// Whether TfL's "towards" text names the same place as the destination.
+/// Whether TfL's "towards" text names the same place as the destination ("Elephant and
+/// Castle" and "Elephant & Castle Underground Station" are one place).
 fn says_the_same(towards: &str, destination: Option<&str>) -> bool {
+    let plain = |text: &str| text.to_lowercase().replace(" & ", " and ");
     destination.is_some_and(|d| {
-        towards.eq_ignore_ascii_case(d) || towards.eq_ignore_ascii_case(short_place(d))
+        let towards = plain(towards);
+        towards == plain(d) || towards == plain(short_place(d))
     })
 }
 
@@ -410,10 +422,10 @@ mod tests {
 
     #[test]
     fn arrivals_of_one_line_are_said_together() {
-        assert_eq!(when(&[30]), "due");
-        assert_eq!(when(&[240]), "in 4 min");
-        assert_eq!(when(&[240, 480, 840]), "in 4, 8 and 14 min");
-        assert_eq!(when(&[10, 480, 840]), "due, then in 8 and 14 min");
+        assert_eq!(when(&[0]), "due");
+        assert_eq!(when(&[4]), "in 4 min");
+        assert_eq!(when(&[4, 8, 14]), "in 4, 8 and 14 min");
+        assert_eq!(when(&[0, 8, 14]), "due, then in 8 and 14 min");
     }
 
     #[test]
@@ -424,6 +436,10 @@ mod tests {
         assert!(says_the_same(
             "Brixton",
             Some("Brixton Underground Station")
+        ));
+        assert!(says_the_same(
+            "Elephant and Castle",
+            Some("Elephant & Castle")
         ));
         assert!(!says_the_same(
             "Check Front of Train",

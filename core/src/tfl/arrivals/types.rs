@@ -26,9 +26,9 @@ pub struct ArrivalsRequest {
     /// Only arrivals heading this way: `inbound` or `outbound`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub direction: Option<ArrivalDirection>,
-    /// Default 10, at most 50.
+    /// Default 20, at most 50.
     ///
-    /// Most arrivals in the answer: default 10, at most 50.
+    /// Most arrivals in the answer: default 20, at most 50.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub limit: Option<u32>,
 }
@@ -70,10 +70,15 @@ pub struct ArrivalsResponse {
     /// The stop (success only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<ArrivalsStop>,
-    /// The next arrivals, soonest first (success only; may be empty). Trains that end
-    /// their journey at this stop are left out: nobody boards them here.
+    /// When TfL made the predictions, London time with its UTC offset: the minutes count
+    /// from it (success only, when TfL says).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub arrivals: Option<Vec<Arrival>>,
+    pub predicted_at: Option<String>,
+    /// The next arrivals by line, platform and destination, the soonest group first
+    /// (success only; may be empty). Trains that end their journey at this stop are left
+    /// out: nobody boards them here.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub arrivals: Option<Vec<PlatformArrivals>>,
     /// On `DISAMBIGUATION_REQUIRED`: the stops the name may mean; call again with one's
     /// `id` as `stop`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -92,6 +97,7 @@ impl ArrivalsResponse {
             code,
             message: message.into(),
             stop: None,
+            predicted_at: None,
             arrivals: None,
             stop_disambiguation: None,
         }
@@ -109,34 +115,27 @@ pub struct ArrivalsStop {
     pub name: String,
 }
 
-/// One predicted arrival.
+/// The next arrivals of one line at one platform, to one destination.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
-pub struct Arrival {
-    /// Line id, e.g. `victoria`, `25` (what `lineStatus` and `timetable` take).
-    pub line_id: String,
-    /// Line name, e.g. "Victoria".
-    pub line_name: String,
+pub struct PlatformArrivals {
+    /// The line's name, e.g. "Victoria", "25".
+    pub line: String,
+    /// TfL's line id when it is not the name in lower case (`hammersmith-city`); otherwise
+    /// the name is the id `lineStatus` and `timetable` take.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line_id: Option<String>,
     /// The platform, e.g. "Southbound - Platform 3" (a bus stop's letter for buses).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub platform: Option<String>,
-    /// `inbound` or `outbound`, when TfL says.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub direction: Option<String>,
-    /// Where the vehicle terminates, e.g. "Brixton Underground Station".
+    /// Where the vehicles end their journey, as people say it ("Brixton").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub destination: Option<String>,
     /// TfL's "towards" text, when it says more than `destination` (e.g. "Check Front of
     /// Train").
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub towards: Option<String>,
-    /// Where the vehicle is now, e.g. "At Warren Street".
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub current_location: Option<String>,
-    /// Seconds until it arrives, as TfL predicts.
-    pub seconds_to_arrival: i64,
-    /// When it is expected, London time with its UTC offset.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub expected_arrival: Option<String>,
+    /// Whole minutes until each arrives, soonest first (0: due).
+    pub minutes: Vec<i64>,
 }
