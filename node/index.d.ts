@@ -938,9 +938,23 @@ export interface TimetableRequest {
    * as in TfL's service day. Without `after`, the window starts at the first departure.
    */
   before?: string | null
+  /**
+   * today (default), tomorrow, a weekday, or all.
+   *
+   * The day whose schedule to give: `today` (London's service day, from 04:00),
+   * `tomorrow`, a day of the week (`saturday`, `sat`), or `all` for every kind of day.
+   */
+  day?: string | null
+  /**
+   * Also list the stops after each departure.
+   *
+   * Also give the stops each departure calls at after this one, with the minutes to
+   * each (default false).
+   */
+  stops?: boolean | null
 }
 
-/** `TimetableResponse`: every field is always present (`null` when unused). */
+/** `TimetableResponse`: a field with nothing to say is left out. */
 export interface TimetableResponse {
   /** Whether the timetable was retrieved. */
   success: boolean
@@ -948,22 +962,27 @@ export interface TimetableResponse {
   code: TflCode
   /** Human-readable summary: each direction's first and last departures. */
   message: string
+  /**
+   * The day whose schedule this is: "Sunday 2026-12-06" for today or tomorrow,
+   * "Saturday" for a day of the week; absent with `day: all` (success only).
+   */
+  day?: string | null
   /** The line (success only). */
-  line: TimetableLine | null
+  line?: TimetableLine | null
   /** The stop the departures leave from (success only). */
-  stop: TimetableStop | null
+  stop?: TimetableStop | null
   /** One timetable per direction (success only). */
-  directions: DirectionTimetable[] | null
+  directions?: DirectionTimetable[] | null
   /**
    * On `DISAMBIGUATION_REQUIRED`: the stops the name may mean; call again with one's
    * `id` as `stop`.
    */
-  stopDisambiguation: StopCandidate[] | null
+  stopDisambiguation?: StopCandidate[] | null
   /**
    * On `STOP_NOT_ON_LINE`: the line's stops nearest to the name; on `LINE_NOT_FOUND`:
    * the nearest line ids; on `DISAMBIGUATION_REQUIRED` for a direction: TfL's choices.
    */
-  suggestions: string[] | null
+  suggestions?: string[] | null
   /**
    * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
    * second). An answer from toolpack's shared cache keeps the time it was fetched; with
@@ -998,15 +1017,15 @@ export interface DirectionTimetable {
   /** `inbound` or `outbound`. */
   direction: string
   /**
-   * One schedule per kind of day, in TfL's order ("Monday - Friday", "Saturday",
-   * "Sunday").
+   * The schedule of the day asked, or with `day: all` one per kind of day, in TfL's
+   * order ("Monday - Friday", "Saturday", "Sunday").
    */
   schedules: DaySchedule[]
   /**
-   * The stop patterns the departures run: the stops that follow and the minutes to
-   * each. A departure's `pattern` is an index into this list.
+   * With `stops`: the stop patterns the departures run, the stops that follow and the
+   * minutes to each. A departure's `pattern` is an index into this list.
    */
-  patterns: TimetablePattern[]
+  patterns?: TimetablePattern[] | null
 }
 
 /** The departures of one kind of day. */
@@ -1016,26 +1035,29 @@ export interface DaySchedule {
   /** How many departures the day has. */
   count: number
   /** The first departure. */
-  first: ScheduledDeparture | null
+  first?: ScheduledDeparture | null
   /** The last departure: the last train (or bus) of the day. */
-  last: ScheduledDeparture | null
+  last?: ScheduledDeparture | null
   /**
-   * The departures inside the asked window (`after`, `before`), in order; empty without
-   * a window. At most 60.
+   * The departures inside the asked window (`after`, `before`), in order; left out
+   * without a window. At most 60.
    */
-  departures: ScheduledDeparture[]
+  departures?: ScheduledDeparture[]
 }
 
 /** One scheduled departure. */
 export interface ScheduledDeparture {
   /** London time, `HH:MM` on a 24-hour clock (TfL's 24:30 is `00:30` with `nextDay`). */
   time: string
-  /** Whether it leaves after midnight, on the day after the schedule's day. */
-  nextDay: boolean
-  /** Index of its stop pattern in the direction's `patterns`. */
-  pattern: number | null
-  /** The last stop of its pattern, e.g. "Beckton DLR Station". */
-  towards: string | null
+  /**
+   * True when it leaves after midnight, on the day after the schedule's day (left out
+   * otherwise).
+   */
+  nextDay?: boolean
+  /** With `stops`: the index of its stop pattern in the direction's `patterns`. */
+  pattern?: number | null
+  /** The last stop of its pattern, as people say it ("Beckton"). */
+  towards?: string | null
 }
 
 /** A stop pattern: the stops after the departure stop, in order. */

@@ -864,6 +864,20 @@ class TimetableRequest(TypedDict):
     The window's end (`HH:MM`, London). A window's time before 04:00 is after midnight,
     as in TfL's service day. Without `after`, the window starts at the first departure.
     """
+    day: NotRequired[str | None]
+    """
+    today (default), tomorrow, a weekday, or all.
+
+    The day whose schedule to give: `today` (London's service day, from 04:00),
+    `tomorrow`, a day of the week (`saturday`, `sat`), or `all` for every kind of day.
+    """
+    stops: NotRequired[bool | None]
+    """
+    Also list the stops after each departure.
+
+    Also give the stops each departure calls at after this one, with the minutes to
+    each (default false).
+    """
 
 
 class TimetableLine(TypedDict):
@@ -886,12 +900,15 @@ class ScheduledDeparture(TypedDict):
     """One scheduled departure."""
     time: str
     """London time, `HH:MM` on a 24-hour clock (TfL's 24:30 is `00:30` with `nextDay`)."""
-    nextDay: bool
-    """Whether it leaves after midnight, on the day after the schedule's day."""
-    pattern: int | None
-    """Index of its stop pattern in the direction's `patterns`."""
-    towards: str | None
-    """The last stop of its pattern, e.g. "Beckton DLR Station"."""
+    nextDay: NotRequired[bool]
+    """
+    True when it leaves after midnight, on the day after the schedule's day (left out
+    otherwise).
+    """
+    pattern: NotRequired[int | None]
+    """With `stops`: the index of its stop pattern in the direction's `patterns`."""
+    towards: NotRequired[str | None]
+    """The last stop of its pattern, as people say it ("Beckton")."""
 
 
 class DaySchedule(TypedDict):
@@ -900,14 +917,14 @@ class DaySchedule(TypedDict):
     """TfL's name for the days, e.g. "Monday - Friday", "Saturdays and Public Holidays"."""
     count: int
     """How many departures the day has."""
-    first: ScheduledDeparture | None
+    first: NotRequired[ScheduledDeparture | None]
     """The first departure."""
-    last: ScheduledDeparture | None
+    last: NotRequired[ScheduledDeparture | None]
     """The last departure: the last train (or bus) of the day."""
-    departures: list[ScheduledDeparture]
+    departures: NotRequired[list[ScheduledDeparture]]
     """
-    The departures inside the asked window (`after`, `before`), in order; empty without
-    a window. At most 60.
+    The departures inside the asked window (`after`, `before`), in order; left out
+    without a window. At most 60.
     """
 
 
@@ -933,36 +950,41 @@ class DirectionTimetable(TypedDict):
     """`inbound` or `outbound`."""
     schedules: list[DaySchedule]
     """
-    One schedule per kind of day, in TfL's order ("Monday - Friday", "Saturday",
-    "Sunday").
+    The schedule of the day asked, or with `day: all` one per kind of day, in TfL's
+    order ("Monday - Friday", "Saturday", "Sunday").
     """
-    patterns: list[TimetablePattern]
+    patterns: NotRequired[list[TimetablePattern] | None]
     """
-    The stop patterns the departures run: the stops that follow and the minutes to
-    each. A departure's `pattern` is an index into this list.
+    With `stops`: the stop patterns the departures run, the stops that follow and the
+    minutes to each. A departure's `pattern` is an index into this list.
     """
 
 
 class TimetableResponse(TypedDict):
-    """`TimetableResponse`: every field is always present (`null` when unused)."""
+    """`TimetableResponse`: a field with nothing to say is left out."""
     success: bool
     """Whether the timetable was retrieved."""
     code: TflCode
     """Machine-readable result or error code."""
     message: str
     """Human-readable summary: each direction's first and last departures."""
-    line: TimetableLine | None
+    day: NotRequired[str | None]
+    """
+    The day whose schedule this is: "Sunday 2026-12-06" for today or tomorrow,
+    "Saturday" for a day of the week; absent with `day: all` (success only).
+    """
+    line: NotRequired[TimetableLine | None]
     """The line (success only)."""
-    stop: TimetableStop | None
+    stop: NotRequired[TimetableStop | None]
     """The stop the departures leave from (success only)."""
-    directions: list[DirectionTimetable] | None
+    directions: NotRequired[list[DirectionTimetable] | None]
     """One timetable per direction (success only)."""
-    stopDisambiguation: list[StopCandidate] | None
+    stopDisambiguation: NotRequired[list[StopCandidate] | None]
     """
     On `DISAMBIGUATION_REQUIRED`: the stops the name may mean; call again with one's
     `id` as `stop`.
     """
-    suggestions: list[str] | None
+    suggestions: NotRequired[list[str] | None]
     """
     On `STOP_NOT_ON_LINE`: the line's stops nearest to the name; on `LINE_NOT_FOUND`:
     the nearest line ids; on `DISAMBIGUATION_REQUIRED` for a direction: TfL's choices.
@@ -4125,7 +4147,7 @@ class AsyncTools:
             arguments["station"] = station
         return await self._typed("liftOutages", arguments)  # type: ignore[no-any-return]
 
-    async def timetable(self, *, line: str, stop: str, direction: RouteDirection | None = None, after: str | None = None, before: str | None = None) -> TimetableResponse:
+    async def timetable(self, *, line: str, stop: str, direction: RouteDirection | None = None, after: str | None = None, before: str | None = None, day: str | None = None, stops: bool | None = None) -> TimetableResponse:
         """
         A London line's timetable at a stop: the first and last train or bus each day, departures between two times, stops after.
 
@@ -4140,6 +4162,10 @@ class AsyncTools:
             arguments["after"] = after
         if before is not None:
             arguments["before"] = before
+        if day is not None:
+            arguments["day"] = day
+        if stops is not None:
+            arguments["stops"] = stops
         return await self._typed("timetable", arguments)  # type: ignore[no-any-return]
 
     async def crowding(self, *, station: str, day: Weekday | None = None, quarter_hours: bool | None = None) -> CrowdingResponse:
@@ -4875,7 +4901,7 @@ class SyncTools:
             arguments["station"] = station
         return self._typed("liftOutages", arguments)  # type: ignore[no-any-return]
 
-    def timetable(self, *, line: str, stop: str, direction: RouteDirection | None = None, after: str | None = None, before: str | None = None) -> TimetableResponse:
+    def timetable(self, *, line: str, stop: str, direction: RouteDirection | None = None, after: str | None = None, before: str | None = None, day: str | None = None, stops: bool | None = None) -> TimetableResponse:
         """
         A London line's timetable at a stop: the first and last train or bus each day, departures between two times, stops after.
 
@@ -4890,6 +4916,10 @@ class SyncTools:
             arguments["after"] = after
         if before is not None:
             arguments["before"] = before
+        if day is not None:
+            arguments["day"] = day
+        if stops is not None:
+            arguments["stops"] = stops
         return self._typed("timetable", arguments)  # type: ignore[no-any-return]
 
     def crowding(self, *, station: str, day: Weekday | None = None, quarter_hours: bool | None = None) -> CrowdingResponse:

@@ -1,7 +1,7 @@
-// The timetable view (timetable): for each direction, the first and last departure of each
-// day type (Monday to Friday, Saturday, Sunday) with "next day" past midnight, then the
-// departures inside the asked window, and the stops that follow with their running times
-// (folded). A name that fits several stations lists them to choose from; a stop the line
+// The timetable view (timetable): the answer's words, then for each direction the first and
+// last departure of the day asked (or of each day type) with "next day" past midnight, then
+// the departures inside the asked window, and, when asked for, the stops that follow with
+// their running times (folded). A name that fits several stations lists them to choose from; a stop the line
 // does not call at shows TfL's nearest stops by name.
 import { errorBox, failure, h, startView } from "./view.js";
 import { tflBadge } from "./tfl.js";
@@ -51,7 +51,7 @@ function next(direction) {
 
 /** The stops after this one on each route, folded. */
 function stopsAfter(direction) {
-  return direction.patterns
+  return (direction.patterns ?? [])
     .filter((pattern) => pattern.stops.length > 0)
     .map((pattern) => {
       const last = pattern.stops[pattern.stops.length - 1];
@@ -97,7 +97,9 @@ startView("timetable", (result, view) => {
       null,
       h("span", { class: "badge", style: tflBadge(body.line?.id, body.line?.id) }, body.line?.name ?? ""),
       h("h1", null, body.stop?.name ?? "Timetable"),
+      body.day ? h("small", { class: "muted day" }, body.day) : null,
     ),
+    body.message ? h("p", { class: "summary" }, body.message) : null,
     directions.length === 0 ? h("p", { class: "empty" }, body.message ?? "No timetable was found.") : null,
     directions.map((direction) =>
       h(

@@ -408,6 +408,7 @@ const CHECKS = {
       for (const name of body.suggestions ?? []) assert.ok((await view().locator(".suggestions").innerText()).includes(name));
       return;
     }
+    assert.equal(await view().locator("p.summary").innerText(), body.message, "the answer's words");
     const directions = view().locator("article.direction");
     assert.equal(await directions.count(), body.directions.length);
     const at = (d) => (d ? `${d.time}${d.nextDay ? " (next day)" : ""}` : "—");
@@ -420,9 +421,10 @@ const CHECKS = {
         assert.equal(await rows.nth(k).locator("td.first").innerText(), at(schedule.first));
         assert.equal(await rows.nth(k).locator("td.last").innerText(), at(schedule.last));
       }
-      const inWindow = direction.schedules.reduce((n, s) => n + s.departures.length, 0);
+      const inWindow = direction.schedules.reduce((n, s) => n + (s.departures ?? []).length, 0);
       assert.equal(await article.locator("ul.next > li").count(), inWindow);
-      assert.equal(await article.locator("details.stops-after").count(), direction.patterns.filter((p) => p.stops.length).length);
+      const patterns = direction.patterns ?? [];
+      assert.equal(await article.locator("details.stops-after").count(), patterns.filter((p) => p.stops.length).length);
     }
   },
   async stationToilets(body, isError) {

@@ -250,9 +250,30 @@ fn found(candidate: &StopCandidate) -> Stop {
     }
 }
 
+/// A place as people say it: TfL's "Brixton Underground Station" is "Brixton".
+pub(crate) fn short_place(name: &str) -> &str {
+    [
+        " Underground Station",
+        " DLR Station",
+        " (London) Rail Station",
+        " Rail Station",
+        " Bus Station",
+    ]
+    .iter()
+    .find_map(|suffix| name.strip_suffix(suffix))
+    .unwrap_or(name)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn tfls_station_words_are_left_off_a_place() {
+        assert_eq!(short_place("Brixton Underground Station"), "Brixton");
+        assert_eq!(short_place("Euston (London) Rail Station"), "Euston");
+        assert_eq!(short_place("Dulwich Library"), "Dulwich Library");
+    }
 
     #[test]
     fn ids_are_told_from_names() {

@@ -5,23 +5,24 @@
 //! The targets: `lineStatus` on the rail modes 1,000 bytes, `arrivals` 1,500, `crowding`
 //! 1,500, every other transit answer 2,000. Where an answer is not yet lean enough, its
 //! ceiling is today's largest answer: it may shrink, never grow.
-//! Options a caller asks for to get more (`quarterHours`, `includeEnded`, a larger `limit`)
-//! are outside the budget.
+//! Options a caller asks for to get more (`quarterHours`, `includeEnded`, `stops`, every
+//! `day`, a larger `limit`) are outside the budget; a window (`after`, `before`) is not.
 
 use std::sync::Mutex;
 
 use serde_json::Value;
 use toolpack::{Catalog, Toolset};
 
-/// Arguments that ask for more than the default answer.
-const ON_REQUEST: [&str; 7] = [
-    "quarterHours",
-    "includeEnded",
-    "limit",
-    "maxResults",
-    "size",
-    "before",
-    "after",
+/// Arguments that ask for more than the default answer: the argument, and the value that
+/// does when not every value does.
+const ON_REQUEST: [(&str, Option<&str>); 7] = [
+    ("quarterHours", None),
+    ("includeEnded", None),
+    ("stops", None),
+    ("day", Some("all")),
+    ("limit", None),
+    ("maxResults", None),
+    ("size", None),
 ];
 
 /// What a transit answer may take unless its tool says otherwise.
@@ -38,11 +39,10 @@ const TARGETS: [(&str, &str, usize); 3] = [
 /// The answers over their target today, a tool's or a case's (a part of its name): the
 /// largest such answer's size is their ceiling until they are lean (it may shrink, never
 /// grow).
-const CEILINGS: [(&str, &str, usize); 5] = [
+const CEILINGS: [(&str, &str, usize); 4] = [
     // TfL's tube body from the 2020 lockdown: all eleven lines disrupted, each with a
     // reason of its own that the answer keeps whole.
     ("lineStatus", "the District line's", 2_660),
-    ("timetable", "", 2_657),
     ("planJourney", "", 2_873),
     ("plan_trip", "", 4_096),
     ("get_alerts", "", 2_426),
@@ -79,9 +79,12 @@ static ANSWERS: Mutex<Vec<Sized>> = Mutex::new(Vec::new());
 /// Notes a successful answer of `tool` to a case with `arguments`, when it is a transit
 /// tool's default answer.
 pub fn note(tool: &str, case: &str, arguments: &Value, body: &Value) {
-    let asked_more = arguments
-        .as_object()
-        .is_some_and(|a| ON_REQUEST.iter().any(|key| a.contains_key(*key)));
+    let asked_more = arguments.as_object().is_some_and(|a| {
+        ON_REQUEST.iter().any(|(key, value)| {
+            a.get(*key)
+                .is_some_and(|given| value.is_none_or(|value| given == value))
+        })
+    });
     if asked_more || !is_transit(tool) {
         return;
     }

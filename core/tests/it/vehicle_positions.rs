@@ -196,10 +196,10 @@ async fn a_broker_that_drops_leaves_stale_positions_then_an_error_until_it_retur
     assert_eq!(gone["error"]["code"], "network-error", "{gone}");
     s.broker.resume();
     let back = ask_until(&s.toolpack, route, |a| {
-        a["stale"] == false && !ids(a).is_empty()
+        a.get("stale").is_none() && !ids(a).is_empty()
     })
     .await;
-    assert_eq!(back["vehicles"][0]["stale"], false);
+    assert!(back["vehicles"][0].get("stale").is_none());
     assert!(s.toolpack.vehicle_feed_counts().disconnects >= 1);
 }
 

@@ -18,7 +18,7 @@ use crate::http::AnswerKind;
 use crate::tfl::checks::is_id;
 use crate::tfl::london::london_iso_of_utc;
 use crate::tfl::station_toilets::validate_station_name;
-use crate::tfl::stops::{Stop, resolve_stop, stop_point};
+use crate::tfl::stops::{Stop, resolve_stop, short_place, stop_point};
 use crate::tfl::upstream::{self, Failure};
 use crate::tfl::{TflCode, lenient};
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
@@ -383,20 +383,6 @@ fn when(minutes: &[i64]) -> String {
     }
 }
 
-/// A place as people say it: TfL's "Brixton Underground Station" is "Brixton".
-fn short_place(name: &str) -> &str {
-    [
-        " Underground Station",
-        " DLR Station",
-        " (London) Rail Station",
-        " Rail Station",
-        " Bus Station",
-    ]
-    .iter()
-    .find_map(|suffix| name.strip_suffix(suffix))
-    .unwrap_or(name)
-}
-
 /// Whether TfL's "towards" text names the same place as the destination ("Elephant and
 /// Castle" and "Elephant & Castle Underground Station" are one place).
 fn says_the_same(towards: &str, destination: Option<&str>) -> bool {
@@ -429,10 +415,7 @@ mod tests {
     }
 
     #[test]
-    fn tfls_station_words_are_left_off_a_place() {
-        assert_eq!(short_place("Brixton Underground Station"), "Brixton");
-        assert_eq!(short_place("Euston (London) Rail Station"), "Euston");
-        assert_eq!(short_place("Dulwich Library"), "Dulwich Library");
+    fn towards_naming_the_destination_again_says_nothing_more() {
         assert!(says_the_same(
             "Brixton",
             Some("Brixton Underground Station")

@@ -12,6 +12,7 @@ use super::types::{
 };
 use super::window::{Window, clock};
 use crate::tfl::TflCode;
+use crate::tfl::stops::short_place;
 
 /// The most departures of one day listed for a window.
 pub(super) const MAX_DEPARTURES: usize = 60;
@@ -40,14 +41,27 @@ pub(super) fn answer(
     let asked_direction = asked.direction.map(|d| d.as_str());
     let directions: Vec<DirectionTimetable> = bodies
         .iter()
-        .map(|body| direction(body, asked_direction, window))
+        .map(|body| direction(body, asked, asked_direction, window))
         .collect();
-    let message = summary(&line_name, &name, &directions);
+    let runs = bodies
+        .iter()
+        .any(|body| body.days.iter().any(|(day, _)| asked.day.runs(day)));
+    let message = summary(
+        &line_name,
+        &name,
+        asked.day.said().filter(|_| runs),
+        &directions,
+    );
+    let message = match asked.day.said() {
+        Some(day) if !runs => format!("No departures on {day} in TfL's timetable. {message}"),
+        _ => message,
+    };
     TimetableResponse {
         served: None,
         success: true,
         code: TflCode::Ok,
         message,
+        day: asked.day.said(),
         line: Some(TimetableLine {
             id: line_id,
             name: line_name,
@@ -62,25 +76,34 @@ pub(super) fn answer(
     }
 }
 
-/// One direction's timetable: its patterns, and each kind of day's first, last and window's
-/// departures.
-fn direction(body: &Digest, asked: Option<&str>, window: Option<Window>) -> DirectionTimetable {
+/// One direction's timetable: the asked day's (or every kind of day's) first, last and
+/// window's departures, and with `stops` the patterns they run. A day no schedule names
+/// keeps them all.
+fn direction(
+    body: &Digest,
+    asked: &Asked,
+    direction: Option<&str>,
+    window: Option<Window>,
+) -> DirectionTimetable {
     let patterns = &body.patterns;
     let departure = |&(at, pattern): &Timed| {
         let (time, next_day) = clock(at);
         ScheduledDeparture {
             time,
             next_day,
-            pattern,
+            pattern: pattern.filter(|_| asked.stops),
             towards: pattern
                 .and_then(|p| patterns.get(p as usize))
                 .and_then(|p| p.stops.last())
-                .map(|stop| stop.name.clone()),
+                .map(|stop| short_place(&stop.name).to_owned()),
         }
     };
+    let on_the_day = |name: &String| asked.day.runs(name);
+    let any_on_the_day = body.days.iter().any(|(name, _)| on_the_day(name));
     let schedules = body
         .days
         .iter()
+        .filter(|(name, _)| !any_on_the_day || on_the_day(name))
         .map(|(name, times)| DaySchedule {
             name: name.clone(),
             count: u32::try_from(times.len()).unwrap_or(u32::MAX),
@@ -100,36 +123,47 @@ fn direction(body: &Digest, asked: Option<&str>, window: Option<Window>) -> Dire
         direction: body
             .direction
             .clone()
-            .or_else(|| asked.map(str::to_owned))
+            .or_else(|| direction.map(str::to_owned))
             .unwrap_or_default(),
         schedules,
-        patterns: patterns.clone(),
+        patterns: asked.stops.then(|| patterns.clone()),
     }
 }
 
-/// "DLR from Poplar DLR Station, outbound: Monday - Friday 05:30 to 00:35 (next day); …".
-fn summary(line: &str, stop: &str, directions: &[DirectionTimetable]) -> String {
+/// "DLR from Poplar on Sunday 2026-12-06, first to last: outbound 06:58 to 00:01 (next
+/// day)." Without a `day` its schedules are named.
+fn summary(
+    line: &str,
+    stop: &str,
+    day: Option<String>,
+    directions: &[DirectionTimetable],
+) -> String {
     let ways: Vec<String> = directions
         .iter()
         .map(|d| {
+            let named = d.schedules.len() > 1 || day.is_none();
             let days: Vec<String> = d
                 .schedules
                 .iter()
                 .filter_map(|s| {
                     let (first, last) = (s.first.as_ref()?, s.last.as_ref()?);
                     let next_day = if last.next_day { " (next day)" } else { "" };
-                    Some(format!(
-                        "{} {} to {}{next_day}",
-                        s.name, first.time, last.time
-                    ))
+                    let name = if named {
+                        format!("{} ", s.name)
+                    } else {
+                        String::new()
+                    };
+                    Some(format!("{name}{} to {}{next_day}", first.time, last.time))
                 })
                 .collect();
-            format!("{}: {}", d.direction, days.join("; "))
+            format!("{} {}", d.direction, days.join("; "))
         })
         .collect();
+    let on = day.map(|d| format!(" on {d}")).unwrap_or_default();
     format!(
-        "{line} from {stop}, first to last departure. {}.",
-        ways.join(". ")
+        "{line} from {}{on}, first to last: {}.",
+        short_place(stop),
+        ways.join("; ")
     )
 }
 

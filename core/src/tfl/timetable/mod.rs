@@ -8,6 +8,7 @@
 //! with no route) is `STOP_NOT_ON_LINE`, with the line's stops nearest to the stop's name.
 
 mod answer;
+mod days;
 mod digest;
 mod types;
 mod window;
@@ -32,6 +33,7 @@ use crate::tfl::stops::{Stop, resolve_stop, stop_point};
 use crate::tfl::upstream::{self, Failure};
 use crate::tfl::{RouteDirection, TflCode};
 use crate::tool::{Annotations, Tool, ToolSpec, Toolset};
+use days::Day;
 use digest::Digest;
 use window::Window;
 
@@ -67,6 +69,10 @@ those in a window, and the stops that follow (TfL)",
             Ok(window) => window,
             Err(message) => return invalid(message),
         };
+        let day = match Day::of(input.day.as_deref()) {
+            Ok(day) => day,
+            Err(message) => return invalid(message),
+        };
         if retired(&line).is_some() {
             return line_not_found(toolpack, &line, None).await;
         }
@@ -93,6 +99,8 @@ those in a window, and the stops that follow (TfL)",
             line,
             name,
             direction: input.direction,
+            day,
+            stops: input.stops.unwrap_or(false),
         };
         let id = if id.starts_with("HUB") {
             match station_of_hub(toolpack, &id, &asked.line).await {
@@ -137,6 +145,10 @@ struct Asked {
     name: Option<String>,
     /// The direction, if one was asked for.
     direction: Option<RouteDirection>,
+    /// The day whose schedule to give.
+    day: Day,
+    /// Whether to give the stops after each departure.
+    stops: bool,
 }
 
 /// What TfL's timetable answers amount to.

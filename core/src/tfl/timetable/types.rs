@@ -37,6 +37,20 @@ pub struct TimetableRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "uniffi", uniffi(default))]
     pub before: Option<String>,
+    /// today (default), tomorrow, a weekday, or all.
+    ///
+    /// The day whose schedule to give: `today` (London's service day, from 04:00),
+    /// `tomorrow`, a day of the week (`saturday`, `sat`), or `all` for every kind of day.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "uniffi", uniffi(default))]
+    pub day: Option<String>,
+    /// Also list the stops after each departure.
+    ///
+    /// Also give the stops each departure calls at after this one, with the minutes to
+    /// each (default false).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[cfg_attr(feature = "uniffi", uniffi(default))]
+    pub stops: Option<bool>,
 }
 
 impl TimetableRequest {
@@ -48,11 +62,13 @@ impl TimetableRequest {
             direction: None,
             after: None,
             before: None,
+            day: None,
+            stops: None,
         }
     }
 }
 
-/// `TimetableResponse`: every field is always present (`null` when unused).
+/// `TimetableResponse`: a field with nothing to say is left out.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
@@ -63,17 +79,26 @@ pub struct TimetableResponse {
     pub code: TflCode,
     /// Human-readable summary: each direction's first and last departures.
     pub message: String,
+    /// The day whose schedule this is: "Sunday 2026-12-06" for today or tomorrow,
+    /// "Saturday" for a day of the week; absent with `day: all` (success only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub day: Option<String>,
     /// The line (success only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub line: Option<TimetableLine>,
     /// The stop the departures leave from (success only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop: Option<TimetableStop>,
     /// One timetable per direction (success only).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub directions: Option<Vec<DirectionTimetable>>,
     /// On `DISAMBIGUATION_REQUIRED`: the stops the name may mean; call again with one's
     /// `id` as `stop`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_disambiguation: Option<Vec<StopCandidate>>,
     /// On `STOP_NOT_ON_LINE`: the line's stops nearest to the name; on `LINE_NOT_FOUND`:
     /// the nearest line ids; on `DISAMBIGUATION_REQUIRED` for a direction: TfL's choices.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub suggestions: Option<Vec<String>>,
     /// When the upstream answer was fetched, and whether it is stale (success only).
     #[serde(flatten)]
@@ -88,6 +113,7 @@ impl TimetableResponse {
             success: false,
             code,
             message: message.into(),
+            day: None,
             line: None,
             stop: None,
             directions: None,
@@ -126,12 +152,13 @@ pub struct TimetableStop {
 pub struct DirectionTimetable {
     /// `inbound` or `outbound`.
     pub direction: String,
-    /// One schedule per kind of day, in TfL's order ("Monday - Friday", "Saturday",
-    /// "Sunday").
+    /// The schedule of the day asked, or with `day: all` one per kind of day, in TfL's
+    /// order ("Monday - Friday", "Saturday", "Sunday").
     pub schedules: Vec<DaySchedule>,
-    /// The stop patterns the departures run: the stops that follow and the minutes to
-    /// each. A departure's `pattern` is an index into this list.
-    pub patterns: Vec<TimetablePattern>,
+    /// With `stops`: the stop patterns the departures run, the stops that follow and the
+    /// minutes to each. A departure's `pattern` is an index into this list.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patterns: Option<Vec<TimetablePattern>>,
 }
 
 /// The departures of one kind of day.
@@ -144,11 +171,14 @@ pub struct DaySchedule {
     /// How many departures the day has.
     pub count: u32,
     /// The first departure.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub first: Option<ScheduledDeparture>,
     /// The last departure: the last train (or bus) of the day.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub last: Option<ScheduledDeparture>,
-    /// The departures inside the asked window (`after`, `before`), in order; empty without
-    /// a window. At most 60.
+    /// The departures inside the asked window (`after`, `before`), in order; left out
+    /// without a window. At most 60.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub departures: Vec<ScheduledDeparture>,
 }
 
@@ -159,11 +189,15 @@ pub struct DaySchedule {
 pub struct ScheduledDeparture {
     /// London time, `HH:MM` on a 24-hour clock (TfL's 24:30 is `00:30` with `nextDay`).
     pub time: String,
-    /// Whether it leaves after midnight, on the day after the schedule's day.
+    /// True when it leaves after midnight, on the day after the schedule's day (left out
+    /// otherwise).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub next_day: bool,
-    /// Index of its stop pattern in the direction's `patterns`.
+    /// With `stops`: the index of its stop pattern in the direction's `patterns`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub pattern: Option<u32>,
-    /// The last stop of its pattern, e.g. "Beckton DLR Station".
+    /// The last stop of its pattern, as people say it ("Beckton").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub towards: Option<String>,
 }
 
