@@ -196,7 +196,7 @@ async fn a_broker_that_drops_leaves_stale_positions_then_an_error_until_it_retur
     assert_eq!(gone["error"]["code"], "network-error", "{gone}");
     s.broker.resume();
     let back = ask_until(&s.toolpack, route, |a| {
-        a.get("stale").is_none() && !ids(a).is_empty()
+        a.get("error").is_none() && a.get("stale").is_none() && !ids(a).is_empty()
     })
     .await;
     assert!(back["vehicles"][0].get("stale").is_none());
