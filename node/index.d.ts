@@ -97,7 +97,10 @@ export type WalkingSpeed = "slow" | "average" | "fast"
 /** What the planner puts first. */
 export type JourneyPreference = "leastTime" | "leastInterchange" | "leastWalking"
 
-/** `JourneyPlanToolResponse`: every field is always present (`null` when unused). */
+/**
+ * `JourneyPlanToolResponse`: the contract's fields are always present (`null` when
+ * unused); the others are left out when they have nothing to say.
+ */
 export interface JourneyPlanToolResponse {
   /** Whether planning succeeded. */
   success: boolean
@@ -115,9 +118,9 @@ export interface JourneyPlanToolResponse {
    * Suggestions for `via` (on `DISAMBIGUATION_REQUIRED` when a `via` was given; `[]`
    * when it resolved).
    */
-  viaLocationDisambiguation: JourneyDisambiguationSuggestion[] | null
+  viaLocationDisambiguation?: JourneyDisambiguationSuggestion[] | null
   /** What was asked beyond `from` and `to` (on `OK` and `DISAMBIGUATION_REQUIRED`). */
-  requested: JourneyRequested | null
+  requested?: JourneyRequested | null
   /**
    * When the upstream answer behind this one was fetched (ISO 8601, UTC, to the
    * second). An answer from toolpack's shared cache keeps the time it was fetched; with
@@ -138,21 +141,21 @@ export type PlanJourneyCode = "OK" | "VALIDATION_ERROR" | "DISAMBIGUATION_REQUIR
 export interface JourneyOptionSummary {
   /** Door-to-door duration in minutes. */
   durationMinutes: number | null
-  /** Departure, London local time without offset (e.g. `2015-10-21T16:27:00`). */
+  /** Departure, London time with its UTC offset (`2015-10-21T16:27:00+01:00`). */
   startDateTime: string | null
-  /** Arrival, London local time without offset. */
+  /** Arrival, London time with its UTC offset. */
   arrivalDateTime: string | null
   /** Number of legs. */
   legCount: number
   /** The single adult pay-as-you-go fare in pence, when TfL gives one (walks have none). */
-  totalFarePence: number | null
+  totalFarePence?: number | null
   /**
    * The fare's parts as TfL prices them (a part spans the legs between two taps), each
-   * with its peak and off-peak price; empty when TfL gives no fare.
+   * with its peak and off-peak price; left out when TfL gives no fare.
    */
-  fares: JourneyFare[]
-  /** Whether any leg is disrupted. */
-  isDisrupted: boolean
+  fares?: JourneyFare[]
+  /** True when any leg is disrupted (left out otherwise). */
+  isDisrupted?: boolean
   /** The legs, in travel order. */
   legs: JourneyLegSummary[]
 }
@@ -177,34 +180,41 @@ export interface JourneyFare {
 export interface JourneyLegSummary {
   /** Mode id: `tube`, `walking`, `bus`, `overground`, `dlr`, `national-rail`, `elizabeth-line`, … */
   mode: string | null
-  /** Line or route name (e.g. `Central`, `London Overground`, bus `73`); null for walks. */
-  routeName: string | null
+  /** Line or route name (e.g. `Central`, `London Overground`, bus `73`); none for walks. */
+  routeName?: string | null
   /** TfL's one-line instruction, e.g. "Central line to Mile End". */
   instruction: string | null
-  /** Departure, London local time without offset. */
-  departureTime: string | null
-  /** Arrival, London local time without offset. */
-  arrivalTime: string | null
-  /** Leg duration in minutes. */
-  durationMinutes: number | null
-  /** Whether TfL flags the leg as disrupted. */
-  isDisrupted: boolean
-  /** Disruption texts for this leg, without duplicates. */
-  disruptions: string[]
   /**
-   * Where the leg starts: the stop or place name TfL gives (e.g. "Bank Underground
-   * Station"), where a traveller boards; null when TfL gives none.
+   * Departure, London time with its UTC offset (left out when the journey has this one
+   * leg: the journey's times are its).
    */
-  departurePoint: string | null
-  /** Where the leg ends: where a traveller gets off or changes; null when TfL gives none. */
-  arrivalPoint: string | null
+  departureTime?: string | null
+  /** Arrival, London time with its UTC offset (left out as `departureTime` is). */
+  arrivalTime?: string | null
+  /** Leg duration in minutes (left out as `departureTime` is). */
+  durationMinutes?: number | null
+  /** True when TfL flags the leg as disrupted (left out otherwise). */
+  isDisrupted?: boolean
+  /** Disruption texts for this leg, without duplicates (left out when none). */
+  disruptions?: string[]
+  /**
+   * Where the leg starts, where a traveller boards: the stop or place TfL names, as
+   * people say it ("Bank", not "Bank Underground Station").
+   */
+  departurePoint?: string | null
+  /** Where the leg ends: where a traveller gets off or changes. */
+  arrivalPoint?: string | null
   /**
    * The stops the leg calls at after it starts, its last stop included (TfL's
-   * `path.stopPoints`); their count is how many stops the traveller rides.
+   * `path.stopPoints`); their count is how many stops the traveller rides (left out
+   * for a walk).
    */
-  stops: string[]
-  /** What is in the way of a step-free journey on this leg: stairs, escalators or lifts. */
-  obstacles: JourneyObstacle[]
+  stops?: string[]
+  /**
+   * What is in the way of a step-free journey on this leg: stairs, escalators or lifts
+   * (left out when nothing is).
+   */
+  obstacles?: JourneyObstacle[]
 }
 
 /** Something in the way of a step-free journey. */
@@ -237,24 +247,24 @@ export interface JourneyDisambiguationSuggestion {
 
 /** What was asked for, beyond `from` and `to`: on every answer that reached TfL's plan. */
 export interface JourneyRequested {
-  /** The London time asked for, with its offset (`2026-12-05T09:00:00+00:00`); null: now. */
-  time: string | null
-  /** `GMT` or `BST`, the clock `time` is on; null with `time`. */
-  timeZone: string | null
+  /** The London time asked for, with its offset (`2026-12-05T09:00:00+00:00`); none: now. */
+  time?: string | null
+  /** `GMT` or `BST`, the clock `time` is on; none without `time`. */
+  timeZone?: string | null
   /** Whether `time` is when to leave or when to be there. */
   timeIs: TimeIs
-  /** The modes the journeys may use; empty: any. */
-  modes: JourneyMode[]
-  /** The step-free wishes (`needAccessibleRoute` among them); empty: none. */
-  accessibility: AccessibilityWish[]
-  /** The place to go through, as given; null: none. */
-  via: string | null
-  /** How fast the traveller walks; null: TfL's default. */
-  walkingSpeed: WalkingSpeed | null
-  /** Most minutes of walking; null: TfL's default. */
-  maxWalkingMinutes: number | null
-  /** What the planner puts first; null: TfL's default. */
-  journeyPreference: JourneyPreference | null
+  /** The modes the journeys may use; none: any. */
+  modes?: JourneyMode[]
+  /** The step-free wishes (`needAccessibleRoute` among them). */
+  accessibility?: AccessibilityWish[]
+  /** The place to go through, as given. */
+  via?: string | null
+  /** How fast the traveller walks; none: TfL's default. */
+  walkingSpeed?: WalkingSpeed | null
+  /** Most minutes of walking; none: TfL's default. */
+  maxWalkingMinutes?: number | null
+  /** What the planner puts first; none: TfL's default. */
+  journeyPreference?: JourneyPreference | null
 }
 
 /** `StationToiletLookupRequest`: which station to look up. */

@@ -66,34 +66,41 @@ class JourneyLegSummary(TypedDict):
     """One leg of a journey."""
     mode: str | None
     """Mode id: `tube`, `walking`, `bus`, `overground`, `dlr`, `national-rail`, `elizabeth-line`, …"""
-    routeName: str | None
-    """Line or route name (e.g. `Central`, `London Overground`, bus `73`); null for walks."""
+    routeName: NotRequired[str | None]
+    """Line or route name (e.g. `Central`, `London Overground`, bus `73`); none for walks."""
     instruction: str | None
     """TfL's one-line instruction, e.g. "Central line to Mile End"."""
-    departureTime: str | None
-    """Departure, London local time without offset."""
-    arrivalTime: str | None
-    """Arrival, London local time without offset."""
-    durationMinutes: int | None
-    """Leg duration in minutes."""
-    isDisrupted: bool
-    """Whether TfL flags the leg as disrupted."""
-    disruptions: list[str]
-    """Disruption texts for this leg, without duplicates."""
-    departurePoint: str | None
+    departureTime: NotRequired[str | None]
     """
-    Where the leg starts: the stop or place name TfL gives (e.g. "Bank Underground
-    Station"), where a traveller boards; null when TfL gives none.
+    Departure, London time with its UTC offset (left out when the journey has this one
+    leg: the journey's times are its).
     """
-    arrivalPoint: str | None
-    """Where the leg ends: where a traveller gets off or changes; null when TfL gives none."""
-    stops: list[str]
+    arrivalTime: NotRequired[str | None]
+    """Arrival, London time with its UTC offset (left out as `departureTime` is)."""
+    durationMinutes: NotRequired[int | None]
+    """Leg duration in minutes (left out as `departureTime` is)."""
+    isDisrupted: NotRequired[bool]
+    """True when TfL flags the leg as disrupted (left out otherwise)."""
+    disruptions: NotRequired[list[str]]
+    """Disruption texts for this leg, without duplicates (left out when none)."""
+    departurePoint: NotRequired[str | None]
+    """
+    Where the leg starts, where a traveller boards: the stop or place TfL names, as
+    people say it ("Bank", not "Bank Underground Station").
+    """
+    arrivalPoint: NotRequired[str | None]
+    """Where the leg ends: where a traveller gets off or changes."""
+    stops: NotRequired[list[str]]
     """
     The stops the leg calls at after it starts, its last stop included (TfL's
-    `path.stopPoints`); their count is how many stops the traveller rides.
+    `path.stopPoints`); their count is how many stops the traveller rides (left out
+    for a walk).
     """
-    obstacles: list[JourneyObstacle]
-    """What is in the way of a step-free journey on this leg: stairs, escalators or lifts."""
+    obstacles: NotRequired[list[JourneyObstacle]]
+    """
+    What is in the way of a step-free journey on this leg: stairs, escalators or lifts
+    (left out when nothing is).
+    """
 
 
 class JourneyOptionSummary(TypedDict):
@@ -101,20 +108,20 @@ class JourneyOptionSummary(TypedDict):
     durationMinutes: int | None
     """Door-to-door duration in minutes."""
     startDateTime: str | None
-    """Departure, London local time without offset (e.g. `2015-10-21T16:27:00`)."""
+    """Departure, London time with its UTC offset (`2015-10-21T16:27:00+01:00`)."""
     arrivalDateTime: str | None
-    """Arrival, London local time without offset."""
+    """Arrival, London time with its UTC offset."""
     legCount: int
     """Number of legs."""
-    totalFarePence: int | None
+    totalFarePence: NotRequired[int | None]
     """The single adult pay-as-you-go fare in pence, when TfL gives one (walks have none)."""
-    fares: list[JourneyFare]
+    fares: NotRequired[list[JourneyFare]]
     """
     The fare's parts as TfL prices them (a part spans the legs between two taps), each
-    with its peak and off-peak price; empty when TfL gives no fare.
+    with its peak and off-peak price; left out when TfL gives no fare.
     """
-    isDisrupted: bool
-    """Whether any leg is disrupted."""
+    isDisrupted: NotRequired[bool]
+    """True when any leg is disrupted (left out otherwise)."""
     legs: list[JourneyLegSummary]
     """The legs, in travel order."""
 
@@ -139,28 +146,31 @@ class JourneyDisambiguationSuggestion(TypedDict):
 
 class JourneyRequested(TypedDict):
     """What was asked for, beyond `from` and `to`: on every answer that reached TfL's plan."""
-    time: str | None
-    """The London time asked for, with its offset (`2026-12-05T09:00:00+00:00`); null: now."""
-    timeZone: str | None
-    """`GMT` or `BST`, the clock `time` is on; null with `time`."""
+    time: NotRequired[str | None]
+    """The London time asked for, with its offset (`2026-12-05T09:00:00+00:00`); none: now."""
+    timeZone: NotRequired[str | None]
+    """`GMT` or `BST`, the clock `time` is on; none without `time`."""
     timeIs: TimeIs
     """Whether `time` is when to leave or when to be there."""
-    modes: list[JourneyMode]
-    """The modes the journeys may use; empty: any."""
-    accessibility: list[AccessibilityWish]
-    """The step-free wishes (`needAccessibleRoute` among them); empty: none."""
-    via: str | None
-    """The place to go through, as given; null: none."""
-    walkingSpeed: WalkingSpeed | None
-    """How fast the traveller walks; null: TfL's default."""
-    maxWalkingMinutes: int | None
-    """Most minutes of walking; null: TfL's default."""
-    journeyPreference: JourneyPreference | None
-    """What the planner puts first; null: TfL's default."""
+    modes: NotRequired[list[JourneyMode]]
+    """The modes the journeys may use; none: any."""
+    accessibility: NotRequired[list[AccessibilityWish]]
+    """The step-free wishes (`needAccessibleRoute` among them)."""
+    via: NotRequired[str | None]
+    """The place to go through, as given."""
+    walkingSpeed: NotRequired[WalkingSpeed | None]
+    """How fast the traveller walks; none: TfL's default."""
+    maxWalkingMinutes: NotRequired[int | None]
+    """Most minutes of walking; none: TfL's default."""
+    journeyPreference: NotRequired[JourneyPreference | None]
+    """What the planner puts first; none: TfL's default."""
 
 
 class JourneyPlanToolResponse(TypedDict):
-    """`JourneyPlanToolResponse`: every field is always present (`null` when unused)."""
+    """
+    `JourneyPlanToolResponse`: the contract's fields are always present (`null` when
+    unused); the others are left out when they have nothing to say.
+    """
     success: bool
     """Whether planning succeeded."""
     code: PlanJourneyCode
@@ -173,12 +183,12 @@ class JourneyPlanToolResponse(TypedDict):
     """Suggestions for `from` (on `DISAMBIGUATION_REQUIRED` only; `[]` when `from` resolved)."""
     toLocationDisambiguation: list[JourneyDisambiguationSuggestion] | None
     """Suggestions for `to` (on `DISAMBIGUATION_REQUIRED` only; `[]` when `to` resolved)."""
-    viaLocationDisambiguation: list[JourneyDisambiguationSuggestion] | None
+    viaLocationDisambiguation: NotRequired[list[JourneyDisambiguationSuggestion] | None]
     """
     Suggestions for `via` (on `DISAMBIGUATION_REQUIRED` when a `via` was given; `[]`
     when it resolved).
     """
-    requested: JourneyRequested | None
+    requested: NotRequired[JourneyRequested | None]
     """What was asked beyond `from` and `to` (on `OK` and `DISAMBIGUATION_REQUIRED`)."""
     asOf: NotRequired[str]
     """

@@ -28,14 +28,15 @@ function tflOptions(body) {
     minutes: journey.durationMinutes,
     fare: Number.isFinite(journey.totalFarePence) ? `£${(journey.totalFarePence / 100).toFixed(2)}` : undefined,
     disrupted: journey.isDisrupted,
+    // A journey of one leg gives its times once, on the journey.
     legs: (journey.legs ?? []).map((leg) => ({
       mode: leg.mode,
       walk: isWalk(leg.mode),
       line: leg.routeName || undefined,
       colour: tflColour(leg.routeName, leg.mode),
-      minutes: leg.durationMinutes,
-      start: leg.departureTime,
-      end: leg.arrivalTime,
+      minutes: leg.durationMinutes ?? journey.durationMinutes,
+      start: leg.departureTime ?? journey.startDateTime,
+      end: leg.arrivalTime ?? journey.arrivalDateTime,
       instruction: leg.instruction,
       board: leg.departurePoint ?? undefined,
       alight: leg.arrivalPoint ?? undefined,

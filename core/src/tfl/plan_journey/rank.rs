@@ -7,12 +7,15 @@ use super::types::{
     JourneyOptionSummary,
 };
 use super::wire::{Disambiguation, Journey, Leg};
+use crate::tfl::london::london_iso_of_local;
+use crate::tfl::stops::short_place;
 
 /// How many journeys and suggestions per side an answer carries.
 pub const TOP_N: usize = 5;
 
 /// The [`TOP_N`] fastest journeys: `duration`, then `arrivalDateTime`, then
-/// `startDateTime` ascending (plain string compares of TfL's offset-less ISO times),
+/// `startDateTime` ascending (plain string compares of TfL's offset-less ISO times, before
+/// they gain their offset),
 /// missing values last, ties kept in TfL's order.
 pub(crate) fn summarise_journeys(mut journeys: Vec<Journey>) -> Vec<JourneyOptionSummary> {
     journeys.sort_by(|a, b| {
@@ -41,11 +44,20 @@ fn nulls_last_desc<T: Ord>(a: &Option<T>, b: &Option<T>) -> Ordering {
 }
 
 fn summarise(journey: Journey) -> JourneyOptionSummary {
-    let legs: Vec<JourneyLegSummary> = journey.legs.into_iter().map(summarise_leg).collect();
+    let mut legs: Vec<JourneyLegSummary> = journey.legs.into_iter().map(summarise_leg).collect();
+    // A journey of one leg says its times once: the leg's would repeat the journey's.
+    if let [leg] = legs.as_mut_slice() {
+        leg.departure_time = None;
+        leg.arrival_time = None;
+        leg.duration_minutes = None;
+    }
     JourneyOptionSummary {
         duration_minutes: journey.duration,
-        start_date_time: journey.start_date_time,
-        arrival_date_time: journey.arrival_date_time,
+        start_date_time: journey.start_date_time.as_deref().map(london_iso_of_local),
+        arrival_date_time: journey
+            .arrival_date_time
+            .as_deref()
+            .map(london_iso_of_local),
         leg_count: u32::try_from(legs.len()).unwrap_or(u32::MAX),
         total_fare_pence: journey.fare.as_ref().and_then(|f| f.total_cost),
         fares: journey
@@ -90,18 +102,18 @@ fn summarise_leg(leg: Leg) -> JourneyLegSummary {
         mode: leg.mode.and_then(|m| non_blank(m.id)),
         route_name,
         instruction: leg.instruction.and_then(|i| non_blank(i.summary)),
-        departure_time: leg.departure_time,
-        arrival_time: leg.arrival_time,
+        departure_time: leg.departure_time.as_deref().map(london_iso_of_local),
+        arrival_time: leg.arrival_time.as_deref().map(london_iso_of_local),
         duration_minutes: leg.duration,
         is_disrupted: leg.is_disrupted.unwrap_or(false) || !disruptions.is_empty(),
         disruptions,
-        departure_point: leg.departure_point.and_then(|p| non_blank(p.common_name)),
-        arrival_point: leg.arrival_point.and_then(|p| non_blank(p.common_name)),
+        departure_point: leg.departure_point.and_then(|p| spoken(p.common_name)),
+        arrival_point: leg.arrival_point.and_then(|p| spoken(p.common_name)),
         stops: leg
             .path
             .into_iter()
             .flat_map(|p| p.stop_points)
-            .filter_map(|stop| non_blank(stop.name))
+            .filter_map(|stop| spoken(stop.name))
             .collect(),
         obstacles: leg
             .obstacles
@@ -117,6 +129,11 @@ fn summarise_leg(leg: Leg) -> JourneyLegSummary {
 
 fn non_blank(text: Option<String>) -> Option<String> {
     text.map(|t| t.trim().to_owned()).filter(|t| !t.is_empty())
+}
+
+/// A place's name as people say it ("Bank", not "Bank Underground Station").
+fn spoken(text: Option<String>) -> Option<String> {
+    non_blank(text).map(|t| short_place(&t).to_owned())
 }
 
 /// The [`TOP_N`] suggestions of one side: blank `parameterValue`s dropped, sorted by

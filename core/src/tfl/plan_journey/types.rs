@@ -149,7 +149,8 @@ impl PlanJourneyCode {
     }
 }
 
-/// `JourneyPlanToolResponse`: every field is always present (`null` when unused).
+/// `JourneyPlanToolResponse`: the contract's fields are always present (`null` when
+/// unused); the others are left out when they have nothing to say.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
@@ -168,8 +169,10 @@ pub struct JourneyPlanToolResponse {
     pub to_location_disambiguation: Option<Vec<JourneyDisambiguationSuggestion>>,
     /// Suggestions for `via` (on `DISAMBIGUATION_REQUIRED` when a `via` was given; `[]`
     /// when it resolved).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via_location_disambiguation: Option<Vec<JourneyDisambiguationSuggestion>>,
     /// What was asked beyond `from` and `to` (on `OK` and `DISAMBIGUATION_REQUIRED`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requested: Option<JourneyRequested>,
     /// When the upstream answer was fetched, and whether it is stale (success only).
     #[serde(flatten)]
@@ -200,18 +203,21 @@ impl JourneyPlanToolResponse {
 pub struct JourneyOptionSummary {
     /// Door-to-door duration in minutes.
     pub duration_minutes: Option<i64>,
-    /// Departure, London local time without offset (e.g. `2015-10-21T16:27:00`).
+    /// Departure, London time with its UTC offset (`2015-10-21T16:27:00+01:00`).
     pub start_date_time: Option<String>,
-    /// Arrival, London local time without offset.
+    /// Arrival, London time with its UTC offset.
     pub arrival_date_time: Option<String>,
     /// Number of legs.
     pub leg_count: u32,
     /// The single adult pay-as-you-go fare in pence, when TfL gives one (walks have none).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub total_fare_pence: Option<i64>,
     /// The fare's parts as TfL prices them (a part spans the legs between two taps), each
-    /// with its peak and off-peak price; empty when TfL gives no fare.
+    /// with its peak and off-peak price; left out when TfL gives no fare.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub fares: Vec<JourneyFare>,
-    /// Whether any leg is disrupted.
+    /// True when any leg is disrupted (left out otherwise).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_disrupted: bool,
     /// The legs, in travel order.
     pub legs: Vec<JourneyLegSummary>,
@@ -224,29 +230,42 @@ pub struct JourneyOptionSummary {
 pub struct JourneyLegSummary {
     /// Mode id: `tube`, `walking`, `bus`, `overground`, `dlr`, `national-rail`, `elizabeth-line`, …
     pub mode: Option<String>,
-    /// Line or route name (e.g. `Central`, `London Overground`, bus `73`); null for walks.
+    /// Line or route name (e.g. `Central`, `London Overground`, bus `73`); none for walks.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub route_name: Option<String>,
     /// TfL's one-line instruction, e.g. "Central line to Mile End".
     pub instruction: Option<String>,
-    /// Departure, London local time without offset.
+    /// Departure, London time with its UTC offset (left out when the journey has this one
+    /// leg: the journey's times are its).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub departure_time: Option<String>,
-    /// Arrival, London local time without offset.
+    /// Arrival, London time with its UTC offset (left out as `departureTime` is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arrival_time: Option<String>,
-    /// Leg duration in minutes.
+    /// Leg duration in minutes (left out as `departureTime` is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub duration_minutes: Option<i64>,
-    /// Whether TfL flags the leg as disrupted.
+    /// True when TfL flags the leg as disrupted (left out otherwise).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub is_disrupted: bool,
-    /// Disruption texts for this leg, without duplicates.
+    /// Disruption texts for this leg, without duplicates (left out when none).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub disruptions: Vec<String>,
-    /// Where the leg starts: the stop or place name TfL gives (e.g. "Bank Underground
-    /// Station"), where a traveller boards; null when TfL gives none.
+    /// Where the leg starts, where a traveller boards: the stop or place TfL names, as
+    /// people say it ("Bank", not "Bank Underground Station").
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub departure_point: Option<String>,
-    /// Where the leg ends: where a traveller gets off or changes; null when TfL gives none.
+    /// Where the leg ends: where a traveller gets off or changes.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub arrival_point: Option<String>,
     /// The stops the leg calls at after it starts, its last stop included (TfL's
-    /// `path.stopPoints`); their count is how many stops the traveller rides.
+    /// `path.stopPoints`); their count is how many stops the traveller rides (left out
+    /// for a walk).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub stops: Vec<String>,
-    /// What is in the way of a step-free journey on this leg: stairs, escalators or lifts.
+    /// What is in the way of a step-free journey on this leg: stairs, escalators or lifts
+    /// (left out when nothing is).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub obstacles: Vec<JourneyObstacle>,
 }
 
@@ -306,22 +325,30 @@ pub struct JourneyDisambiguationSuggestion {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase")]
 pub struct JourneyRequested {
-    /// The London time asked for, with its offset (`2026-12-05T09:00:00+00:00`); null: now.
+    /// The London time asked for, with its offset (`2026-12-05T09:00:00+00:00`); none: now.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time: Option<String>,
-    /// `GMT` or `BST`, the clock `time` is on; null with `time`.
+    /// `GMT` or `BST`, the clock `time` is on; none without `time`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub time_zone: Option<String>,
     /// Whether `time` is when to leave or when to be there.
     pub time_is: TimeIs,
-    /// The modes the journeys may use; empty: any.
+    /// The modes the journeys may use; none: any.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub modes: Vec<JourneyMode>,
-    /// The step-free wishes (`needAccessibleRoute` among them); empty: none.
+    /// The step-free wishes (`needAccessibleRoute` among them).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub accessibility: Vec<AccessibilityWish>,
-    /// The place to go through, as given; null: none.
+    /// The place to go through, as given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via: Option<String>,
-    /// How fast the traveller walks; null: TfL's default.
+    /// How fast the traveller walks; none: TfL's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub walking_speed: Option<WalkingSpeed>,
-    /// Most minutes of walking; null: TfL's default.
+    /// Most minutes of walking; none: TfL's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub max_walking_minutes: Option<u32>,
-    /// What the planner puts first; null: TfL's default.
+    /// What the planner puts first; none: TfL's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub journey_preference: Option<JourneyPreference>,
 }
