@@ -1700,19 +1700,25 @@ export interface Leg {
   line?: string | null
   /** Where the vehicle is heading. */
   headsign?: string | null
-  /** Start of the leg. */
-  from: LegPlace
+  /**
+   * Start of the leg: left out when it is where the leg before ended (the first leg
+   * always has it).
+   */
+  from?: LegPlace | null
   /** End of the leg. */
   to: LegPlace
   /** Timetabled departure (ISO 8601 with offset). */
   scheduledDeparture: string
-  /** Expected departure from realtime data. */
+  /** Expected departure from realtime data, when it is not the timetabled one. */
   realtimeDeparture?: string | null
   /** Timetabled arrival. */
   scheduledArrival: string
-  /** Expected arrival from realtime data. */
+  /** Expected arrival from realtime data, when it is not the timetabled one. */
   realtimeArrival?: string | null
-  /** Realtime delay in seconds (negative when early). */
+  /**
+   * Realtime delay in seconds (negative when early; 0 when realtime data confirms the
+   * timetable).
+   */
   realtimeDelaySeconds?: number | null
   /**
    * `on_time`, `delayed` (over 60 s late), `early` (over 60 s early), `cancelled` or
@@ -1736,7 +1742,7 @@ export interface Leg {
 export interface LegPlace {
   /** The place's name. */
   name: string
-  /** Where it is. */
+  /** Where it is (6 decimals, about 10 cm). */
   coordinate: Coordinate
   /** The OTP stop id, at a stop. */
   stopId?: string | null
@@ -2080,15 +2086,24 @@ export interface Alert {
    * characters) stands in, or the effect in words.
    */
   header: string
-  /** The full text, when there is one. */
+  /**
+   * The full text, when there is one and it says more than the header (a description
+   * that opens with the header goes on after it).
+   */
   description?: string | null
   /** A page with more, when given. */
   url?: string | null
   /** `SEVERE`, `WARNING`, `INFO` or `UNKNOWN`. */
   severity: string
-  /** The effect, e.g. `DETOUR`, `NO_SERVICE`, `REDUCED_SERVICE` (GTFS-RT names). */
+  /**
+   * The effect, e.g. `DETOUR`, `NO_SERVICE`, `REDUCED_SERVICE` (GTFS-RT names; an
+   * unknown or other effect is left out).
+   */
   effect?: string | null
-  /** The cause, e.g. `CONSTRUCTION`, `WEATHER` (GTFS-RT names). */
+  /**
+   * The cause, e.g. `CONSTRUCTION`, `WEATHER` (GTFS-RT names; an unknown or other cause
+   * is left out).
+   */
   cause?: string | null
   /** When it takes effect, ISO 8601 in Helsinki time. */
   start?: string | null
@@ -2096,23 +2111,14 @@ export interface Alert {
   end?: string | null
   /** `in_effect` now, `upcoming` or `ended`. */
   status: AlertStatus
-  /** The routes and stops it touches. */
-  affects: AlertTarget[]
+  /** The routes it touches (a trip's or a pattern's is its route), each once. */
+  routes?: AlertRoute[]
+  /** The stops it touches, each once. */
+  stops?: AlertStop[]
 }
 
 /** Whether an alert is in effect at the time of the answer. */
 export type AlertStatus = "in_effect" | "upcoming" | "ended"
-
-/**
- * What an alert touches: a route (`route` only), a stop (`stop` only), or a stop on a
- * route (both). A trip or a pattern is shown as its route.
- */
-export interface AlertTarget {
-  /** The route, when a route is touched. */
-  route?: AlertRoute | null
-  /** The stop, when a stop is touched. */
-  stop?: AlertStop | null
-}
 
 /** A route an alert touches. */
 export interface AlertRoute {

@@ -1567,7 +1567,7 @@ class LegPlace(TypedDict):
     name: str
     """The place's name."""
     coordinate: Coordinate
-    """Where it is."""
+    """Where it is (6 decimals, about 10 cm)."""
     stopId: NotRequired[str | None]
     """The OTP stop id, at a stop."""
     platform: NotRequired[str | None]
@@ -1604,7 +1604,7 @@ class LegFare(TypedDict):
 
 
 #: One leg of an itinerary.
-Leg = TypedDict("Leg", {"mode": str, "line": NotRequired[str | None], "headsign": NotRequired[str | None], "from": LegPlace, "to": LegPlace, "scheduledDeparture": str, "realtimeDeparture": NotRequired[str | None], "scheduledArrival": str, "realtimeArrival": NotRequired[str | None], "realtimeDelaySeconds": NotRequired[int | None], "status": TransitStatus, "distanceMeters": float, "alerts": NotRequired[list[AlertSummary] | None], "rentedBike": NotRequired[bool | None], "fareProducts": NotRequired[list[LegFare] | None]})
+Leg = TypedDict("Leg", {"mode": str, "line": NotRequired[str | None], "headsign": NotRequired[str | None], "from": NotRequired[LegPlace | None], "to": LegPlace, "scheduledDeparture": str, "realtimeDeparture": NotRequired[str | None], "scheduledArrival": str, "realtimeArrival": NotRequired[str | None], "realtimeDelaySeconds": NotRequired[int | None], "status": TransitStatus, "distanceMeters": float, "alerts": NotRequired[list[AlertSummary] | None], "rentedBike": NotRequired[bool | None], "fareProducts": NotRequired[list[LegFare] | None]})
 
 
 #: Whether realtime data backs an itinerary (or the whole answer).
@@ -1965,17 +1965,6 @@ class AlertStop(TypedDict):
     """The code on its sign, e.g. `H0101`."""
 
 
-class AlertTarget(TypedDict):
-    """
-    What an alert touches: a route (`route` only), a stop (`stop` only), or a stop on a
-    route (both). A trip or a pattern is shown as its route.
-    """
-    route: NotRequired[AlertRoute | None]
-    """The route, when a route is touched."""
-    stop: NotRequired[AlertStop | None]
-    """The stop, when a stop is touched."""
-
-
 class Alert(TypedDict):
     """A service alert (a disruption, a detour, a closed entrance)."""
     id: str
@@ -1986,23 +1975,34 @@ class Alert(TypedDict):
     characters) stands in, or the effect in words.
     """
     description: NotRequired[str | None]
-    """The full text, when there is one."""
+    """
+    The full text, when there is one and it says more than the header (a description
+    that opens with the header goes on after it).
+    """
     url: NotRequired[str | None]
     """A page with more, when given."""
     severity: str
     """`SEVERE`, `WARNING`, `INFO` or `UNKNOWN`."""
     effect: NotRequired[str | None]
-    """The effect, e.g. `DETOUR`, `NO_SERVICE`, `REDUCED_SERVICE` (GTFS-RT names)."""
+    """
+    The effect, e.g. `DETOUR`, `NO_SERVICE`, `REDUCED_SERVICE` (GTFS-RT names; an
+    unknown or other effect is left out).
+    """
     cause: NotRequired[str | None]
-    """The cause, e.g. `CONSTRUCTION`, `WEATHER` (GTFS-RT names)."""
+    """
+    The cause, e.g. `CONSTRUCTION`, `WEATHER` (GTFS-RT names; an unknown or other cause
+    is left out).
+    """
     start: NotRequired[str | None]
     """When it takes effect, ISO 8601 in Helsinki time."""
     end: NotRequired[str | None]
     """When it ends, ISO 8601 in Helsinki time."""
     status: AlertStatus
     """`in_effect` now, `upcoming` or `ended`."""
-    affects: list[AlertTarget]
-    """The routes and stops it touches."""
+    routes: NotRequired[list[AlertRoute]]
+    """The routes it touches (a trip's or a pattern's is its route), each once."""
+    stops: NotRequired[list[AlertStop]]
+    """The stops it touches, each once."""
 
 
 class GetAlertsResult(TypedDict):

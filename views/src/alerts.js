@@ -9,12 +9,8 @@ const MODE_COLOURS = { BUS: "#007AC9", TRAM: "#00985F", METRO: "#FF6319", SUBWAY
 
 /** The lines (badges) and stops an alert touches, once each. */
 function touched(alert) {
-  const routes = new Map();
-  const stops = new Map();
-  for (const target of alert.affects ?? []) {
-    if (target.route) routes.set(target.route.gtfsId, target.route);
-    if (target.stop) stops.set(target.stop.gtfsId, target.stop);
-  }
+  const routes = new Map((alert.routes ?? []).map((r) => [r.gtfsId, r]));
+  const stops = new Map((alert.stops ?? []).map((s) => [s.gtfsId, s]));
   if (routes.size === 0 && stops.size === 0) return null;
   return h(
     "span",

@@ -109,7 +109,8 @@ function digitransitOptions(body) {
     minutes: Math.round((itinerary.durationSeconds ?? 0) / 60),
     disrupted: Boolean(itinerary.disruptionFlag),
     transfers: itinerary.numberOfTransfers,
-    legs: (itinerary.legs ?? []).map((leg) => {
+    // A leg that starts where the one before ended leaves its `from` out.
+    legs: (itinerary.legs ?? []).map((leg, i, legs) => ({ ...leg, from: leg.from ?? legs[i - 1]?.to })).map((leg) => {
       const start = leg.realtimeDeparture ?? leg.scheduledDeparture;
       const end = leg.realtimeArrival ?? leg.scheduledArrival;
       const to = leg.to?.name ?? "";

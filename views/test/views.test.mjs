@@ -216,10 +216,8 @@ const CHECKS = {
       const text = spaced(await line.locator(".alert-text").innerText());
       assert.ok(text.includes(spaced(alert.description ?? alert.header)), text);
       const item = spaced(await view().locator("ul.alerts > li").nth(i).innerText());
-      for (const target of alert.affects) {
-        if (target.route?.shortName) assert.ok(item.includes(target.route.shortName), item);
-        if (target.stop?.name) assert.ok(item.includes(target.stop.name), item);
-      }
+      for (const route of alert.routes ?? []) if (route.shortName) assert.ok(item.includes(route.shortName), item);
+      for (const stop of alert.stops ?? []) if (stop.name) assert.ok(item.includes(stop.name), item);
     }
   },
   async planJourney(body, isError) {

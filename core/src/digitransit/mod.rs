@@ -23,8 +23,7 @@ mod user_variables;
 mod vehicles;
 
 pub use alerts::{
-    Alert, AlertRoute, AlertStop, AlertSummary, AlertTarget, GetAlerts, GetAlertsRequest,
-    GetAlertsResult,
+    Alert, AlertRoute, AlertStop, AlertSummary, GetAlerts, GetAlertsRequest, GetAlertsResult,
 };
 pub use departures::{
     Departure, GetDepartures, GetDeparturesRequest, GetDeparturesResult, StopRef, TransitStatus,

@@ -16,11 +16,6 @@ pub(crate) fn helsinki_iso(ts: Timestamp) -> String {
         .to_string()
 }
 
-/// `ts` as ISO 8601 UTC with a `Z`, to the second.
-pub(crate) fn utc_iso(ts: Timestamp) -> String {
-    ts.strftime("%Y-%m-%dT%H:%M:%SZ").to_string()
-}
-
 /// Parses a time argument: ISO 8601 with an offset (`2024-06-13T14:30:00+03:00`,
 /// `…Z`), or a local time without one, read as Helsinki time.
 pub(crate) fn parse_time_argument(text: &str) -> Option<Timestamp> {
@@ -79,7 +74,6 @@ mod tests {
     fn helsinki_offsets_follow_the_season() {
         let summer = parse_offset_time("2021-06-29T17:13:00+03:00").unwrap();
         assert_eq!(helsinki_iso(summer), "2021-06-29T17:13:00+03:00");
-        assert_eq!(utc_iso(summer), "2021-06-29T14:13:00Z");
         let winter = parse_time_argument("2024-01-10T08:00:00").unwrap();
         assert_eq!(helsinki_iso(winter), "2024-01-10T08:00:00+02:00");
         assert_eq!(

@@ -43,8 +43,11 @@ const CEILINGS: [(&str, &str, usize); 3] = [
     // TfL's tube body from the 2020 lockdown: all eleven lines disrupted, each with a
     // reason of its own that the answer keeps whole.
     ("lineStatus", "the District line's", 2_660),
-    ("plan_trip", "", 4_096),
-    ("get_alerts", "", 2_426),
+    // Two itineraries by the contract's default, each with its fingerprint, the times of
+    // every leg and the stops' coordinates the views draw: about 1,100 bytes each.
+    ("plan_trip", "", 3_540),
+    // Five alerts in full (their text, period, routes and stops) in one answer.
+    ("get_alerts", "", 2_140),
 ];
 
 /// Whether `tool` is a transit tool (TfL or Digitransit), from the catalog.

@@ -6,8 +6,7 @@ mod types;
 pub(crate) mod wire;
 
 pub use types::{
-    Alert, AlertRoute, AlertStatus, AlertStop, AlertSummary, AlertTarget, GetAlertsRequest,
-    GetAlertsResult,
+    Alert, AlertRoute, AlertStatus, AlertStop, AlertSummary, GetAlertsRequest, GetAlertsResult,
 };
 
 use serde::Deserialize;
@@ -218,21 +217,15 @@ impl Filters {
         if self.routes.is_empty() && self.stops.is_empty() {
             return true;
         }
-        alert.affects.iter().any(|target| {
-            let route = target.route.as_ref().is_some_and(|r| {
-                self.routes.iter().any(|asked| {
-                    r.gtfs_id.eq_ignore_ascii_case(asked)
-                        || r.short_name
-                            .as_deref()
-                            .is_some_and(|s| s.eq_ignore_ascii_case(asked))
-                })
-            });
-            let stop = target
-                .stop
-                .as_ref()
-                .is_some_and(|s| self.stops.contains(&s.gtfs_id));
-            route || stop
-        })
+        let route = alert.routes.iter().any(|r| {
+            self.routes.iter().any(|asked| {
+                r.gtfs_id.eq_ignore_ascii_case(asked)
+                    || r.short_name
+                        .as_deref()
+                        .is_some_and(|s| s.eq_ignore_ascii_case(asked))
+            })
+        });
+        route || alert.stops.iter().any(|s| self.stops.contains(&s.gtfs_id))
     }
 }
 

@@ -90,20 +90,6 @@ pub struct AlertStop {
     pub code: Option<String>,
 }
 
-/// What an alert touches: a route (`route` only), a stop (`stop` only), or a stop on a
-/// route (both). A trip or a pattern is shown as its route.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
-#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
-#[serde(rename_all = "camelCase")]
-pub struct AlertTarget {
-    /// The route, when a route is touched.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub route: Option<AlertRoute>,
-    /// The stop, when a stop is touched.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub stop: Option<AlertStop>,
-}
-
 /// A service alert (a disruption, a detour, a closed entrance).
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
@@ -114,7 +100,8 @@ pub struct Alert {
     /// Its headline. When the router has none, the description's first line (cut to 120
     /// characters) stands in, or the effect in words.
     pub header: String,
-    /// The full text, when there is one.
+    /// The full text, when there is one and it says more than the header (a description
+    /// that opens with the header goes on after it).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub description: Option<String>,
     /// A page with more, when given.
@@ -122,10 +109,12 @@ pub struct Alert {
     pub url: Option<String>,
     /// `SEVERE`, `WARNING`, `INFO` or `UNKNOWN`.
     pub severity: String,
-    /// The effect, e.g. `DETOUR`, `NO_SERVICE`, `REDUCED_SERVICE` (GTFS-RT names).
+    /// The effect, e.g. `DETOUR`, `NO_SERVICE`, `REDUCED_SERVICE` (GTFS-RT names; an
+    /// unknown or other effect is left out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effect: Option<String>,
-    /// The cause, e.g. `CONSTRUCTION`, `WEATHER` (GTFS-RT names).
+    /// The cause, e.g. `CONSTRUCTION`, `WEATHER` (GTFS-RT names; an unknown or other cause
+    /// is left out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cause: Option<String>,
     /// When it takes effect, ISO 8601 in Helsinki time.
@@ -136,8 +125,12 @@ pub struct Alert {
     pub end: Option<String>,
     /// `in_effect` now, `upcoming` or `ended`.
     pub status: AlertStatus,
-    /// The routes and stops it touches.
-    pub affects: Vec<AlertTarget>,
+    /// The routes it touches (a trip's or a pattern's is its route), each once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub routes: Vec<AlertRoute>,
+    /// The stops it touches, each once.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub stops: Vec<AlertStop>,
 }
 
 /// An alert in brief, as `plan_trip`'s legs and `get_departures` carry it: a line to show.

@@ -6,7 +6,7 @@ use std::cmp::Ordering;
 
 use serde::Deserialize;
 
-use super::types::{Alert, AlertRoute, AlertStatus, AlertStop, AlertSummary, AlertTarget};
+use super::types::{Alert, AlertRoute, AlertStatus, AlertStop, AlertSummary};
 use crate::digitransit::place::contract_mode;
 use crate::digitransit::time::helsinki_iso;
 
@@ -95,8 +95,9 @@ impl From<OtpStop> for AlertStop {
 }
 
 impl Entity {
-    /// What this entity touches, if it is a route, a stop, or something on a route.
-    fn target(self) -> Option<AlertTarget> {
+    /// What this entity touches (a route, a stop, or both), if it is a route, a stop, or
+    /// something on a route.
+    fn target(self) -> Option<(Option<AlertRoute>, Option<AlertStop>)> {
         let f = self.fields;
         let (route, stop) = match self.typename.as_str() {
             "Route" => {
@@ -120,10 +121,7 @@ impl Entity {
             "Trip" | "Pattern" => (Some(f.route?), None),
             _ => return None,
         };
-        Some(AlertTarget {
-            route: route.map(AlertRoute::from),
-            stop: stop.map(AlertStop::from),
-        })
+        Some((route.map(AlertRoute::from), stop.map(AlertStop::from)))
     }
 }
 
@@ -156,28 +154,47 @@ impl From<OtpAlert> for Alert {
         let header = alert.header(description.as_deref());
         let severity = alert.severity();
         let status = alert.period().status_at(jiff::Timestamp::now().as_second());
-        let mut affects: Vec<AlertTarget> = alert
-            .entities
-            .unwrap_or_default()
-            .into_iter()
-            .flatten()
-            .filter_map(Entity::target)
-            .collect();
-        affects.dedup();
+        let (mut routes, mut stops) = (Vec::new(), Vec::new());
+        let targets = alert.entities.unwrap_or_default().into_iter().flatten();
+        for (route, stop) in targets.filter_map(Entity::target) {
+            if let Some(route) = route.filter(|r| !routes.contains(r)) {
+                routes.push(route);
+            }
+            if let Some(stop) = stop.filter(|s| !stops.contains(s)) {
+                stops.push(stop);
+            }
+        }
+        let description = description.and_then(|text| beyond_header(&text, &header));
         Self {
             id: alert.id,
             header,
             description,
             url: alert.alert_url.filter(|u| !u.trim().is_empty()),
             severity,
-            effect: alert.alert_effect,
-            cause: alert.alert_cause,
+            effect: alert.alert_effect.filter(|e| !says_nothing(e)),
+            cause: alert.alert_cause.filter(|c| !says_nothing(c)),
             start: alert.effective_start_date.and_then(helsinki_seconds),
             end: alert.effective_end_date.and_then(helsinki_seconds),
             status,
-            affects,
+            routes,
+            stops,
         }
     }
+}
+
+/// Whether a GTFS-RT effect or cause says nothing: `UNKNOWN_EFFECT`, `UNKNOWN_CAUSE`,
+/// `OTHER_EFFECT`, `OTHER_CAUSE`.
+fn says_nothing(name: &str) -> bool {
+    name.starts_with("UNKNOWN_") || name.starts_with("OTHER_")
+}
+
+/// What `description` says beyond `header`: all of it, unless it opens with the header
+/// (then what follows, or nothing).
+fn beyond_header(description: &str, header: &str) -> Option<String> {
+    let rest = description
+        .strip_prefix(header)
+        .map_or(description, str::trim_start);
+    (!rest.is_empty()).then(|| rest.to_owned())
 }
 
 /// When an alert runs, as OTP answers it (Unix seconds; 0 or none: open): kept beside the
@@ -447,20 +464,39 @@ mod tests {
             {"__typename": "StopOnRoute",
              "stop": {"gtfsId": "HSL:1", "name": "S", "code": "H1"},
              "route": {"gtfsId": "HSL:31M1", "shortName": "M1", "mode": "SUBWAY"}},
-            {"__typename": "Trip", "route": {"gtfsId": "HSL:1010", "shortName": "10", "mode": "TRAM"}}
+            {"__typename": "Trip", "route": {"gtfsId": "HSL:1010", "shortName": "10", "mode": "TRAM"}},
+            {"__typename": "Pattern", "route": {"gtfsId": "HSL:1010", "shortName": "10", "mode": "TRAM"}}
         ]}));
         assert_eq!(a.start.as_deref(), Some("2023-02-15T13:03:28+02:00"));
         assert_eq!(a.end, None);
         assert_eq!(a.status, AlertStatus::InEffect);
-        assert_eq!(a.affects.len(), 3);
+        let routes: Vec<&str> = a.routes.iter().map(|r| r.gtfs_id.as_str()).collect();
         assert_eq!(
-            a.affects[1].route.as_ref().unwrap().mode.as_deref(),
-            Some("METRO")
+            routes,
+            ["HSL:2550", "HSL:31M1", "HSL:1010"],
+            "each route once"
+        );
+        assert_eq!(a.routes[1].mode.as_deref(), Some("METRO"));
+        assert_eq!(a.stops.len(), 1);
+        assert_eq!(a.stops[0].code.as_deref(), Some("H1"));
+    }
+
+    #[test]
+    fn a_description_that_opens_with_the_header_goes_on_after_it() {
+        assert_eq!(
+            beyond_header(
+                "Lift out of order.\nUse the other one.",
+                "Lift out of order."
+            ),
+            Some("Use the other one.".to_owned())
         );
         assert_eq!(
-            a.affects[1].stop.as_ref().unwrap().code.as_deref(),
-            Some("H1")
+            beyond_header("Lift out of order.", "Lift out of order."),
+            None
         );
-        assert!(a.affects[2].stop.is_none());
+        assert_eq!(
+            beyond_header("Bus 550 skips the stop.", "Detour"),
+            Some("Bus 550 skips the stop.".to_owned())
+        );
     }
 }

@@ -13,7 +13,7 @@ use super::place::{Language, OtpRoute, checked_range, checked_text, contract_mod
 use super::response::{
     DigitransitErrorCode, DigitransitResponse, Failure, Warning, WarningCode, warnings,
 };
-use super::time::{fetched_at, helsinki_iso, parse_time_argument, utc_iso};
+use super::time::{fetched_at, helsinki_iso, parse_time_argument};
 use super::transit_mode::checked_modes;
 use super::upstream::{self, UpstreamFailure};
 use super::user_variables::saved_location;
@@ -214,7 +214,7 @@ async fn departures(
         stop_id,
         stop_name: place.name.clone(),
         realtime_used: shown.iter().any(|d| d.realtime_time.is_some()),
-        data_freshness: utc_iso(received),
+        data_freshness: helsinki_iso(received),
         departures,
         alerts: place.alerts.clone(),
         correlation_id,

@@ -26,7 +26,7 @@ use super::response::{
     DigitransitErrorCode, DigitransitResponse, Failure, Warning, WarningCode, provider_message,
     warnings,
 };
-use super::time::{fetched_at, utc_iso};
+use super::time::{fetched_at, helsinki_iso};
 use super::upstream::{self, UpstreamFailure};
 use crate::Toolpack;
 use crate::config::Config;
@@ -157,8 +157,10 @@ these stops are step-free: {}.",
         (w + p.realtime_legs.0, t + p.realtime_legs.1)
     });
     let itineraries: Vec<Itinerary> = planned.into_iter().map(|p| p.itinerary).collect();
+    let message = trip_message(&itineraries);
+    let itineraries: Vec<Itinerary> = itineraries.into_iter().map(wire::lean).collect();
     Ok(PlanTripResult {
-        message: trip_message(&itineraries),
+        message,
         served: None,
         origin: plan.origin,
         destination: plan.destination,
@@ -166,7 +168,7 @@ these stops are step-free: {}.",
         constraints: plan.constraints,
         itineraries,
         realtime_used: wire::schedule_type(with_estimate, transit),
-        data_freshness: utc_iso(received),
+        data_freshness: helsinki_iso(received),
         warnings: warnings(notes),
         correlation_id,
         meta,
@@ -304,7 +306,8 @@ fn trip_message(itineraries: &[Itinerary]) -> String {
                 .as_deref()
                 .map(|h| format!(" (towards {h})"))
                 .unwrap_or_default();
-            format!("{what} from {} to {}{towards}", leg.from.name, leg.to.name)
+            let from = leg.from.as_ref().map_or("", |place| place.name.as_str());
+            format!("{what} from {from} to {}{towards}", leg.to.name)
         })
         .collect();
     let route = if rides.is_empty() {

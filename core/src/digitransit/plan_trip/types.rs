@@ -281,7 +281,7 @@ pub enum ScheduleType {
 pub struct LegPlace {
     /// The place's name.
     pub name: String,
-    /// Where it is.
+    /// Where it is (6 decimals, about 10 cm).
     pub coordinate: Coordinate,
     /// The OTP stop id, at a stop.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -304,21 +304,24 @@ pub struct Leg {
     /// Where the vehicle is heading.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub headsign: Option<String>,
-    /// Start of the leg.
-    pub from: LegPlace,
+    /// Start of the leg: left out when it is where the leg before ended (the first leg
+    /// always has it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub from: Option<LegPlace>,
     /// End of the leg.
     pub to: LegPlace,
     /// Timetabled departure (ISO 8601 with offset).
     pub scheduled_departure: String,
-    /// Expected departure from realtime data.
+    /// Expected departure from realtime data, when it is not the timetabled one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub realtime_departure: Option<String>,
     /// Timetabled arrival.
     pub scheduled_arrival: String,
-    /// Expected arrival from realtime data.
+    /// Expected arrival from realtime data, when it is not the timetabled one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub realtime_arrival: Option<String>,
-    /// Realtime delay in seconds (negative when early).
+    /// Realtime delay in seconds (negative when early; 0 when realtime data confirms the
+    /// timetable).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub realtime_delay_seconds: Option<i64>,
     /// `on_time`, `delayed` (over 60 s late), `early` (over 60 s early), `cancelled` or

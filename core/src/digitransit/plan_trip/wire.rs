@@ -9,6 +9,7 @@ use crate::digitransit::alerts::wire::{OtpAlert, summaries};
 use crate::digitransit::departures::{TransitStatus, transit_status};
 use crate::digitransit::place::{Coordinate, OtpRoute, contract_mode};
 use crate::digitransit::time::{duration_seconds, parse_offset_time};
+use crate::geo::six_decimals;
 use crate::http::encode_component;
 
 /// `data` of a `planConnection` answer.
@@ -201,7 +202,7 @@ fn planned(node: Node) -> Option<Planned> {
             ),
             line: route.and_then(OtpRoute::line),
             headsign: wire.headsign.clone(),
-            from: leg_place(wire.from),
+            from: Some(leg_place(wire.from)),
             to: leg_place(wire.to),
             realtime_departure: wire.start.estimated.as_ref().and_then(|e| e.time.clone()),
             scheduled_departure: wire.start.scheduled_time,
@@ -265,10 +266,30 @@ fn leg_place(place: WirePlace) -> LegPlace {
     let stop = place.stop;
     LegPlace {
         name: place.name.unwrap_or_default(),
-        coordinate: Coordinate::new(place.lat, place.lon),
+        coordinate: Coordinate::new(six_decimals(place.lat), six_decimals(place.lon)),
         stop_id: stop.as_ref().and_then(|s| s.gtfs_id.clone()),
         platform: stop.and_then(|s| s.platform_code),
     }
+}
+
+/// The itinerary as the answer gives it: a leg's start left out when it is where the leg
+/// before ended, and realtime times left out when they are the timetabled ones (the delay
+/// says realtime data stands behind them).
+pub(crate) fn lean(mut itinerary: Itinerary) -> Itinerary {
+    let mut previous_end: Option<LegPlace> = None;
+    for leg in &mut itinerary.legs {
+        if leg.from.is_some() && leg.from == previous_end {
+            leg.from = None;
+        }
+        previous_end = Some(leg.to.clone());
+        if leg.realtime_departure.as_ref() == Some(&leg.scheduled_departure) {
+            leg.realtime_departure = None;
+        }
+        if leg.realtime_arrival.as_ref() == Some(&leg.scheduled_arrival) {
+            leg.realtime_arrival = None;
+        }
+    }
+    itinerary
 }
 
 fn round1(value: f64) -> f64 {
@@ -296,7 +317,7 @@ pub fn fingerprint(legs: &[Leg]) -> String {
             [
                 leg.mode.as_str(),
                 leg.line.as_deref().unwrap_or_default(),
-                &end_of(&leg.from),
+                &leg.from.as_ref().map(end_of).unwrap_or_default(),
                 &end_of(&leg.to),
             ]
             .map(encode_component)
@@ -334,7 +355,7 @@ mod tests {
             mode: "TRAM".into(),
             line: Some("10".into()),
             headsign: None,
-            from: place("Lasipalatsi", Some("HSL:1020444")),
+            from: Some(place("Lasipalatsi", Some("HSL:1020444"))),
             to: place("Jalavatie | x", None),
             scheduled_departure: departure.into(),
             realtime_departure: None,
