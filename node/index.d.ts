@@ -1792,9 +1792,9 @@ export interface GetDeparturesRequest {
   /**
    * The stop.
    *
-   * The stop or station.
+   * The stop or station: its id (`"HSL:1040129"`), or `{type, value}`.
    */
-  stop: StopRef
+  stop: StopInput
   /**
    * Minutes ahead, 1..120 (default 30).
    *
@@ -1827,6 +1827,12 @@ export interface GetDeparturesRequest {
    */
   modes?: TransitMode[] | null
 }
+
+/**
+ * A stop as a call may write it: its id as a plain string (`"HSL:1040129"`), or a
+ * [`StopRef`] object. The schema the tools show; [`plain_or_tagged`] reads it.
+ */
+export type StopInput = string | StopRef
 
 /** Which stop: an OTP stop or station id, or the label of a saved place with a `stopId`. */
 export type StopRef = StopRef0 | StopRef1
@@ -2254,7 +2260,7 @@ export interface GetStopInfoRequest {
    *
    * The stop or station, as `get_departures` takes it.
    */
-  stop: StopRef
+  stop: StopInput
   /**
    * The language.
    *

@@ -138,6 +138,22 @@ fn schema_at<'s>(schema: &'s JsonObject, pointer: &str) -> Option<&'s JsonObject
     Some(here)
 }
 
+/// What each branch of `schema`'s `anyOf` or `oneOf` accepts, nested branches flattened
+/// (an untagged choice of a string or a tagged choice of objects is three alternatives).
+fn alternatives(schema: &JsonObject) -> Vec<String> {
+    let branches = ["anyOf", "oneOf"]
+        .iter()
+        .find_map(|key| schema.get(*key).and_then(Value::as_array));
+    match branches {
+        Some(branches) => branches
+            .iter()
+            .filter_map(Value::as_object)
+            .flat_map(alternatives)
+            .collect(),
+        None => vec![describe(schema)],
+    }
+}
+
 /// A short description of what `schema` accepts, for an error message.
 fn describe(schema: &JsonObject) -> String {
     if let Some(values) = schema.get("enum").and_then(Value::as_array) {
@@ -147,15 +163,17 @@ fn describe(schema: &JsonObject) -> String {
     if let Some(value) = schema.get("const") {
         return format!("exactly {value}");
     }
-    for key in ["anyOf", "oneOf"] {
-        if let Some(branches) = schema.get(key).and_then(Value::as_array) {
-            let each: Vec<String> = branches
-                .iter()
-                .filter_map(Value::as_object)
-                .map(describe)
-                .collect();
-            return format!("either {}", each.join(", or "));
+    if schema.contains_key("anyOf") || schema.contains_key("oneOf") {
+        let mut each: Vec<String> = Vec::new();
+        for alternative in alternatives(schema) {
+            if !each.contains(&alternative) {
+                each.push(alternative);
+            }
         }
+        return match each.as_slice() {
+            [one] => one.clone(),
+            _ => format!("either {}", each.join(", or ")),
+        };
     }
     let kinds = types_of(schema);
     let mut words: Vec<String> = kinds

@@ -1710,13 +1710,17 @@ class StopRef1(TypedDict):
 StopRef = StopRef0 | StopRef1
 
 
+#: A stop as a call may write it: its id as a plain string (`"HSL:1040129"`), or a
+StopInput = str | StopRef
+
+
 class GetDeparturesRequest(TypedDict):
     """`get_departures` arguments."""
-    stop: StopRef
+    stop: StopInput
     """
     The stop.
 
-    The stop or station.
+    The stop or station: its id (`"HSL:1040129"`), or `{type, value}`.
     """
     windowMinutes: NotRequired[int | None]
     """
@@ -2146,7 +2150,7 @@ class FindRentalVehiclesResult(TypedDict):
 
 class GetStopInfoRequest(TypedDict):
     """`get_stop_info` arguments."""
-    stop: StopRef
+    stop: StopInput
     """
     The stop.
 
@@ -4242,7 +4246,7 @@ class AsyncTools:
             arguments["includeDisruptionAlt"] = include_disruption_alt
         return await self._typed("plan_trip", arguments)  # type: ignore[no-any-return]
 
-    async def get_departures(self, *, stop: StopRef, window_minutes: int | None = None, limit: int | None = None, language: Language | None = None, start_time: str | None = None, modes: list[TransitMode] | None = None) -> GetDeparturesResult:
+    async def get_departures(self, *, stop: StopInput, window_minutes: int | None = None, limit: int | None = None, language: Language | None = None, start_time: str | None = None, modes: list[TransitMode] | None = None) -> GetDeparturesResult:
         """
         Next buses, trams, metros and trains leaving a stop or station in Finland, with live delays, cancellations and the alerts there.
 
@@ -4319,7 +4323,7 @@ class AsyncTools:
             arguments["maxResults"] = max_results
         return await self._typed("find_rental_vehicles", arguments)  # type: ignore[no-any-return]
 
-    async def get_stop_info(self, *, stop: StopRef, language: Language | None = None) -> GetStopInfoResult:
+    async def get_stop_info(self, *, stop: StopInput, language: Language | None = None) -> GetStopInfoResult:
         """
         Which lines serve a stop or station in Finland, their directions, wheelchair access and the alerts in effect.
 
@@ -4996,7 +5000,7 @@ class SyncTools:
             arguments["includeDisruptionAlt"] = include_disruption_alt
         return self._typed("plan_trip", arguments)  # type: ignore[no-any-return]
 
-    def get_departures(self, *, stop: StopRef, window_minutes: int | None = None, limit: int | None = None, language: Language | None = None, start_time: str | None = None, modes: list[TransitMode] | None = None) -> GetDeparturesResult:
+    def get_departures(self, *, stop: StopInput, window_minutes: int | None = None, limit: int | None = None, language: Language | None = None, start_time: str | None = None, modes: list[TransitMode] | None = None) -> GetDeparturesResult:
         """
         Next buses, trams, metros and trains leaving a stop or station in Finland, with live delays, cancellations and the alerts there.
 
@@ -5073,7 +5077,7 @@ class SyncTools:
             arguments["maxResults"] = max_results
         return self._typed("find_rental_vehicles", arguments)  # type: ignore[no-any-return]
 
-    def get_stop_info(self, *, stop: StopRef, language: Language | None = None) -> GetStopInfoResult:
+    def get_stop_info(self, *, stop: StopInput, language: Language | None = None) -> GetStopInfoResult:
         """
         Which lines serve a stop or station in Finland, their directions, wheelchair access and the alerts in effect.
 

@@ -4,6 +4,7 @@
 mod types;
 
 pub use types::{Departure, GetDeparturesRequest, GetDeparturesResult, StopRef, TransitStatus};
+pub(crate) use types::{StopInput, plain_or_tagged};
 
 use serde::Deserialize;
 use serde_json::json;

@@ -29,6 +29,30 @@ pub enum StopRef {
     },
 }
 
+/// A stop as a call may write it: its id as a plain string (`"HSL:1040129"`), or a
+/// [`StopRef`] object. The schema the tools show; [`plain_or_tagged`] reads it.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub(crate) enum StopInput {
+    /// A stop or station id, e.g. `HSL:1040129`.
+    Plain(String),
+    /// A stop by id or a saved place by its key.
+    Tagged(StopRef),
+}
+
+/// Reads a stop written as its plain id string or as a [`StopRef`] object.
+pub(crate) fn plain_or_tagged<'de, D>(deserializer: D) -> Result<StopRef, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::de::Error;
+    match serde_json::Value::deserialize(deserializer)? {
+        serde_json::Value::String(value) => Ok(StopRef::Id { value }),
+        other => StopRef::deserialize(other).map_err(D::Error::custom),
+    }
+}
+
 /// `get_departures` arguments.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
@@ -36,7 +60,9 @@ pub enum StopRef {
 pub struct GetDeparturesRequest {
     /// The stop.
     ///
-    /// The stop or station.
+    /// The stop or station: its id (`"HSL:1040129"`), or `{type, value}`.
+    #[serde(deserialize_with = "plain_or_tagged")]
+    #[schemars(with = "StopInput")]
     pub stop: StopRef,
     /// Minutes ahead, 1..120 (default 30).
     ///

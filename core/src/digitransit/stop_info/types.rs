@@ -17,6 +17,8 @@ pub struct GetStopInfoRequest {
     /// As get_departures takes it.
     ///
     /// The stop or station, as `get_departures` takes it.
+    #[serde(deserialize_with = "crate::digitransit::departures::plain_or_tagged")]
+    #[schemars(with = "crate::digitransit::departures::StopInput")]
     pub stop: StopRef,
     /// The language.
     ///
