@@ -1401,9 +1401,9 @@ export interface ReverseGeocodeResult {
 /** `plan_trip` arguments. */
 export interface PlanTripRequest {
   /** Where from. */
-  origin: PlaceRef
+  origin: PlaceInput
   /** Where to. */
-  destination: PlaceRef
+  destination: PlaceInput
   /**
    * When.
    *
@@ -1431,8 +1431,17 @@ export interface PlanTripRequest {
   includeDisruptionAlt?: boolean | null
 }
 
-/** An origin or destination: coordinates, or the key of a saved location. */
-export type PlaceRef = PlaceRef0 | PlaceRef1
+/**
+ * An origin or destination as a call may write it: a place's name as a plain string, or
+ * a [`PlaceRef`] object. The schema the tool shows; [`plain_or_tagged`] reads it.
+ */
+export type PlaceInput = string | PlaceRef
+
+/**
+ * An origin or destination: coordinates, a place's name or address, or the key of a saved
+ * location.
+ */
+export type PlaceRef = PlaceRef0 | PlaceRef1 | PlaceRef2
 
 /** `{type: 'coords', value: {lat, lon}}`. */
 export interface PlaceRef0 {
@@ -1449,6 +1458,19 @@ export interface PlaceRef0 {
 export interface PlaceRef1 {
   type: "label"
   /** The saved key. */
+  value: string
+}
+
+/**
+ * A name or address (Kamppi), found by the geocoder.
+ *
+ * `{type: 'place', value: 'Kamppi'}`, or just `"Kamppi"`: a place's name or address,
+ * found with the geocoder; an unclear name is asked about, or answered with
+ * `disambiguation-required` and its candidates.
+ */
+export interface PlaceRef2 {
+  type: "place"
+  /** The name or address. */
   value: string
 }
 

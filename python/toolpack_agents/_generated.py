@@ -1347,8 +1347,25 @@ class PlaceRef1(TypedDict):
     """The saved key."""
 
 
-#: An origin or destination: coordinates, or the key of a saved location.
-PlaceRef = PlaceRef0 | PlaceRef1
+class PlaceRef2(TypedDict):
+    """
+    A name or address (Kamppi), found by the geocoder.
+
+    `{type: 'place', value: 'Kamppi'}`, or just `"Kamppi"`: a place's name or address,
+    found with the geocoder; an unclear name is asked about, or answered with
+    `disambiguation-required` and its candidates.
+    """
+    type: Literal["place"]
+    value: str
+    """The name or address."""
+
+
+#: An origin or destination: coordinates, a place's name or address, or the key of a saved
+PlaceRef = PlaceRef0 | PlaceRef1 | PlaceRef2
+
+
+#: An origin or destination as a call may write it: a place's name as a plain string, or
+PlaceInput = str | PlaceRef
 
 
 #: Whether `time` is when to leave or when to arrive.
@@ -1463,9 +1480,9 @@ class PlanConstraintsInput(TypedDict):
 
 class PlanTripRequest(TypedDict):
     """`plan_trip` arguments."""
-    origin: PlaceRef
+    origin: PlaceInput
     """Where from."""
-    destination: PlaceRef
+    destination: PlaceInput
     """Where to."""
     when: NotRequired[TripTime | None]
     """
@@ -4227,7 +4244,7 @@ class AsyncTools:
             arguments["language"] = language
         return await self._typed("reverse_geocode", arguments)  # type: ignore[no-any-return]
 
-    async def plan_trip(self, *, origin: PlaceRef, destination: PlaceRef, when: TripTime | None = None, constraints: PlanConstraintsInput | None = None, limit: int | None = None, include_disruption_alt: bool | None = None) -> PlanTripResult:
+    async def plan_trip(self, *, origin: PlaceInput, destination: PlaceInput, when: TripTime | None = None, constraints: PlanConstraintsInput | None = None, limit: int | None = None, include_disruption_alt: bool | None = None) -> PlanTripResult:
         """
         How to get from A to B by public transport in Finland (Helsinki and other regions): itineraries with legs, live delays, cancellations and alerts; leave or arrive by a time.
 
@@ -4981,7 +4998,7 @@ class SyncTools:
             arguments["language"] = language
         return self._typed("reverse_geocode", arguments)  # type: ignore[no-any-return]
 
-    def plan_trip(self, *, origin: PlaceRef, destination: PlaceRef, when: TripTime | None = None, constraints: PlanConstraintsInput | None = None, limit: int | None = None, include_disruption_alt: bool | None = None) -> PlanTripResult:
+    def plan_trip(self, *, origin: PlaceInput, destination: PlaceInput, when: TripTime | None = None, constraints: PlanConstraintsInput | None = None, limit: int | None = None, include_disruption_alt: bool | None = None) -> PlanTripResult:
         """
         How to get from A to B by public transport in Finland (Helsinki and other regions): itineraries with legs, live delays, cancellations and alerts; leave or arrive by a time.
 

@@ -45,7 +45,7 @@ pub use rental::{
 };
 pub use response::{
     DigitransitErrorBody, DigitransitErrorCode, DigitransitErrorEnvelope, DigitransitResponse,
-    Warning, WarningCode,
+    PlaceCandidate, Warning, WarningCode,
 };
 pub use stop_info::{
     GetStopInfo, GetStopInfoRequest, GetStopInfoResult, StopDetails, StopPattern, StopRoute,

@@ -14,7 +14,8 @@ use crate::http::new_correlation_id;
 pub enum DigitransitErrorCode {
     /// The arguments break a rule of the contract (or Pelias refused a parameter).
     ValidationError,
-    /// `geocode_address`: the geocoder found nothing for the text.
+    /// `geocode_address`, `plan_trip`: the geocoder found nothing for the text (or for the
+    /// place's name).
     GeocodeNoResults,
     /// `plan_trip`, `vehicle_positions`: origin or destination is outside the router's
     /// area; or the live vehicles asked for are outside HSL's feed.
@@ -36,6 +37,8 @@ pub enum DigitransitErrorCode {
     StorageError,
     /// A bug inside toolpack; nobody's input is at fault.
     InternalError,
+    /// `plan_trip`: a place's name fits several places; `candidates` lists them.
+    DisambiguationRequired,
 }
 
 impl DigitransitErrorCode {
@@ -53,6 +56,7 @@ impl DigitransitErrorCode {
             Self::NetworkError => "network-error",
             Self::StorageError => "storage-error",
             Self::InternalError => "internal-error",
+            Self::DisambiguationRequired => "disambiguation-required",
         }
     }
 }
@@ -72,8 +76,25 @@ pub struct DigitransitErrorBody {
     /// Seconds to wait before retrying (`rate-limited` only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub retry_after: Option<u64>,
+    /// On `disambiguation-required`: the places the name may mean, best first.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidates: Option<Vec<PlaceCandidate>>,
     /// The call's correlation id (a UUID), the same as a success would carry.
     pub correlation_id: String,
+}
+
+/// A place a name may mean: call again with its `label` (or its coordinates).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
+#[serde(rename_all = "camelCase")]
+pub struct PlaceCandidate {
+    /// The place as the geocoder labels it, e.g. "Kamppi, Helsinki".
+    pub label: String,
+    /// Where it is.
+    pub coordinate: super::place::Coordinate,
+    /// The stop's id, when it is a stop.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_id: Option<String>,
 }
 
 /// `{"error": {...}}`: how every Digitransit tool answers a failure.
@@ -91,6 +112,7 @@ pub(crate) struct Failure {
     pub message: String,
     pub hint: Option<String>,
     pub retry_after: Option<u64>,
+    pub candidates: Option<Vec<PlaceCandidate>>,
 }
 
 /// The longest provider message quoted in an error, in code points.
@@ -104,6 +126,7 @@ impl Failure {
             message: message.into(),
             hint: None,
             retry_after: None,
+            candidates: None,
         }
     }
 
@@ -115,6 +138,12 @@ impl Failure {
     /// The same failure with a hint.
     pub fn hint(mut self, hint: impl Into<String>) -> Self {
         self.hint = Some(hint.into());
+        self
+    }
+
+    /// The same failure with the places a name may mean.
+    pub fn candidates(mut self, candidates: Vec<PlaceCandidate>) -> Self {
+        self.candidates = Some(candidates);
         self
     }
 
@@ -132,6 +161,7 @@ impl Failure {
                 message: self.message,
                 hint: self.hint,
                 retry_after: self.retry_after,
+                candidates: self.candidates,
                 correlation_id,
             },
         }

@@ -1,6 +1,7 @@
 //! The station tools ask the person which station a name means ([`toolpack::ask`]):
 //! `liftOutages`, a live tool, titles the choices with TfL's lines; `stationToilets` stays
-//! offline and titles them with what its data knows. A pick answers in the same call.
+//! offline and titles them with what its data knows; `plan_trip` asks which place a name
+//! means when it fits places far apart. A pick answers in the same call.
 
 use std::sync::{Arc, Mutex};
 
@@ -126,4 +127,61 @@ async fn station_toilets_asks_offline_with_the_lines_of_the_station_data() {
     assert_eq!(body["code"], "OK", "{body}");
     assert_eq!(body["stationUniqueId"], "940GZZLUBLG");
     assert!(paths.is_empty(), "stationToilets stays offline: {paths:?}");
+}
+
+/// `plan_trip` with a destination by name that fits two places far apart.
+async fn plan_to_koulutie(picks: &'static str) -> (Value, Vec<Question>, Vec<String>) {
+    let fake = FakeUpstream::start(&toolpack_testkit::default_fixtures_dir())
+        .await
+        .unwrap();
+    let config = Config::builder()
+        .digitransit_api_key("asking-test-key")
+        .digitransit_base_url(fake.base_url())
+        .default_rate_limit(0)
+        .build();
+    let toolpack = Toolpack::new(config).unwrap();
+    let asker = Arc::new(PicksTitled(picks, Mutex::default()));
+    let arguments = json!({
+        "origin": {"type": "coords", "value": {"lat": 60.170384, "lon": 24.939846}},
+        "destination": "koulutie",
+        "when": {"type": "depart", "time": "2021-06-29T17:05:00+03:00"}
+    });
+    let call = toolpack.call_json("plan_trip", arguments);
+    let answer = with_asker(Some(asker.clone()), call).await.unwrap();
+    let paths = fake.requests().into_iter().map(|r| r.path).collect();
+    let asked = asker.1.lock().unwrap().clone();
+    (answer.body, asked, paths)
+}
+
+#[tokio::test]
+async fn plan_trip_asks_which_place_a_name_means_and_plans_to_the_pick() {
+    let (body, asked, paths) = plan_to_koulutie("Vantaa").await;
+    assert_eq!(asked.len(), 1);
+    assert_eq!(asked[0].field, "destination");
+    assert_eq!(
+        titles(&asked[0]),
+        ["Koulutie 1, Espoo", "Koulutie 1, Vantaa"]
+    );
+    assert_eq!(
+        body["destination"]["address"], "Koulutie 1, Vantaa",
+        "{body}"
+    );
+    assert_eq!(body["destination"]["rawSource"], "geocode");
+    assert_eq!(
+        paths,
+        ["/geocoding/v1/search", "/routing/v2/finland/gtfs/v1"],
+        "one geocoder request, then the plan"
+    );
+}
+
+#[tokio::test]
+async fn when_nobody_picks_plan_trip_answers_disambiguation_required_without_routing() {
+    let (body, asked, paths) = plan_to_koulutie("nothing matches").await;
+    assert_eq!(asked.len(), 1);
+    assert_eq!(body["error"]["code"], "disambiguation-required", "{body}");
+    assert_eq!(
+        body["error"]["candidates"][1]["label"],
+        "Koulutie 1, Vantaa"
+    );
+    assert_eq!(paths, ["/geocoding/v1/search"]);
 }

@@ -9,7 +9,7 @@ pub use types::{
     ReverseGeocodeRequest, ReverseGeocodeResult,
 };
 
-use super::place::{Coordinate, checked_text};
+use super::place::{Coordinate, Language, checked_text};
 use super::response::{
     DigitransitErrorCode, DigitransitResponse, Failure, Warning, WarningCode, warnings,
 };
@@ -76,12 +76,50 @@ async fn geocode(
     let layers = checked_layers(input.layers.as_deref().unwrap_or_default())?;
     let language = input.language.unwrap_or_default();
 
+    let mut ranked = search(toolpack, &text, size, language, input.focus, &layers).await?;
+    let truncated = ranked.len() > size || asked > MAX_SIZE;
+    ranked.truncate(size);
+    let mut notes = Vec::new();
+    if truncated {
+        notes.push(Warning::new(
+            WarningCode::TruncatedResults,
+            if asked > MAX_SIZE {
+                format!("size {asked} was clamped to {MAX_SIZE}; more results may exist.")
+            } else {
+                format!("Only the best {size} results are returned.")
+            },
+        ));
+    }
+    let results = ranked;
+    Ok(GeocodeAddressResult {
+        message: geocode_message(&text, &results),
+        served: None,
+        query: text,
+        language,
+        results,
+        truncated: truncated.then_some(true),
+        warnings: warnings(notes),
+        correlation_id,
+    })
+}
+
+/// The places Pelias finds for `text` (at most `size`), best first: `geocode-no-results`
+/// when there are none. One upstream path for `geocode_address` and for `plan_trip`'s
+/// place names, so both share the cache and the key's budget.
+pub(crate) async fn search(
+    toolpack: &Toolpack,
+    text: &str,
+    size: usize,
+    language: Language,
+    focus: Option<Coordinate>,
+    layers: &[&str],
+) -> Result<Vec<GeocodeResult>, Failure> {
     let mut params = vec![
-        ("text", text.clone()),
+        ("text", text.to_owned()),
         ("size", size.to_string()),
         ("lang", language.as_str().to_owned()),
     ];
-    if let Some(focus) = input.focus {
+    if let Some(focus) = focus {
         params.push(("focus.point.lat", focus.lat.to_string()));
         params.push(("focus.point.lon", focus.lon.to_string()));
     }
@@ -99,31 +137,8 @@ async fn geocode(
         )
         .hint("Check the spelling, add a city name, or remove layers."));
     }
-    pelias::sort(&mut ranked, input.focus);
-    let truncated = ranked.len() > size || asked > MAX_SIZE;
-    ranked.truncate(size);
-    let mut notes = Vec::new();
-    if truncated {
-        notes.push(Warning::new(
-            WarningCode::TruncatedResults,
-            if asked > MAX_SIZE {
-                format!("size {asked} was clamped to {MAX_SIZE}; more results may exist.")
-            } else {
-                format!("Only the best {size} results are returned.")
-            },
-        ));
-    }
-    let results: Vec<GeocodeResult> = ranked.into_iter().map(|r| r.result).collect();
-    Ok(GeocodeAddressResult {
-        message: geocode_message(&text, &results),
-        served: None,
-        query: text,
-        language,
-        results,
-        truncated: truncated.then_some(true),
-        warnings: warnings(notes),
-        correlation_id,
-    })
+    pelias::sort(&mut ranked, focus);
+    Ok(ranked.into_iter().map(|r| r.result).collect())
 }
 
 fn checked_layers(layers: &[String]) -> Result<Vec<&str>, Failure> {

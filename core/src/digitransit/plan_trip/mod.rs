@@ -3,6 +3,7 @@
 //! disruption is seen, fingerprint dedupe, the pinned order and `limit` last.
 
 mod choices;
+mod named;
 mod request;
 mod types;
 mod variables;

@@ -9,9 +9,9 @@ use super::variables::{
     self, DateTime, Enabled, Location, PointLocation, Preferences, Street, Timetable, Transfer,
     Transit, Variables, Walk,
 };
-use super::wishes;
+use super::{named, wishes};
 use crate::Toolpack;
-use crate::digitransit::place::{Coordinate, checked_range};
+use crate::digitransit::place::{Coordinate, Language, checked_range};
 use crate::digitransit::response::Failure;
 use crate::digitransit::time::{helsinki_iso, now, parse_time_argument};
 use crate::digitransit::transit_mode::checked_modes;
@@ -69,8 +69,9 @@ impl Plan {
         let when = input.when.unwrap_or_default();
         let requested = requested_time(when.r#type.unwrap_or_default(), when.time.as_deref())?;
         let modes = checked_modes("constraints.modes", c.modes)?;
-        let origin = resolve(toolpack, "origin", input.origin).await?;
-        let destination = resolve(toolpack, "destination", input.destination).await?;
+        let language = c.language.unwrap_or_default();
+        let origin = resolve(toolpack, "origin", input.origin, language).await?;
+        let destination = resolve(toolpack, "destination", input.destination, language).await?;
         if origin.coordinate.distance_m(&destination.coordinate) <= SAME_PLACE_METRES {
             return Err(Failure::validation("origin and destination must differ"));
         }
@@ -87,7 +88,7 @@ impl Plan {
                     step_free: accessibility.step_free.unwrap_or(false),
                     low_walking_distance: accessibility.low_walking_distance.unwrap_or(false),
                 },
-                language: c.language.unwrap_or_default(),
+                language,
                 modes,
                 via,
                 walking_speed: c.walking_speed,
@@ -207,6 +208,7 @@ async fn resolve(
     toolpack: &Toolpack,
     field: &str,
     place: PlaceRef,
+    language: Language,
 ) -> Result<LocationRef, Failure> {
     match place {
         PlaceRef::Coords { value } => {
@@ -229,13 +231,13 @@ async fn resolve(
                 raw_source: RawSource::UserVariable,
             })
         }
+        PlaceRef::Place { value } => named::by_name(toolpack, field, &value, language).await,
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::digitransit::place::Language;
 
     fn constraints(max_walk: f64, low: bool) -> PlanConstraints {
         PlanConstraints {

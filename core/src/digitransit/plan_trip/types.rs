@@ -11,7 +11,8 @@ use crate::digitransit::response::Warning;
 use crate::digitransit::transit_mode::TransitMode;
 use crate::walking_speed::WalkingSpeed;
 
-/// An origin or destination: coordinates, or the key of a saved location.
+/// An origin or destination: coordinates, a place's name or address, or the key of a saved
+/// location.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
@@ -28,6 +29,39 @@ pub enum PlaceRef {
         /// The saved key.
         value: String,
     },
+    /// A name or address (Kamppi), found by the geocoder.
+    ///
+    /// `{type: 'place', value: 'Kamppi'}`, or just `"Kamppi"`: a place's name or address,
+    /// found with the geocoder; an unclear name is asked about, or answered with
+    /// `disambiguation-required` and its candidates.
+    Place {
+        /// The name or address.
+        value: String,
+    },
+}
+
+/// An origin or destination as a call may write it: a place's name as a plain string, or
+/// a [`PlaceRef`] object. The schema the tool shows; [`plain_or_tagged`] reads it.
+#[derive(JsonSchema)]
+#[serde(untagged)]
+#[allow(dead_code)]
+pub(crate) enum PlaceInput {
+    /// A place's name or address, e.g. `Kamppi`.
+    Plain(String),
+    /// Coordinates, a saved place, or a place by name.
+    Tagged(PlaceRef),
+}
+
+/// Reads a place written as a plain name or as a [`PlaceRef`] object.
+fn plain_or_tagged<'de, D>(deserializer: D) -> Result<PlaceRef, D::Error>
+where
+    D: serde::Deserializer<'de>,
+{
+    use serde::de::Error;
+    match serde_json::Value::deserialize(deserializer)? {
+        serde_json::Value::String(value) => Ok(PlaceRef::Place { value }),
+        other => PlaceRef::deserialize(other).map_err(D::Error::custom),
+    }
 }
 
 /// Whether `time` is when to leave or when to arrive.
@@ -152,8 +186,12 @@ pub struct PlanConstraintsInput {
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlanTripRequest {
     /// Where from.
+    #[serde(deserialize_with = "plain_or_tagged")]
+    #[schemars(with = "PlaceInput")]
     pub origin: PlaceRef,
     /// Where to.
+    #[serde(deserialize_with = "plain_or_tagged")]
+    #[schemars(with = "PlaceInput")]
     pub destination: PlaceRef,
     /// When.
     ///
