@@ -10,6 +10,7 @@
 mod on_postgres;
 
 mod answer_budget;
+mod answer_words;
 mod asking;
 mod callers;
 mod catalog;

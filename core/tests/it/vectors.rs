@@ -48,16 +48,18 @@ async fn run_case(
     assert_matches_output_schema(tool, &result.body);
     if !result.is_error() {
         crate::answer_budget::note(tool, &tool_case.case.name, arguments, &result.body);
+        crate::answer_words::note(tool, &tool_case.case.name, &result.body);
     }
     Some((result.is_error(), result.body))
 }
 
-/// Every vector, and every transit tool's default answer within its budget
-/// (`answer_budget`).
+/// Every vector, every transit tool's default answer within its budget (`answer_budget`),
+/// and its message saying what it answers (`answer_words`).
 #[tokio::test]
 async fn every_vector_passes_through_the_catalog() {
     vectors::run_all(run_case).await;
     crate::answer_budget::check();
+    crate::answer_words::check();
 }
 
 /// The saved-place vectors again, on the PostgreSQL store (a fresh database per case of

@@ -196,6 +196,20 @@ fn alerts_message(list: &[Alert], total: usize, ended_left_out: u32) -> String {
     if upcoming > 0 {
         said.push(format!("{upcoming} upcoming."));
     }
+    let ended: Vec<&Alert> = list
+        .iter()
+        .filter(|a| a.status == AlertStatus::Ended)
+        .collect();
+    if let Some(first) = ended.first() {
+        let more = match ended.len() {
+            1 => String::new(),
+            n => format!(" (and {} more)", n - 1),
+        };
+        said.push(format!(
+            "Ended: {}{more}.",
+            first.header.trim_end_matches('.')
+        ));
+    }
     if total > list.len() {
         said.push(format!("{} listed of {total}.", list.len()));
     }
