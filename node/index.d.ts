@@ -949,14 +949,14 @@ export interface TimetableRequest {
    */
   before?: string | null
   /**
-   * today (default), tomorrow, a weekday, or all.
+   * today (default), tomorrow, a weekday or all.
    *
    * The day whose schedule to give: `today` (London's service day, from 04:00),
    * `tomorrow`, a day of the week (`saturday`, `sat`), or `all` for every kind of day.
    */
   day?: string | null
   /**
-   * Also list the stops after each departure.
+   * Each departure's next stops.
    *
    * Also give the stops each departure calls at after this one, with the minutes to
    * each (default false).
@@ -1103,7 +1103,7 @@ export interface CrowdingRequest {
    */
   day?: Weekday | null
   /**
-   * The typical day by quarter hour.
+   * Also by quarter hour.
    *
    * Also give the typical day by quarter hour (default: by hour only).
    */
@@ -1400,9 +1400,18 @@ export interface ReverseGeocodeResult {
 
 /** `plan_trip` arguments. */
 export interface PlanTripRequest {
-  /** Where from. */
+  /**
+   * Name (Kamppi), coords or saved label.
+   *
+   * Where from: a place's name or address as a plain string (`"Kamppi"`), coordinates
+   * (`{type: 'coords'}`) or a saved place (`{type: 'label'}`).
+   */
   origin: PlaceInput
-  /** Where to. */
+  /**
+   * As origin.
+   *
+   * Where to, written as `origin` is.
+   */
   destination: PlaceInput
   /**
    * When.
@@ -1438,10 +1447,12 @@ export interface PlanTripRequest {
 export type PlaceInput = string | PlaceRef
 
 /**
+ * Coords or saved label.
+ *
  * An origin or destination: coordinates, a place's name or address, or the key of a saved
  * location.
  */
-export type PlaceRef = PlaceRef0 | PlaceRef1 | PlaceRef2
+export type PlaceRef = PlaceRef0 | PlaceRef1
 
 /** `{type: 'coords', value: {lat, lon}}`. */
 export interface PlaceRef0 {
@@ -1451,26 +1462,13 @@ export interface PlaceRef0 {
 }
 
 /**
- * Saved with save_user_variable.
+ * Saved key.
  *
  * `{type: 'label', value: 'home'}`: a location saved with `save_user_variable`.
  */
 export interface PlaceRef1 {
   type: "label"
   /** The saved key. */
-  value: string
-}
-
-/**
- * A name or address (Kamppi), found by the geocoder.
- *
- * `{type: 'place', value: 'Kamppi'}`, or just `"Kamppi"`: a place's name or address,
- * found with the geocoder; an unclear name is asked about, or answered with
- * `disambiguation-required` and its candidates.
- */
-export interface PlaceRef2 {
-  type: "place"
-  /** The name or address. */
   value: string
 }
 
@@ -1547,7 +1545,7 @@ export interface PlanConstraintsInput {
    */
   walkingSpeed?: WalkingSpeed | null
   /**
-   * Own bike aboard, city bikes, or bike and ride.
+   * Own bike, city bikes or bike and ride.
    *
    * `own` (your bike on board), `cityBike` (city bikes to, from or instead of transit) or
    * `park` (ride to a bike park, then transit).
@@ -1812,9 +1810,10 @@ export interface PlanMeta {
 /** `get_departures` arguments. */
 export interface GetDeparturesRequest {
   /**
-   * The stop.
+   * Stop id (HSL:1040129) or {type: label}.
    *
-   * The stop or station: its id (`"HSL:1040129"`), or `{type, value}`.
+   * The stop or station: its id (`"HSL:1040129"`, or `{type: 'id', value}`), or a saved
+   * place with a `stopId` (`{type: 'label', value}`).
    */
   stop: StopInput
   /**
@@ -1856,11 +1855,15 @@ export interface GetDeparturesRequest {
  */
 export type StopInput = string | StopRef
 
-/** Which stop: an OTP stop or station id, or the label of a saved place with a `stopId`. */
+/**
+ * By id or saved label.
+ *
+ * Which stop: an OTP stop or station id, or the label of a saved place with a `stopId`.
+ */
 export type StopRef = StopRef0 | StopRef1
 
 /**
- * A stop or station id (`HSL:1040129`).
+ * By id.
  *
  * A stop or station id, e.g. `HSL:1040129` (from `find_stops` or `geocode_address`).
  */
@@ -1871,7 +1874,7 @@ export interface StopRef0 {
 }
 
 /**
- * A saved place with a stopId.
+ * Saved key.
  *
  * The key of a saved location that has a `stopId` (see `save_user_variable`).
  */
@@ -2276,9 +2279,7 @@ export interface RentalVehicle {
 /** `get_stop_info` arguments. */
 export interface GetStopInfoRequest {
   /**
-   * The stop.
-   *
-   * As get_departures takes it.
+   * As get_departures.
    *
    * The stop or station, as `get_departures` takes it.
    */

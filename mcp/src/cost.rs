@@ -11,9 +11,9 @@ use toolpack::Toolset;
 /// [`WIDER_TOOLS`] gives the tool a limit of its own.
 pub const MOST_BYTES_PER_TOOL: usize = 1_500;
 /// The tools whose contract needs more than [`MOST_BYTES_PER_TOOL`], each with its limit.
-/// `plan_trip`: its origin and destination are each the contract's tagged union (`coords`
-/// with a point, or a saved `label`), written out twice because hosts refuse `$ref`; the
-/// union is about 400 bytes at its smallest.
+/// `plan_trip`: its origin and destination are each a place's name or the contract's tagged
+/// union (`coords` with a point, or a saved `label`), written out twice because hosts
+/// refuse `$ref`; the union is about 400 bytes at its smallest.
 pub const WIDER_TOOLS: [(&str, usize); 1] = [("plan_trip", 2_300)];
 /// Model-visible bytes of the average tool, at most.
 pub const MOST_AVERAGE_BYTES: usize = 700;

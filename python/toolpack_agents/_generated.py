@@ -876,14 +876,14 @@ class TimetableRequest(TypedDict):
     """
     day: NotRequired[str | None]
     """
-    today (default), tomorrow, a weekday, or all.
+    today (default), tomorrow, a weekday or all.
 
     The day whose schedule to give: `today` (London's service day, from 04:00),
     `tomorrow`, a day of the week (`saturday`, `sat`), or `all` for every kind of day.
     """
     stops: NotRequired[bool | None]
     """
-    Also list the stops after each departure.
+    Each departure's next stops.
 
     Also give the stops each departure calls at after this one, with the minutes to
     each (default false).
@@ -1034,7 +1034,7 @@ class CrowdingRequest(TypedDict):
     """
     quarterHours: NotRequired[bool | None]
     """
-    The typical day by quarter hour.
+    Also by quarter hour.
 
     Also give the typical day by quarter hour (default: by hour only).
     """
@@ -1338,7 +1338,7 @@ class PlaceRef0(TypedDict):
 
 class PlaceRef1(TypedDict):
     """
-    Saved with save_user_variable.
+    Saved key.
 
     `{type: 'label', value: 'home'}`: a location saved with `save_user_variable`.
     """
@@ -1347,21 +1347,8 @@ class PlaceRef1(TypedDict):
     """The saved key."""
 
 
-class PlaceRef2(TypedDict):
-    """
-    A name or address (Kamppi), found by the geocoder.
-
-    `{type: 'place', value: 'Kamppi'}`, or just `"Kamppi"`: a place's name or address,
-    found with the geocoder; an unclear name is asked about, or answered with
-    `disambiguation-required` and its candidates.
-    """
-    type: Literal["place"]
-    value: str
-    """The name or address."""
-
-
-#: An origin or destination: coordinates, a place's name or address, or the key of a saved
-PlaceRef = PlaceRef0 | PlaceRef1 | PlaceRef2
+#: Coords or saved label.
+PlaceRef = PlaceRef0 | PlaceRef1
 
 
 #: An origin or destination as a call may write it: a place's name as a plain string, or
@@ -1471,7 +1458,7 @@ class PlanConstraintsInput(TypedDict):
     """
     bike: NotRequired[BikeUse | None]
     """
-    Own bike aboard, city bikes, or bike and ride.
+    Own bike, city bikes or bike and ride.
 
     `own` (your bike on board), `cityBike` (city bikes to, from or instead of transit) or
     `park` (ride to a bike park, then transit).
@@ -1481,9 +1468,18 @@ class PlanConstraintsInput(TypedDict):
 class PlanTripRequest(TypedDict):
     """`plan_trip` arguments."""
     origin: PlaceInput
-    """Where from."""
+    """
+    Name (Kamppi), coords or saved label.
+
+    Where from: a place's name or address as a plain string (`"Kamppi"`), coordinates
+    (`{type: 'coords'}`) or a saved place (`{type: 'label'}`).
+    """
     destination: PlaceInput
-    """Where to."""
+    """
+    As origin.
+
+    Where to, written as `origin` is.
+    """
     when: NotRequired[TripTime | None]
     """
     When.
@@ -1703,7 +1699,7 @@ class PlanTripResult(TypedDict):
 
 class StopRef0(TypedDict):
     """
-    A stop or station id (`HSL:1040129`).
+    By id.
 
     A stop or station id, e.g. `HSL:1040129` (from `find_stops` or `geocode_address`).
     """
@@ -1714,7 +1710,7 @@ class StopRef0(TypedDict):
 
 class StopRef1(TypedDict):
     """
-    A saved place with a stopId.
+    Saved key.
 
     The key of a saved location that has a `stopId` (see `save_user_variable`).
     """
@@ -1723,7 +1719,7 @@ class StopRef1(TypedDict):
     """The key."""
 
 
-#: Which stop: an OTP stop or station id, or the label of a saved place with a `stopId`.
+#: By id or saved label.
 StopRef = StopRef0 | StopRef1
 
 
@@ -1735,9 +1731,10 @@ class GetDeparturesRequest(TypedDict):
     """`get_departures` arguments."""
     stop: StopInput
     """
-    The stop.
+    Stop id (HSL:1040129) or {type: label}.
 
-    The stop or station: its id (`"HSL:1040129"`), or `{type, value}`.
+    The stop or station: its id (`"HSL:1040129"`, or `{type: 'id', value}`), or a saved
+    place with a `stopId` (`{type: 'label', value}`).
     """
     windowMinutes: NotRequired[int | None]
     """
@@ -2169,9 +2166,7 @@ class GetStopInfoRequest(TypedDict):
     """`get_stop_info` arguments."""
     stop: StopInput
     """
-    The stop.
-
-    As get_departures takes it.
+    As get_departures.
 
     The stop or station, as `get_departures` takes it.
     """

@@ -180,6 +180,7 @@ fn compact(schema: &JsonObject) -> JsonObject {
                                 let mut sub = if optional { without_null(sub) } else { sub };
                                 if key == "properties" {
                                     drop_empty_descriptions(&mut sub, name);
+                                    drop_choice_descriptions(&mut sub);
                                 }
                                 Value::Object(sub)
                             }
@@ -219,6 +220,30 @@ fn compact(schema: &JsonObject) -> JsonObject {
         }
     }
     constants_as_enum(out)
+}
+
+/// A described property that is a choice of forms (`anyOf` a plain string or an object,
+/// with no `null` among them) without the descriptions of the forms: the property's own
+/// words say what it takes ("Stop id (HSL:1040129) or {type: label}."), and a host shows
+/// them once.
+fn drop_choice_descriptions(property: &mut JsonObject) {
+    if !property.contains_key("description") {
+        return;
+    }
+    let Some(Value::Array(forms)) = property.get_mut("anyOf") else {
+        return;
+    };
+    if forms
+        .iter()
+        .any(|f| f.get("type") == Some(&Value::String("null".into())))
+    {
+        return;
+    }
+    for form in forms.iter_mut() {
+        if let Value::Object(form) = form {
+            form.remove("description");
+        }
+    }
 }
 
 /// A union branch that says what it is (`{type: 'coords', value: {lat, lon}}`) without
@@ -398,6 +423,32 @@ fn without_null(mut schema: JsonObject) -> JsonObject {
 mod tests {
     use super::compact_input;
     use serde_json::{Value, json};
+
+    #[test]
+    fn a_described_choice_of_forms_says_it_once() {
+        let schema = json!({
+            "type": "object",
+            "properties": {
+                "stop": {"description": "Stop id or {type: label}.", "anyOf": [
+                    {"type": "string", "description": "A stop id."},
+                    {"type": "object", "description": "By id or saved label.",
+                     "properties": {"type": {"const": "label"}}}]},
+                "via": {"anyOf": [
+                    {"type": "string", "description": "A stop id."},
+                    {"type": "null"}], "description": "Through a stop."}
+            },
+            "required": ["stop"]
+        });
+        let served = compact_input(schema.as_object().unwrap());
+        let stop = &served["properties"]["stop"];
+        assert_eq!(stop["description"], "Stop id or {type: label}.");
+        assert!(stop["anyOf"][0].get("description").is_none());
+        assert!(stop["anyOf"][1].get("description").is_none());
+        assert_eq!(
+            served["properties"]["via"]["description"], "Through a stop.",
+            "an optional value's own words stay"
+        );
+    }
 
     #[test]
     fn annotations_go_and_unions_of_constants_become_enums() {

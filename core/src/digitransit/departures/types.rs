@@ -8,19 +8,21 @@ use crate::digitransit::place::Language;
 use crate::digitransit::response::Warning;
 use crate::digitransit::transit_mode::TransitMode;
 
+/// By id or saved label.
+///
 /// Which stop: an OTP stop or station id, or the label of a saved place with a `stopId`.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[cfg_attr(feature = "uniffi", derive(uniffi::Enum))]
 #[serde(tag = "type", rename_all = "lowercase", deny_unknown_fields)]
 pub enum StopRef {
-    /// A stop or station id (`HSL:1040129`).
+    /// By id.
     ///
     /// A stop or station id, e.g. `HSL:1040129` (from `find_stops` or `geocode_address`).
     Id {
         /// The id.
         value: String,
     },
-    /// A saved place with a stopId.
+    /// Saved key.
     ///
     /// The key of a saved location that has a `stopId` (see `save_user_variable`).
     Label {
@@ -35,9 +37,10 @@ pub enum StopRef {
 #[serde(untagged)]
 #[allow(dead_code)]
 pub(crate) enum StopInput {
-    /// A stop or station id, e.g. `HSL:1040129`.
+    // A stop or station id (its description is the field's: every word is paid in every
+    // conversation).
     Plain(String),
-    /// A stop by id or a saved place by its key.
+    // A stop by id or a saved place by its key.
     Tagged(StopRef),
 }
 
@@ -58,9 +61,10 @@ where
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GetDeparturesRequest {
-    /// The stop.
+    /// Stop id (HSL:1040129) or {type: label}.
     ///
-    /// The stop or station: its id (`"HSL:1040129"`), or `{type, value}`.
+    /// The stop or station: its id (`"HSL:1040129"`, or `{type: 'id', value}`), or a saved
+    /// place with a `stopId` (`{type: 'label', value}`).
     #[serde(deserialize_with = "plain_or_tagged")]
     #[schemars(with = "StopInput")]
     pub stop: StopRef,

@@ -11,6 +11,8 @@ use crate::digitransit::response::Warning;
 use crate::digitransit::transit_mode::TransitMode;
 use crate::walking_speed::WalkingSpeed;
 
+/// Coords or saved label.
+///
 /// An origin or destination: coordinates, a place's name or address, or the key of a saved
 /// location.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize, JsonSchema)]
@@ -22,18 +24,18 @@ pub enum PlaceRef {
         /// The point.
         value: Coordinate,
     },
-    /// Saved with save_user_variable.
+    /// Saved key.
     ///
     /// `{type: 'label', value: 'home'}`: a location saved with `save_user_variable`.
     Label {
         /// The saved key.
         value: String,
     },
-    /// A name or address (Kamppi), found by the geocoder.
-    ///
-    /// `{type: 'place', value: 'Kamppi'}`, or just `"Kamppi"`: a place's name or address,
-    /// found with the geocoder; an unclear name is asked about, or answered with
-    /// `disambiguation-required` and its candidates.
+    /// A place's name or address, found with the geocoder; an unclear name is asked
+    /// about, or answered with `disambiguation-required` and its candidates. A call writes
+    /// it as a plain string (`"Kamppi"`), which keeps it out of the tagged objects the
+    /// schema lists.
+    #[serde(skip_deserializing)]
     Place {
         /// The name or address.
         value: String,
@@ -46,9 +48,10 @@ pub enum PlaceRef {
 #[serde(untagged)]
 #[allow(dead_code)]
 pub(crate) enum PlaceInput {
-    /// A place's name or address, e.g. `Kamppi`.
+    // A place's name or address (its description is the field's: every word is paid in
+    // every conversation).
     Plain(String),
-    /// Coordinates, a saved place, or a place by name.
+    // Coordinates, or a saved place.
     Tagged(PlaceRef),
 }
 
@@ -172,7 +175,7 @@ pub struct PlanConstraintsInput {
     /// the router's own).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub walking_speed: Option<WalkingSpeed>,
-    /// Own bike aboard, city bikes, or bike and ride.
+    /// Own bike, city bikes or bike and ride.
     ///
     /// `own` (your bike on board), `cityBike` (city bikes to, from or instead of transit) or
     /// `park` (ride to a bike park, then transit).
@@ -185,11 +188,16 @@ pub struct PlanConstraintsInput {
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct PlanTripRequest {
-    /// Where from.
+    /// Name (Kamppi), coords or saved label.
+    ///
+    /// Where from: a place's name or address as a plain string (`"Kamppi"`), coordinates
+    /// (`{type: 'coords'}`) or a saved place (`{type: 'label'}`).
     #[serde(deserialize_with = "plain_or_tagged")]
     #[schemars(with = "PlaceInput")]
     pub origin: PlaceRef,
-    /// Where to.
+    /// As origin.
+    ///
+    /// Where to, written as `origin` is.
     #[serde(deserialize_with = "plain_or_tagged")]
     #[schemars(with = "PlaceInput")]
     pub destination: PlaceRef,

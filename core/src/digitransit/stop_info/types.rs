@@ -12,9 +12,7 @@ use crate::digitransit::place::Language;
 #[cfg_attr(feature = "uniffi", derive(uniffi::Record))]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
 pub struct GetStopInfoRequest {
-    /// The stop.
-    ///
-    /// As get_departures takes it.
+    /// As get_departures.
     ///
     /// The stop or station, as `get_departures` takes it.
     #[serde(deserialize_with = "crate::digitransit::departures::plain_or_tagged")]

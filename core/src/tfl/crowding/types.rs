@@ -36,7 +36,7 @@ pub struct CrowdingRequest {
     /// today in London).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub day: Option<Weekday>,
-    /// The typical day by quarter hour.
+    /// Also by quarter hour.
     ///
     /// Also give the typical day by quarter hour (default: by hour only).
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -37,14 +37,14 @@ pub struct TimetableRequest {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "uniffi", uniffi(default))]
     pub before: Option<String>,
-    /// today (default), tomorrow, a weekday, or all.
+    /// today (default), tomorrow, a weekday or all.
     ///
     /// The day whose schedule to give: `today` (London's service day, from 04:00),
     /// `tomorrow`, a day of the week (`saturday`, `sat`), or `all` for every kind of day.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     #[cfg_attr(feature = "uniffi", uniffi(default))]
     pub day: Option<String>,
-    /// Also list the stops after each departure.
+    /// Each departure's next stops.
     ///
     /// Also give the stops each departure calls at after this one, with the minutes to
     /// each (default false).
