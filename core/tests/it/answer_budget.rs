@@ -39,15 +39,13 @@ const TARGETS: [(&str, &str, usize); 3] = [
 /// The answers over their target today, a tool's or a case's (a part of its name): the
 /// largest such answer's size is their ceiling until they are lean (it may shrink, never
 /// grow).
-const CEILINGS: [(&str, &str, usize); 3] = [
+const CEILINGS: [(&str, &str, usize); 2] = [
     // TfL's tube body from the 2020 lockdown: all eleven lines disrupted, each with a
     // reason of its own that the answer keeps whole.
     ("lineStatus", "the District line's", 2_660),
     // Two itineraries by the contract's default, each with its fingerprint, the times of
     // every leg and the stops' coordinates the views draw: about 1,100 bytes each.
     ("plan_trip", "", 3_540),
-    // Five alerts in full (their text, period, routes and stops) in one answer.
-    ("get_alerts", "", 2_140),
 ];
 
 /// Whether `tool` is a transit tool (TfL or Digitransit), from the catalog.

@@ -125,7 +125,18 @@ async fn alerts(
     }
     matching.sort_by(listing_order);
     let total = matching.len();
-    let list: Vec<Alert> = matching.into_iter().take(max_results).collect();
+    // What a traveller acts on: an alert in effect says until when, not since when.
+    let list: Vec<Alert> = matching
+        .into_iter()
+        .take(max_results)
+        .map(|alert| match alert.status {
+            AlertStatus::InEffect => Alert {
+                start: None,
+                ..alert
+            },
+            _ => alert,
+        })
+        .collect();
     let mut notes = Vec::new();
     if let Some(capped) = asked.capped() {
         notes.push(capped);

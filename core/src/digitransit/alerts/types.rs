@@ -110,14 +110,15 @@ pub struct Alert {
     /// `SEVERE`, `WARNING`, `INFO` or `UNKNOWN`.
     pub severity: String,
     /// The effect, e.g. `DETOUR`, `NO_SERVICE`, `REDUCED_SERVICE` (GTFS-RT names; an
-    /// unknown or other effect is left out).
+    /// unknown or other effect is left out, as is one the header was made from).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub effect: Option<String>,
     /// The cause, e.g. `CONSTRUCTION`, `WEATHER` (GTFS-RT names; an unknown or other cause
     /// is left out).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cause: Option<String>,
-    /// When it takes effect, ISO 8601 in Helsinki time.
+    /// When it takes effect, ISO 8601 in Helsinki time (`get_alerts` leaves it out of an
+    /// alert in effect: what a traveller acts on is when it ends).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub start: Option<String>,
     /// When it ends, ISO 8601 in Helsinki time.

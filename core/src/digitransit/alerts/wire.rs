@@ -164,6 +164,11 @@ impl From<OtpAlert> for Alert {
                 stops.push(stop);
             }
         }
+        let said_by_header = alert
+            .alert_header_text
+            .as_deref()
+            .is_none_or(|h| h.trim().is_empty())
+            && description.is_none();
         let description = description.and_then(|text| beyond_header(&text, &header));
         Self {
             id: alert.id,
@@ -171,7 +176,10 @@ impl From<OtpAlert> for Alert {
             description,
             url: alert.alert_url.filter(|u| !u.trim().is_empty()),
             severity,
-            effect: alert.alert_effect.filter(|e| !says_nothing(e)),
+            // A header made from the effect ("Reduced service") already says it.
+            effect: alert
+                .alert_effect
+                .filter(|e| !says_nothing(e) && !said_by_header),
             cause: alert.alert_cause.filter(|c| !says_nothing(c)),
             start: alert.effective_start_date.and_then(helsinki_seconds),
             end: alert.effective_end_date.and_then(helsinki_seconds),
