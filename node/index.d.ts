@@ -2128,7 +2128,7 @@ export interface Alert {
   severity: string
   /**
    * The effect, e.g. `DETOUR`, `NO_SERVICE`, `REDUCED_SERVICE` (GTFS-RT names; an
-   * unknown or other effect is left out).
+   * unknown or other effect is left out, as is one the header was made from).
    */
   effect?: string | null
   /**
@@ -2136,7 +2136,10 @@ export interface Alert {
    * is left out).
    */
   cause?: string | null
-  /** When it takes effect, ISO 8601 in Helsinki time. */
+  /**
+   * When it takes effect, ISO 8601 in Helsinki time (`get_alerts` leaves it out of an
+   * alert in effect: what a traveller acts on is when it ends).
+   */
   start?: string | null
   /** When it ends, ISO 8601 in Helsinki time. */
   end?: string | null

@@ -2004,7 +2004,7 @@ class Alert(TypedDict):
     effect: NotRequired[str | None]
     """
     The effect, e.g. `DETOUR`, `NO_SERVICE`, `REDUCED_SERVICE` (GTFS-RT names; an
-    unknown or other effect is left out).
+    unknown or other effect is left out, as is one the header was made from).
     """
     cause: NotRequired[str | None]
     """
@@ -2012,7 +2012,10 @@ class Alert(TypedDict):
     is left out).
     """
     start: NotRequired[str | None]
-    """When it takes effect, ISO 8601 in Helsinki time."""
+    """
+    When it takes effect, ISO 8601 in Helsinki time (`get_alerts` leaves it out of an
+    alert in effect: what a traveller acts on is when it ends).
+    """
     end: NotRequired[str | None]
     """When it ends, ISO 8601 in Helsinki time."""
     status: AlertStatus
