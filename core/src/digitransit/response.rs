@@ -90,8 +90,10 @@ pub struct DigitransitErrorBody {
 pub struct PlaceCandidate {
     /// The place as the geocoder labels it, e.g. "Kamppi, Helsinki".
     pub label: String,
-    /// Where it is.
-    pub coordinate: super::place::Coordinate,
+    /// Its latitude (give `lat` and `lon` as `{type: 'coords'}` to choose it).
+    pub lat: f64,
+    /// Its longitude.
+    pub lon: f64,
     /// The stop's id, when it is a stop.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub stop_id: Option<String>,

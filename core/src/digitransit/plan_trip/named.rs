@@ -84,7 +84,8 @@ fn unclear(field: &str, text: &str, found: &[GeocodeResult]) -> Failure {
         .iter()
         .map(|place| PlaceCandidate {
             label: said(place),
-            coordinate: place.coordinates,
+            lat: place.coordinates.lat,
+            lon: place.coordinates.lon,
             stop_id: place.stop_id.clone(),
         })
         .collect();
