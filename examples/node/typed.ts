@@ -3,7 +3,7 @@ import { Toolpack, ToolpackError, type JourneyOptionSummary, type StationToiletT
 
 function describe(journey: JourneyOptionSummary): string {
   const legs = journey.legs.map((leg) => `${leg.mode ?? '?'}${leg.routeName ? ` (${leg.routeName})` : ''}`)
-  const fare = journey.totalFarePence === null ? '' : `, £${(journey.totalFarePence / 100).toFixed(2)}`
+  const fare = journey.totalFarePence == null ? '' : `, £${(journey.totalFarePence / 100).toFixed(2)}`
   return `${journey.durationMinutes ?? '?'} min: ${legs.join(' → ')}${fare}`
 }
 
