@@ -73,6 +73,24 @@ impl Language {
     }
 }
 
+/// Reads an argument written as a plain string (made into a value by `plain`) or as its
+/// tagged object: a stop as `"HSL:1040129"`, a place as `"Kamppi"`. The argument's schema
+/// says both forms (`StopInput`, `PlaceInput`).
+pub(crate) fn plain_or_tagged<'de, D, T>(
+    deserializer: D,
+    plain: impl FnOnce(String) -> T,
+) -> Result<T, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: serde::de::DeserializeOwned,
+{
+    use serde::de::Error;
+    match serde_json::Value::deserialize(deserializer)? {
+        serde_json::Value::String(value) => Ok(plain(value)),
+        other => T::deserialize(other).map_err(D::Error::custom),
+    }
+}
+
 /// Checks that a free-text field is 1..=`max` characters after trimming, without control
 /// characters; returns the trimmed text.
 pub(crate) fn checked_text<'a>(field: &str, text: &'a str, max: usize) -> Result<&'a str, Failure> {

@@ -10,6 +10,13 @@ pub(crate) fn is_id(id: &str) -> bool {
             .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || c == '-')
 }
 
+/// A line's id as an answer gives it beside the line's `name`: only when it is not the name
+/// in lower case (`elizabeth` for "Elizabeth line"), since the line tools take a name that
+/// is its id in any case.
+pub(crate) fn id_beside_name(name: &str, id: &str) -> Option<String> {
+    (name.to_lowercase() != id).then(|| id.to_owned())
+}
+
 /// The line id in field `line` (`raw` trimmed, lower case), or why it is not one.
 pub(crate) fn line_id(raw: &str) -> Result<String, String> {
     let line = raw.trim().to_ascii_lowercase();

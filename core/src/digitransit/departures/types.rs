@@ -49,11 +49,7 @@ pub(crate) fn plain_or_tagged<'de, D>(deserializer: D) -> Result<StopRef, D::Err
 where
     D: serde::Deserializer<'de>,
 {
-    use serde::de::Error;
-    match serde_json::Value::deserialize(deserializer)? {
-        serde_json::Value::String(value) => Ok(StopRef::Id { value }),
-        other => StopRef::deserialize(other).map_err(D::Error::custom),
-    }
+    crate::digitransit::place::plain_or_tagged(deserializer, |value| StopRef::Id { value })
 }
 
 /// `get_departures` arguments.

@@ -60,11 +60,7 @@ fn plain_or_tagged<'de, D>(deserializer: D) -> Result<PlaceRef, D::Error>
 where
     D: serde::Deserializer<'de>,
 {
-    use serde::de::Error;
-    match serde_json::Value::deserialize(deserializer)? {
-        serde_json::Value::String(value) => Ok(PlaceRef::Place { value }),
-        other => PlaceRef::deserialize(other).map_err(D::Error::custom),
-    }
+    crate::digitransit::place::plain_or_tagged(deserializer, |value| PlaceRef::Place { value })
 }
 
 /// Whether `time` is when to leave or when to arrive.

@@ -15,7 +15,7 @@ use serde::Deserialize;
 
 use crate::Toolpack;
 use crate::http::AnswerKind;
-use crate::tfl::checks::is_id;
+use crate::tfl::checks::{id_beside_name, is_id};
 use crate::tfl::london::london_iso_of_utc;
 use crate::tfl::station_toilets::validate_station_name;
 use crate::tfl::stops::{Stop, resolve_stop, short_place, stop_point};
@@ -295,7 +295,7 @@ fn answer(
         match groups.iter_mut().find(same) {
             Some(group) => group.minutes.push(minutes),
             None => groups.push(PlatformArrivals {
-                line_id: (line.to_lowercase() != line_id).then(|| line_id.to_owned()),
+                line_id: id_beside_name(&line, line_id),
                 line,
                 platform: platform.map(str::to_owned),
                 destination,

@@ -4,6 +4,7 @@
 use serde::Deserialize;
 
 use super::types::{LineStatusLine, PlannedStatus};
+use crate::tfl::checks::id_beside_name;
 use crate::tfl::lenient;
 use crate::tfl::london::london_iso_of_utc;
 
@@ -170,7 +171,7 @@ impl Summary {
 
     /// The line's id when it is not its name in lower case.
     fn unobvious_id(&self) -> Option<String> {
-        (self.name.to_lowercase() != self.id).then(|| self.id.clone())
+        id_beside_name(&self.name, &self.id)
     }
 
     /// The answer's line: what applies now in one status and one reason.
